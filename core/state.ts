@@ -1,0 +1,203 @@
+// The decision core's world: sessions, their streams with bounded replay buffers, and the request ledger.
+// Plain values passed explicitly; the functions here are the only ones that change them.
+
+import { formatEventId, isValidEpochToken } from './event-id.ts';
+import { type CompletedStreamPolicy, replayTail } from './policy.ts';
+
+/** Lifecycle of a logical SSE event sequence. */
+export type StreamStatus = 'open' | 'completed' | 'aborted' | 'superseded';
+/** Lifecycle of an `Mcp-Session-Id` on the server. */
+export type SessionStatus = 'live' | 'expired' | 'deleted';
+/** What opened a stream: a POSTed request, or the standalone GET. */
+export type StreamOrigin = 'request' | 'standalone';
+
+/** One event kept for replay. */
+export interface BufferedEvent<M> {
+  readonly id: string;
+  readonly seq: number;
+  readonly message: M;
+}
+
+/** One logical stream of a session. */
+export interface StreamRecord<M> {
+  readonly index: number;
+  readonly sessionIndex: number;
+  readonly origin: StreamOrigin;
+  status: StreamStatus;
+  /** Sequence number of the last event issued on this stream; 0 before the first. */
+  seqLast: number;
+  /** Sequence number of the terminal event (the result) once the stream completed; 0 otherwise. */
+  seqTerminal: number;
+  /** The retained tail of the stream: contiguous, ascending, ending at `seqLast`. */
+  retained: BufferedEvent<M>[];
+  /** The ledger key of the request that opened the stream, for request streams. */
+  readonly requestKey: string | null;
+}
+
+/** What the ledger keeps of one request: enough to recognise a re-send and to answer it. */
+export interface LedgerEntry {
+  readonly fingerprint: string;
+  readonly streamIndex: number;
+}
+
+/** One session of the current epoch. Ended sessions stay as tombstones so they keep answering 404. */
+export interface SessionRecord<M> {
+  readonly id: string;
+  readonly index: number;
+  status: SessionStatus;
+  /** Streams by index - 1. */
+  readonly streams: StreamRecord<M>[];
+  standaloneIndex: number;
+  readonly ledger: Map<string, LedgerEntry>;
+}
+
+/** Bounds and policies of one core. */
+export interface CoreConfig {
+  /** Token of this server incarnation; embedded in every event ID. */
+  readonly epoch: string;
+  /** Events retained per stream for replay. */
+  readonly windowEventsMax: number;
+  /** Streams (and so requests) a session may open; past it new ones are refused with 429. */
+  readonly streamsPerSessionMax: number;
+  /** What a cursor before the terminal event of a completed stream gets. */
+  readonly completedStreamPolicy: CompletedStreamPolicy;
+}
+
+/** The whole state of one server incarnation. */
+export interface CoreState<M> {
+  readonly config: CoreConfig;
+  readonly sessions: Map<string, SessionRecord<M>>;
+  /** Sessions by index - 1, so a cursor's session index resolves without a search. */
+  readonly sessionsByIndex: SessionRecord<M>[];
+}
+
+/** A mistake in how the core is called (a bug in the caller, not bad client input). */
+export class CoreUsageError extends Error {
+  override readonly name = 'CoreUsageError';
+}
+
+/** Defaults for real servers; the simulator sets its own, smaller bounds. */
+export const CORE_DEFAULTS = {
+  windowEventsMax: 256,
+  streamsPerSessionMax: 10_000,
+} as const;
+
+/** Makes the state of a new server incarnation. */
+export function createCoreState<M>(config: Partial<CoreConfig> & { epoch: string }): CoreState<M> {
+  if (!isValidEpochToken(config.epoch)) {
+    throw new CoreUsageError(`epoch token must match [A-Za-z0-9_-]{1,64}, got ${JSON.stringify(config.epoch)}`);
+  }
+  const full: CoreConfig = {
+    windowEventsMax: config.windowEventsMax ?? CORE_DEFAULTS.windowEventsMax,
+    streamsPerSessionMax: config.streamsPerSessionMax ?? CORE_DEFAULTS.streamsPerSessionMax,
+    completedStreamPolicy: config.completedStreamPolicy ?? replayTail,
+    epoch: config.epoch,
+  };
+  if (!(full.windowEventsMax >= 1) || !(full.streamsPerSessionMax >= 1)) {
+    throw new CoreUsageError('windowEventsMax and streamsPerSessionMax must be at least 1');
+  }
+  return { config: full, sessions: new Map(), sessionsByIndex: [] };
+}
+
+/** Registers a new live session. Its ID must not have been used in this incarnation. */
+export function openSession<M>(state: CoreState<M>, sessionId: string): SessionRecord<M> {
+  if (state.sessions.has(sessionId)) throw new CoreUsageError(`session ${sessionId} already exists in this epoch`);
+  const session: SessionRecord<M> = {
+    id: sessionId,
+    index: state.sessionsByIndex.length + 1,
+    status: 'live',
+    streams: [],
+    standaloneIndex: 0,
+    ledger: new Map(),
+  };
+  state.sessions.set(sessionId, session);
+  state.sessionsByIndex.push(session);
+  return session;
+}
+
+/** Ends a session (expiry or DELETE): its buffers are dropped and every later request gets 404. */
+export function endSession<M>(session: SessionRecord<M>, how: 'expired' | 'deleted'): void {
+  if (session.status !== 'live') return;
+  session.status = how;
+  for (const stream of session.streams) {
+    if (stream.status === 'open') stream.status = 'aborted';
+    stream.retained = [];
+  }
+}
+
+/** True when the session may open another stream. */
+export function canOpenStream<M>(state: CoreState<M>, session: SessionRecord<M>): boolean {
+  return session.streams.length < state.config.streamsPerSessionMax;
+}
+
+/** Opens a stream for a request (recorded in the ledger) or a standalone stream (superseding the previous one). */
+export function openStream<M>(
+  state: CoreState<M>,
+  session: SessionRecord<M>,
+  opening: { origin: 'request'; requestKey: string; fingerprint: string } | { origin: 'standalone' },
+): StreamRecord<M> {
+  if (session.status !== 'live') throw new CoreUsageError(`session ${session.id} is ${session.status}`);
+  if (!canOpenStream(state, session)) throw new CoreUsageError(`session ${session.id} has no stream left`);
+  const stream: StreamRecord<M> = {
+    index: session.streams.length + 1,
+    sessionIndex: session.index,
+    origin: opening.origin,
+    status: 'open',
+    seqLast: 0,
+    seqTerminal: 0,
+    retained: [],
+    requestKey: opening.origin === 'request' ? opening.requestKey : null,
+  };
+  session.streams.push(stream);
+  if (opening.origin === 'request') {
+    if (session.ledger.has(opening.requestKey)) {
+      throw new CoreUsageError(`request ${opening.requestKey} is already in the ledger of ${session.id}`);
+    }
+    session.ledger.set(opening.requestKey, { fingerprint: opening.fingerprint, streamIndex: stream.index });
+  } else {
+    const previous = session.standaloneIndex > 0 ? session.streams[session.standaloneIndex - 1] : undefined;
+    if (previous !== undefined && previous.status === 'open') {
+      previous.status = 'superseded';
+      previous.retained = [];
+    }
+    session.standaloneIndex = stream.index;
+  }
+  return stream;
+}
+
+/**
+ * Issues the next event of an open stream and keeps it for replay, dropping the oldest beyond the window.
+ * With `terminal`, the event is the stream's result and the stream completes.
+ */
+export function appendEvent<M>(
+  state: CoreState<M>,
+  stream: StreamRecord<M>,
+  message: M,
+  options?: { terminal?: boolean },
+): BufferedEvent<M> {
+  if (stream.status !== 'open') throw new CoreUsageError(`stream ${stream.index} is ${stream.status}`);
+  const seq = stream.seqLast + 1;
+  const event: BufferedEvent<M> = {
+    id: formatEventId({ epoch: state.config.epoch, sessionIndex: stream.sessionIndex, streamIndex: stream.index, seq }),
+    seq,
+    message,
+  };
+  stream.seqLast = seq;
+  stream.retained.push(event);
+  if (stream.retained.length > state.config.windowEventsMax) stream.retained.shift();
+  if (options?.terminal === true) {
+    stream.status = 'completed';
+    stream.seqTerminal = seq;
+  }
+  return event;
+}
+
+/** Ends an open stream without a result (the call was cancelled or failed without an answer). */
+export function abortStream<M>(stream: StreamRecord<M>): void {
+  if (stream.status === 'open') stream.status = 'aborted';
+}
+
+/** Finds a stream of a session by index. */
+export function streamOf<M>(session: SessionRecord<M>, streamIndex: number): StreamRecord<M> | undefined {
+  return session.streams[streamIndex - 1];
+}
