@@ -1,0 +1,24 @@
+// The names of the properties resumecheck checks, in the order their monitors run.
+
+/** Every property, in the order their monitors are consulted (the first violation found is reported). */
+export const PROPERTY_NAMES = [
+  'status-codes',
+  'no-cross-session-delivery',
+  'no-cross-epoch-replay',
+  'no-cross-stream-replay',
+  'result-to-its-request',
+  'no-redelivery',
+  'in-order-per-stream',
+  'no-silent-gap',
+  'exactly-once-execution',
+  'no-lost-result',
+  'no-hang',
+] as const;
+
+/** The name of one property. */
+export type PropertyName = (typeof PROPERTY_NAMES)[number];
+
+/** True when `name` is a property name. */
+export function isPropertyName(name: string): name is PropertyName {
+  return (PROPERTY_NAMES as readonly string[]).includes(name);
+}

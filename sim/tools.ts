@@ -1,0 +1,115 @@
+// The simulator's tools and the provenance every message they produce carries, so that any target's
+// deliveries can be judged from the outside: which epoch, session, call and position a message came from.
+
+import type { JsonRpcMessage, ToolName, ToolStep } from '../targets/target.ts';
+
+/** Where a server-emitted message came from. */
+export interface Provenance {
+  /** The server incarnation (1, 2, ...) that produced it. */
+  readonly epoch: number;
+  /** The session ID the server produced it in. */
+  readonly sessionId: string;
+  /** The call it belongs to; null for a standalone notification. */
+  readonly callId: string | null;
+  /** Its 1-based position among the messages of its call (or of its session's standalone notifications). */
+  readonly k: number;
+  /** True for a call's result. */
+  readonly result: boolean;
+}
+
+const PREFIX = 'rc ';
+
+function encode(provenance: Provenance): string {
+  return PREFIX + JSON.stringify([provenance.epoch, provenance.sessionId, provenance.callId, provenance.k]);
+}
+
+function decode(text: unknown, result: boolean): Provenance | null {
+  if (typeof text !== 'string' || !text.startsWith(PREFIX)) return null;
+  let fields: unknown;
+  try {
+    fields = JSON.parse(text.slice(PREFIX.length));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(fields) || fields.length !== 4) return null;
+  const [epoch, sessionId, callId, k] = fields as unknown[];
+  if (typeof epoch !== 'number' || typeof sessionId !== 'string' || typeof k !== 'number') return null;
+  if (callId !== null && typeof callId !== 'string') return null;
+  return { epoch, sessionId, callId, k, result };
+}
+
+/** How many progress notifications each tool sends before its result. */
+export function progressStepsOf(tool: ToolName, workProgressSteps: number): number {
+  return tool === 'work' ? workProgressSteps : 0;
+}
+
+/** The k-th step of a call: a progress notification, or the result when k is past the progress steps. */
+export function toolStep(provenance: Omit<Provenance, 'result'>, progressSteps: number): ToolStep {
+  if (provenance.k <= progressSteps) {
+    return {
+      kind: 'notification',
+      message: {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: {
+          progressToken: provenance.callId,
+          progress: provenance.k,
+          total: progressSteps + 1,
+          message: encode({ ...provenance, result: false }),
+        },
+      },
+    };
+  }
+  return { kind: 'result', result: { content: [{ type: 'text', text: encode({ ...provenance, result: true }) }] } };
+}
+
+/** A server-initiated notification for a session's standalone stream. */
+export function standaloneNotification(provenance: Omit<Provenance, 'result' | 'callId'>): JsonRpcMessage {
+  return {
+    jsonrpc: '2.0',
+    method: 'notifications/message',
+    params: { level: 'info', data: encode({ ...provenance, callId: null, result: false }) },
+  };
+}
+
+/** Reads the provenance of a server-to-client message; null when it carries none (priming, errors, resets). */
+export function provenanceOf(message: JsonRpcMessage | null): Provenance | null {
+  if (message === null) return null;
+  const params = message['params'] as Record<string, unknown> | undefined;
+  if (message['method'] === 'notifications/progress') return decode(params?.['message'], false);
+  if (message['method'] === 'notifications/message') return decode(params?.['data'], false);
+  const result = message['result'] as { content?: Array<{ text?: unknown }> } | undefined;
+  if (result !== undefined && Array.isArray(result.content)) return decode(result.content[0]?.text, true);
+  return null;
+}
+
+/** The JSON-RPC request of a tool call as the simulator's client sends it. */
+export function callRequest(requestId: number, tool: ToolName, callId: string): JsonRpcMessage {
+  return {
+    jsonrpc: '2.0',
+    id: requestId,
+    method: 'tools/call',
+    params: { name: tool, arguments: { callId }, _meta: { progressToken: callId } },
+  };
+}
+
+/** The protocol version the simulator's client speaks (with priming events and polling). */
+export const PROTOCOL_VERSION = '2025-11-25';
+
+/** The initialize request of the simulator's client. */
+export function initializeRequest(requestId: number): JsonRpcMessage {
+  return {
+    jsonrpc: '2.0',
+    id: requestId,
+    method: 'initialize',
+    params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'resumecheck', version: '0.1.0' } },
+  };
+}
+
+/** The notification a client sends once initialized. */
+export const INITIALIZED_NOTIFICATION: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/initialized' };
+
+/** The reset frame's message: an explicit signal that the client lost events it cannot get back. */
+export function resetMessage(detail: Readonly<Record<string, unknown>>): JsonRpcMessage {
+  return { jsonrpc: '2.0', method: 'notifications/resumecheck/reset', params: detail };
+}

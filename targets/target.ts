@@ -1,0 +1,138 @@
+// The one interface every system under test sits behind: an MCP Streamable HTTP server reduced to the
+// HTTP exchanges the simulator makes, the SSE frames it writes back, and the server-side events the
+// simulator schedules (tool steps, notifications, restarts, expiry).
+
+import type { PropertyName } from '../properties/names.ts';
+
+/** A JSON-RPC message as plain data. */
+export type JsonRpcMessage = { readonly jsonrpc: '2.0' } & Readonly<Record<string, unknown>>;
+
+/** What kind of system a target is. */
+export type TargetKind = 'reference' | 'planted' | 'sdk' | 'module';
+
+/** How a target describes itself (`resumecheck targets --json`). */
+export interface TargetInfo {
+  readonly name: string;
+  readonly kind: TargetKind;
+  readonly description: string;
+  /** For planted targets: the properties the planted bug is meant to violate. */
+  readonly breaks: readonly PropertyName[];
+}
+
+/** One SSE frame as written by the server. */
+export interface Frame {
+  /** The `id:` field; null when the frame has none. */
+  readonly eventId: string | null;
+  /** The `event:` field; null for the default `message` event. `reset` announces lost events. */
+  readonly event: string | null;
+  /** The parsed `data:` field; null for an empty data field (a priming event). */
+  readonly data: JsonRpcMessage | null;
+  /** The `retry:` field in milliseconds, if any. */
+  readonly retryMs: number | null;
+}
+
+/** One HTTP request the simulator makes. `connection` names the exchange; the simulator allocates it. */
+export type HttpRequest =
+  | {
+      readonly method: 'POST';
+      readonly connection: number;
+      readonly sessionId: string | null;
+      readonly lastEventId: string | null;
+      readonly body: JsonRpcMessage;
+    }
+  | { readonly method: 'GET'; readonly connection: number; readonly sessionId: string | null; readonly lastEventId: string | null }
+  | { readonly method: 'DELETE'; readonly connection: number; readonly sessionId: string | null };
+
+/** The head of a response, and its body when that is not an SSE stream. */
+export interface HttpResponse {
+  readonly status: number;
+  /** The `Mcp-Session-Id` response header. */
+  readonly sessionId: string | null;
+  /** True when the body is an SSE stream; its frames then arrive through {@link TargetHost.frame}. */
+  readonly streaming: boolean;
+  /** A JSON body (for JSON responses and errors); null otherwise. */
+  readonly body: JsonRpcMessage | null;
+}
+
+/** The simulator's tools. `append` is non-idempotent: it must execute at most once per call. */
+export type ToolName = 'read' | 'append' | 'work';
+export const TOOL_NAMES: readonly ToolName[] = ['read', 'append', 'work'];
+
+/** What a target tells the simulator when one of the simulator's tools starts executing. */
+export interface ExecutionStart {
+  /** The call ID the simulator put in the tool's arguments. */
+  readonly callId: string;
+  readonly tool: ToolName;
+  /** The session ID the server ran the tool in, as the server saw it. */
+  readonly sessionId: string;
+}
+
+/**
+ * The next thing a running execution produces: a notification to send on the call's stream, or the tool's
+ * result (a `CallToolResult`), which the server wraps in the JSON-RPC response to the call's request.
+ */
+export type ToolStep =
+  | { readonly kind: 'notification'; readonly message: JsonRpcMessage }
+  | { readonly kind: 'result'; readonly result: Readonly<Record<string, unknown>> };
+
+/**
+ * What the simulator offers a running server. Frames and ends may be reported at any time the target is
+ * being driven (during `handle`, `advance`, `notify`, ...); the simulator orders them as reported.
+ */
+export interface TargetHost {
+  /** The server wrote a frame on the response body of `connection`. */
+  frame(connection: number, frame: Frame): void;
+  /** The server ended the response body of `connection`. */
+  end(connection: number): void;
+  /** A tool started executing; returns the execution's number, used by {@link ServerInstance.advance}. */
+  startExecution(start: ExecutionStart): number;
+  /** The next message of an execution (a progress notification, then the result). Never called past the result. */
+  nextStep(execution: number): ToolStep;
+  /** A deterministic number in [0, 1) from the run's seed, for session IDs and other server randomness. */
+  random(): number;
+}
+
+/** One incarnation of the server, booted by {@link TargetRun.boot}. */
+export interface ServerInstance {
+  handle(request: HttpRequest): HttpResponse | Promise<HttpResponse>;
+  /** The client dropped `connection` (network cut or reader cancelled). */
+  cut(connection: number): void | Promise<void>;
+  /** The tool execution takes its next step: the server sends its next message. */
+  advance(execution: number): void | Promise<void>;
+  /** The server sends `message` to the session on its standalone stream (it may be stored but not sent). */
+  notify(sessionId: string, message: JsonRpcMessage): void | Promise<void>;
+  /** The server closes `connection` without ending the stream, asking the client to come back (polling). */
+  closeConnection(connection: number, retryMs: number): void | Promise<void>;
+  /** The server expires a session. */
+  expire(sessionId: string): void | Promise<void>;
+  /** The incarnation stops (a restart): everything it holds in memory is gone. */
+  dispose(): void | Promise<void>;
+}
+
+/** The identity of one server incarnation. */
+export interface Incarnation {
+  /** 1 for the first incarnation of a run, then 2, 3, ... */
+  readonly epoch: number;
+}
+
+/** One run's use of a target. State kept here (not in an instance) outlives restarts, like a database. */
+export interface TargetRun {
+  /** Synchronous targets return plain values and run in the fast loop; others are awaited. */
+  readonly sync: boolean;
+  boot(incarnation: Incarnation, host: TargetHost): ServerInstance;
+  /** Releases whatever the run holds (restores patched globals, for instance). */
+  close(): void | Promise<void>;
+}
+
+/** Options a run passes to a target. */
+export interface TargetOptions {
+  /** Events retained per stream, for targets with a bounded window. */
+  readonly windowEventsMax: number;
+  /** The run's seed, for targets that must replace their own randomness. */
+  readonly seed: string;
+}
+
+/** A system under test. */
+export interface Target extends TargetInfo {
+  open(options: TargetOptions): TargetRun | Promise<TargetRun>;
+}
