@@ -2,7 +2,7 @@
 // joining, in this session, in this server incarnation? Pure: reads the state, returns a decision.
 
 import { parseEventId } from './event-id.ts';
-import { type BufferedEvent, type CoreState, type SessionRecord, type StreamRecord, streamOf } from './state.ts';
+import { type BufferedEvent, type CoreState, type SessionRecord, type StreamRecord, canOpenStream, streamOf } from './state.ts';
 
 /** What arrives at the server, reduced to what the decision needs. */
 export type CoreRequest =
@@ -96,6 +96,10 @@ export function decideRequest<M>(state: CoreState<M>, request: CoreRequest): Dec
       return decidePost(state, session, request);
     case 'get':
       if (request.lastEventId === null || request.lastEventId === '') {
+        // A standalone stream is a stream too: past the limit, openStream could not carry the decision out.
+        if (!canOpenStream(state, session)) {
+          return reject('stream-limit', 429, `session has opened ${session.streams.length} streams, the most it may`);
+        }
         return { kind: 'standalone', rule: 'standalone-get', session };
       }
       return decideResume(state, session, request.lastEventId);
