@@ -1,0 +1,14 @@
+// Each connection delivers its stream's messages in emission order, each once.
+import { type Property, describeMessage, isOwnStream } from './property.ts';
+
+export const inOrderPerStream: Property = {
+  name: 'in-order-per-stream',
+  statement: 'On each connection, the messages of its stream arrive in emission order, none twice.',
+  source: 'DESIGN: "replay strictly after the cursor, in emission order, that stream only".',
+  kind: 'safety',
+  onArrival(world, arrival) {
+    const { connection } = arrival;
+    if (!isOwnStream(world, arrival) || arrival.provenance.k > connection.kLast) return null;
+    return `${describeMessage(arrival)} arrived on connection ${connection.index} after position ${connection.kLast} of the same stream`;
+  },
+};

@@ -1,0 +1,34 @@
+// Every property, in the order their monitors run (the first violation found is the one reported).
+import { exactlyOnceExecution } from './exactly-once-execution.ts';
+import { inOrderPerStream } from './in-order-per-stream.ts';
+import { PROPERTY_NAMES, type PropertyName } from './names.ts';
+import { noCrossEpochReplay } from './no-cross-epoch-replay.ts';
+import { noCrossSessionDelivery } from './no-cross-session-delivery.ts';
+import { noCrossStreamReplay } from './no-cross-stream-replay.ts';
+import { noHang } from './no-hang.ts';
+import { noLostResult } from './no-lost-result.ts';
+import { noRedelivery } from './no-redelivery.ts';
+import { noSilentGap } from './no-silent-gap.ts';
+import type { Property } from './property.ts';
+import { resultToItsRequest } from './result-to-its-request.ts';
+import { statusCodes } from './status-codes.ts';
+
+export { PROPERTY_NAMES, isPropertyName, type PropertyName } from './names.ts';
+export type { Property } from './property.ts';
+
+const byName: Record<PropertyName, Property> = {
+  'status-codes': statusCodes,
+  'no-cross-session-delivery': noCrossSessionDelivery,
+  'no-cross-epoch-replay': noCrossEpochReplay,
+  'no-cross-stream-replay': noCrossStreamReplay,
+  'result-to-its-request': resultToItsRequest,
+  'no-redelivery': noRedelivery,
+  'in-order-per-stream': inOrderPerStream,
+  'no-silent-gap': noSilentGap,
+  'exactly-once-execution': exactlyOnceExecution,
+  'no-lost-result': noLostResult,
+  'no-hang': noHang,
+};
+
+/** All properties in monitor order. */
+export const PROPERTIES: readonly Property[] = PROPERTY_NAMES.map((name) => byName[name]);

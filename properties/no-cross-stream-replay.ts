@@ -1,0 +1,15 @@
+// A connection carries only messages of the stream it is for.
+import { type Property, describeMessage, ownCallId } from './property.ts';
+
+export const noCrossStreamReplay: Property = {
+  name: 'no-cross-stream-replay',
+  statement: 'A connection carries only messages of its own stream: a new request\'s stream only its own, a resumed stream only the cursor\'s.',
+  source: 'MCP transports: the server "MUST NOT replay messages that would have been delivered on a different stream"; seed 000: replay into a new POST.',
+  kind: 'safety',
+  onArrival(world, arrival) {
+    const own = ownCallId(world, arrival.connection);
+    if (own === undefined || own === arrival.provenance.callId) return null;
+    const expected = own === null ? 'the standalone stream' : `the stream of ${own}`;
+    return `${describeMessage(arrival)} arrived on connection ${arrival.connection.index}, which carries ${expected}`;
+  },
+};

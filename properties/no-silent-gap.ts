@@ -1,0 +1,24 @@
+// Missed events are replayed or signalled: a client is never skipped past events silently.
+import { MODEL } from '../model/index.ts';
+import { type Property, describeMessage, isOwnStream } from './property.ts';
+
+const completed = MODEL.stream.state.completed;
+
+export const noSilentGap: Property = {
+  name: 'no-silent-gap',
+  statement: 'A client is never skipped past events of its stream, nor left without its result, unless the server signals the loss.',
+  source: 'Seed 004: "start fresh and signal a gap, because the client has missed events it cannot reconstruct"; "Silent replay is never correct."',
+  kind: 'safety',
+  onArrival(world, arrival) {
+    const { connection } = arrival;
+    if (connection.kExpected === null || connection.resetSeen || !isOwnStream(world, arrival)) return null;
+    if (arrival.provenance.k <= connection.kExpected) return null;
+    return `${describeMessage(arrival)} arrived on connection ${connection.index} where position ${connection.kExpected} was due, with no reset: positions ${connection.kExpected}..${arrival.provenance.k - 1} were skipped silently`;
+  },
+  onEnd(world, connection) {
+    if (connection.view < 0 || connection.resetSeen) return null;
+    const view = world.views[connection.view]!;
+    if (view.call === null || view.connection !== connection.index || view.outcome !== 'pending' || view.stream !== completed) return null;
+    return `the server ended connection ${connection.index} of ${view.call.id} without its result and without a reset, though the result exists`;
+  },
+};

@@ -1,0 +1,44 @@
+// What a property is: a name, a one-sentence statement, its source, safety or liveness, and an online
+// monitor over what clients and the simulator's tools observe (never over a target's internals).
+
+import type { Arrival, SimConnection, SimExecution, World } from '../sim/world.ts';
+import type { PropertyName } from './names.ts';
+
+/** An invariant resumecheck checks. Each hook returns an explanation when it sees a violation, else null. */
+export interface Property {
+  readonly name: PropertyName;
+  /** One sentence: what must hold. */
+  readonly statement: string;
+  /** The seed passage or specification sentence it comes from. */
+  readonly source: string;
+  readonly kind: 'safety' | 'liveness';
+  /** A message with provenance arrived on a connection (checked before the world records it). */
+  readonly onArrival?: (world: World, arrival: Arrival) => string | null;
+  /** A response head arrived. */
+  readonly onResponse?: (world: World, connection: SimConnection) => string | null;
+  /** The server ended a connection's response body. */
+  readonly onEnd?: (world: World, connection: SimConnection) => string | null;
+  /** A tool execution started. */
+  readonly onExecution?: (world: World, execution: SimExecution) => string | null;
+  /** The run is over, after the liveness phase. */
+  readonly onFinish?: (world: World) => string | null;
+}
+
+/** The call ID a connection's own stream carries (null for a standalone stream); undefined when it has none. */
+export function ownCallId(world: World, connection: SimConnection): string | null | undefined {
+  if (connection.view < 0) return undefined;
+  const view = world.views[connection.view]!;
+  return view.call === null ? null : view.call.id;
+}
+
+/** True when the arrival belongs to the stream its connection is for. */
+export function isOwnStream(world: World, arrival: Arrival): boolean {
+  return ownCallId(world, arrival.connection) === arrival.provenance.callId;
+}
+
+/** How a message is named in explanations. */
+export function describeMessage(arrival: Arrival): string {
+  const { provenance } = arrival;
+  const what = provenance.callId === null ? `notification #${provenance.k}` : provenance.result ? `the result of ${provenance.callId}` : `progress #${provenance.k} of ${provenance.callId}`;
+  return `${what} (epoch ${provenance.epoch}, session ${provenance.sessionId})`;
+}

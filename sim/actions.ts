@@ -1,0 +1,476 @@
+// The actions of the simulation: which are enabled in a world (asking the model's machines), and how each one
+// unfolds as operations on the target. An action is (kind, a, b); its meaning of a and b is given per kind.
+
+import { MODEL, accepts, step } from '../model/index.ts';
+import type { HttpRequest, HttpResponse, JsonRpcMessage, ToolName } from '../targets/target.ts';
+import { TOOL_NAMES } from '../targets/target.ts';
+import { ACTION_KINDS, type ActionKind } from './config.ts';
+import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, standaloneNotification } from './tools.ts';
+import type { ConnectionPurpose, Cursor, SimCall, SimClient, SimConnection, SimSession, StreamView, World } from './world.ts';
+
+/** Kind numbers, in ACTION_KINDS order. */
+export const K = Object.fromEntries(ACTION_KINDS.map((kind, index) => [kind, index])) as Record<ActionKind, number>;
+
+/** The enabled actions of one step, in a canonical order, reused across steps. */
+export interface ActionList {
+  count: number;
+  readonly kind: Int32Array;
+  readonly a: Int32Array;
+  readonly b: Int32Array;
+}
+
+/** Most actions one step can offer; more is a harness bug. */
+export const ACTIONS_MAX = 4096;
+
+export function createActionList(): ActionList {
+  return { count: 0, kind: new Int32Array(ACTIONS_MAX), a: new Int32Array(ACTIONS_MAX), b: new Int32Array(ACTIONS_MAX) };
+}
+
+function push(list: ActionList, kind: number, a: number, b: number): void {
+  if (list.count >= ACTIONS_MAX) throw new Error(`more than ${ACTIONS_MAX} actions enabled in one step`);
+  list.kind[list.count] = kind;
+  list.a[list.count] = a;
+  list.b[list.count] = b;
+  list.count += 1;
+}
+
+const C = MODEL.client;
+const CONN = MODEL.connection;
+const S = MODEL.session;
+const SRV = MODEL.server;
+const STREAM = MODEL.stream;
+
+/** True when a view's client still waits on it and it is not attached. */
+function isResumable(world: World, client: SimClient, view: StreamView): boolean {
+  if (view.session !== client.session || view.connection >= 0 || view.received.length === 0) return false;
+  return view.call === null ? client.standaloneView === view.index && view.outcome === 'pending' : view.outcome === 'pending';
+}
+
+/** Fills `list` with every action enabled in `world` (fault phase). */
+export function enumerateActions(world: World, list: ActionList): void {
+  list.count = 0;
+  const clientCanRequest = C.event.request;
+  for (const client of world.clients) {
+    if (accepts(C, client.state, C.event.initialize)) push(list, K.initialize, client.index, 0);
+    if (!accepts(C, client.state, clientCanRequest)) continue;
+    if (client.callsInSession < world.config.callsPerSessionMax) {
+      for (let tool = 0; tool < TOOL_NAMES.length; tool += 1) {
+        push(list, K.call, client.index, tool);
+        if (client.cursorLatest !== null) push(list, K.callStale, client.index, tool);
+      }
+    }
+    for (const viewIndex of client.views) {
+      const view = world.views[viewIndex]!;
+      if (!isResumable(world, client, view)) continue;
+      push(list, K.resumeLatest, viewIndex, 0);
+      if (view.received.length >= 2) push(list, K.resumeEarlier, viewIndex, 0);
+    }
+    if (client.completedView >= 0) {
+      const view = world.views[client.completedView]!;
+      if (view.session === client.session && view.connection < 0) push(list, K.resumeCompleted, view.index, 0);
+    }
+    for (const other of world.clients) {
+      if (other !== client && other.cursorLatest !== null) push(list, K.resumeForeign, client.index, other.index);
+    }
+    if (client.cursorPreRestart !== null) push(list, K.resumePreRestart, client.index, 0);
+    if (client.cursorLatest !== null) push(list, K.resumeForged, client.index, 0);
+    push(list, K.resumeMalformed, client.index, 0);
+    const standalone = client.standaloneView >= 0 ? world.views[client.standaloneView]! : null;
+    if (standalone === null || standalone.connection < 0) push(list, K.openStandalone, client.index, 0);
+    for (const call of world.calls) {
+      if (call.client === client.index && call.session === client.session && world.views[call.view]!.connection < 0) {
+        push(list, K.resend, call.index, 0);
+      }
+    }
+    push(list, K.delete, client.index, 0);
+    push(list, K.headerless, client.index, 0);
+    const session = client.session!;
+    if (session.state === S.state.live) {
+      if (standalone !== null) push(list, K.notify, client.index, 0);
+      push(list, K.expire, client.index, 0);
+    }
+  }
+  for (const connection of world.connections) {
+    if (connection.epoch !== world.epoch || connection.state !== CONN.state.attached) continue;
+    push(list, K.cut, connection.index, 0);
+    if (connection.view >= 0) push(list, K.serverClose, connection.index, 0);
+  }
+  for (const execution of world.executions) {
+    if (!execution.finished && execution.epoch === world.epoch) push(list, K.advance, execution.index, 0);
+  }
+  if (world.restarts < world.config.restartsMax && accepts(SRV, world.serverState, SRV.event.restart)) push(list, K.restart, 0, 0);
+}
+
+/** One operation on the target. */
+export type Op =
+  | { readonly kind: 'handle'; readonly request: HttpRequest; readonly stage: number }
+  | { readonly kind: 'cut'; readonly connection: number }
+  | { readonly kind: 'advance'; readonly execution: number }
+  | { readonly kind: 'notify'; readonly sessionId: string; readonly message: JsonRpcMessage }
+  | { readonly kind: 'closeConnection'; readonly connection: number; readonly retryMs: number }
+  | { readonly kind: 'expire'; readonly sessionId: string }
+  | { readonly kind: 'restart' };
+
+function note(world: World, text: string): void {
+  if (world.notes !== null) world.notes.push(text);
+}
+
+function openConnection(
+  world: World,
+  client: SimClient,
+  purpose: ConnectionPurpose,
+  fields: { session: SimSession | null; view: number; cursor: Cursor | null; lastEventId: string | null; kExpected: number | null },
+): SimConnection {
+  const connection: SimConnection = {
+    index: world.connections.length,
+    client: client.index,
+    purpose,
+    epoch: world.epoch,
+    session: fields.session,
+    view: fields.view,
+    cursor: fields.cursor,
+    lastEventId: fields.lastEventId,
+    state: CONN.initial,
+    status: 0,
+    kExpected: fields.kExpected,
+    kLast: fields.cursor === null ? 0 : fields.cursor.k,
+    resetSeen: false,
+  };
+  world.connections.push(connection);
+  return connection;
+}
+
+function createView(world: World, client: SimClient, session: SimSession, call: SimCall | null): StreamView {
+  const view: StreamView = {
+    index: world.views.length,
+    client: client.index,
+    session,
+    call,
+    stream: STREAM.initial,
+    received: [],
+    kLast: 0,
+    connection: -1,
+    outcome: 'pending',
+  };
+  world.views.push(view);
+  client.views.push(view.index);
+  return view;
+}
+
+/** Changes a number in a cursor, as an attacker would try: the last run of digits plus 1000. */
+export function forgeCursor(eventId: string): string {
+  const match = /(\d+)(?!.*\d)/.exec(eventId);
+  if (match === null) return `${eventId}9`;
+  return eventId.slice(0, match.index) + String(Number(match[1]) + 1000) + eventId.slice(match.index + match[1]!.length);
+}
+
+/** The Last-Event-ID the malformed-cursor action sends. */
+export const MALFORMED_CURSOR = 'not-an-event-id';
+
+function handleOp(request: HttpRequest, stage = 0): Op {
+  return { kind: 'handle', request, stage };
+}
+
+function resumeRequest(world: World, client: SimClient, view: StreamView | null, cursor: Cursor | null, lastEventId: string): Op {
+  const connection = openConnection(world, client, 'resume', {
+    session: client.session,
+    view: view === null ? -1 : view.index,
+    cursor,
+    lastEventId,
+    kExpected: cursor === null ? null : cursor.k + 1,
+  });
+  note(world, `GET #${connection.index} Last-Event-ID: ${lastEventId}`);
+  return handleOp({ method: 'GET', connection: connection.index, sessionId: client.session!.id, lastEventId });
+}
+
+/** The first operation of an action; the world is changed for what happens before the target sees it. */
+export function startAction(world: World, kind: number, a: number, b: number): Op {
+  switch (ACTION_KINDS[kind]) {
+    case 'initialize': {
+      const client = world.clients[a]!;
+      client.state = step(C, client.state, C.event.initialize);
+      if (client.habit === 'restart') client.requestIdNext = 1;
+      const requestId = client.requestIdNext++;
+      const connection = openConnection(world, client, 'initialize', { session: null, view: -1, cursor: null, lastEventId: null, kExpected: null });
+      note(world, `POST #${connection.index} initialize (request ${requestId})`);
+      return handleOp({ method: 'POST', connection: connection.index, sessionId: null, lastEventId: null, body: initializeRequest(requestId) });
+    }
+    case 'call':
+    case 'callStale': {
+      const client = world.clients[a]!;
+      const session = client.session!;
+      const tool: ToolName = TOOL_NAMES[b]!;
+      const requestId = client.requestIdNext++;
+      const id = `c${world.calls.length + 1}`;
+      const call: SimCall = {
+        index: world.calls.length,
+        id,
+        client: client.index,
+        session,
+        requestId,
+        tool,
+        body: callRequest(requestId, tool, id),
+        view: -1,
+        executions: 0,
+      };
+      world.calls.push(call);
+      world.callsById.set(id, call);
+      client.callsInSession += 1;
+      const view = createView(world, client, session, call);
+      call.view = view.index;
+      const lastEventId = kind === K.callStale ? client.cursorLatest!.eventId : null;
+      const connection = openConnection(world, client, 'call', { session, view: view.index, cursor: null, lastEventId, kExpected: 1 });
+      note(world, `POST #${connection.index} tools/call ${tool} as ${id} (request ${requestId})${lastEventId === null ? '' : ` with a stale Last-Event-ID: ${lastEventId}`}`);
+      return handleOp({ method: 'POST', connection: connection.index, sessionId: session.id, lastEventId, body: call.body });
+    }
+    case 'cut': {
+      const connection = world.connections[a]!;
+      connection.state = step(CONN, connection.state, CONN.event.cut);
+      if (connection.view >= 0 && world.views[connection.view]!.connection === a) world.views[connection.view]!.connection = -1;
+      return { kind: 'cut', connection: a };
+    }
+    case 'resumeLatest':
+    case 'resumeEarlier':
+    case 'resumeCompleted': {
+      const view = world.views[a]!;
+      const client = world.clients[view.client]!;
+      const { received } = view;
+      const cursor =
+        kind === K.resumeLatest ? received[received.length - 1]! : kind === K.resumeEarlier ? received[0]! : received[received.length - 2]!;
+      return resumeRequest(world, client, view, cursor, cursor.eventId);
+    }
+    case 'resumeForeign': {
+      const client = world.clients[a]!;
+      return resumeRequest(world, client, null, null, world.clients[b]!.cursorLatest!.eventId);
+    }
+    case 'resumePreRestart': {
+      const client = world.clients[a]!;
+      return resumeRequest(world, client, null, null, client.cursorPreRestart!.eventId);
+    }
+    case 'resumeForged': {
+      const client = world.clients[a]!;
+      return resumeRequest(world, client, null, null, forgeCursor(client.cursorLatest!.eventId));
+    }
+    case 'resumeMalformed': {
+      const client = world.clients[a]!;
+      return resumeRequest(world, client, null, null, MALFORMED_CURSOR);
+    }
+    case 'openStandalone': {
+      const client = world.clients[a]!;
+      const view = createView(world, client, client.session!, null);
+      const connection = openConnection(world, client, 'standalone', { session: client.session, view: view.index, cursor: null, lastEventId: null, kExpected: null });
+      note(world, `GET #${connection.index} (standalone stream)`);
+      return handleOp({ method: 'GET', connection: connection.index, sessionId: client.session!.id, lastEventId: null });
+    }
+    case 'resend': {
+      const call = world.calls[a]!;
+      const client = world.clients[call.client]!;
+      const connection = openConnection(world, client, 'resend', { session: call.session, view: call.view, cursor: null, lastEventId: null, kExpected: 1 });
+      note(world, `POST #${connection.index} re-sends ${call.id}'s tools/call (request ${call.requestId})`);
+      return handleOp({ method: 'POST', connection: connection.index, sessionId: call.session.id, lastEventId: null, body: call.body });
+    }
+    case 'delete': {
+      const client = world.clients[a]!;
+      const connection = openConnection(world, client, 'delete', { session: client.session, view: -1, cursor: null, lastEventId: null, kExpected: null });
+      note(world, `DELETE #${connection.index}`);
+      return handleOp({ method: 'DELETE', connection: connection.index, sessionId: client.session!.id });
+    }
+    case 'headerless': {
+      const client = world.clients[a]!;
+      const connection = openConnection(world, client, 'headerless', { session: null, view: -1, cursor: null, lastEventId: null, kExpected: null });
+      note(world, `GET #${connection.index} without Mcp-Session-Id`);
+      return handleOp({ method: 'GET', connection: connection.index, sessionId: null, lastEventId: null });
+    }
+    case 'advance':
+      return { kind: 'advance', execution: a };
+    case 'notify': {
+      const session = world.clients[a]!.session!;
+      session.notifications += 1;
+      const message = standaloneNotification({ epoch: world.epoch, sessionId: session.id, k: session.notifications });
+      return { kind: 'notify', sessionId: session.id, message };
+    }
+    case 'serverClose': {
+      const connection = world.connections[a]!;
+      connection.state = step(CONN, connection.state, CONN.event.close);
+      if (connection.view >= 0 && world.views[connection.view]!.connection === a) world.views[connection.view]!.connection = -1;
+      return { kind: 'closeConnection', connection: a, retryMs: 1000 };
+    }
+    case 'restart':
+      return restartWorld(world);
+    case 'expire': {
+      const session = world.clients[a]!.session!;
+      endSessionTruth(world, session, S.event.expire);
+      return { kind: 'expire', sessionId: session.id };
+    }
+    default:
+      throw new Error(`unknown action kind ${kind}`);
+  }
+}
+
+function restartWorld(world: World): Op {
+  world.restarts += 1;
+  world.epoch += 1;
+  for (const session of world.sessions) {
+    if (session.state === S.state.live || session.state === S.state.initialising) endSessionTruth(world, session, S.event.restart);
+  }
+  for (const connection of world.connections) {
+    if (accepts(CONN, connection.state, CONN.event.drop)) {
+      connection.state = step(CONN, connection.state, CONN.event.drop);
+      if (connection.view >= 0) world.views[connection.view]!.connection = -1;
+    }
+  }
+  for (const execution of world.executions) execution.finished = true;
+  for (const client of world.clients) {
+    if (client.cursorLatest !== null) client.cursorPreRestart = client.cursorLatest;
+  }
+  return { kind: 'restart' };
+}
+
+function endSessionTruth(world: World, session: SimSession, event: number): void {
+  session.state = step(S, session.state, event);
+  for (const view of world.views) {
+    if (view.session === session && accepts(STREAM, view.stream, STREAM.event.abort)) view.stream = step(STREAM, view.stream, STREAM.event.abort);
+  }
+}
+
+/** The client gave up on a session: its pending waits end explicitly. */
+function abandonSession(world: World, session: SimSession): void {
+  for (const view of world.views) {
+    if (view.session === session && view.outcome === 'pending') view.outcome = 'session-gone';
+  }
+}
+
+function onNotFound(world: World, connection: SimConnection): void {
+  const client = world.clients[connection.client]!;
+  if (connection.session === null || client.session !== connection.session || !accepts(C, client.state, C.event.notFound)) return;
+  client.state = step(C, client.state, C.event.notFound);
+  abandonSession(world, connection.session);
+}
+
+/**
+ * Continues an action once the target answered `op`: the response is recorded (monitors see it first),
+ * and the client reacts. Returns the next operation of the action, or null when it is done.
+ */
+export function continueAction(world: World, kind: number, a: number, op: Op, response: HttpResponse | undefined, observeResponse: (connection: SimConnection) => void): Op | null {
+  if (op.kind !== 'handle' || response === undefined) return null;
+  const connection = world.connections[op.request.connection]!;
+  connection.status = response.status;
+  connection.state = step(CONN, connection.state, response.streaming ? CONN.event.stream : CONN.event.answer);
+  note(world, `  → ${response.status}${response.streaming ? ' SSE' : ''}${response.sessionId !== null && connection.purpose === 'initialize' ? ` Mcp-Session-Id: ${response.sessionId}` : ''}`);
+  observeResponse(connection);
+  if (response.status === 404) onNotFound(world, connection);
+  const client = world.clients[connection.client]!;
+  const view = connection.view >= 0 ? world.views[connection.view]! : null;
+  switch (connection.purpose) {
+    case 'initialize': {
+      if (response.status !== 200 || response.sessionId === null) {
+        client.state = step(C, client.state, C.event.initializeFailed);
+        return null;
+      }
+      const session: SimSession = {
+        index: world.sessions.length,
+        client: client.index,
+        epoch: world.epoch,
+        id: response.sessionId,
+        state: step(S, S.initial, S.event.established),
+        notifications: 0,
+      };
+      world.sessions.push(session);
+      client.state = step(C, client.state, C.event.initialized);
+      client.session = session;
+      client.callsInSession = 0;
+      client.standaloneView = -1;
+      client.completedView = -1;
+      const follow = openConnection(world, client, 'initialized', { session, view: -1, cursor: null, lastEventId: null, kExpected: null });
+      note(world, `POST #${follow.index} notifications/initialized`);
+      return handleOp({ method: 'POST', connection: follow.index, sessionId: session.id, lastEventId: null, body: INITIALIZED_NOTIFICATION }, 1);
+    }
+    case 'delete':
+      if (response.status === 200 && connection.session !== null) {
+        if (connection.session.state === S.state.live) endSessionTruth(world, connection.session, S.event.delete);
+        if (client.session === connection.session && accepts(C, client.state, C.event.deleted)) {
+          client.state = step(C, client.state, C.event.deleted);
+          abandonSession(world, connection.session);
+        }
+      }
+      return null;
+    case 'standalone':
+      if (view !== null) {
+        if (response.streaming && response.status === 200) {
+          if (client.standaloneView >= 0) {
+            const previous = world.views[client.standaloneView]!;
+            if (accepts(STREAM, previous.stream, STREAM.event.supersede)) previous.stream = step(STREAM, previous.stream, STREAM.event.supersede);
+            previous.outcome = previous.outcome === 'pending' ? 'reset' : previous.outcome;
+          }
+          client.standaloneView = view.index;
+          view.connection = connection.index;
+        } else {
+          view.outcome = 'refused';
+        }
+      }
+      return null;
+    default:
+      if (view !== null) {
+        if (response.streaming && response.status === 200) {
+          view.connection = connection.index;
+        } else if (view.outcome === 'pending' && response.status !== 404) {
+          view.outcome = 'refused';
+        }
+      }
+      return null;
+  }
+}
+
+/** Names an action for traces and scripts, from the world before it runs. */
+export function describeAction(world: World, kind: number, a: number, b: number): string {
+  const client = (index: number) => `client ${index + 1}`;
+  switch (ACTION_KINDS[kind]) {
+    case 'initialize':
+      return `${client(a)} initializes`;
+    case 'call':
+      return `${client(a)} calls ${TOOL_NAMES[b]}`;
+    case 'callStale':
+      return `${client(a)} calls ${TOOL_NAMES[b]}; a proxy attaches the stale Last-Event-ID ${world.clients[a]!.cursorLatest?.eventId}`;
+    case 'cut':
+      return `the network cuts connection #${a} (${client(world.connections[a]!.client)})`;
+    case 'resumeLatest':
+    case 'resumeEarlier':
+    case 'resumeCompleted': {
+      const view = world.views[a]!;
+      const which = kind === K.resumeLatest ? 'its latest cursor' : kind === K.resumeEarlier ? 'an earlier cursor' : 'a cursor before the result';
+      return `${client(view.client)} resumes ${view.call === null ? 'its standalone stream' : `the stream of ${view.call.id}`} with ${which}`;
+    }
+    case 'resumeForeign':
+      return `${client(a)} resumes with ${client(b)}'s cursor (a proxy mixes sessions up)`;
+    case 'resumePreRestart':
+      return `${client(a)} resumes with a cursor from before the restart`;
+    case 'resumeForged':
+      return `${client(a)} resumes with a forged cursor`;
+    case 'resumeMalformed':
+      return `${client(a)} resumes with a malformed cursor`;
+    case 'openStandalone':
+      return `${client(a)} opens a standalone GET stream`;
+    case 'resend': {
+      const call = world.calls[a]!;
+      return `a proxy re-sends ${call.id} (${call.tool}, request ${call.requestId}) of ${client(call.client)}`;
+    }
+    case 'delete':
+      return `${client(a)} deletes its session`;
+    case 'headerless':
+      return `a proxy sends ${client(a)}'s GET without Mcp-Session-Id`;
+    case 'advance': {
+      const execution = world.executions[a]!;
+      return `the server advances ${execution.callId} (${execution.tool}, execution ${a + 1})`;
+    }
+    case 'notify':
+      return `the server notifies ${client(a)} on its standalone stream`;
+    case 'serverClose':
+      return `the server closes connection #${a} asking ${client(world.connections[a]!.client)} to poll back`;
+    case 'restart':
+      return `the server restarts (epoch ${world.epoch + 1})`;
+    case 'expire':
+      return `the server expires ${client(a)}'s session`;
+    default:
+      return `unknown action ${kind}`;
+  }
+}

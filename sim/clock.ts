@@ -1,0 +1,12 @@
+// The one place the project touches the event loop's clock: yielding a macrotask turn, so a driver can let
+// an in-process system (the SDK's transport) finish reacting before it observes the result.
+
+/**
+ * Resolves after one macrotask turn (`setImmediate`): every microtask and `process.nextTick` queued before
+ * the call has run by then. No wall-clock time is read or waited for.
+ */
+export function macrotaskTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    setImmediate(resolve);
+  });
+}

@@ -1,0 +1,111 @@
+// The configuration of a simulation run: every bound, and the weights a random walk gives each action kind.
+
+/** Action kinds: what may happen in one step. Faults are verbs; the comment says who does it. */
+export const ACTION_KINDS = [
+  'initialize', // client: POST initialize (again, after a 404)
+  'call', // client: POST tools/call
+  'callStale', // proxy: a new tools/call POST carrying a stale Last-Event-ID
+  'cut', // network: the client loses a connection
+  'resumeLatest', // client: GET with the latest cursor of a stream
+  'resumeEarlier', // client: GET with an earlier cursor of a stream
+  'resumeCompleted', // client: GET with a cursor before the result of a completed stream
+  'resumeForeign', // proxy: GET with another session's cursor
+  'resumePreRestart', // client: GET with a cursor from before a restart
+  'resumeForged', // attacker: GET with a forged cursor (a number in it changed)
+  'resumeMalformed', // attacker: GET with a string that is no event ID
+  'openStandalone', // client: GET without a cursor
+  'resend', // proxy: re-sends a tools/call POST with the same request id
+  'delete', // client: DELETE its session
+  'headerless', // proxy: a GET without Mcp-Session-Id
+  'advance', // server: a tool takes its next step (progress or result)
+  'notify', // server: a notification on a session's standalone stream
+  'serverClose', // server: closes a connection asking the client to poll back (2025-11-25)
+  'restart', // server: a new incarnation (epoch)
+  'expire', // server: a session expires
+] as const;
+
+/** One kind of action. */
+export type ActionKind = (typeof ACTION_KINDS)[number];
+
+/** Kinds that are faults: swarm runs switch a random subset of them off. */
+export const FAULT_KINDS: readonly ActionKind[] = [
+  'callStale',
+  'cut',
+  'resumeEarlier',
+  'resumeCompleted',
+  'resumeForeign',
+  'resumePreRestart',
+  'resumeForged',
+  'resumeMalformed',
+  'resend',
+  'delete',
+  'headerless',
+  'serverClose',
+  'restart',
+  'expire',
+];
+
+/** How a client numbers its requests. */
+export type RequestIdHabit = 'monotonic' | 'restart';
+
+/** Everything a run depends on besides the target and the choices. */
+export interface SimConfig {
+  /** Seeds the target's own randomness (session IDs, and the SDK's patched globals). */
+  readonly seed: string;
+  /** Number of clients, 1 to 3. */
+  readonly clients: number;
+  /** Steps in the fault phase at the most. */
+  readonly stepsMax: number;
+  /** Calls a client may make in one session. */
+  readonly callsPerSessionMax: number;
+  /** Restarts in one run at the most. */
+  readonly restartsMax: number;
+  /** Progress notifications the `work` tool sends before its result. */
+  readonly workProgressSteps: number;
+  /** Events each stream retains, for targets with a window. */
+  readonly windowEventsMax: number;
+  /** Per client (cycled): `restart` numbers requests from 1 again in each new session, as real clients do. */
+  readonly requestIdHabits: readonly RequestIdHabit[];
+}
+
+/** Defaults sized so the planted bugs are reachable in a few dozen steps. */
+export const DEFAULT_CONFIG: SimConfig = {
+  seed: '1',
+  clients: 2,
+  stepsMax: 40,
+  callsPerSessionMax: 3,
+  restartsMax: 2,
+  workProgressSteps: 2,
+  windowEventsMax: 3,
+  requestIdHabits: ['restart', 'monotonic'],
+};
+
+/** Bounds on each numeric setting: [least, most]. */
+export const CONFIG_BOUNDS = {
+  clients: [1, 3],
+  stepsMax: [1, 10_000],
+  callsPerSessionMax: [1, 16],
+  restartsMax: [0, 16],
+  workProgressSteps: [0, 16],
+  windowEventsMax: [1, 1_000],
+} as const;
+
+/** A setting out of its bounds: bad input, reported as one line. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Fills in defaults and checks every bound. */
+export function resolveConfig(partial: Partial<SimConfig>): SimConfig {
+  const config: SimConfig = { ...DEFAULT_CONFIG, ...partial };
+  for (const [key, [least, most]] of Object.entries(CONFIG_BOUNDS)) {
+    const value = config[key as keyof typeof CONFIG_BOUNDS];
+    if (!Number.isInteger(value) || value < least || value > most) {
+      throw new ConfigError(`${key} must be a whole number from ${least} to ${most}, got ${String(value)}`);
+    }
+  }
+  if (config.requestIdHabits.length === 0 || config.requestIdHabits.some((habit) => habit !== 'monotonic' && habit !== 'restart')) {
+    throw new ConfigError('requestIdHabits must list "monotonic" or "restart" at least once');
+  }
+  return config;
+}

@@ -1,0 +1,21 @@
+// The simulator's only source of randomness: seeded PRNGs (seedrandom's ARC4), one per purpose, so a run is a
+// pure function of its seed and choices.
+
+import seedrandom from 'seedrandom';
+
+/** A seeded pseudo-random number generator. */
+export interface Prng {
+  /** A float in [0, 1). */
+  float(): number;
+  /** An integer in [0, bound). */
+  below(bound: number): number;
+}
+
+/** A PRNG from a seed string; the same seed always gives the same sequence. */
+export function createPrng(seed: string): Prng {
+  const source = seedrandom(seed);
+  return {
+    float: () => source(),
+    below: (bound) => Math.floor(source() * bound),
+  };
+}

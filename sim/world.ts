@@ -1,0 +1,226 @@
+// The simulated world: clients, the sessions and streams they know of, connections, calls and tool
+// executions, the server incarnation. One value per run, passed explicitly; only sim/ changes it.
+
+import { MODEL } from '../model/index.ts';
+import type { PropertyName } from '../properties/names.ts';
+import type { JsonRpcMessage, ServerInstance, TargetRun, ToolName } from '../targets/target.ts';
+import type { RequestIdHabit, SimConfig } from './config.ts';
+import type { Prng } from './prng.ts';
+import type { Provenance } from './tools.ts';
+
+/** A session the simulator saw created. */
+export interface SimSession {
+  readonly index: number;
+  readonly client: number;
+  /** The incarnation that created it. */
+  readonly epoch: number;
+  /** The `Mcp-Session-Id` the server gave it. */
+  readonly id: string;
+  /** State in MODEL.session. */
+  state: number;
+  /** Standalone notifications the server was asked to send to it so far. */
+  notifications: number;
+}
+
+/** How a client's wait on a stream ended. */
+export type ViewOutcome = 'pending' | 'result' | 'reset' | 'refused' | 'session-gone';
+
+/** One received event with an ID: a cursor the client may present later. */
+export interface Cursor {
+  readonly eventId: string;
+  /** The view it was received on. */
+  readonly view: number;
+  /** The provenance position of the last message received on that view up to this event (0 for priming). */
+  readonly k: number;
+}
+
+/** A logical stream as a client knows it: a call's stream, or one standalone GET stream. */
+export interface StreamView {
+  readonly index: number;
+  readonly client: number;
+  readonly session: SimSession;
+  /** The call whose stream this is; null for a standalone stream. */
+  readonly call: SimCall | null;
+  /** Ground truth from the simulator's tools, in MODEL.stream. */
+  stream: number;
+  /** Every event with an ID received on this view, in order. */
+  readonly received: Cursor[];
+  /** Highest provenance position received on this view (0 before any). */
+  kLast: number;
+  /** The connection attached to it, or -1. */
+  connection: number;
+  outcome: ViewOutcome;
+}
+
+/** One logical tool invocation by a client. */
+export interface SimCall {
+  readonly index: number;
+  /** The ID carried in the tool's arguments and in every message it causes. */
+  readonly id: string;
+  readonly client: number;
+  readonly session: SimSession;
+  readonly requestId: number;
+  readonly tool: ToolName;
+  /** The request body, for re-sends. */
+  readonly body: JsonRpcMessage;
+  view: number;
+  /** Executions the server started for it. */
+  executions: number;
+}
+
+/** One execution of a tool by the server. */
+export interface SimExecution {
+  readonly index: number;
+  readonly call: SimCall | null;
+  readonly callId: string;
+  readonly tool: ToolName;
+  readonly sessionIdSeen: string;
+  readonly epoch: number;
+  /** Steps taken (messages produced) so far. */
+  k: number;
+  readonly progressSteps: number;
+  finished: boolean;
+}
+
+/** What a connection was opened for. */
+export type ConnectionPurpose = 'initialize' | 'initialized' | 'call' | 'resend' | 'resume' | 'standalone' | 'delete' | 'headerless';
+
+/** One HTTP exchange. */
+export interface SimConnection {
+  readonly index: number;
+  readonly client: number;
+  readonly purpose: ConnectionPurpose;
+  /** The incarnation it was sent to. */
+  readonly epoch: number;
+  /** The session whose ID the request carried (null without the header). */
+  readonly session: SimSession | null;
+  /** The view its frames feed, or -1 when the client expects no stream of its own there. */
+  view: number;
+  /** The cursor presented, if the client presented one of its own streams' cursors. */
+  readonly cursor: Cursor | null;
+  /** The Last-Event-ID header sent, whatever it was. */
+  readonly lastEventId: string | null;
+  /** State in MODEL.connection. */
+  state: number;
+  status: number;
+  /** Provenance position the next message of the connection's own stream must have; null when any may come. */
+  kExpected: number | null;
+  /** Highest provenance position received on this connection (0 before any). */
+  kLast: number;
+  resetSeen: boolean;
+}
+
+/** A client of the simulated server. */
+export interface SimClient {
+  readonly index: number;
+  /** State in MODEL.client. */
+  state: number;
+  session: SimSession | null;
+  requestIdNext: number;
+  readonly habit: RequestIdHabit;
+  /** Its calls in the current session. */
+  callsInSession: number;
+  /** The latest cursor it received, on any stream. */
+  cursorLatest: Cursor | null;
+  /** The latest cursor it received in an earlier incarnation. */
+  cursorPreRestart: Cursor | null;
+  /** Its current standalone view, or -1. */
+  standaloneView: number;
+  /** Its most recent completed call view with a cursor before the result, or -1. */
+  completedView: number;
+  /** Its views, in creation order. */
+  readonly views: number[];
+}
+
+/** A property violation: a bug in the target, as data. */
+export interface Violation {
+  readonly property: PropertyName;
+  /** The step (0-based) during which it was observed; equal to the step count for the liveness phase. */
+  readonly step: number;
+  /** One or two sentences: what was expected, what happened. */
+  readonly explanation: string;
+}
+
+/** Something that happened, as a readable line, for recorded runs. */
+export type Note = string;
+
+/** Things the target reported during an operation, handled in order once it returns. */
+export type InboxItem =
+  | { readonly kind: 'frame'; readonly connection: number; readonly frame: import('../targets/target.ts').Frame }
+  | { readonly kind: 'end'; readonly connection: number };
+
+/** The whole world of one run. */
+export interface World {
+  readonly config: SimConfig;
+  readonly run: TargetRun;
+  server: ServerInstance;
+  /** State in MODEL.server. */
+  serverState: number;
+  epoch: number;
+  restarts: number;
+  readonly clients: SimClient[];
+  readonly sessions: SimSession[];
+  readonly views: StreamView[];
+  readonly calls: SimCall[];
+  readonly callsById: Map<string, SimCall>;
+  readonly executions: SimExecution[];
+  readonly connections: SimConnection[];
+  readonly inbox: InboxItem[];
+  /** Append executions per call ID: the file the `append` tool writes to. */
+  readonly appends: Map<string, number>;
+  /** Randomness offered to the target (session IDs), seeded from the config. */
+  readonly serverRandom: Prng;
+  step: number;
+  violation: Violation | null;
+  /** Readable notes of the current step, when recording. */
+  notes: Note[] | null;
+}
+
+/** A fresh world for a run; the target instance is booted by the runner. */
+export function createWorld(config: SimConfig, run: TargetRun, serverRandom: Prng): World {
+  const clients: SimClient[] = [];
+  for (let index = 0; index < config.clients; index += 1) {
+    clients.push({
+      index,
+      state: MODEL.client.initial,
+      session: null,
+      requestIdNext: 1,
+      habit: config.requestIdHabits[index % config.requestIdHabits.length]!,
+      callsInSession: 0,
+      cursorLatest: null,
+      cursorPreRestart: null,
+      standaloneView: -1,
+      completedView: -1,
+      views: [],
+    });
+  }
+  return {
+    config,
+    run,
+    server: undefined as unknown as ServerInstance,
+    serverState: MODEL.server.initial,
+    epoch: 1,
+    restarts: 0,
+    clients,
+    sessions: [],
+    views: [],
+    calls: [],
+    callsById: new Map(),
+    executions: [],
+    connections: [],
+    inbox: [],
+    appends: new Map(),
+    serverRandom,
+    step: 0,
+    violation: null,
+    notes: null,
+  };
+}
+
+/** The provenance a frame's message carries, with the facts a monitor needs about where it arrived. */
+export interface Arrival {
+  readonly connection: SimConnection;
+  readonly provenance: Provenance;
+  readonly message: JsonRpcMessage;
+  readonly eventId: string | null;
+}

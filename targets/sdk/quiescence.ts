@@ -1,0 +1,48 @@
+// Knowing when the in-process SDK has finished reacting: every host callback, stream chunk and event-store call
+// counts as activity, and the system is settled once a few macrotask turns pass with none.
+
+import { macrotaskTurn } from '../../sim/clock.ts';
+
+/** Consecutive quiet macrotask turns that count as settled. */
+export const QUIET_TURNS = 2;
+/** The most turns one settle may take before it is declared a livelock (an assertion). */
+export const SETTLE_TURNS_MAX = 10_000;
+
+/** Tracks activity and failures of one server incarnation. */
+export interface Quiescence {
+  /** Records that something happened (a frame, a read, a store call). */
+  touch(): void;
+  /** Records a failure from a background task (a stream reader); the next settle throws it. */
+  fail(error: unknown): void;
+  /** Resolves once nothing happened for {@link QUIET_TURNS} turns; throws a recorded failure or past the bound. */
+  settle(): Promise<void>;
+}
+
+/** Creates the activity tracker of one incarnation. */
+export function createQuiescence(): Quiescence {
+  let activity = 0;
+  const failures: unknown[] = [];
+  const throwFailure = (): void => {
+    const failure = failures.shift();
+    if (failure !== undefined) throw failure;
+  };
+  return {
+    touch() {
+      activity += 1;
+    },
+    fail(error) {
+      failures.push(error);
+    },
+    async settle() {
+      let quiet = 0;
+      for (let turn = 0; turn < SETTLE_TURNS_MAX; turn += 1) {
+        const before = activity;
+        await macrotaskTurn();
+        throwFailure();
+        quiet = activity === before ? quiet + 1 : 0;
+        if (quiet >= QUIET_TURNS) return;
+      }
+      throw new Error(`assertion: the SDK did not settle within ${SETTLE_TURNS_MAX} macrotask turns (a livelock?)`);
+    },
+  };
+}

@@ -1,0 +1,20 @@
+// The SDK's transport with one example InMemoryEventStore shared by every session of an incarnation, as in the
+// SDK's ssePollingExample server. The store has no notion of sessions.
+
+import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
+import type { Target } from '../target.ts';
+import { createSdkTarget } from './sdk-server.ts';
+
+/** The SDK transport with one example `InMemoryEventStore` shared by all sessions of an incarnation. */
+export const sdkSharedTarget: Target = createSdkTarget({
+  name: 'sdk-shared',
+  description: 'MCP TypeScript SDK 1.32 transport + McpServer, one example InMemoryEventStore shared by all sessions (ssePollingExample)',
+  createStores: () => {
+    const store = new InMemoryEventStore();
+    return {
+      forSession: () => store,
+      // The shared store cannot forget a session: its events stay, replayable by any cursor that names them.
+      endSession: () => {},
+    };
+  },
+});

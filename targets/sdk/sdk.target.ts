@@ -1,0 +1,17 @@
+// The SDK's transport with its example InMemoryEventStore, one store per session, as in the SDK's
+// simpleStreamableHttp example server.
+
+import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
+import type { Target } from '../target.ts';
+import { createSdkTarget } from './sdk-server.ts';
+
+/** The SDK transport with one example `InMemoryEventStore` per session. */
+export const sdkTarget: Target = createSdkTarget({
+  name: 'sdk',
+  description: "MCP TypeScript SDK 1.32 transport + McpServer, one example InMemoryEventStore per session (simpleStreamableHttp)",
+  createStores: () => ({
+    forSession: () => new InMemoryEventStore(),
+    // The store goes with its transport; nothing else refers to it.
+    endSession: () => {},
+  }),
+});

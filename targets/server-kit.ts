@@ -1,0 +1,309 @@
+// A minimal in-process MCP-style Streamable HTTP server over the decision core: sessions, streams,
+// connections, the simulator's tools. The reference target uses it as is; planted-bug targets swap in
+// their own resumption strategy (how a request is decided, how events are named and kept).
+
+import {
+  type BufferedEvent,
+  type CoreRequest,
+  type CoreState,
+  type Decision,
+  type SessionRecord,
+  type StreamRecord,
+  appendEvent,
+  createCoreState,
+  decideRequest,
+  endSession,
+  openSession,
+  openStream,
+} from '../core/index.ts';
+import { PROTOCOL_VERSION, resetMessage } from '../sim/tools.ts';
+import type {
+  HttpRequest,
+  HttpResponse,
+  Incarnation,
+  JsonRpcMessage,
+  ServerInstance,
+  TargetHost,
+  TargetOptions,
+  TargetRun,
+  ToolName,
+} from './target.ts';
+import { TOOL_NAMES } from './target.ts';
+
+/** What the kit keeps per event: the message sent, or (planted bugs only) a buffered request frame. */
+export interface StoredMessage {
+  readonly message: JsonRpcMessage | null;
+  /** A request frame kept in the buffer; replaying it re-dispatches the request (seed 000's variant). */
+  readonly requestFrame?: boolean;
+}
+
+/** A decision the kit carries out: the core's, or a planted one that replays into a new request's stream. */
+export type KitDecision =
+  | Decision<StoredMessage>
+  | {
+      readonly kind: 'execute-with-replay';
+      readonly rule: string;
+      readonly session: SessionRecord<StoredMessage>;
+      readonly replay: readonly BufferedEvent<StoredMessage>[];
+    };
+
+/** One incarnation's resumption logic. The reference delegates everything to the core. */
+export interface StrategyIncarnation {
+  readonly state: CoreState<StoredMessage>;
+  decide(request: CoreRequest): KitDecision;
+  /** Issues and keeps an event; returns the ID the client sees. */
+  append(stream: StreamRecord<StoredMessage>, stored: StoredMessage, options: { terminal: boolean }): BufferedEvent<StoredMessage>;
+  /** Registers a new session under `sessionId`. */
+  openSession(sessionId: string): SessionRecord<StoredMessage>;
+  /** The ID the next initialize gets. */
+  nextSessionId(host: TargetHost): string;
+  /** Buffer request frames in their stream (a planted bug; never in the reference). */
+  readonly bufferRequestFrames: boolean;
+}
+
+/** A run's resumption logic; what it keeps outside an incarnation outlives restarts. */
+export interface Strategy {
+  boot(incarnation: Incarnation, options: TargetOptions): StrategyIncarnation;
+}
+
+/** Session IDs as a real server makes them: random, here from the run's seed. */
+export function randomSessionId(host: TargetHost): string {
+  let id = 's';
+  for (let i = 0; i < 8; i += 1) id += Math.floor(host.random() * 36).toString(36);
+  return id;
+}
+
+/** The reference strategy: the decision core, a new core state (and epoch token) per incarnation. */
+export function coreIncarnation(incarnation: Incarnation, options: TargetOptions): StrategyIncarnation {
+  const state = createCoreState<StoredMessage>({ epoch: `e${incarnation.epoch}`, windowEventsMax: options.windowEventsMax });
+  return {
+    state,
+    decide: (request) => decideRequest(state, request),
+    append: (stream, stored, { terminal }) => appendEvent(state, stream, stored, { terminal }),
+    openSession: (sessionId) => openSession(state, sessionId),
+    nextSessionId: randomSessionId,
+    bufferRequestFrames: false,
+  };
+}
+
+/** A run of a kit server with the given strategy. */
+export function openKitRun(strategy: Strategy, options: TargetOptions): TargetRun {
+  return {
+    sync: true,
+    boot: (incarnation, host) => new KitServer(strategy.boot(incarnation, options), host),
+    close: () => undefined,
+  };
+}
+
+interface Execution {
+  readonly stream: StreamRecord<StoredMessage>;
+  readonly requestId: unknown;
+}
+
+function jsonError(status: number, code: number, message: string, sessionId: string | null = null): HttpResponse {
+  return { status, sessionId, streaming: false, body: { jsonrpc: '2.0', id: null, error: { code, message } } };
+}
+
+function isToolName(name: unknown): name is ToolName {
+  return typeof name === 'string' && (TOOL_NAMES as readonly string[]).includes(name);
+}
+
+class KitServer implements ServerInstance {
+  /** The connection each stream is attached to, if any. */
+  private readonly attached = new Map<StreamRecord<StoredMessage>, number>();
+  private readonly streamsByConnection = new Map<number, StreamRecord<StoredMessage>>();
+  private readonly executions = new Map<number, Execution>();
+
+  constructor(
+    private readonly strategy: StrategyIncarnation,
+    private readonly host: TargetHost,
+  ) {}
+
+  handle(request: HttpRequest): HttpResponse {
+    const lastEventId = request.method === 'DELETE' ? null : request.lastEventId;
+    const body = request.method === 'POST' ? request.body : null;
+    const requestId = body !== null && 'id' in body ? body['id'] : undefined;
+    const core: CoreRequest =
+      request.method === 'POST'
+        ? {
+            kind: 'post',
+            sessionId: request.sessionId,
+            lastEventId,
+            initialize: body?.['method'] === 'initialize',
+            requestKey: requestId === undefined ? null : JSON.stringify(requestId),
+            fingerprint: JSON.stringify([body?.['method'], body?.['params']]),
+          }
+        : request.method === 'GET'
+          ? { kind: 'get', sessionId: request.sessionId, lastEventId }
+          : { kind: 'delete', sessionId: request.sessionId };
+    const decision = this.strategy.decide(core);
+    switch (decision.kind) {
+      case 'initialize': {
+        const sessionId = this.strategy.nextSessionId(this.host);
+        this.strategy.openSession(sessionId);
+        const result = { protocolVersion: PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: 'resumecheck-kit', version: '0.1.0' } };
+        return { status: 200, sessionId, streaming: false, body: { jsonrpc: '2.0', id: requestId ?? null, result } };
+      }
+      case 'reject':
+        return jsonError(decision.status, -32000, decision.detail, request.sessionId);
+      case 'accept':
+        return { status: 202, sessionId: decision.session.id, streaming: false, body: null };
+      case 'delete':
+        this.endSessionConnections(decision.session, 'deleted');
+        return { status: 200, sessionId: decision.session.id, streaming: false, body: null };
+      case 'standalone': {
+        const stream = openStream(this.strategy.state, decision.session, { origin: 'standalone' });
+        this.attach(stream, request.connection);
+        this.write(stream, this.strategy.append(stream, { message: null }, { terminal: false }));
+        return { status: 200, sessionId: decision.session.id, streaming: true, body: null };
+      }
+      case 'execute':
+      case 'execute-with-replay':
+        if (body === null || core.kind !== 'post') throw new Error('execute decided for a request without a body');
+        return this.execute(decision, body, request.connection, core);
+      case 'stream': {
+        this.attach(decision.stream, request.connection);
+        if (decision.reset !== null) {
+          this.host.frame(request.connection, { eventId: null, event: 'reset', data: resetMessage({ ...decision.reset }), retryMs: null });
+        }
+        this.replay(decision.session, decision.replay, request.connection);
+        if (decision.then === 'end') this.endConnection(request.connection);
+        return { status: 200, sessionId: decision.session.id, streaming: true, body: null };
+      }
+    }
+  }
+
+  private execute(
+    decision: Extract<KitDecision, { kind: 'execute' | 'execute-with-replay' }>,
+    body: JsonRpcMessage,
+    connection: number,
+    core: Extract<CoreRequest, { kind: 'post' }>,
+  ): HttpResponse {
+    const session = decision.session;
+    const params = (body['params'] ?? {}) as { name?: unknown; arguments?: { callId?: unknown } };
+    if (body['method'] !== 'tools/call' || !isToolName(params.name) || typeof params.arguments?.callId !== 'string') {
+      return jsonError(400, -32601, 'only tools/call of read, append or work is served', session.id);
+    }
+    const stream = openStream(this.strategy.state, session, {
+      origin: 'request',
+      requestKey: core.requestKey ?? 'null',
+      fingerprint: core.fingerprint,
+    });
+    this.attach(stream, connection);
+    this.write(stream, this.strategy.append(stream, { message: null }, { terminal: false }));
+    if (decision.kind === 'execute-with-replay') this.replay(session, decision.replay, connection);
+    if (this.strategy.bufferRequestFrames && stream.status === 'open') {
+      this.strategy.append(stream, { message: body, requestFrame: true }, { terminal: false });
+    }
+    const execution = this.host.startExecution({ callId: params.arguments.callId, tool: params.name, sessionId: session.id });
+    this.executions.set(execution, { stream, requestId: body['id'] });
+    return { status: 200, sessionId: session.id, streaming: true, body: null };
+  }
+
+  private replay(session: SessionRecord<StoredMessage>, events: readonly BufferedEvent<StoredMessage>[], connection: number): void {
+    for (const event of events) {
+      if (event.message.requestFrame === true) {
+        // The planted bug's dispatcher takes a replayed request frame for a new request and runs it again.
+        const body = event.message.message;
+        const params = (body?.['params'] ?? {}) as { name?: unknown; arguments?: { callId?: unknown } };
+        if (body !== null && isToolName(params.name) && typeof params.arguments?.callId === 'string') {
+          const stream = this.streamsByConnection.get(connection);
+          if (stream !== undefined && session.status === 'live') {
+            const execution = this.host.startExecution({ callId: params.arguments.callId, tool: params.name, sessionId: session.id });
+            this.executions.set(execution, { stream, requestId: body['id'] });
+          }
+        }
+        continue;
+      }
+      this.host.frame(connection, { eventId: event.id, event: null, data: event.message.message, retryMs: null });
+    }
+  }
+
+  cut(connection: number): void {
+    this.detach(connection);
+  }
+
+  advance(executionNumber: number): void {
+    const execution = this.executions.get(executionNumber);
+    if (execution === undefined) return;
+    const step = this.host.nextStep(executionNumber);
+    // Work of an ended stream (expired session, aborted call) goes nowhere.
+    if (execution.stream.status !== 'open') return;
+    const terminal = step.kind === 'result';
+    const message: JsonRpcMessage =
+      step.kind === 'result' ? { jsonrpc: '2.0', id: execution.requestId, result: step.result } : step.message;
+    this.write(execution.stream, this.strategy.append(execution.stream, { message }, { terminal }));
+    if (terminal) {
+      const connection = this.attached.get(execution.stream);
+      if (connection !== undefined) this.endConnection(connection);
+    }
+  }
+
+  notify(sessionId: string, message: JsonRpcMessage): void {
+    const session = this.strategy.state.sessions.get(sessionId);
+    if (session === undefined || session.status !== 'live' || session.standaloneIndex === 0) return;
+    const stream = session.streams[session.standaloneIndex - 1];
+    if (stream === undefined || stream.status !== 'open') return;
+    this.write(stream, this.strategy.append(stream, { message }, { terminal: false }));
+  }
+
+  closeConnection(connection: number, retryMs: number): void {
+    if (!this.streamsByConnection.has(connection)) return;
+    this.host.frame(connection, { eventId: null, event: null, data: null, retryMs });
+    this.endConnection(connection);
+  }
+
+  expire(sessionId: string): void {
+    const session = this.strategy.state.sessions.get(sessionId);
+    if (session !== undefined && session.status === 'live') this.endSessionConnections(session, 'expired');
+  }
+
+  dispose(): void {
+    this.attached.clear();
+    this.streamsByConnection.clear();
+    this.executions.clear();
+  }
+
+  private endSessionConnections(session: SessionRecord<StoredMessage>, how: 'expired' | 'deleted'): void {
+    for (const stream of session.streams) {
+      const connection = this.attached.get(stream);
+      if (connection !== undefined) this.endConnection(connection);
+    }
+    endSession(session, how);
+  }
+
+  private write(stream: StreamRecord<StoredMessage>, event: BufferedEvent<StoredMessage>): void {
+    const connection = this.attached.get(stream);
+    if (connection === undefined) return;
+    this.host.frame(connection, { eventId: event.id, event: null, data: event.message.message, retryMs: null });
+  }
+
+  private attach(stream: StreamRecord<StoredMessage>, connection: number): void {
+    // One connection per stream: a new one supersedes the old, which the server ends.
+    const previous = this.attached.get(stream);
+    if (previous !== undefined && previous !== connection) this.endConnection(previous);
+    if (stream.origin === 'standalone') {
+      // A new standalone stream supersedes the session's previous one; its connection ends too.
+      for (const [other, otherConnection] of this.attached) {
+        if (other !== stream && other.origin === 'standalone' && other.sessionIndex === stream.sessionIndex && other.status !== 'open') {
+          this.endConnection(otherConnection);
+        }
+      }
+    }
+    this.attached.set(stream, connection);
+    this.streamsByConnection.set(connection, stream);
+  }
+
+  private detach(connection: number): void {
+    const stream = this.streamsByConnection.get(connection);
+    if (stream === undefined) return;
+    this.streamsByConnection.delete(connection);
+    if (this.attached.get(stream) === connection) this.attached.delete(stream);
+  }
+
+  private endConnection(connection: number): void {
+    if (!this.streamsByConnection.has(connection)) return;
+    this.detach(connection);
+    this.host.end(connection);
+  }
+}
