@@ -93,3 +93,8 @@ export function patchSdkGlobals(seed: string): PatchedGlobals {
     },
   };
 }
+
+/** The global functions {@link patchSdkGlobals} replaces, as they are now (for checking that they were restored). */
+export function sdkGlobals(): { readonly randomUuid: unknown; readonly dateNow: unknown; readonly mathRandom: unknown } {
+  return { randomUuid: globalThis.crypto.randomUUID, dateNow: Date.now, mathRandom: Math.random };
+}
