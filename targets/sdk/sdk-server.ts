@@ -410,8 +410,14 @@ class SdkServer implements ServerInstance {
         this.quiescence.touch();
         const step = this.host.nextStep(execution);
         if (step.kind === 'result') return step.result as CallToolResult;
-        // Sent with the request as related request: on the call's stream, stored even while disconnected.
-        await extra.sendNotification(step.message as unknown as ServerNotification);
+        try {
+          // Sent with the request as related request: on the call's stream, stored even while disconnected.
+          await extra.sendNotification(step.message as unknown as ServerNotification);
+        } catch {
+          // The transport refuses when it has lost the request's stream correlation (after a re-sent request ID
+          // completed the other copy). That is the SDK's behaviour under test, not a harness failure: the tool
+          // treats progress as best-effort and carries on to its result; the client observes the missing message.
+        }
       }
       throw new Error(`assertion: execution ${execution} took more than ${EXECUTION_STEPS_MAX} steps`);
     } finally {
