@@ -151,6 +151,7 @@ function createView(world: World, client: SimClient, session: SimSession, call: 
     kLast: 0,
     connection: -1,
     outcome: 'pending',
+    healed: 0,
   };
   world.views.push(view);
   client.views.push(view.index);
@@ -177,7 +178,8 @@ function resumeRequest(world: World, client: SimClient, view: StreamView | null,
     view: view === null ? -1 : view.index,
     cursor,
     lastEventId,
-    kExpected: cursor === null ? null : cursor.k + 1,
+    // Standalone notifications are numbered per session: before the first one on a stream, any may come next.
+    kExpected: cursor === null || (view !== null && view.call === null && cursor.k === 0) ? null : cursor.k + 1,
   });
   note(world, `GET #${connection.index} Last-Event-ID: ${lastEventId}`);
   return handleOp({ method: 'GET', connection: connection.index, sessionId: client.session!.id, lastEventId });

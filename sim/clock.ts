@@ -10,3 +10,8 @@ export function macrotaskTurn(): Promise<void> {
     setImmediate(resolve);
   });
 }
+
+/** Milliseconds from an arbitrary origin, for time budgets only (never for anything a run's outcome depends on). */
+export function monotonicMs(): number {
+  return performance.now();
+}

@@ -76,7 +76,7 @@ export const DEFAULT_CONFIG: SimConfig = {
   callsPerSessionMax: 3,
   restartsMax: 2,
   workProgressSteps: 2,
-  windowEventsMax: 3,
+  windowEventsMax: 2,
   requestIdHabits: ['restart', 'monotonic'],
 };
 

@@ -50,6 +50,8 @@ export interface StreamView {
   /** The connection attached to it, or -1. */
   connection: number;
   outcome: ViewOutcome;
+  /** The liveness round that last resumed it (0 for none), so each round resumes a view once. */
+  healed: number;
 }
 
 /** One logical tool invocation by a client. */
@@ -171,6 +173,8 @@ export interface World {
   /** Randomness offered to the target (session IDs), seeded from the config. */
   readonly serverRandom: Prng;
   step: number;
+  /** The liveness phase's current round; 0 during the fault phase. */
+  healRound: number;
   violation: Violation | null;
   /** Readable notes of the current step, when recording. */
   notes: Note[] | null;
@@ -212,6 +216,7 @@ export function createWorld(config: SimConfig, run: TargetRun, serverRandom: Prn
     appends: new Map(),
     serverRandom,
     step: 0,
+    healRound: 0,
     violation: null,
     notes: null,
   };

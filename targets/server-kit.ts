@@ -4,6 +4,7 @@
 
 import {
   type BufferedEvent,
+  type CompletedStreamPolicy,
   type CoreRequest,
   type CoreState,
   type Decision,
@@ -55,15 +56,20 @@ export interface StrategyIncarnation {
   append(stream: StreamRecord<StoredMessage>, stored: StoredMessage, options: { terminal: boolean }): BufferedEvent<StoredMessage>;
   /** Registers a new session under `sessionId`. */
   openSession(sessionId: string): SessionRecord<StoredMessage>;
+  /** Opens a stream (recording a request in the ledger). */
+  openStream(session: SessionRecord<StoredMessage>, opening: StreamOpening): StreamRecord<StoredMessage>;
   /** The ID the next initialize gets. */
   nextSessionId(host: TargetHost): string;
   /** Buffer request frames in their stream (a planted bug; never in the reference). */
   readonly bufferRequestFrames: boolean;
 }
 
+/** How a stream is opened: for a request (kept in the ledger) or as the standalone stream. */
+export type StreamOpening = { origin: 'request'; requestKey: string; fingerprint: string } | { origin: 'standalone' };
+
 /** A run's resumption logic; what it keeps outside an incarnation outlives restarts. */
 export interface Strategy {
-  boot(incarnation: Incarnation, options: TargetOptions): StrategyIncarnation;
+  boot(incarnation: Incarnation, options: TargetOptions, host: TargetHost): StrategyIncarnation;
 }
 
 /** Session IDs as a real server makes them: random, here from the run's seed. */
@@ -74,13 +80,22 @@ export function randomSessionId(host: TargetHost): string {
 }
 
 /** The reference strategy: the decision core, a new core state (and epoch token) per incarnation. */
-export function coreIncarnation(incarnation: Incarnation, options: TargetOptions): StrategyIncarnation {
-  const state = createCoreState<StoredMessage>({ epoch: `e${incarnation.epoch}`, windowEventsMax: options.windowEventsMax });
+export function coreIncarnation(
+  incarnation: Incarnation,
+  options: TargetOptions,
+  policy: { completedStreamPolicy?: CompletedStreamPolicy } = {},
+): StrategyIncarnation {
+  const state = createCoreState<StoredMessage>({
+    epoch: `e${incarnation.epoch}`,
+    windowEventsMax: options.windowEventsMax,
+    ...(policy.completedStreamPolicy === undefined ? {} : { completedStreamPolicy: policy.completedStreamPolicy }),
+  });
   return {
     state,
     decide: (request) => decideRequest(state, request),
     append: (stream, stored, { terminal }) => appendEvent(state, stream, stored, { terminal }),
     openSession: (sessionId) => openSession(state, sessionId),
+    openStream: (session, opening) => openStream(state, session, opening),
     nextSessionId: randomSessionId,
     bufferRequestFrames: false,
   };
@@ -90,7 +105,7 @@ export function coreIncarnation(incarnation: Incarnation, options: TargetOptions
 export function openKitRun(strategy: Strategy, options: TargetOptions): TargetRun {
   return {
     sync: true,
-    boot: (incarnation, host) => new KitServer(strategy.boot(incarnation, options), host),
+    boot: (incarnation, host) => new KitServer(strategy.boot(incarnation, options, host), host),
     close: () => undefined,
   };
 }
@@ -152,7 +167,7 @@ class KitServer implements ServerInstance {
         this.endSessionConnections(decision.session, 'deleted');
         return { status: 200, sessionId: decision.session.id, streaming: false, body: null };
       case 'standalone': {
-        const stream = openStream(this.strategy.state, decision.session, { origin: 'standalone' });
+        const stream = this.strategy.openStream(decision.session, { origin: 'standalone' });
         this.attach(stream, request.connection);
         this.write(stream, this.strategy.append(stream, { message: null }, { terminal: false }));
         return { status: 200, sessionId: decision.session.id, streaming: true, body: null };
@@ -184,7 +199,7 @@ class KitServer implements ServerInstance {
     if (body['method'] !== 'tools/call' || !isToolName(params.name) || typeof params.arguments?.callId !== 'string') {
       return jsonError(400, -32601, 'only tools/call of read, append or work is served', session.id);
     }
-    const stream = openStream(this.strategy.state, session, {
+    const stream = this.strategy.openStream(session, {
       origin: 'request',
       requestKey: core.requestKey ?? 'null',
       fingerprint: core.fingerprint,

@@ -1,0 +1,202 @@
+// The resumecheck command line: fuzz, replay, targets, properties, check-store. Exit 0: nothing found;
+// 1: a violation; 2: bad input (one line, no stack trace).
+
+import { relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PROPERTIES } from '../properties/index.ts';
+import { CONFIG_BOUNDS, ConfigError, DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
+import { runSimulation } from '../sim/engine.ts';
+import { sequenceChoices } from '../sim/choices.ts';
+import { fuzz } from '../sim/fuzz.ts';
+import { TARGETS, findTarget } from '../targets/index.ts';
+import type { Target } from '../targets/target.ts';
+import { readTrace, writeTrace } from '../traces/store.ts';
+import { TraceFormatError, type Trace, renderSteps } from '../traces/trace.ts';
+import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
+
+const HELP = `resumecheck — a model checker for MCP Streamable HTTP resumability
+
+Usage:
+  resumecheck fuzz --target T [--runs N | --time 30s] [--seed S] [--steps N] [--clients N] [--window N] [--out DIR] [--json]
+  resumecheck replay FILE [--target T] [--json]
+  resumecheck targets [--json]
+  resumecheck properties [--json]
+  resumecheck check-store MODULE [--export NAME] [--shared] [--runs N] [--seed S] [--out DIR] [--json]
+
+Exit codes: 0 no violation found, 1 a violation (shrunk, printed, written), 2 bad input.
+`;
+
+/** Where found traces go unless --out says otherwise. */
+export const DEFAULT_OUT = 'traces/found';
+/** Runs a fuzz makes unless --runs or --time says otherwise. */
+export const DEFAULT_RUNS = 10_000;
+
+interface Io {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const processIo: Io = { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) };
+
+function parse(args: string[], options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>, positionals: number) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: positionals > 0, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0]!);
+  }
+  if (parsed.positionals.length > positionals) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[positionals])}`);
+  return parsed;
+}
+
+function requireTarget(name: string | undefined): Target {
+  if (name === undefined) throw new UsageError('--target is required; `resumecheck targets` lists them');
+  const target = findTarget(name);
+  if (target === undefined) throw new UsageError(`unknown target ${JSON.stringify(name)}; known: ${TARGETS.map((t) => t.name).join(', ')}`);
+  return target;
+}
+
+function quote(argument: string): string {
+  return /^[\w./:@=-]+$/.test(argument) ? argument : `'${argument.replaceAll("'", "'\\''")}'`;
+}
+
+function printViolation(io: Io, trace: Trace, path: string | null): void {
+  const verdict = trace.verdict!;
+  const property = PROPERTIES.find((candidate) => candidate.name === verdict.property)!;
+  io.out(`✗ ${verdict.property} violated by ${trace.target} (${property.kind})`);
+  io.out(`  must hold: ${property.statement}`);
+  io.out(`  happened:  ${verdict.explanation}`);
+  io.out('');
+  for (const line of renderSteps(trace.steps)) io.out(line);
+  io.out('');
+  if (path !== null) {
+    io.out(`trace written: ${path}`);
+    io.out(`replay it:     npx resumecheck replay ${quote(path)}`);
+  }
+}
+
+async function commandFuzz(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, {
+    target: { type: 'string' },
+    runs: { type: 'string' },
+    time: { type: 'string' },
+    seed: { type: 'string' },
+    steps: { type: 'string' },
+    clients: { type: 'string' },
+    window: { type: 'string' },
+    out: { type: 'string' },
+    json: { type: 'boolean' },
+  }, 0);
+  const target = requireTarget(values.target as string | undefined);
+  if (values.runs !== undefined && values.time !== undefined) throw new UsageError('give --runs or --time, not both');
+  const runsMax = values.runs === undefined ? (values.time === undefined ? DEFAULT_RUNS : Number.MAX_SAFE_INTEGER) : parseWhole(values.runs as string, '--runs', 1, 100_000_000);
+  const timeMs = values.time === undefined ? null : parseDuration(values.time as string, '--time');
+  const seed = (values.seed as string | undefined) ?? DEFAULT_CONFIG.seed;
+  if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
+  const partial: { -readonly [K in keyof SimConfig]?: SimConfig[K] } = { seed };
+  if (values.steps !== undefined) partial.stepsMax = parseWhole(values.steps as string, '--steps', ...CONFIG_BOUNDS.stepsMax);
+  if (values.clients !== undefined) partial.clients = parseWhole(values.clients as string, '--clients', ...CONFIG_BOUNDS.clients);
+  if (values.window !== undefined) partial.windowEventsMax = parseWhole(values.window as string, '--window', ...CONFIG_BOUNDS.windowEventsMax);
+  const config = resolveConfig(partial);
+  const out = (values.out as string | undefined) ?? DEFAULT_OUT;
+  const json = values.json === true;
+
+  if (!json) io.out(`resumecheck fuzz: target ${target.name}, seed ${seed}, ${timeMs === null ? `${runsMax} runs` : `${values.time} budget`}, up to ${config.stepsMax} steps, ${config.clients} clients, window ${config.windowEventsMax}`);
+  const outcome = await fuzz({ target, config, runsMax, timeMs });
+  if (outcome.finding === null) {
+    if (json) io.out(JSON.stringify({ target: target.name, seed, runs: outcome.runs, steps: outcome.steps, violation: null }));
+    else io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
+    return 0;
+  }
+  const { finding } = outcome;
+  const written = writeTrace(out, finding.trace);
+  const path = relative(process.cwd(), written.path) || written.path;
+  if (json) {
+    io.out(JSON.stringify({
+      target: target.name,
+      seed,
+      runs: outcome.runs,
+      steps: outcome.steps,
+      violation: finding.trace.verdict,
+      originalLength: finding.shrink.originalLength,
+      shrunkLength: finding.trace.choices.length,
+      shrinkEvaluations: finding.shrink.evaluations,
+      trace: path,
+      replay: `npx resumecheck replay ${quote(path)}`,
+    }));
+    return 1;
+  }
+  io.out(`found in run ${finding.run} (seed ${finding.trace.seed}); shrunk from ${finding.shrink.originalLength} to ${finding.trace.choices.length} steps in ${finding.shrink.evaluations} runs`);
+  io.out('');
+  printViolation(io, finding.trace, path);
+  return 1;
+}
+
+async function commandReplay(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, { target: { type: 'string' }, json: { type: 'boolean' } }, 1);
+  const file = positionals[0];
+  if (file === undefined) throw new UsageError('replay needs a trace FILE');
+  const trace = readTrace(file);
+  const target = requireTarget((values.target as string | undefined) ?? trace.target);
+  const result = await runSimulation(target, trace.config, sequenceChoices(trace.choices), { record: true });
+  const replayed: Trace = { ...trace, target: target.name, steps: result.trace ?? [], verdict: result.violation };
+  const expected = trace.verdict?.property ?? null;
+  const got = result.violation?.property ?? null;
+  if (values.json === true) {
+    io.out(JSON.stringify({ file, target: target.name, expected, violation: result.violation }));
+  } else if (got === null) {
+    io.out(`✓ ${file}: no violation on ${target.name}${expected === null ? '' : ` (the trace recorded ${expected}: it now holds)`}`);
+  } else {
+    io.out(got === expected ? `reproduced: ${got} on ${target.name}` : `a different violation on ${target.name}: ${got} (the trace recorded ${String(expected)})`);
+    io.out('');
+    printViolation(io, replayed, null);
+  }
+  return got === null ? 0 : 1;
+}
+
+function commandTargets(args: string[], io: Io): number {
+  const { values } = parse(args, { json: { type: 'boolean' } }, 0);
+  const rows = TARGETS.map(({ name, kind, description, breaks }) => ({ name, kind, description, breaks: [...breaks] }));
+  if (values.json === true) io.out(JSON.stringify(rows, null, 2));
+  else for (const row of rows) io.out(`${row.name.padEnd(24)} ${row.kind.padEnd(9)} ${row.description}${row.breaks.length > 0 ? `\n${' '.repeat(35)}breaks: ${row.breaks.join(', ')}` : ''}`);
+  return 0;
+}
+
+function commandProperties(args: string[], io: Io): number {
+  const { values } = parse(args, { json: { type: 'boolean' } }, 0);
+  const rows = PROPERTIES.map(({ name, statement, source, kind }) => ({ name, kind, statement, source }));
+  if (values.json === true) io.out(JSON.stringify(rows, null, 2));
+  else for (const row of rows) io.out(`${row.name.padEnd(26)} ${row.kind.padEnd(8)} ${row.statement}\n${' '.repeat(36)}source: ${row.source}`);
+  return 0;
+}
+
+/** Runs the CLI; returns the exit code. Bad input prints one line on stderr and returns 2. */
+export async function main(args: string[], io: Io = processIo): Promise<number> {
+  const [command, ...rest] = args;
+  try {
+    switch (command) {
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(HELP);
+        return command === undefined ? 2 : 0;
+      case 'fuzz':
+        return await commandFuzz(rest, io);
+      case 'replay':
+        return await commandReplay(rest, io);
+      case 'targets':
+        return commandTargets(rest, io);
+      case 'properties':
+        return commandProperties(rest, io);
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)}; try resumecheck --help`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof TraceFormatError || error instanceof ConfigError) {
+      io.err(`resumecheck: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}

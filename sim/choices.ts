@@ -1,0 +1,76 @@
+// Choice sources: a fixed sequence (replay, fast-check, shrinking) or a seeded random walk with swarm weights.
+
+import { ACTION_KINDS, type ActionKind, FAULT_KINDS } from './config.ts';
+import type { ActionList } from './actions.ts';
+import type { ChoiceSource } from './engine.ts';
+import { type Prng, createPrng } from './prng.ts';
+
+/** Replays a choice sequence; each choice is reduced modulo the enabled actions, so any sequence is a valid run. */
+export function sequenceChoices(choices: readonly number[]): ChoiceSource {
+  let next = 0;
+  return {
+    choose: (_world, list) => {
+      if (next >= choices.length) return null;
+      const choice = choices[next]!;
+      next += 1;
+      return choice % list.count;
+    },
+  };
+}
+
+/** Weights per action kind for a random walk; 0 switches a kind off. */
+export type KindWeights = Readonly<Record<ActionKind, number>>;
+
+/** Every kind with weight 1. */
+export const UNIFORM_WEIGHTS: KindWeights = Object.fromEntries(ACTION_KINDS.map((kind) => [kind, 1])) as KindWeights;
+
+/**
+ * Swarm weights: each fault kind is switched on with probability 1/2 and given a random weight; the kinds
+ * that are not faults keep weight 1. Deep bugs need some faults to be rare and others frequent.
+ */
+export function swarmWeights(prng: Prng): KindWeights {
+  const weights: Record<string, number> = { ...UNIFORM_WEIGHTS };
+  for (const kind of FAULT_KINDS) weights[kind] = prng.float() < 0.5 ? 0 : 0.25 + prng.float() * 1.75;
+  return weights as KindWeights;
+}
+
+/** The walk of one seed: its weights (uniform or swarm, half each) and its length. */
+export interface WalkPlan {
+  readonly weights: KindWeights;
+  readonly swarm: boolean;
+  readonly length: number;
+  readonly prng: Prng;
+}
+
+/** Plans the walk of one seed: the same seed always gives the same plan and the same choices. */
+export function planWalk(seed: string, stepsMax: number): WalkPlan {
+  const prng = createPrng(`${seed}/walk`);
+  const swarm = prng.float() < 0.5;
+  const weights = swarm ? swarmWeights(prng) : UNIFORM_WEIGHTS;
+  // "Stop here" is a draw too: the walk's length is chosen, so short runs are as likely as long ones.
+  const length = 1 + prng.below(stepsMax);
+  return { weights, swarm, length, prng };
+}
+
+const KIND_WEIGHT_ORDER: readonly ActionKind[] = ACTION_KINDS;
+
+/** A random walk: each step picks an enabled action with probability proportional to its kind's weight. */
+export function walkChoices(plan: WalkPlan): ChoiceSource {
+  const kindWeights = new Float64Array(KIND_WEIGHT_ORDER.map((kind) => plan.weights[kind]));
+  let taken = 0;
+  return {
+    choose: (_world, list: ActionList) => {
+      if (taken >= plan.length) return null;
+      taken += 1;
+      let total = 0;
+      for (let index = 0; index < list.count; index += 1) total += kindWeights[list.kind[index]!]!;
+      if (total <= 0) return plan.prng.below(list.count);
+      let pick = plan.prng.float() * total;
+      for (let index = 0; index < list.count; index += 1) {
+        pick -= kindWeights[list.kind[index]!]!;
+        if (pick < 0) return index;
+      }
+      return list.count - 1;
+    },
+  };
+}

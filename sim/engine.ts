@@ -1,0 +1,422 @@
+// The simulator's engine: drives one run of a target from a choice source, records what clients observe,
+// lets the property monitors judge it online, then runs the liveness phase and the final checks.
+// A run is a pure function of (target, config, choices).
+
+import { MODEL, accepts, step } from '../model/index.ts';
+import { PROPERTIES, type Property } from '../properties/index.ts';
+import type { Frame, HttpResponse, Target, TargetHost } from '../targets/target.ts';
+import { type ActionList, K, type Op, continueAction, createActionList, describeAction, enumerateActions, startAction } from './actions.ts';
+import type { SimConfig } from './config.ts';
+import { createPrng } from './prng.ts';
+import { progressStepsOf, provenanceOf, toolStep } from './tools.ts';
+import type { Arrival, SimConnection, SimExecution, Violation, World } from './world.ts';
+import { createWorld } from './world.ts';
+
+/** Where each step's choice comes from. `null` stops the fault phase. */
+export interface ChoiceSource {
+  /** Picks one of `list.count` enabled actions (an index), or null to stop. */
+  choose(world: World, list: ActionList): number | null;
+}
+
+/** One step of a recorded run, as a person reads it. */
+export interface TraceStep {
+  /** The choice as recorded: an index into the enabled actions. */
+  readonly choice: number;
+  readonly action: string;
+  /** The liveness phase's steps are made by the simulator, not by choices. */
+  readonly phase: 'faults' | 'liveness';
+  readonly notes: readonly string[];
+}
+
+/** The outcome of one run. */
+export interface RunResult {
+  readonly violation: Violation | null;
+  /** The choices the fault phase used, each reduced to an index into that step's enabled actions. */
+  readonly choices: readonly number[];
+  /** Steps taken in the fault phase. */
+  readonly steps: number;
+  /** Steps the liveness phase took. */
+  readonly healSteps: number;
+  /** Present when the run was recorded. */
+  readonly trace: readonly TraceStep[] | null;
+}
+
+const ARRIVAL_MONITORS = PROPERTIES.filter((property) => property.onArrival !== undefined);
+const RESPONSE_MONITORS = PROPERTIES.filter((property) => property.onResponse !== undefined);
+const END_MONITORS = PROPERTIES.filter((property) => property.onEnd !== undefined);
+const EXECUTION_MONITORS = PROPERTIES.filter((property) => property.onExecution !== undefined);
+const FINISH_MONITORS = PROPERTIES.filter((property) => property.onFinish !== undefined);
+
+function report(world: World, property: Property, explanation: string | null): void {
+  if (explanation !== null && world.violation === null) {
+    world.violation = { property: property.name, step: world.step, explanation };
+  }
+}
+
+const CONN = MODEL.connection;
+const STREAM = MODEL.stream;
+
+function createHost(world: World): TargetHost {
+  return {
+    frame: (connection: number, frame: Frame) => {
+      world.inbox.push({ kind: 'frame', connection, frame });
+    },
+    end: (connection: number) => {
+      world.inbox.push({ kind: 'end', connection });
+    },
+    startExecution: (start) => {
+      const call = world.callsById.get(start.callId) ?? null;
+      const execution: SimExecution = {
+        index: world.executions.length,
+        call,
+        callId: start.callId,
+        tool: start.tool,
+        sessionIdSeen: start.sessionId,
+        epoch: world.epoch,
+        k: 0,
+        progressSteps: progressStepsOf(start.tool, world.config.workProgressSteps),
+        finished: false,
+      };
+      world.executions.push(execution);
+      if (call !== null) call.executions += 1;
+      if (start.tool === 'append') world.appends.set(start.callId, (world.appends.get(start.callId) ?? 0) + 1);
+      if (world.notes !== null) world.notes.push(`  ⚙ ${start.tool} ${start.callId} starts executing (execution ${execution.index + 1}, session ${start.sessionId})`);
+      if (world.violation === null) {
+        for (const monitor of EXECUTION_MONITORS) report(world, monitor, monitor.onExecution!(world, execution));
+      }
+      return execution.index;
+    },
+    nextStep: (index) => {
+      const execution = world.executions[index]!;
+      if (execution.finished && execution.epoch === world.epoch) throw new Error(`execution ${index} asked for a step past its result`);
+      execution.k += 1;
+      const provenance = { epoch: execution.epoch, sessionId: execution.sessionIdSeen, callId: execution.callId, k: execution.k };
+      const next = toolStep(provenance, execution.progressSteps);
+      if (next.kind === 'result') {
+        execution.finished = true;
+        const call = execution.call;
+        // The call's stream completes when its own execution (its session, its incarnation) produces the result.
+        if (call !== null && call.session.id === execution.sessionIdSeen && call.session.epoch === execution.epoch) {
+          const view = world.views[call.view]!;
+          if (accepts(STREAM, view.stream, STREAM.event.complete)) view.stream = step(STREAM, view.stream, STREAM.event.complete);
+        }
+      }
+      return next;
+    },
+    random: () => world.serverRandom.float(),
+  };
+}
+
+function describeFrame(frame: Frame): string {
+  if (frame.event === 'reset') return `reset ${JSON.stringify(frame.data?.['params'] ?? {})}`;
+  const provenance = provenanceOf(frame.data);
+  const id = frame.eventId === null ? '' : `id ${frame.eventId} `;
+  if (provenance === null) {
+    if (frame.data === null) return `${id}${frame.retryMs === null ? 'priming event' : `retry ${frame.retryMs} ms`}`.trim();
+    return `${id}${JSON.stringify(frame.data).slice(0, 80)}`;
+  }
+  const what =
+    provenance.callId === null
+      ? `notification #${provenance.k}`
+      : provenance.result
+        ? `result of ${provenance.callId}`
+        : `progress #${provenance.k} of ${provenance.callId}`;
+  return `${id}${what} [epoch ${provenance.epoch}, session ${provenance.sessionId}]`;
+}
+
+function receiveFrame(world: World, connection: SimConnection, frame: Frame): void {
+  if (connection.state !== CONN.state.attached) return;
+  if (world.notes !== null) world.notes.push(`  ← #${connection.index} ${describeFrame(frame)}`);
+  const view = connection.view >= 0 ? world.views[connection.view]! : null;
+  if (frame.event === 'reset') {
+    connection.resetSeen = true;
+    if (view !== null && view.outcome === 'pending') view.outcome = 'reset';
+    return;
+  }
+  const provenance = frame.data === null ? null : provenanceOf(frame.data);
+  if (provenance !== null) {
+    const arrival: Arrival = { connection, provenance, message: frame.data!, eventId: frame.eventId };
+    if (world.violation === null) {
+      for (const monitor of ARRIVAL_MONITORS) report(world, monitor, monitor.onArrival!(world, arrival));
+    }
+    const own = view !== null && (view.call === null ? null : view.call.id) === provenance.callId;
+    if (own) {
+      if (provenance.k > connection.kLast) connection.kLast = provenance.k;
+      connection.kExpected = provenance.k + 1;
+      if (provenance.k > view.kLast) view.kLast = provenance.k;
+      if (provenance.result && view.outcome === 'pending') view.outcome = 'result';
+    }
+  }
+  if (frame.eventId !== null && view !== null) {
+    // The position a cursor stands for is where this connection had got to in its stream, not the view's best.
+    const cursor = { eventId: frame.eventId, view: view.index, k: connection.kLast };
+    view.received.push(cursor);
+    const client = world.clients[connection.client]!;
+    client.cursorLatest = cursor;
+    if (provenance !== null && provenance.result && view.call !== null && view.received.length >= 2) client.completedView = view.index;
+  }
+}
+
+function endConnection(world: World, connection: SimConnection): void {
+  if (connection.state !== CONN.state.attached) return;
+  connection.state = step(CONN, connection.state, CONN.event.end);
+  if (world.notes !== null) world.notes.push(`  ← #${connection.index} end of stream`);
+  if (world.violation === null) {
+    for (const monitor of END_MONITORS) report(world, monitor, monitor.onEnd!(world, connection));
+  }
+  if (connection.view >= 0) {
+    const view = world.views[connection.view]!;
+    if (view.connection === connection.index) view.connection = -1;
+  }
+}
+
+function drainInbox(world: World): void {
+  // Items may be added while draining (never by the handlers here, but cheaply safe).
+  for (let index = 0; index < world.inbox.length; index += 1) {
+    const item = world.inbox[index]!;
+    const connection = world.connections[item.connection];
+    if (connection === undefined) throw new Error(`target reported connection ${item.connection}, which was never opened`);
+    if (item.kind === 'frame') receiveFrame(world, connection, item.frame);
+    else endConnection(world, connection);
+  }
+  world.inbox.length = 0;
+}
+
+function observeResponse(world: World): (connection: SimConnection) => void {
+  return (connection) => {
+    if (world.violation !== null) return;
+    for (const monitor of RESPONSE_MONITORS) report(world, monitor, monitor.onResponse!(world, connection));
+  };
+}
+
+/** Everything a driver needs, built once per run. */
+interface RunContext {
+  readonly world: World;
+  readonly host: TargetHost;
+  readonly list: ActionList;
+  readonly trace: TraceStep[] | null;
+  readonly observe: (connection: SimConnection) => void;
+}
+
+async function openRun(target: Target, config: SimConfig, options: { record: boolean }): Promise<RunContext> {
+  const run = await target.open({ windowEventsMax: config.windowEventsMax, seed: config.seed });
+  const world = createWorld(config, run, createPrng(`${config.seed}/server`));
+  const host = createHost(world);
+  world.server = run.boot({ epoch: 1 }, host);
+  return { world, host, list: createActionList(), trace: options.record ? [] : null, observe: observeResponse(world) };
+}
+
+function beginStep(context: RunContext, choice: number, phase: TraceStep['phase']): { kind: number; a: number; b: number } {
+  const { world, list, trace } = context;
+  const kind = list.kind[choice]!;
+  const a = list.a[choice]!;
+  const b = list.b[choice]!;
+  if (trace !== null) {
+    world.notes = [];
+    trace.push({ choice, action: describeAction(world, kind, a, b), phase, notes: world.notes });
+  }
+  return { kind, a, b };
+}
+
+function performSync(context: RunContext, op: Op): HttpResponse | undefined {
+  const { world, host } = context;
+  const server = world.server;
+  switch (op.kind) {
+    case 'handle':
+      return server.handle(op.request) as HttpResponse;
+    case 'cut':
+      server.cut(op.connection);
+      return undefined;
+    case 'advance':
+      server.advance(op.execution);
+      return undefined;
+    case 'notify':
+      server.notify(op.sessionId, op.message);
+      return undefined;
+    case 'closeConnection':
+      server.closeConnection(op.connection, op.retryMs);
+      return undefined;
+    case 'expire':
+      server.expire(op.sessionId);
+      return undefined;
+    case 'restart':
+      server.dispose();
+      world.inbox.length = 0;
+      world.server = world.run.boot({ epoch: world.epoch }, host);
+      return undefined;
+  }
+}
+
+async function performAsync(context: RunContext, op: Op): Promise<HttpResponse | undefined> {
+  const { world, host } = context;
+  const server = world.server;
+  switch (op.kind) {
+    case 'handle':
+      return server.handle(op.request);
+    case 'cut':
+      await server.cut(op.connection);
+      return undefined;
+    case 'advance':
+      await server.advance(op.execution);
+      return undefined;
+    case 'notify':
+      await server.notify(op.sessionId, op.message);
+      return undefined;
+    case 'closeConnection':
+      await server.closeConnection(op.connection, op.retryMs);
+      return undefined;
+    case 'expire':
+      await server.expire(op.sessionId);
+      return undefined;
+    case 'restart':
+      await server.dispose();
+      world.inbox.length = 0;
+      world.server = world.run.boot({ epoch: world.epoch }, host);
+      return undefined;
+  }
+}
+
+function stepSync(context: RunContext, kind: number, a: number, b: number): void {
+  const { world } = context;
+  let op: Op | null = startAction(world, kind, a, b);
+  while (op !== null) {
+    const response = performSync(context, op);
+    const next: Op | null = continueAction(world, kind, a, op, response, context.observe);
+    drainInbox(world);
+    op = next;
+  }
+}
+
+async function stepAsync(context: RunContext, kind: number, a: number, b: number): Promise<void> {
+  const { world } = context;
+  let op: Op | null = startAction(world, kind, a, b);
+  while (op !== null) {
+    const response = await performAsync(context, op);
+    const next: Op | null = continueAction(world, kind, a, op, response, context.observe);
+    drainInbox(world);
+    op = next;
+  }
+}
+
+/** Liveness-phase rounds at the most; each round lets every execution finish and every client resume once. */
+const HEAL_ROUNDS_MAX = 6;
+
+/**
+ * The liveness phase's next action, or null when the world has settled: faults have stopped; the server
+ * finishes its work; each live client resumes each stream it still waits on with its latest cursor
+ * (or re-sends the request when it never got a cursor).
+ */
+function nextHealAction(world: World, list: ActionList): number | null {
+  list.count = 0;
+  const offer = (kind: number, a: number): number => {
+    list.kind[0] = kind;
+    list.a[0] = a;
+    list.b[0] = 0;
+    list.count = 1;
+    return 0;
+  };
+  for (const execution of world.executions) {
+    if (!execution.finished && execution.epoch === world.epoch) return offer(K.advance, execution.index);
+  }
+  for (const client of world.clients) {
+    if (client.state !== MODEL.client.state.live) continue;
+    for (const viewIndex of client.views) {
+      const view = world.views[viewIndex]!;
+      if (view.session !== client.session || view.call === null || view.outcome !== 'pending' || view.connection >= 0) continue;
+      if (view.healed === world.healRound) continue;
+      view.healed = world.healRound;
+      return view.received.length > 0 ? offer(K.resumeLatest, view.index) : offer(K.resend, view.call.index);
+    }
+  }
+  return null;
+}
+
+function startHeal(world: World): void {
+  world.serverState = step(MODEL.server, world.serverState, MODEL.server.event.heal);
+}
+
+/** Runs the final checks once the world has settled. */
+function finish(world: World): void {
+  if (world.violation !== null) return;
+  for (const monitor of FINISH_MONITORS) report(world, monitor, monitor.onFinish!(world));
+}
+
+/** Runs one simulation of a synchronous or asynchronous target. */
+export async function runSimulation(
+  target: Target,
+  config: SimConfig,
+  source: ChoiceSource,
+  options: { record?: boolean } = {},
+): Promise<RunResult> {
+  const context = await openRun(target, config, { record: options.record === true });
+  try {
+    if (context.world.run.sync) return runLoopSync(context, source);
+    return await runLoopAsync(context, source);
+  } finally {
+    await context.world.run.close();
+  }
+}
+
+function runLoopSync(context: RunContext, source: ChoiceSource): RunResult {
+  const { world, list } = context;
+  const choices: number[] = [];
+  while (world.violation === null && world.step < world.config.stepsMax) {
+    enumerateActions(world, list);
+    if (list.count === 0) break;
+    const choice = source.choose(world, list);
+    if (choice === null) break;
+    choices.push(choice);
+    const { kind, a, b } = beginStep(context, choice, 'faults');
+    stepSync(context, kind, a, b);
+    world.step += 1;
+  }
+  const steps = world.step;
+  let healSteps = 0;
+  if (world.violation === null) {
+    startHeal(world);
+    for (world.healRound = 1; world.healRound <= HEAL_ROUNDS_MAX && world.violation === null; world.healRound += 1) {
+      let acted = false;
+      for (let choice = nextHealAction(world, list); choice !== null && world.violation === null; choice = nextHealAction(world, list)) {
+        const { kind, a, b } = beginStep(context, choice, 'liveness');
+        stepSync(context, kind, a, b);
+        healSteps += 1;
+        acted = true;
+      }
+      if (!acted) break;
+    }
+    finish(world);
+  }
+  return { violation: world.violation, choices, steps, healSteps, trace: context.trace };
+}
+
+async function runLoopAsync(context: RunContext, source: ChoiceSource): Promise<RunResult> {
+  const { world, list } = context;
+  const choices: number[] = [];
+  while (world.violation === null && world.step < world.config.stepsMax) {
+    enumerateActions(world, list);
+    if (list.count === 0) break;
+    const choice = source.choose(world, list);
+    if (choice === null) break;
+    choices.push(choice);
+    const { kind, a, b } = beginStep(context, choice, 'faults');
+    await stepAsync(context, kind, a, b);
+    world.step += 1;
+  }
+  const steps = world.step;
+  let healSteps = 0;
+  if (world.violation === null) {
+    startHeal(world);
+    for (world.healRound = 1; world.healRound <= HEAL_ROUNDS_MAX && world.violation === null; world.healRound += 1) {
+      let acted = false;
+      for (let choice = nextHealAction(world, list); choice !== null && world.violation === null; choice = nextHealAction(world, list)) {
+        const { kind, a, b } = beginStep(context, choice, 'liveness');
+        await stepAsync(context, kind, a, b);
+        healSteps += 1;
+        acted = true;
+      }
+      if (!acted) break;
+    }
+    finish(world);
+  }
+  return { violation: world.violation, choices, steps, healSteps, trace: context.trace };
+}

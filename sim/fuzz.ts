@@ -1,0 +1,83 @@
+// The fuzz loop: seeded random walks (uniform and swarm), stopping at the first violation, which is shrunk
+// and recorded as a trace. Each run's seed is derived from the fuzz seed and the run's number.
+
+import type { Target } from '../targets/target.ts';
+import { RESUMECHECK_VERSION, TRACE_FORMAT_VERSION, type Trace } from '../traces/trace.ts';
+import { planWalk, sequenceChoices, walkChoices } from './choices.ts';
+import { monotonicMs } from './clock.ts';
+import type { SimConfig } from './config.ts';
+import { type RunResult, runSimulation } from './engine.ts';
+import { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, shrinkChoices } from './shrink.ts';
+
+/** What to fuzz and for how long. */
+export interface FuzzOptions {
+  readonly target: Target;
+  /** The base config; each run gets its own seed derived from `config.seed`. */
+  readonly config: SimConfig;
+  /** Runs at the most. */
+  readonly runsMax: number;
+  /** Wall-clock budget in ms, or null; only decides when to stop, never what a run does. */
+  readonly timeMs: number | null;
+  readonly shrinkBounds?: ShrinkBounds;
+}
+
+/** A violation found, shrunk and recorded. */
+export interface Finding {
+  /** 1-based number of the run that found it. */
+  readonly run: number;
+  readonly original: RunResult;
+  readonly shrink: ShrinkResult;
+  readonly trace: Trace;
+}
+
+/** The outcome of a fuzz. */
+export interface FuzzOutcome {
+  readonly runs: number;
+  readonly steps: number;
+  readonly finding: Finding | null;
+}
+
+/** The seed of run `run` of a fuzz seeded with `seed`. */
+export function runSeed(seed: string, run: number): string {
+  return `${seed}.${run}`;
+}
+
+/** Re-runs `choices` with recording on and packs the result as a trace. */
+export async function recordTrace(
+  target: Target,
+  config: SimConfig,
+  choices: readonly number[],
+  shrink: ShrinkResult | null,
+): Promise<Trace> {
+  const recorded = await runSimulation(target, config, sequenceChoices(choices), { record: true });
+  return {
+    format: 'resumecheck-trace',
+    formatVersion: TRACE_FORMAT_VERSION,
+    resumecheckVersion: RESUMECHECK_VERSION,
+    target: target.name,
+    config,
+    seed: config.seed,
+    choices: recorded.choices,
+    steps: recorded.trace ?? [],
+    verdict: recorded.violation,
+    shrink: shrink === null ? null : { originalLength: shrink.originalLength, shrunkLength: recorded.choices.length, evaluations: shrink.evaluations },
+  };
+}
+
+/** Fuzzes a target until a violation is found or the budget is spent. */
+export async function fuzz(options: FuzzOptions): Promise<FuzzOutcome> {
+  const { target, config } = options;
+  const started = monotonicMs();
+  let steps = 0;
+  for (let run = 1; run <= options.runsMax; run += 1) {
+    if (options.timeMs !== null && run > 1 && monotonicMs() - started >= options.timeMs) return { runs: run - 1, steps, finding: null };
+    const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, run) };
+    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax)));
+    steps += result.steps + result.healSteps;
+    if (result.violation === null) continue;
+    const shrink = await shrinkChoices(target, runConfig, result.choices, result.violation.property, options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS);
+    const trace = await recordTrace(target, runConfig, shrink.choices, shrink);
+    return { runs: run, steps, finding: { run, original: result, shrink, trace } };
+  }
+  return { runs: options.runsMax, steps, finding: null };
+}

@@ -1,0 +1,95 @@
+// Shrinking a counterexample: fast-check's shrinker over the choice sequence (chunk removal, values toward
+// 0), then a bounded pass that removes single steps and lowers single choices until nothing more goes.
+// The property violated must stay the same, so the minimal trace shows the bug that was found.
+
+import fc from 'fast-check';
+import type { PropertyName } from '../properties/names.ts';
+import type { Target } from '../targets/target.ts';
+import type { SimConfig } from './config.ts';
+import { runSimulation } from './engine.ts';
+import { sequenceChoices } from './choices.ts';
+
+/** The outcome of shrinking. */
+export interface ShrinkResult {
+  readonly choices: readonly number[];
+  readonly originalLength: number;
+  /** Runs made while shrinking. */
+  readonly evaluations: number;
+}
+
+/** Bounds of one shrink. */
+export interface ShrinkBounds {
+  /** Runs fast-check may make. */
+  readonly fastCheckEvaluationsMax: number;
+  /** Runs the final pass may make. */
+  readonly passEvaluationsMax: number;
+}
+
+export const DEFAULT_SHRINK_BOUNDS: ShrinkBounds = { fastCheckEvaluationsMax: 4000, passEvaluationsMax: 4000 };
+
+/** Largest choice value fast-check may try; choices are reduced modulo the enabled actions anyway. */
+const CHOICE_MAX = 4095;
+
+/** Shrinks `choices`, which make `target` violate `property` under `config`, to a minimal sequence that still does. */
+export async function shrinkChoices(
+  target: Target,
+  config: SimConfig,
+  choices: readonly number[],
+  property: PropertyName,
+  bounds: ShrinkBounds = DEFAULT_SHRINK_BOUNDS,
+): Promise<ShrinkResult> {
+  let evaluations = 0;
+  // The consumed prefix of a failing run is what matters: a run stops at its first violation.
+  const violates = async (sequence: readonly number[]): Promise<readonly number[] | null> => {
+    evaluations += 1;
+    const result = await runSimulation(target, config, sequenceChoices(sequence));
+    return result.violation?.property === property ? result.choices : null;
+  };
+  let best = (await violates(choices)) ?? null;
+  if (best === null) throw new Error(`shrink: the choices given do not violate ${property}`);
+
+  let fastCheckRuns = 0;
+  const start = best;
+  const checked = await fc.check(
+    fc.asyncProperty(fc.array(fc.nat({ max: CHOICE_MAX }), { maxLength: start.length }), async (sequence) => {
+      // Past the bound every candidate "passes", which ends the shrink where it stands.
+      if (fastCheckRuns >= bounds.fastCheckEvaluationsMax) return true;
+      fastCheckRuns += 1;
+      const consumed = await violates(sequence);
+      if (consumed !== null && consumed.length <= (best?.length ?? Infinity)) best = consumed;
+      return consumed === null;
+    }),
+    { examples: [[[...start]]], numRuns: 1, seed: 0 },
+  );
+  if (!checked.failed) throw new Error('shrink: fast-check did not reproduce the counterexample');
+
+  let current: readonly number[] = best ?? start;
+  let passRuns = 0;
+  let improved = true;
+  while (improved && passRuns < bounds.passEvaluationsMax) {
+    improved = false;
+    for (let index = current.length - 1; index >= 0 && passRuns < bounds.passEvaluationsMax; index -= 1) {
+      passRuns += 1;
+      const without = [...current.slice(0, index), ...current.slice(index + 1)];
+      const consumed = await violates(without);
+      if (consumed !== null) {
+        current = consumed;
+        improved = true;
+      }
+    }
+    for (let index = 0; index < current.length && passRuns < bounds.passEvaluationsMax; index += 1) {
+      for (let lower = 0; lower < current[index]! && passRuns < bounds.passEvaluationsMax; lower += 1) {
+        passRuns += 1;
+        const candidate = [...current];
+        candidate[index] = lower;
+        const consumed = await violates(candidate);
+        if (consumed !== null && consumed.length <= current.length) {
+          current = consumed;
+          improved = true;
+          break;
+        }
+      }
+    }
+  }
+  return { choices: current, originalLength: choices.length, evaluations };
+}

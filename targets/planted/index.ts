@@ -1,0 +1,28 @@
+// The planted-bug targets, each with the properties it must break.
+import { counterIdsTarget } from './counter-ids.target.ts';
+import { crossStreamReplayTarget } from './cross-stream-replay.target.ts';
+import { freshLiteralTarget } from './fresh-literal.target.ts';
+import { noEpochCheckTarget } from './no-epoch-check.target.ts';
+import { noLedgerTarget } from './no-ledger.target.ts';
+import { noOwnerCheckTarget } from './no-owner-check.target.ts';
+import { noTerminalCheckTarget } from './no-terminal-check.target.ts';
+import { replayIncludesCursorTarget } from './replay-includes-cursor.target.ts';
+import { replayRequestFramesTarget } from './replay-request-frames.target.ts';
+import { resumeIfKnownTarget } from './resume-if-known.target.ts';
+import { silentWindowSkipTarget } from './silent-window-skip.target.ts';
+import type { Target } from '../target.ts';
+
+/** Every planted target. */
+export const PLANTED_TARGETS: readonly Target[] = [
+  resumeIfKnownTarget,
+  counterIdsTarget,
+  noTerminalCheckTarget,
+  noEpochCheckTarget,
+  silentWindowSkipTarget,
+  replayRequestFramesTarget,
+  crossStreamReplayTarget,
+  noOwnerCheckTarget,
+  replayIncludesCursorTarget,
+  freshLiteralTarget,
+  noLedgerTarget,
+];

@@ -1,0 +1,29 @@
+// Writing traces: atomically (a temporary file, then a rename), named by content hash, never overwriting.
+
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Trace, TraceFormatError, parseTrace, serializeTrace, traceFileName } from './trace.ts';
+
+/** Writes `trace` into `directory`; returns its path. An equal trace already there is left as it is. */
+export function writeTrace(directory: string, trace: Trace): { path: string; created: boolean } {
+  mkdirSync(directory, { recursive: true });
+  const path = join(directory, traceFileName(trace));
+  if (existsSync(path)) return { path, created: false };
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, serializeTrace(trace), { flag: 'wx' });
+  renameSync(temporary, path);
+  return { path, created: true };
+}
+
+/** Reads and checks a trace file. Throws TraceFormatError (bad input) with one line. */
+export function readTrace(path: string): Trace {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new TraceFormatError(`${path}: cannot read the file (${code})`);
+  }
+  return parseTrace(text, path);
+}
+

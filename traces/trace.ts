@@ -1,0 +1,111 @@
+// The trace format: versioned JSON with everything a run is a function of (target, config, choices) and the
+// decoded readable steps and verdict. Choices are the record; fast-check's seed and path are never needed.
+
+import { createHash } from 'node:crypto';
+import { isPropertyName } from '../properties/names.ts';
+import type { SimConfig } from '../sim/config.ts';
+import { CONFIG_BOUNDS, ConfigError, resolveConfig } from '../sim/config.ts';
+import type { TraceStep } from '../sim/engine.ts';
+import type { Violation } from '../sim/world.ts';
+
+/** The version of the trace format this build writes and reads. */
+export const TRACE_FORMAT_VERSION = 1;
+/** The version of resumecheck, recorded in every trace. */
+export const RESUMECHECK_VERSION = '0.1.0';
+
+/** A stored run. */
+export interface Trace {
+  readonly format: 'resumecheck-trace';
+  readonly formatVersion: number;
+  readonly resumecheckVersion: string;
+  readonly target: string;
+  readonly config: SimConfig;
+  /** The seed of the random walk that found it (informational: the choices are the record). */
+  readonly seed: string;
+  readonly choices: readonly number[];
+  readonly steps: readonly TraceStep[];
+  readonly verdict: Violation | null;
+  /** Lengths before and after shrinking, when the trace was shrunk. */
+  readonly shrink: { readonly originalLength: number; readonly shrunkLength: number; readonly evaluations: number } | null;
+}
+
+/** A trace file that cannot be used: bad input, reported as one line. */
+export class TraceFormatError extends Error {
+  override readonly name = 'TraceFormatError';
+}
+
+/** The canonical text of a trace: stable key order, two-space indent, final newline. */
+export function serializeTrace(trace: Trace): string {
+  return `${JSON.stringify(trace, null, 2)}\n`;
+}
+
+/** The file name of a trace: target, property, and a hash of its content, so equal traces share a name. */
+export function traceFileName(trace: Trace): string {
+  const hash = createHash('sha256').update(serializeTrace(trace)).digest('hex').slice(0, 16);
+  return `${trace.target}--${trace.verdict?.property ?? 'holds'}--${hash}.json`;
+}
+
+function fail(message: string): never {
+  throw new TraceFormatError(message);
+}
+
+/** Parses and checks a trace file's text. Throws {@link TraceFormatError} with one line on anything off. */
+export function parseTrace(text: string, source: string): Trace {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    fail(`${source}: not JSON`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) fail(`${source}: not a trace object`);
+  const record = data as Record<string, unknown>;
+  if (record['format'] !== 'resumecheck-trace') fail(`${source}: not a resumecheck trace (format field)`);
+  if (record['formatVersion'] !== TRACE_FORMAT_VERSION) {
+    fail(`${source}: trace format version ${String(record['formatVersion'])}, this resumecheck reads ${TRACE_FORMAT_VERSION}`);
+  }
+  if (typeof record['target'] !== 'string' || record['target'] === '') fail(`${source}: target must be a non-empty string`);
+  const choices = record['choices'];
+  if (!Array.isArray(choices) || choices.length > CONFIG_BOUNDS.stepsMax[1] || !choices.every((choice) => Number.isInteger(choice) && choice >= 0 && choice < 1_000_000)) {
+    fail(`${source}: choices must be an array of whole numbers from 0 to 999999`);
+  }
+  const rawConfig = record['config'];
+  if (typeof rawConfig !== 'object' || rawConfig === null) fail(`${source}: config must be an object`);
+  let config: SimConfig;
+  try {
+    config = resolveConfig(rawConfig as Partial<SimConfig>);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`${source}: config: ${error.message}`);
+    throw error;
+  }
+  if (typeof config.seed !== 'string') fail(`${source}: config.seed must be a string`);
+  const verdict = record['verdict'];
+  if (verdict !== null) {
+    const violation = verdict as Record<string, unknown>;
+    if (typeof verdict !== 'object' || typeof violation['property'] !== 'string' || !isPropertyName(violation['property'])) {
+      fail(`${source}: verdict must be null or name a known property`);
+    }
+  }
+  return {
+    format: 'resumecheck-trace',
+    formatVersion: TRACE_FORMAT_VERSION,
+    resumecheckVersion: String(record['resumecheckVersion'] ?? 'unknown'),
+    target: record['target'],
+    config,
+    seed: String(record['seed'] ?? config.seed),
+    choices: choices as number[],
+    steps: Array.isArray(record['steps']) ? (record['steps'] as TraceStep[]) : [],
+    verdict: verdict as Violation | null,
+    shrink: (record['shrink'] as Trace['shrink']) ?? null,
+  };
+}
+
+/** Renders a trace's steps as numbered lines for a person. */
+export function renderSteps(steps: readonly TraceStep[]): string[] {
+  const lines: string[] = [];
+  steps.forEach((step, index) => {
+    const phase = step.phase === 'liveness' ? '   (liveness phase: faults stopped)' : '';
+    lines.push(`${String(index + 1).padStart(3)}. ${step.action}${phase}`);
+    for (const note of step.notes) lines.push(`       ${note}`);
+  });
+  return lines;
+}
