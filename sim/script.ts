@@ -1,0 +1,32 @@
+// Scripted runs: a hand-made trace as a list of action descriptions ("client 1 calls append"), resolved at each
+// step against the enabled actions. For tests, bug reports, and reproducing an incident step by step.
+
+import { describeAction } from './actions.ts';
+import type { ChoiceSource } from './engine.ts';
+
+/** A step of a script that matches no enabled action: a mistake in the script. */
+export class ScriptError extends Error {
+  override readonly name = 'ScriptError';
+}
+
+/**
+ * Choices from a script. Each entry must equal the description of exactly one enabled action, or be a prefix
+ * of exactly one; the error lists what was enabled otherwise.
+ */
+export function scriptChoices(script: readonly string[]): ChoiceSource {
+  let next = 0;
+  return {
+    choose: (world, list) => {
+      if (next >= script.length) return null;
+      const wanted = script[next]!;
+      next += 1;
+      const descriptions: string[] = [];
+      for (let index = 0; index < list.count; index += 1) descriptions.push(describeAction(world, list.kind[index]!, list.a[index]!, list.b[index]!));
+      const exact = descriptions.flatMap((description, index) => (description === wanted ? [index] : []));
+      if (exact.length === 1) return exact[0]!;
+      const prefixed = descriptions.flatMap((description, index) => (description.startsWith(wanted) ? [index] : []));
+      if (prefixed.length === 1) return prefixed[0]!;
+      throw new ScriptError(`step ${next}: ${JSON.stringify(wanted)} matches ${prefixed.length} enabled actions; enabled: ${descriptions.map((d) => JSON.stringify(d)).join(', ')}`);
+    },
+  };
+}
