@@ -208,11 +208,11 @@ class SdkServer implements ServerInstance {
     if (request.sessionId !== null) {
       // Spec: a terminated or unknown session's ID MUST get 404; the client then starts a new session.
       session = this.sessions.get(request.sessionId) ?? null;
-      if (session === null) return jsonError(404, -32001, 'Session not found');
+      if (session === null) return this.refuse(request.connection, jsonError(404, -32001, 'Session not found'));
     } else if (isInitialize(request)) {
       session = await this.createSession();
     } else {
-      return jsonError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      return this.refuse(request.connection, jsonError(400, -32000, 'Bad Request: Mcp-Session-Id header is required'));
     }
 
     const entry: ConnectionEntry = { connection: request.connection, session, streamId: null, reader: null, state: 'open' };
@@ -318,6 +318,12 @@ class SdkServer implements ServerInstance {
     this.sessions.clear();
     this.gates.clear();
     await this.quiescence.settle();
+  }
+
+  /** Answers a request the router refuses itself; the connection is recorded as complete, so a later cut is a no-op. */
+  private refuse(connection: number, response: HttpResponse): HttpResponse {
+    this.connections.set(connection, { connection, session: null, streamId: null, reader: null, state: 'ended' });
+    return response;
   }
 
   private assertLive(method: string): void {

@@ -143,10 +143,15 @@ describe.each(ALL_TARGETS.map((target) => [target.name, target] as const))('%s t
     });
   });
 
-  it('routes like the spec asks: unknown session 404, no session header 400, DELETE then 404', async () => {
+  it('routes like the spec asks: unknown session 404, no session header 400, DELETE then 404; a refused exchange can be cut', async () => {
     await withRun(target, 's1', async (driver) => {
-      expect((await driver.get('s-unknown', null)).response.status).toBe(404);
+      const unknown = await driver.get('s-unknown', null);
+      expect(unknown.response).toMatchObject({ status: 404, streaming: false });
       expect((await driver.get(null, null)).response.status).toBe(400);
+      // A refused exchange is complete: cutting or closing it afterwards does nothing.
+      await driver.server.cut(unknown.connection);
+      await driver.server.closeConnection(unknown.connection, 1000);
+      expect(driver.recorder.ended(unknown.connection)).toBe(false);
       const sessionId = await driver.initialize();
       const removed = await driver.server.handle({ method: 'DELETE', connection: 100, sessionId });
       expect(removed).toMatchObject({ status: 200, streaming: false });
