@@ -1,0 +1,283 @@
+// Every property can fail: for each one, a hand-made script that violates it on a target with the matching bug
+// (a planted target, or a tiny misbehaving server built here on the server kit), at a known step, and the same
+// script on the reference, where every property holds.
+
+import { describe, expect, it } from 'vitest';
+import { freshLiteral } from '../core/index.ts';
+import { resolveConfig } from '../sim/config.ts';
+import { runSimulation } from '../sim/engine.ts';
+import { scriptChoices } from '../sim/script.ts';
+import { findTarget } from '../targets/index.ts';
+import { referenceTarget } from '../targets/reference/reference.target.ts';
+import { type Strategy, coreIncarnation, openKitRun } from '../targets/server-kit.ts';
+import type { JsonRpcMessage, Target } from '../targets/target.ts';
+import { PROPERTY_NAMES, type PropertyName } from './names.ts';
+
+const SEED = 'fixed';
+const CONFIG = resolveConfig({ seed: SEED });
+
+/** A misbehaving server for one test: the server kit with a strategy that breaks one rule. */
+function inlineTarget(name: string, description: string, breaks: PropertyName[], strategy: Strategy): Target {
+  return { name, kind: 'planted', description, breaks, open: (options) => openKitRun(strategy, options) };
+}
+
+function builtIn(name: string): Target {
+  const target = findTarget(name);
+  if (target === undefined) throw new Error(`no built-in target ${name}`);
+  return target;
+}
+
+/** Answers a request without Mcp-Session-Id with 404 instead of 400. */
+const headerless404 = inlineTarget('headerless-404', 'a request without Mcp-Session-Id gets 404, not 400', ['status-codes'], {
+  boot: (incarnation, options) => {
+    const base = coreIncarnation(incarnation, options);
+    return {
+      ...base,
+      decide: (request) => {
+        const initialize = request.kind === 'post' && request.initialize;
+        if (request.sessionId !== null || initialize) return base.decide(request);
+        return { kind: 'reject', rule: 'session-not-live', status: 404, detail: 'session not found' };
+      },
+    };
+  },
+});
+
+/** Numbers each result with the request id before its own (an off-by-one in the response writer). */
+const resultIdOffByOne = inlineTarget('result-id-off-by-one', 'a result carries the request id one below its request', ['result-to-its-request'], {
+  boot: (incarnation, options) => {
+    const base = coreIncarnation(incarnation, options);
+    return {
+      ...base,
+      append: (stream, stored, flags) => {
+        const message = stored.message;
+        if (!flags.terminal || message === null || typeof message['id'] !== 'number') return base.append(stream, stored, flags);
+        const renumbered: JsonRpcMessage = { ...message, id: message['id'] - 1 };
+        return base.append(stream, { ...stored, message: renumbered }, flags);
+      },
+    };
+  },
+});
+
+/** A re-sent request joins its stream, and the replay of the stream's log is written twice. */
+const doubleReplayOnResend = inlineTarget('double-replay-on-resend', "a re-sent request's stream is replayed twice over", ['in-order-per-stream'], {
+  boot: (incarnation, options) => {
+    const base = coreIncarnation(incarnation, options);
+    return {
+      ...base,
+      decide: (request) => {
+        const decision = base.decide(request);
+        if (decision.kind !== 'stream' || decision.rule !== 'duplicate-request-attaches') return decision;
+        return { ...decision, replay: [...decision.replay, ...decision.replay] };
+      },
+    };
+  },
+});
+
+/** A cursor into a completed stream gets a fresh, empty stream that stays open: the result never comes. */
+const freshAndOpen = inlineTarget('fresh-and-open', 'a resume into a completed stream gets an empty live stream', ['no-lost-result'], {
+  boot: (incarnation, options) => {
+    const base = coreIncarnation(incarnation, options, { completedStreamPolicy: freshLiteral });
+    return {
+      ...base,
+      decide: (request) => {
+        const decision = base.decide(request);
+        if (decision.kind !== 'stream' || decision.rule !== 'completed-fresh-silent') return decision;
+        return { ...decision, then: 'live' };
+      },
+    };
+  },
+});
+
+/** One hand-made counterexample: the script, where it breaks the property, and what happens. */
+interface Case {
+  readonly property: PropertyName;
+  readonly what: string;
+  readonly target: Target;
+  readonly script: readonly string[];
+  /** The step index the violation is reported at (the script's length when the liveness phase finds it). */
+  readonly step: number;
+}
+
+const CASES: readonly Case[] = [
+  {
+    property: 'status-codes',
+    what: "a resume carrying an expired session's ID gets 200 from a server that mints a fresh session",
+    target: builtIn('counter-ids'),
+    script: ['client 1 initializes', 'client 1 calls read', "the server expires client 1's session", 'client 1 resumes the stream of c1 with its latest cursor'],
+    step: 3,
+  },
+  {
+    property: 'status-codes',
+    what: 'a GET without Mcp-Session-Id gets 404 instead of 400',
+    target: headerless404,
+    script: ['client 1 initializes', "a proxy sends client 1's GET without Mcp-Session-Id"],
+    step: 1,
+  },
+  {
+    property: 'no-cross-session-delivery',
+    what: "client 1 resumes with client 2's cursor and receives client 2's result",
+    target: builtIn('no-owner-check'),
+    script: ['client 1 initializes', 'client 2 initializes', 'client 1 calls read', 'client 2 calls read', "client 1 resumes with client 2's cursor"],
+    step: 5,
+  },
+  {
+    property: 'no-cross-epoch-replay',
+    what: 'after a restart the session ID is issued again and a pre-restart cursor replays the old incarnation\'s result',
+    target: builtIn('no-epoch-check'),
+    script: [
+      'client 1 initializes',
+      'client 1 calls read',
+      'the network cuts connection #2',
+      'the server advances c1',
+      'the server restarts',
+      'client 1 calls read',
+      'client 1 initializes',
+      'client 1 resumes with a cursor from before the restart',
+    ],
+    step: 7,
+  },
+  {
+    property: 'no-cross-stream-replay',
+    what: "resuming c2's stream replays c1's result too",
+    target: builtIn('cross-stream-replay'),
+    script: [
+      'client 1 initializes',
+      'client 1 calls read',
+      'client 1 calls read',
+      'the server advances c1',
+      'the network cuts connection #3',
+      'client 1 resumes the stream of c2 with its latest cursor',
+    ],
+    step: 5,
+  },
+  {
+    property: 'result-to-its-request',
+    what: "c2's result comes back as the answer to request 2, which was c1's",
+    target: resultIdOffByOne,
+    script: ['client 1 initializes', 'client 1 calls read', 'client 1 calls read', 'the server advances c2'],
+    step: 3,
+  },
+  {
+    property: 'no-redelivery',
+    what: 'a resume replays the cursor event itself, progress #1 again',
+    target: builtIn('replay-includes-cursor'),
+    script: [
+      'client 1 initializes',
+      'client 1 calls work',
+      'the server advances c1',
+      'the network cuts connection #2',
+      'client 1 resumes the stream of c1 with its latest cursor',
+    ],
+    step: 4,
+  },
+  {
+    property: 'in-order-per-stream',
+    what: "a re-sent request's replay delivers progress #1 twice on one connection",
+    target: doubleReplayOnResend,
+    script: ['client 1 initializes', 'client 1 calls work', 'the server advances c1', 'the network cuts connection #2', 'a proxy re-sends c1'],
+    step: 4,
+  },
+  {
+    property: 'no-silent-gap',
+    what: 'a cursor whose successor was evicted gets progress #2 with no reset',
+    target: builtIn('silent-window-skip'),
+    script: [
+      'client 1 initializes',
+      'client 1 calls work',
+      'the network cuts connection #2',
+      'the server advances c1',
+      'the server advances c1',
+      'the server advances c1',
+      'client 1 resumes the stream of c1 with its latest cursor',
+    ],
+    step: 6,
+  },
+  {
+    property: 'no-silent-gap',
+    what: 'a resume into a completed stream is ended without the result and without a reset',
+    target: builtIn('fresh-literal'),
+    script: [
+      'client 1 initializes',
+      'client 1 calls read',
+      'the network cuts connection #2',
+      'the server advances c1',
+      'client 1 resumes the stream of c1 with its latest cursor',
+    ],
+    step: 4,
+  },
+  {
+    property: 'exactly-once-execution',
+    what: 'a retrying proxy re-sends an append and it runs twice',
+    target: builtIn('no-ledger'),
+    script: ['client 1 initializes', 'client 1 calls append', 'the network cuts connection #2', 'a proxy re-sends c1'],
+    step: 3,
+  },
+  {
+    property: 'exactly-once-execution',
+    what: "a resume replays the append's buffered request frame and it runs again",
+    target: builtIn('replay-request-frames'),
+    script: [
+      'client 1 initializes',
+      'client 1 calls append',
+      'the network cuts connection #2',
+      'client 1 resumes the stream of c1 with its latest cursor',
+    ],
+    step: 3,
+  },
+  {
+    property: 'no-lost-result',
+    what: 'a resume into a completed stream gets an empty stream that stays open, and the result never comes',
+    target: freshAndOpen,
+    script: [
+      'client 1 initializes',
+      'client 1 calls read',
+      'the network cuts connection #2',
+      'the server advances c1',
+      'client 1 resumes the stream of c1 with its latest cursor',
+    ],
+    step: 5,
+  },
+  {
+    property: 'no-hang',
+    what: 'a resume into a completed stream replays the result and then stays open',
+    target: builtIn('no-terminal-check'),
+    script: [
+      'client 1 initializes',
+      'client 1 calls read',
+      'the network cuts connection #2',
+      'the server advances c1',
+      'client 1 resumes the stream of c1 with its latest cursor',
+    ],
+    step: 5,
+  },
+];
+
+async function runScript(target: Target, script: readonly string[]) {
+  return runSimulation(target, CONFIG, scriptChoices(script), { record: true });
+}
+
+describe(`hand-made counterexamples, one or more per property (seed ${SEED})`, () => {
+  it('covers every property', () => {
+    const covered = new Set(CASES.map((testCase) => testCase.property));
+    expect(PROPERTY_NAMES.filter((name) => !covered.has(name))).toEqual([]);
+  });
+
+  for (const testCase of CASES) {
+    it(`${testCase.property}: ${testCase.what} (${testCase.target.name}, step ${testCase.step}, seed ${SEED})`, async () => {
+      const result = await runScript(testCase.target, testCase.script);
+      expect(result.violation?.property).toBe(testCase.property);
+      expect(result.violation?.step).toBe(testCase.step);
+      // A liveness violation is found after the whole script; a safety violation during its last step.
+      expect(result.steps).toBe(testCase.script.length);
+      // The recorded trace reads back as the script (each entry is the whole action or a prefix of it).
+      const actions = result.trace!.filter((step) => step.phase === 'faults').map((step) => step.action);
+      expect(actions.map((action, index) => action.startsWith(testCase.script[index]!))).toEqual(testCase.script.map(() => true));
+    });
+
+    it(`${testCase.property}: the same script holds on reference (seed ${SEED})`, async () => {
+      const result = await runScript(referenceTarget, testCase.script);
+      expect(result.violation).toBeNull();
+      expect(result.steps).toBe(testCase.script.length);
+    });
+  }
+});
