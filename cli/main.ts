@@ -3,7 +3,7 @@
 
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PROPERTIES } from '../properties/index.ts';
+import { PROPERTIES, type PropertyName, isPropertyName } from '../properties/index.ts';
 import { CONFIG_BOUNDS, ConfigError, DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
 import { sequenceChoices } from '../sim/choices.ts';
@@ -17,7 +17,8 @@ import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
 const HELP = `resumecheck — a model checker for MCP Streamable HTTP resumability
 
 Usage:
-  resumecheck fuzz --target T [--runs N | --time 30s] [--seed S] [--steps N] [--clients N] [--window N] [--out DIR] [--json]
+  resumecheck fuzz --target T [--runs N | --time 30s] [--seed S] [--steps N] [--clients N] [--window N]
+                   [--property P ...] [--out DIR] [--json]
   resumecheck replay FILE [--target T] [--json]
   resumecheck targets [--json]
   resumecheck properties [--json]
@@ -56,6 +57,11 @@ function requireTarget(name: string | undefined): Target {
   return target;
 }
 
+function requireProperty(name: string): PropertyName {
+  if (!isPropertyName(name)) throw new UsageError(`unknown property ${JSON.stringify(name)}; \`resumecheck properties\` lists them`);
+  return name;
+}
+
 function quote(argument: string): string {
   return /^[\w./:@=-]+$/.test(argument) ? argument : `'${argument.replaceAll("'", "'\\''")}'`;
 }
@@ -85,9 +91,11 @@ async function commandFuzz(args: string[], io: Io): Promise<number> {
     clients: { type: 'string' },
     window: { type: 'string' },
     out: { type: 'string' },
+    property: { type: 'string', multiple: true },
     json: { type: 'boolean' },
   }, 0);
   const target = requireTarget(values.target as string | undefined);
+  const properties = values.property === undefined ? undefined : (values.property as string[]).map(requireProperty);
   if (values.runs !== undefined && values.time !== undefined) throw new UsageError('give --runs or --time, not both');
   const runsMax = values.runs === undefined ? (values.time === undefined ? DEFAULT_RUNS : Number.MAX_SAFE_INTEGER) : parseWhole(values.runs as string, '--runs', 1, 100_000_000);
   const timeMs = values.time === undefined ? null : parseDuration(values.time as string, '--time');
@@ -102,7 +110,7 @@ async function commandFuzz(args: string[], io: Io): Promise<number> {
   const json = values.json === true;
 
   if (!json) io.out(`resumecheck fuzz: target ${target.name}, seed ${seed}, ${timeMs === null ? `${runsMax} runs` : `${values.time} budget`}, up to ${config.stepsMax} steps, ${config.clients} clients, window ${config.windowEventsMax}`);
-  const outcome = await fuzz({ target, config, runsMax, timeMs });
+  const outcome = await fuzz({ target, config, runsMax, timeMs, ...(properties === undefined ? {} : { properties }) });
   if (outcome.finding === null) {
     if (json) io.out(JSON.stringify({ target: target.name, seed, runs: outcome.runs, steps: outcome.steps, violation: null }));
     else io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
@@ -138,7 +146,10 @@ async function commandReplay(args: string[], io: Io): Promise<number> {
   if (file === undefined) throw new UsageError('replay needs a trace FILE');
   const trace = readTrace(file);
   const target = requireTarget((values.target as string | undefined) ?? trace.target);
-  const result = await runSimulation(target, trace.config, sequenceChoices(trace.choices), { record: true });
+  const result = await runSimulation(target, trace.config, sequenceChoices(trace.choices), {
+    record: true,
+    ...(trace.properties === null ? {} : { properties: trace.properties }),
+  });
   const replayed: Trace = { ...trace, target: target.name, steps: result.trace ?? [], verdict: result.violation };
   const expected = trace.verdict?.property ?? null;
   const got = result.violation?.property ?? null;

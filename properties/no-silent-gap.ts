@@ -3,6 +3,7 @@ import { MODEL } from '../model/index.ts';
 import { type Property, describeMessage, isOwnStream } from './property.ts';
 
 const completed = MODEL.stream.state.completed;
+const live = MODEL.session.state.live;
 
 export const noSilentGap: Property = {
   name: 'no-silent-gap',
@@ -19,6 +20,8 @@ export const noSilentGap: Property = {
     if (connection.view < 0 || connection.resetSeen) return null;
     const view = world.views[connection.view]!;
     if (view.call === null || view.connection !== connection.index || view.outcome !== 'pending' || view.stream !== completed) return null;
+    // An ended session is signalled by the 404 the client gets next; that is not a silent loss.
+    if (view.session.state !== live) return null;
     return `the server ended connection ${connection.index} of ${view.call.id} without its result and without a reset, though the result exists`;
   },
 };

@@ -11,8 +11,8 @@ export const resultToItsRequest: Property = {
     const session = arrival.connection.session;
     if (session === null) return null;
     const requestId = arrival.message['id'];
-    for (const call of world.calls) {
-      if (call.session !== session || call.requestId !== requestId) continue;
+    for (const call of session.calls) {
+      if (call.requestId !== requestId) continue;
       if (call.id === arrival.provenance.callId) return null;
       return `the result of ${arrival.provenance.callId} arrived as the answer to request ${String(requestId)}, which the client sent for ${call.id} (connection ${arrival.connection.index})`;
     }

@@ -20,7 +20,7 @@ export interface ActionList {
 }
 
 /** Most actions one step can offer; more is a harness bug. */
-export const ACTIONS_MAX = 4096;
+export const ACTIONS_MAX = 1024;
 
 export function createActionList(): ActionList {
   return { count: 0, kind: new Int32Array(ACTIONS_MAX), a: new Int32Array(ACTIONS_MAX), b: new Int32Array(ACTIONS_MAX) };
@@ -53,7 +53,8 @@ export function enumerateActions(world: World, list: ActionList): void {
   for (const client of world.clients) {
     if (accepts(C, client.state, C.event.initialize)) push(list, K.initialize, client.index, 0);
     if (!accepts(C, client.state, clientCanRequest)) continue;
-    if (client.callsInSession < world.config.callsPerSessionMax) {
+    const session = client.session!;
+    if (session.calls.length < world.config.callsPerSessionMax) {
       for (let tool = 0; tool < TOOL_NAMES.length; tool += 1) {
         push(list, K.call, client.index, tool);
         if (client.cursorLatest !== null) push(list, K.callStale, client.index, tool);
@@ -77,27 +78,21 @@ export function enumerateActions(world: World, list: ActionList): void {
     push(list, K.resumeMalformed, client.index, 0);
     const standalone = client.standaloneView >= 0 ? world.views[client.standaloneView]! : null;
     if (standalone === null || standalone.connection < 0) push(list, K.openStandalone, client.index, 0);
-    for (const call of world.calls) {
-      if (call.client === client.index && call.session === client.session && world.views[call.view]!.connection < 0) {
-        push(list, K.resend, call.index, 0);
-      }
+    for (const call of session.calls) {
+      if (world.views[call.view]!.connection < 0) push(list, K.resend, call.index, 0);
     }
     push(list, K.delete, client.index, 0);
     push(list, K.headerless, client.index, 0);
-    const session = client.session!;
     if (session.state === S.state.live) {
       if (standalone !== null) push(list, K.notify, client.index, 0);
       push(list, K.expire, client.index, 0);
     }
   }
-  for (const connection of world.connections) {
-    if (connection.epoch !== world.epoch || connection.state !== CONN.state.attached) continue;
-    push(list, K.cut, connection.index, 0);
-    if (connection.view >= 0) push(list, K.serverClose, connection.index, 0);
+  for (const index of world.attached) {
+    push(list, K.cut, index, 0);
+    if (world.connections[index]!.view >= 0) push(list, K.serverClose, index, 0);
   }
-  for (const execution of world.executions) {
-    if (!execution.finished && execution.epoch === world.epoch) push(list, K.advance, execution.index, 0);
-  }
+  for (const index of world.running) push(list, K.advance, index, 0);
   if (world.restarts < world.config.restartsMax && accepts(SRV, world.serverState, SRV.event.restart)) push(list, K.restart, 0, 0);
 }
 
@@ -110,6 +105,15 @@ export type Op =
   | { readonly kind: 'closeConnection'; readonly connection: number; readonly retryMs: number }
   | { readonly kind: 'expire'; readonly sessionId: string }
   | { readonly kind: 'restart' };
+
+/** Steps a connection's machine, keeping the world's list of attached connections in step with it. */
+export function changeConnection(world: World, connection: SimConnection, event: number): void {
+  const wasAttached = connection.state === CONN.state.attached;
+  connection.state = step(CONN, connection.state, event);
+  const isAttached = connection.state === CONN.state.attached;
+  if (isAttached && !wasAttached) world.attached.push(connection.index);
+  if (wasAttached && !isAttached) world.attached.splice(world.attached.indexOf(connection.index), 1);
+}
 
 function note(world: World, text: string): void {
   if (world.notes !== null) world.notes.push(text);
@@ -217,7 +221,7 @@ export function startAction(world: World, kind: number, a: number, b: number): O
       };
       world.calls.push(call);
       world.callsById.set(id, call);
-      client.callsInSession += 1;
+      session.calls.push(call);
       const view = createView(world, client, session, call);
       call.view = view.index;
       const lastEventId = kind === K.callStale ? client.cursorLatest!.eventId : null;
@@ -227,7 +231,7 @@ export function startAction(world: World, kind: number, a: number, b: number): O
     }
     case 'cut': {
       const connection = world.connections[a]!;
-      connection.state = step(CONN, connection.state, CONN.event.cut);
+      changeConnection(world, connection, CONN.event.cut);
       if (connection.view >= 0 && world.views[connection.view]!.connection === a) world.views[connection.view]!.connection = -1;
       return { kind: 'cut', connection: a };
     }
@@ -293,7 +297,7 @@ export function startAction(world: World, kind: number, a: number, b: number): O
     }
     case 'serverClose': {
       const connection = world.connections[a]!;
-      connection.state = step(CONN, connection.state, CONN.event.close);
+      changeConnection(world, connection, CONN.event.close);
       if (connection.view >= 0 && world.views[connection.view]!.connection === a) world.views[connection.view]!.connection = -1;
       return { kind: 'closeConnection', connection: a, retryMs: 1000 };
     }
@@ -317,11 +321,12 @@ function restartWorld(world: World): Op {
   }
   for (const connection of world.connections) {
     if (accepts(CONN, connection.state, CONN.event.drop)) {
-      connection.state = step(CONN, connection.state, CONN.event.drop);
+      changeConnection(world, connection, CONN.event.drop);
       if (connection.view >= 0) world.views[connection.view]!.connection = -1;
     }
   }
-  for (const execution of world.executions) execution.finished = true;
+  for (const index of world.running) world.executions[index]!.finished = true;
+  world.running.length = 0;
   for (const client of world.clients) {
     if (client.cursorLatest !== null) client.cursorPreRestart = client.cursorLatest;
   }
@@ -351,13 +356,13 @@ function onNotFound(world: World, connection: SimConnection): void {
 
 /**
  * Continues an action once the target answered `op`: the response is recorded (monitors see it first),
- * and the client reacts. Returns the next operation of the action, or null when it is done.
+ * and the client reacts. The frames that came with it are handled after this, then {@link followUp}.
  */
-export function continueAction(world: World, kind: number, a: number, op: Op, response: HttpResponse | undefined, observeResponse: (connection: SimConnection) => void): Op | null {
-  if (op.kind !== 'handle' || response === undefined) return null;
+export function continueAction(world: World, op: Op, response: HttpResponse | undefined, observeResponse: (connection: SimConnection) => void): void {
+  if (op.kind !== 'handle' || response === undefined) return;
   const connection = world.connections[op.request.connection]!;
   connection.status = response.status;
-  connection.state = step(CONN, connection.state, response.streaming ? CONN.event.stream : CONN.event.answer);
+  changeConnection(world, connection, response.streaming ? CONN.event.stream : CONN.event.answer);
   note(world, `  → ${response.status}${response.streaming ? ' SSE' : ''}${response.sessionId !== null && connection.purpose === 'initialize' ? ` Mcp-Session-Id: ${response.sessionId}` : ''}`);
   observeResponse(connection);
   if (response.status === 404) onNotFound(world, connection);
@@ -367,7 +372,7 @@ export function continueAction(world: World, kind: number, a: number, op: Op, re
     case 'initialize': {
       if (response.status !== 200 || response.sessionId === null) {
         client.state = step(C, client.state, C.event.initializeFailed);
-        return null;
+        return;
       }
       const session: SimSession = {
         index: world.sessions.length,
@@ -376,16 +381,14 @@ export function continueAction(world: World, kind: number, a: number, op: Op, re
         id: response.sessionId,
         state: step(S, S.initial, S.event.established),
         notifications: 0,
+        calls: [],
       };
       world.sessions.push(session);
       client.state = step(C, client.state, C.event.initialized);
       client.session = session;
-      client.callsInSession = 0;
       client.standaloneView = -1;
       client.completedView = -1;
-      const follow = openConnection(world, client, 'initialized', { session, view: -1, cursor: null, lastEventId: null, kExpected: null });
-      note(world, `POST #${follow.index} notifications/initialized`);
-      return handleOp({ method: 'POST', connection: follow.index, sessionId: session.id, lastEventId: null, body: INITIALIZED_NOTIFICATION }, 1);
+      return;
     }
     case 'delete':
       if (response.status === 200 && connection.session !== null) {
@@ -395,7 +398,7 @@ export function continueAction(world: World, kind: number, a: number, op: Op, re
           abandonSession(world, connection.session);
         }
       }
-      return null;
+      return;
     case 'standalone':
       if (view !== null) {
         if (response.streaming && response.status === 200) {
@@ -410,7 +413,7 @@ export function continueAction(world: World, kind: number, a: number, op: Op, re
           view.outcome = 'refused';
         }
       }
-      return null;
+      return;
     default:
       if (view !== null) {
         if (response.streaming && response.status === 200) {
@@ -419,8 +422,20 @@ export function continueAction(world: World, kind: number, a: number, op: Op, re
           view.outcome = 'refused';
         }
       }
-      return null;
+      return;
   }
+}
+
+/** The next operation of an action once `op` and everything it caused were handled, or null when it is done. */
+export function followUp(world: World, op: Op): Op | null {
+  if (op.kind !== 'handle' || op.stage !== 0) return null;
+  const connection = world.connections[op.request.connection]!;
+  const client = world.clients[connection.client]!;
+  // A client that initialized says so, as the protocol asks, before anything else.
+  if (connection.purpose !== 'initialize' || client.session === null || client.state !== C.state.live) return null;
+  const follow = openConnection(world, client, 'initialized', { session: client.session, view: -1, cursor: null, lastEventId: null, kExpected: null });
+  note(world, `POST #${follow.index} notifications/initialized`);
+  return handleOp({ method: 'POST', connection: follow.index, sessionId: client.session.id, lastEventId: null, body: INITIALIZED_NOTIFICATION }, 1);
 }
 
 /** Names an action for traces and scripts, from the world before it runs. */

@@ -3,9 +3,20 @@
 // A run is a pure function of (target, config, choices).
 
 import { MODEL, accepts, step } from '../model/index.ts';
-import { PROPERTIES, type Property } from '../properties/index.ts';
+import { PROPERTIES, type Property, type PropertyName } from '../properties/index.ts';
 import type { Frame, HttpResponse, Target, TargetHost } from '../targets/target.ts';
-import { type ActionList, K, type Op, continueAction, createActionList, describeAction, enumerateActions, startAction } from './actions.ts';
+import {
+  type ActionList,
+  K,
+  type Op,
+  changeConnection,
+  continueAction,
+  createActionList,
+  describeAction,
+  enumerateActions,
+  followUp,
+  startAction,
+} from './actions.ts';
 import type { SimConfig } from './config.ts';
 import { createPrng } from './prng.ts';
 import { progressStepsOf, provenanceOf, toolStep } from './tools.ts';
@@ -48,7 +59,7 @@ const EXECUTION_MONITORS = PROPERTIES.filter((property) => property.onExecution 
 const FINISH_MONITORS = PROPERTIES.filter((property) => property.onFinish !== undefined);
 
 function report(world: World, property: Property, explanation: string | null): void {
-  if (explanation !== null && world.violation === null) {
+  if (explanation !== null && world.violation === null && (world.checked === null || world.checked.has(property.name))) {
     world.violation = { property: property.name, step: world.step, explanation };
   }
 }
@@ -78,6 +89,7 @@ function createHost(world: World): TargetHost {
         finished: false,
       };
       world.executions.push(execution);
+      world.running.push(execution.index);
       if (call !== null) call.executions += 1;
       if (start.tool === 'append') world.appends.set(start.callId, (world.appends.get(start.callId) ?? 0) + 1);
       if (world.notes !== null) world.notes.push(`  ⚙ ${start.tool} ${start.callId} starts executing (execution ${execution.index + 1}, session ${start.sessionId})`);
@@ -94,6 +106,7 @@ function createHost(world: World): TargetHost {
       const next = toolStep(provenance, execution.progressSteps);
       if (next.kind === 'result') {
         execution.finished = true;
+        world.running.splice(world.running.indexOf(index), 1);
         const call = execution.call;
         // The call's stream completes when its own execution (its session, its incarnation) produces the result.
         if (call !== null && call.session.id === execution.sessionIdSeen && call.session.epoch === execution.epoch) {
@@ -159,7 +172,7 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
 
 function endConnection(world: World, connection: SimConnection): void {
   if (connection.state !== CONN.state.attached) return;
-  connection.state = step(CONN, connection.state, CONN.event.end);
+  changeConnection(world, connection, CONN.event.end);
   if (world.notes !== null) world.notes.push(`  ← #${connection.index} end of stream`);
   if (world.violation === null) {
     for (const monitor of END_MONITORS) report(world, monitor, monitor.onEnd!(world, connection));
@@ -198,12 +211,13 @@ interface RunContext {
   readonly observe: (connection: SimConnection) => void;
 }
 
-async function openRun(target: Target, config: SimConfig, options: { record: boolean }): Promise<RunContext> {
+async function openRun(target: Target, config: SimConfig, options: RunOptions): Promise<RunContext> {
   const run = await target.open({ windowEventsMax: config.windowEventsMax, seed: config.seed });
   const world = createWorld(config, run, createPrng(`${config.seed}/server`));
+  world.checked = options.properties === undefined ? null : new Set(options.properties);
   const host = createHost(world);
   world.server = run.boot({ epoch: 1 }, host);
-  return { world, host, list: createActionList(), trace: options.record ? [] : null, observe: observeResponse(world) };
+  return { world, host, list: options.actions ?? createActionList(), trace: options.record === true ? [] : null, observe: observeResponse(world) };
 }
 
 function beginStep(context: RunContext, choice: number, phase: TraceStep['phase']): { kind: number; a: number; b: number } {
@@ -280,10 +294,9 @@ function stepSync(context: RunContext, kind: number, a: number, b: number): void
   const { world } = context;
   let op: Op | null = startAction(world, kind, a, b);
   while (op !== null) {
-    const response = performSync(context, op);
-    const next: Op | null = continueAction(world, kind, a, op, response, context.observe);
+    continueAction(world, op, performSync(context, op), context.observe);
     drainInbox(world);
-    op = next;
+    op = followUp(world, op);
   }
 }
 
@@ -291,10 +304,9 @@ async function stepAsync(context: RunContext, kind: number, a: number, b: number
   const { world } = context;
   let op: Op | null = startAction(world, kind, a, b);
   while (op !== null) {
-    const response = await performAsync(context, op);
-    const next: Op | null = continueAction(world, kind, a, op, response, context.observe);
+    continueAction(world, op, await performAsync(context, op), context.observe);
     drainInbox(world);
-    op = next;
+    op = followUp(world, op);
   }
 }
 
@@ -315,9 +327,7 @@ function nextHealAction(world: World, list: ActionList): number | null {
     list.count = 1;
     return 0;
   };
-  for (const execution of world.executions) {
-    if (!execution.finished && execution.epoch === world.epoch) return offer(K.advance, execution.index);
-  }
+  if (world.running.length > 0) return offer(K.advance, world.running[0]!);
   for (const client of world.clients) {
     if (client.state !== MODEL.client.state.live) continue;
     for (const viewIndex of client.views) {
@@ -341,14 +351,19 @@ function finish(world: World): void {
   for (const monitor of FINISH_MONITORS) report(world, monitor, monitor.onFinish!(world));
 }
 
+/** How a run is made, beyond what it is a function of. */
+export interface RunOptions {
+  /** Keep readable steps (slower). */
+  readonly record?: boolean;
+  /** Check only these properties; the others are not reported. Default: all. */
+  readonly properties?: readonly PropertyName[];
+  /** A list to reuse across runs, saving its allocation. */
+  readonly actions?: ActionList;
+}
+
 /** Runs one simulation of a synchronous or asynchronous target. */
-export async function runSimulation(
-  target: Target,
-  config: SimConfig,
-  source: ChoiceSource,
-  options: { record?: boolean } = {},
-): Promise<RunResult> {
-  const context = await openRun(target, config, { record: options.record === true });
+export async function runSimulation(target: Target, config: SimConfig, source: ChoiceSource, options: RunOptions = {}): Promise<RunResult> {
+  const context = await openRun(target, config, options);
   try {
     if (context.world.run.sync) return runLoopSync(context, source);
     return await runLoopAsync(context, source);

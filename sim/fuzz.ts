@@ -1,7 +1,9 @@
 // The fuzz loop: seeded random walks (uniform and swarm), stopping at the first violation, which is shrunk
 // and recorded as a trace. Each run's seed is derived from the fuzz seed and the run's number.
 
+import type { PropertyName } from '../properties/names.ts';
 import type { Target } from '../targets/target.ts';
+import { createActionList } from './actions.ts';
 import { RESUMECHECK_VERSION, TRACE_FORMAT_VERSION, type Trace } from '../traces/trace.ts';
 import { planWalk, sequenceChoices, walkChoices } from './choices.ts';
 import { monotonicMs } from './clock.ts';
@@ -19,6 +21,8 @@ export interface FuzzOptions {
   /** Wall-clock budget in ms, or null; only decides when to stop, never what a run does. */
   readonly timeMs: number | null;
   readonly shrinkBounds?: ShrinkBounds;
+  /** Check only these properties (default: all). */
+  readonly properties?: readonly PropertyName[];
 }
 
 /** A violation found, shrunk and recorded. */
@@ -48,14 +52,16 @@ export async function recordTrace(
   config: SimConfig,
   choices: readonly number[],
   shrink: ShrinkResult | null,
+  properties: readonly PropertyName[] | null = null,
 ): Promise<Trace> {
-  const recorded = await runSimulation(target, config, sequenceChoices(choices), { record: true });
+  const recorded = await runSimulation(target, config, sequenceChoices(choices), { record: true, ...(properties === null ? {} : { properties }) });
   return {
     format: 'resumecheck-trace',
     formatVersion: TRACE_FORMAT_VERSION,
     resumecheckVersion: RESUMECHECK_VERSION,
     target: target.name,
     config,
+    properties: properties === null ? null : [...properties],
     seed: config.seed,
     choices: recorded.choices,
     steps: recorded.trace ?? [],
@@ -69,14 +75,16 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzOutcome> {
   const { target, config } = options;
   const started = monotonicMs();
   let steps = 0;
+  const actions = createActionList();
+  const checked = options.properties === undefined ? {} : { properties: options.properties };
   for (let run = 1; run <= options.runsMax; run += 1) {
     if (options.timeMs !== null && run > 1 && monotonicMs() - started >= options.timeMs) return { runs: run - 1, steps, finding: null };
     const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, run) };
-    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax)));
+    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax)), { ...checked, actions });
     steps += result.steps + result.healSteps;
     if (result.violation === null) continue;
-    const shrink = await shrinkChoices(target, runConfig, result.choices, result.violation.property, options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS);
-    const trace = await recordTrace(target, runConfig, shrink.choices, shrink);
+    const shrink = await shrinkChoices(target, runConfig, result.choices, result.violation.property, options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, checked);
+    const trace = await recordTrace(target, runConfig, shrink.choices, shrink, options.properties ?? null);
     return { runs: run, steps, finding: { run, original: result, shrink, trace } };
   }
   return { runs: options.runsMax, steps, finding: null };

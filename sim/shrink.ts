@@ -8,6 +8,7 @@ import type { Target } from '../targets/target.ts';
 import type { SimConfig } from './config.ts';
 import { runSimulation } from './engine.ts';
 import { sequenceChoices } from './choices.ts';
+import { createActionList } from './actions.ts';
 
 /** The outcome of shrinking. */
 export interface ShrinkResult {
@@ -37,12 +38,14 @@ export async function shrinkChoices(
   choices: readonly number[],
   property: PropertyName,
   bounds: ShrinkBounds = DEFAULT_SHRINK_BOUNDS,
+  options: { readonly properties?: readonly PropertyName[] } = {},
 ): Promise<ShrinkResult> {
   let evaluations = 0;
+  const actions = createActionList();
   // The consumed prefix of a failing run is what matters: a run stops at its first violation.
   const violates = async (sequence: readonly number[]): Promise<readonly number[] | null> => {
     evaluations += 1;
-    const result = await runSimulation(target, config, sequenceChoices(sequence));
+    const result = await runSimulation(target, config, sequenceChoices(sequence), { ...options, actions });
     return result.violation?.property === property ? result.choices : null;
   };
   let best = (await violates(choices)) ?? null;

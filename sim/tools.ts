@@ -19,23 +19,35 @@ export interface Provenance {
 
 const PREFIX = 'rc ';
 
+/**
+ * The decoded provenance, kept on the message object itself under a symbol (JSON never sees it), so targets that
+ * pass messages through unchanged are not made to parse text on every delivery. Targets that serialise messages
+ * (the real SDK) lose it, and the text is parsed.
+ */
+const DECODED = Symbol('resumecheck provenance');
+
+type Carrier = Readonly<Record<string, unknown>> & { [DECODED]?: Provenance };
+
+// Text form: "rc <epoch> <k> <callId or -> <sessionId>", the session ID last since it is the only free-form field.
 function encode(provenance: Provenance): string {
-  return PREFIX + JSON.stringify([provenance.epoch, provenance.sessionId, provenance.callId, provenance.k]);
+  return `${PREFIX}${provenance.epoch} ${provenance.k} ${provenance.callId ?? '-'} ${provenance.sessionId}`;
 }
 
 function decode(text: unknown, result: boolean): Provenance | null {
   if (typeof text !== 'string' || !text.startsWith(PREFIX)) return null;
-  let fields: unknown;
-  try {
-    fields = JSON.parse(text.slice(PREFIX.length));
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(fields) || fields.length !== 4) return null;
-  const [epoch, sessionId, callId, k] = fields as unknown[];
-  if (typeof epoch !== 'number' || typeof sessionId !== 'string' || typeof k !== 'number') return null;
-  if (callId !== null && typeof callId !== 'string') return null;
-  return { epoch, sessionId, callId, k, result };
+  const fields = text.slice(PREFIX.length).split(' ');
+  if (fields.length < 4) return null;
+  const epoch = Number(fields[0]);
+  const k = Number(fields[1]);
+  if (!Number.isSafeInteger(epoch) || !Number.isSafeInteger(k)) return null;
+  const callId = fields[2] === '-' ? null : fields[2]!;
+  return { epoch, sessionId: fields.slice(3).join(' '), callId, k, result };
+}
+
+// JSON.stringify skips symbol keys, so the carried value never reaches the wire.
+function carry<T extends Readonly<Record<string, unknown>>>(carrier: T, provenance: Provenance): T {
+  (carrier as Carrier)[DECODED] = provenance;
+  return carrier;
 }
 
 /** How many progress notifications each tool sends before its result. */
@@ -46,40 +58,36 @@ export function progressStepsOf(tool: ToolName, workProgressSteps: number): numb
 /** The k-th step of a call: a progress notification, or the result when k is past the progress steps. */
 export function toolStep(provenance: Omit<Provenance, 'result'>, progressSteps: number): ToolStep {
   if (provenance.k <= progressSteps) {
-    return {
-      kind: 'notification',
-      message: {
-        jsonrpc: '2.0',
-        method: 'notifications/progress',
-        params: {
-          progressToken: provenance.callId,
-          progress: provenance.k,
-          total: progressSteps + 1,
-          message: encode({ ...provenance, result: false }),
-        },
-      },
+    const full: Provenance = { ...provenance, result: false };
+    const message = {
+      jsonrpc: '2.0' as const,
+      method: 'notifications/progress',
+      params: { progressToken: provenance.callId, progress: provenance.k, total: progressSteps + 1, message: encode(full) },
     };
+    return { kind: 'notification', message: carry(message, full) };
   }
-  return { kind: 'result', result: { content: [{ type: 'text', text: encode({ ...provenance, result: true }) }] } };
+  const full: Provenance = { ...provenance, result: true };
+  return { kind: 'result', result: carry({ content: [{ type: 'text', text: encode(full) }] }, full) };
 }
 
 /** A server-initiated notification for a session's standalone stream. */
 export function standaloneNotification(provenance: Omit<Provenance, 'result' | 'callId'>): JsonRpcMessage {
-  return {
-    jsonrpc: '2.0',
-    method: 'notifications/message',
-    params: { level: 'info', data: encode({ ...provenance, callId: null, result: false }) },
-  };
+  const full: Provenance = { ...provenance, callId: null, result: false };
+  return carry({ jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: encode(full) } }, full);
 }
 
 /** Reads the provenance of a server-to-client message; null when it carries none (priming, errors, resets). */
 export function provenanceOf(message: JsonRpcMessage | null): Provenance | null {
   if (message === null) return null;
+  const carried = (message as Carrier)[DECODED];
+  if (carried !== undefined) return carried;
   const params = message['params'] as Record<string, unknown> | undefined;
   if (message['method'] === 'notifications/progress') return decode(params?.['message'], false);
   if (message['method'] === 'notifications/message') return decode(params?.['data'], false);
-  const result = message['result'] as { content?: Array<{ text?: unknown }> } | undefined;
-  if (result !== undefined && Array.isArray(result.content)) return decode(result.content[0]?.text, true);
+  const result = message['result'] as ({ content?: Array<{ text?: unknown }> } & Carrier) | undefined;
+  if (result === undefined || result === null) return null;
+  if (result[DECODED] !== undefined) return result[DECODED];
+  if (Array.isArray(result.content)) return decode(result.content[0]?.text, true);
   return null;
 }
 

@@ -20,6 +20,8 @@ export interface SimSession {
   state: number;
   /** Standalone notifications the server was asked to send to it so far. */
   notifications: number;
+  /** The calls the client made in it, in order. */
+  readonly calls: SimCall[];
 }
 
 /** How a client's wait on a stream ended. */
@@ -120,8 +122,6 @@ export interface SimClient {
   session: SimSession | null;
   requestIdNext: number;
   readonly habit: RequestIdHabit;
-  /** Its calls in the current session. */
-  callsInSession: number;
   /** The latest cursor it received, on any stream. */
   cursorLatest: Cursor | null;
   /** The latest cursor it received in an earlier incarnation. */
@@ -166,7 +166,11 @@ export interface World {
   readonly calls: SimCall[];
   readonly callsById: Map<string, SimCall>;
   readonly executions: SimExecution[];
+  /** Indices of the executions not finished yet. */
+  readonly running: number[];
   readonly connections: SimConnection[];
+  /** Indices of the connections whose response body is open (attached), so a step need not scan them all. */
+  readonly attached: number[];
   readonly inbox: InboxItem[];
   /** Append executions per call ID: the file the `append` tool writes to. */
   readonly appends: Map<string, number>;
@@ -176,6 +180,8 @@ export interface World {
   /** The liveness phase's current round; 0 during the fault phase. */
   healRound: number;
   violation: Violation | null;
+  /** The properties checked in this run; null for all. */
+  checked: ReadonlySet<PropertyName> | null;
   /** Readable notes of the current step, when recording. */
   notes: Note[] | null;
 }
@@ -190,7 +196,6 @@ export function createWorld(config: SimConfig, run: TargetRun, serverRandom: Prn
       session: null,
       requestIdNext: 1,
       habit: config.requestIdHabits[index % config.requestIdHabits.length]!,
-      callsInSession: 0,
       cursorLatest: null,
       cursorPreRestart: null,
       standaloneView: -1,
@@ -211,13 +216,16 @@ export function createWorld(config: SimConfig, run: TargetRun, serverRandom: Prn
     calls: [],
     callsById: new Map(),
     executions: [],
+    running: [],
     connections: [],
+    attached: [],
     inbox: [],
     appends: new Map(),
     serverRandom,
     step: 0,
     healRound: 0,
     violation: null,
+    checked: null,
     notes: null,
   };
 }

@@ -2,7 +2,7 @@
 // decoded readable steps and verdict. Choices are the record; fast-check's seed and path are never needed.
 
 import { createHash } from 'node:crypto';
-import { isPropertyName } from '../properties/names.ts';
+import { type PropertyName, isPropertyName } from '../properties/names.ts';
 import type { SimConfig } from '../sim/config.ts';
 import { CONFIG_BOUNDS, ConfigError, resolveConfig } from '../sim/config.ts';
 import type { TraceStep } from '../sim/engine.ts';
@@ -20,6 +20,8 @@ export interface Trace {
   readonly resumecheckVersion: string;
   readonly target: string;
   readonly config: SimConfig;
+  /** The properties the run checked; null for all. */
+  readonly properties: readonly PropertyName[] | null;
   /** The seed of the random walk that found it (informational: the choices are the record). */
   readonly seed: string;
   readonly choices: readonly number[];
@@ -91,12 +93,21 @@ export function parseTrace(text: string, source: string): Trace {
     resumecheckVersion: String(record['resumecheckVersion'] ?? 'unknown'),
     target: record['target'],
     config,
+    properties: parseProperties(record['properties'], source),
     seed: String(record['seed'] ?? config.seed),
     choices: choices as number[],
     steps: Array.isArray(record['steps']) ? (record['steps'] as TraceStep[]) : [],
     verdict: verdict as Violation | null,
     shrink: (record['shrink'] as Trace['shrink']) ?? null,
   };
+}
+
+function parseProperties(value: unknown, source: string): PropertyName[] | null {
+  if (value === null || value === undefined) return null;
+  if (!Array.isArray(value) || !value.every((name) => typeof name === 'string' && isPropertyName(name))) {
+    fail(`${source}: properties must be null or a list of known property names`);
+  }
+  return value as PropertyName[];
 }
 
 /** Renders a trace's steps as numbered lines for a person. */
