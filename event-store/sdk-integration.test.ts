@@ -6,9 +6,9 @@ import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStr
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { z } from 'zod';
-import { CursorRefusedError, type EventStoreBackend, createEventStoreBackend } from './index.ts';
+import { CursorRefusedError, createEventStoreBackend } from './index.ts';
 
 const PROTOCOL_VERSION = '2025-11-25';
 const URL_BASE = 'http://resumecheck.test/mcp';
@@ -30,6 +30,8 @@ class SseReader {
   private readonly decoder = new TextDecoder();
   private buffer = '';
   private ended = false;
+  /** A read started by `isIdle` that has not delivered yet. */
+  private pendingRead: Promise<void> | null = null;
 
   constructor(response: Response) {
     if (response.body === null) throw new Error(`response ${response.status} has no body`);
@@ -77,8 +79,6 @@ class SseReader {
     this.pendingRead = pending;
     return !settled;
   }
-
-  private pendingRead: Promise<void> | null = null;
 
   /** Waits for the server to end the stream (after `isIdle`), returning the frames that came first. */
   async endAfterIdle(): Promise<SseFrame[]> {
@@ -284,15 +284,11 @@ async function progressLive(harness: Harness, reader: SseReader, label: string):
   return frame;
 }
 
-function withBackend(options: Parameters<typeof createEventStoreBackend>[0]): EventStoreBackend {
-  return createEventStoreBackend(options);
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 
 describe('resumecheck/event-store in the real SDK transport (in-process, no sockets, no timers)', () => {
   it('(a) a cut stream resumes with GET + Last-Event-ID: exactly the missed events, then live to the result', async () => {
-    const backend = withBackend({ epoch: 'epochA' });
+    const backend = createEventStoreBackend({ epoch: 'epochA' });
     const alice = await startSession('alice', backend.forSession('alice'));
     const { reader, primingId } = await startCall(alice, 1, 'a');
     // Session 1, stream 1 was initialize (priming + result); the call is stream 2.
@@ -328,7 +324,7 @@ describe('resumecheck/event-store in the real SDK transport (in-process, no sock
   });
 
   it("(b) another session's cursor gets nothing of that session: 400, an error body, no event (one backend, two transports)", async () => {
-    const backend = withBackend({ epoch: 'shared' });
+    const backend = createEventStoreBackend({ epoch: 'shared' });
     const alice = await startSession('alice', backend.forSession('alice'));
     const bob = await startSession('bob', backend.forSession('bob'));
     const aliceCall = await startCall(alice, 1, 'alice-secret');
@@ -369,7 +365,16 @@ describe('resumecheck/event-store in the real SDK transport (in-process, no sock
 
   it("(b, contrast) the SDK's example InMemoryEventStore shared by two sessions replays one session's events into the other", async () => {
     // The same scenario on the store of the SDK's examples, shared as in its SSE polling example: this is the
-    // leak of seed 004, shown in the real transport, and what the 400 above protects against.
+    // leak of seed 004, shown in the real transport, and what the 400 above protects against. That store names
+    // events `${streamId}_${Date.now()}_${Math.random()}` and replays them sorted by name, so two events of one
+    // millisecond replay in random order: its clock and entropy are replaced by counters for the test.
+    let tick = 0;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => 1_700_000_000_000 + (tick += 1));
+    const entropy = vi.spyOn(Math, 'random').mockImplementation(() => 0.5);
+    onTestFinished(() => {
+      clock.mockRestore();
+      entropy.mockRestore();
+    });
     const shared = new InMemoryEventStore();
     const alice = await startSession('alice', shared);
     const bob = await startSession('bob', shared);
@@ -387,7 +392,7 @@ describe('resumecheck/event-store in the real SDK transport (in-process, no sock
   });
 
   it('(c) a cursor from before a restart gets nothing: a new backend, the same session ID reissued by the generator', async () => {
-    const before = withBackend({ epoch: 'before' });
+    const before = createEventStoreBackend({ epoch: 'before' });
     const old = await startSession('S', before.forSession('S'));
     const oldCall = await startCall(old, 1, 'old');
     await progressLive(old, oldCall.reader, 'old');
@@ -398,7 +403,7 @@ describe('resumecheck/event-store in the real SDK transport (in-process, no sock
 
     // The restarted process: a new backend (new epoch), a new transport whose generator hands out 'S' again,
     // and the same history shape, so 'after.1.2.2' exists and differs from the old cursor only in its epoch.
-    const after = withBackend({ epoch: 'after' });
+    const after = createEventStoreBackend({ epoch: 'after' });
     const restarted = await startSession('S', after.forSession('S'));
     const newCall = await startCall(restarted, 1, 'new');
     await progressLive(restarted, newCall.reader, 'new');
@@ -419,7 +424,7 @@ describe('resumecheck/event-store in the real SDK transport (in-process, no sock
 
   describe('(d) what the SDK answers when the store refuses', () => {
     it('a malformed cursor: getStreamIdForEventId returns undefined, the SDK answers 400 "Invalid event ID format"', async () => {
-      const backend = withBackend({ epoch: 'e' });
+      const backend = createEventStoreBackend({ epoch: 'e' });
       const harness = await startSession('s', backend.forSession('s'));
       for (const cursor of ['garbage', 'e.1.2', 'e.1.1.01', `e.1.1.${'9'.repeat(16)}`]) {
         const response = await harness.handle(get('s', cursor));
@@ -429,7 +434,7 @@ describe('resumecheck/event-store in the real SDK transport (in-process, no sock
     });
 
     it('a cursor whose successor left the window: replayEventsAfter throws, the SDK answers 500 "Error replaying events"', async () => {
-      const backend = withBackend({ epoch: 'e', windowEventsMax: 2 });
+      const backend = createEventStoreBackend({ epoch: 'e', windowEventsMax: 2 });
       const harness = await startSession('s', backend.forSession('s'));
       const call = await startCall(harness, 1, 'w');
       await call.reader.cancel();
@@ -448,7 +453,7 @@ describe('resumecheck/event-store in the real SDK transport (in-process, no sock
     });
 
     it('a cursor of a stream that is still connected: the SDK answers 409 "Conflict: Stream already has an active connection"', async () => {
-      const backend = withBackend({ epoch: 'e' });
+      const backend = createEventStoreBackend({ epoch: 'e' });
       const harness = await startSession('s', backend.forSession('s'));
       const call = await startCall(harness, 1, 'c');
       const first = await progressLive(harness, call.reader, 'c');
@@ -461,7 +466,7 @@ describe('resumecheck/event-store in the real SDK transport (in-process, no sock
     });
 
     it('a session ended in the backend while its transport lives: the store refuses its cursors, the SDK can only say 400', async () => {
-      const backend = withBackend({ epoch: 'e' });
+      const backend = createEventStoreBackend({ epoch: 'e' });
       const harness = await startSession('s', backend.forSession('s'));
       const call = await startCall(harness, 1, 'x');
       const first = await progressLive(harness, call.reader, 'x');
@@ -474,7 +479,7 @@ describe('resumecheck/event-store in the real SDK transport (in-process, no sock
     });
 
     it('after DELETE (onsessionclosed ends the session in the backend) every request gets the SDK\'s 404', async () => {
-      const backend = withBackend({ epoch: 'e' });
+      const backend = createEventStoreBackend({ epoch: 'e' });
       const harness = await startSession('s', backend.forSession('s'), { onClosed: (id) => backend.endSession(id, 'deleted') });
       const call = await startCall(harness, 1, 'x');
       const first = await progressLive(harness, call.reader, 'x');
@@ -488,7 +493,7 @@ describe('resumecheck/event-store in the real SDK transport (in-process, no sock
     });
 
     it('a POST carrying a valid Last-Event-ID executes as a new request and replays nothing (the SDK ignores the header on POST)', async () => {
-      const backend = withBackend({ epoch: 'e' });
+      const backend = createEventStoreBackend({ epoch: 'e' });
       const harness = await startSession('s', backend.forSession('s'));
       const call = await startCall(harness, 1, 'first');
       const first = await progressLive(harness, call.reader, 'first');
@@ -504,7 +509,7 @@ describe('resumecheck/event-store in the real SDK transport (in-process, no sock
     });
 
     it('a cursor before the result of a completed stream: the tail and the result are replayed, but the SDK never ends that response', async () => {
-      const backend = withBackend({ epoch: 'e' });
+      const backend = createEventStoreBackend({ epoch: 'e' });
       const harness = await startSession('s', backend.forSession('s'));
       const call = await startCall(harness, 1, 'r');
       const first = await progressLive(harness, call.reader, 'r');
@@ -530,7 +535,7 @@ describe('resumecheck/event-store in the real SDK transport (in-process, no sock
     });
 
     it('a cursor at the result of a completed stream: nothing is replayed, and again the SDK keeps the response open', async () => {
-      const backend = withBackend({ epoch: 'e' });
+      const backend = createEventStoreBackend({ epoch: 'e' });
       const harness = await startSession('s', backend.forSession('s'));
       const call = await startCall(harness, 1, 'r');
       harness.script('r').result();
@@ -545,7 +550,7 @@ describe('resumecheck/event-store in the real SDK transport (in-process, no sock
     });
 
     it('the standalone GET stream resumes through the same store; a second concurrent GET gets the SDK\'s 409', async () => {
-      const backend = withBackend({ epoch: 'e' });
+      const backend = createEventStoreBackend({ epoch: 'e' });
       const harness = await startSession('s', backend.forSession('s'));
       const standalone = await harness.handle(get('s'));
       expect(standalone.status).toBe(200);
