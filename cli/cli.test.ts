@@ -1,0 +1,158 @@
+// The command line's contract with a user: bad input is one line on stderr, nothing on stdout, exit code 2;
+// `targets --json` is machine-readable; and the installed bin really runs.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../sim/config.ts';
+import { recordTrace } from '../sim/fuzz.ts';
+import { referenceTarget } from '../targets/reference/reference.target.ts';
+import { serializeTrace } from '../traces/trace.ts';
+import { main } from './main.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-cli-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs the CLI in-process and captures what it prints. */
+async function run(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
+  return { code, out, err };
+}
+
+function file(name: string, text: string): string {
+  const path = join(scratch, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** A valid trace (three steps on the reference) as plain data, to spoil one field at a time. */
+async function validTrace(): Promise<Record<string, unknown>> {
+  const trace = await recordTrace(referenceTarget, resolveConfig({ seed: 'cli' }), [0, 0, 0], null);
+  return JSON.parse(serializeTrace(trace)) as Record<string, unknown>;
+}
+
+describe('bad input: exit 2, exactly one line on stderr, nothing on stdout', () => {
+  const cases: ReadonlyArray<{ readonly what: string; readonly args: () => Promise<string[]> | string[]; readonly mentions: RegExp }> = [
+    { what: 'an unknown command', args: () => ['frobnicate'], mentions: /unknown command "frobnicate"/ },
+    { what: 'an unknown flag', args: () => ['fuzz', '--target', 'reference', '--bogus'], mentions: /bogus/ },
+    { what: '--runs abc', args: () => ['fuzz', '--target', 'reference', '--runs', 'abc'], mentions: /--runs.*"abc"/ },
+    { what: '--runs 0', args: () => ['fuzz', '--target', 'reference', '--runs', '0'], mentions: /--runs/ },
+    { what: '--runs and --time together', args: () => ['fuzz', '--target', 'reference', '--runs', '1', '--time', '1s'], mentions: /--runs or --time/ },
+    { what: 'a --time that is no duration', args: () => ['fuzz', '--target', 'reference', '--time', 'soon'], mentions: /--time/ },
+    { what: '--steps out of bounds', args: () => ['fuzz', '--target', 'reference', '--steps', '0'], mentions: /--steps/ },
+    { what: 'a --seed with spaces', args: () => ['fuzz', '--target', 'reference', '--seed', 'a b'], mentions: /--seed/ },
+    { what: 'fuzz without --target', args: () => ['fuzz', '--runs', '1'], mentions: /--target is required/ },
+    { what: 'an unknown target', args: () => ['fuzz', '--target', 'no-such-target', '--runs', '1'], mentions: /unknown target "no-such-target"/ },
+    { what: 'replay without a file', args: () => ['replay'], mentions: /replay needs a trace FILE/ },
+    { what: 'replay of a missing file', args: () => ['replay', join(scratch, 'missing.json')], mentions: /missing\.json: cannot read the file \(ENOENT\)/ },
+    { what: 'replay of a file that is not JSON', args: () => ['replay', file('not-json.json', 'this is { not json')], mentions: /not JSON/ },
+    { what: 'replay of a JSON array', args: () => ['replay', file('array.json', '[1, 2, 3]')], mentions: /not a trace object/ },
+    { what: 'replay of JSON that is not a trace', args: () => ['replay', file('object.json', '{"hello": "world"}')], mentions: /not a resumecheck trace/ },
+    {
+      what: 'replay of a trace whose choices are strings',
+      args: async () => ['replay', file('string-choices.json', JSON.stringify({ ...(await validTrace()), choices: ['0', '1'] }))],
+      mentions: /choices must be an array of whole numbers/,
+    },
+    {
+      what: 'replay of a trace whose choices are not an array',
+      args: async () => ['replay', file('object-choices.json', JSON.stringify({ ...(await validTrace()), choices: { 0: 1 } }))],
+      mentions: /choices must be an array/,
+    },
+    {
+      what: 'replay of a trace whose choices are negative',
+      args: async () => ['replay', file('negative-choices.json', JSON.stringify({ ...(await validTrace()), choices: [0, -1] }))],
+      mentions: /choices must be an array of whole numbers/,
+    },
+    {
+      what: 'replay of a trace of another format version',
+      args: async () => ['replay', file('version.json', JSON.stringify({ ...(await validTrace()), formatVersion: 99 }))],
+      mentions: /format version 99/,
+    },
+    {
+      what: 'replay of a trace whose config is out of bounds',
+      args: async () => {
+        const trace = await validTrace();
+        return ['replay', file('config.json', JSON.stringify({ ...trace, config: { ...(trace['config'] as object), clients: 99 } }))];
+      },
+      mentions: /config: clients must be a whole number/,
+    },
+    {
+      what: 'replay of a trace naming an unknown target',
+      args: async () => ['replay', file('target.json', JSON.stringify({ ...(await validTrace()), target: 'no-such-target' }))],
+      mentions: /unknown target "no-such-target"/,
+    },
+    { what: 'targets with a stray argument', args: () => ['targets', 'extra'], mentions: /unexpected argument .extra./i },
+  ];
+
+  for (const { what, args, mentions } of cases) {
+    it(what, async () => {
+      const { code, out, err } = await run(await args());
+      expect(out).toEqual([]);
+      expect(err).toHaveLength(1);
+      expect(err[0]!.split('\n')).toHaveLength(1);
+      expect(err[0]).toMatch(/^resumecheck: /);
+      expect(err[0]).toMatch(mentions);
+      expect(code).toBe(2);
+    });
+  }
+
+  it('a valid trace replays on the reference with exit 0 (the spoiled ones above fail for their one spoiled field)', async () => {
+    const path = file('valid.json', JSON.stringify(await validTrace()));
+    const { code, err } = await run(['replay', path]);
+    expect(err).toEqual([]);
+    expect(code).toBe(0);
+  });
+});
+
+interface TargetRow {
+  name: string;
+  kind: string;
+  description: string;
+  breaks: string[];
+}
+
+function checkTargetRows(rows: unknown): void {
+  expect(Array.isArray(rows)).toBe(true);
+  const list = rows as TargetRow[];
+  for (const row of list) {
+    expect(Object.keys(row).sort()).toEqual(['breaks', 'description', 'kind', 'name']);
+    expect(typeof row.name).toBe('string');
+    expect(typeof row.kind).toBe('string');
+    expect(row.description.length).toBeGreaterThan(0);
+    expect(Array.isArray(row.breaks)).toBe(true);
+  }
+  expect(list.filter((row) => row.name === 'reference' && row.kind === 'reference' && row.breaks.length === 0)).toHaveLength(1);
+  const planted = list.filter((row) => row.kind === 'planted');
+  expect(planted.length).toBeGreaterThanOrEqual(8);
+  for (const row of planted) expect(row.breaks.length, `${row.name} breaks something`).toBeGreaterThan(0);
+  expect(new Set(list.map((row) => row.name)).size).toBe(list.length);
+}
+
+describe('targets --json', () => {
+  it('is an array of {name, kind, description, breaks} with the reference and at least 8 planted targets', async () => {
+    const { code, out, err } = await run(['targets', '--json']);
+    expect(code).toBe(0);
+    expect(err).toEqual([]);
+    checkTargetRows(JSON.parse(out.join('\n')));
+  });
+
+  it('the real bin prints the same list (node bin/resumecheck.mjs targets --json)', () => {
+    const child = spawnSync(process.execPath, ['bin/resumecheck.mjs', 'targets', '--json'], { cwd: ROOT, encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(0);
+    checkTargetRows(JSON.parse(child.stdout));
+  });
+
+  it('the real bin exits 2 with one line on stderr for an unknown command', () => {
+    const child = spawnSync(process.execPath, ['bin/resumecheck.mjs', 'frobnicate'], { cwd: ROOT, encoding: 'utf8' });
+    expect(child.stdout).toBe('');
+    expect(child.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(child.status).toBe(2);
+  });
+});
