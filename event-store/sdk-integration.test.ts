@@ -8,6 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { z } from 'zod';
+import { freshWithReset } from '../core/index.ts';
 import { CursorRefusedError, createEventStoreBackend } from './index.ts';
 
 const PROTOCOL_VERSION = '2025-11-25';
@@ -450,6 +451,20 @@ describe('resumecheck/event-store in the real SDK transport (in-process, no sock
       // Inside the window the same stream still resumes.
       const inside = new SseReader(await harness.handle(get('s', 'e.1.2.2')));
       expect((await inside.next())?.id).toBe('e.1.2.3');
+    });
+
+    it('a decision with a reset (fresh-with-reset policy, cursor before the result): replayEventsAfter throws, the SDK answers 500', async () => {
+      const backend = createEventStoreBackend({ epoch: 'e', completedStreamPolicy: freshWithReset });
+      const harness = await startSession('s', backend.forSession('s'));
+      const call = await startCall(harness, 1, 'r');
+      const first = await progressLive(harness, call.reader, 'r');
+      await call.reader.cancel();
+      harness.script('r').result();
+      await settle();
+      const response = await harness.handle(get('s', first.id ?? ''));
+      expect(response.status).toBe(500);
+      expect(await jsonBody(response)).toEqual(errorBody('Error replaying events'));
+      expect(harness.errors.at(-1)?.message).toBe('Last-Event-ID refused (completed-fresh-reset): result-withheld: events 3..3 of this stream are gone');
     });
 
     it('a cursor of a stream that is still connected: the SDK answers 409 "Conflict: Stream already has an active connection"', async () => {
