@@ -16,6 +16,7 @@ import type {
   ServerInstance,
   Target,
   TargetHost,
+  TargetKind,
   TargetOptions,
   TargetRun,
   ToolName,
@@ -38,8 +39,11 @@ const SERVER_INFO = { name: 'resumecheck-sdk-target', version: '0.1.0' } as cons
 
 /** The event stores of one incarnation: what distinguishes the SDK targets from one another. */
 export interface SdkEventStores {
-  /** The store handed to the transport of a new session (called before that session's initialize is handled). */
-  forSession(sessionId: string): EventStore;
+  /**
+   * The store handed to the transport of a new session (called before that session's initialize is handled).
+   * It may come from an async factory (a user's store module): the harness awaits it.
+   */
+  forSession(sessionId: string): EventStore | Promise<EventStore>;
   /** A session ended, by expiry or DELETE; stores that track sessions forget it. */
   endSession(sessionId: string, how: 'expired' | 'deleted'): void;
 }
@@ -47,6 +51,8 @@ export interface SdkEventStores {
 /** What one SDK target is: its description and how it makes the stores of an incarnation. */
 export interface SdkTargetSpec {
   readonly name: string;
+  /** Default 'sdk'; a user's store module in the SDK transport is 'module'. */
+  readonly kind?: TargetKind;
   readonly description: string;
   createStores(incarnation: Incarnation, options: TargetOptions): SdkEventStores;
 }
@@ -339,7 +345,7 @@ class SdkServer implements ServerInstance {
   /** A new transport and McpServer for an initialize; registered once the transport has initialized it. */
   private async createSession(): Promise<SessionEntry> {
     const sessionId = drawSessionId(this.host);
-    const store = observeStore(this.stores.forSession(sessionId), {
+    const store = observeStore(await this.stores.forSession(sessionId), {
       touch: () => this.quiescence.touch(),
       stored: (streamId) => this.learnPostStream(streamId),
       replayed: (streamId) => this.learnReplayedStream(streamId),
@@ -465,7 +471,7 @@ class SdkServer implements ServerInstance {
 export function createSdkTarget(spec: SdkTargetSpec): Target {
   return {
     name: spec.name,
-    kind: 'sdk',
+    kind: spec.kind ?? 'sdk',
     description: spec.description,
     breaks: [],
     open(options: TargetOptions): TargetRun {
