@@ -12,4 +12,9 @@ export const noCrossStreamReplay: Property = {
     const expected = own === null ? 'the standalone stream' : `the stream of ${own}`;
     return `${describeMessage(arrival)} arrived on connection ${arrival.connection.index}, which carries ${expected}`;
   },
+  onEventId(_world, connection, eventId, own, owner) {
+    if (owner === undefined || owner.session !== own.session || owner.stream === own.stream) return null;
+    const name = (stream: string) => (stream === 'standalone' ? 'the standalone stream' : `the stream of ${stream}`);
+    return `event ${eventId} of ${name(owner.stream)} arrived on connection ${connection.index}, which carries ${name(own.stream)}`;
+  },
 };

@@ -1,7 +1,7 @@
 // What a property is: a name, a one-sentence statement, its source, safety or liveness, and an online
 // monitor over what clients and the simulator's tools observe (never over a target's internals).
 
-import type { Arrival, SimConnection, SimExecution, World } from '../sim/world.ts';
+import type { Arrival, EventOwner, SimConnection, SimExecution, World } from '../sim/world.ts';
 import type { PropertyName } from './names.ts';
 
 /** An invariant resumecheck checks. Each hook returns an explanation when it sees a violation, else null. */
@@ -14,6 +14,11 @@ export interface Property {
   readonly kind: 'safety' | 'liveness';
   /** A message with provenance arrived on a connection (checked before the world records it). */
   readonly onArrival?: (world: World, arrival: Arrival) => string | null;
+  /**
+   * A frame with an event ID arrived on a connection that carries a stream of the client's (`own` names it),
+   * whether or not its message has provenance; `owner` is where that ID was first delivered, if anywhere.
+   */
+  readonly onEventId?: (world: World, connection: SimConnection, eventId: string, own: EventOwner, owner: EventOwner | undefined) => string | null;
   /** A response head arrived. */
   readonly onResponse?: (world: World, connection: SimConnection) => string | null;
   /** The server ended a connection's response body. */

@@ -20,7 +20,7 @@ import {
 import type { SimConfig } from './config.ts';
 import { createPrng } from './prng.ts';
 import { progressStepsOf, provenanceOf, toolStep } from './tools.ts';
-import type { Arrival, SimConnection, SimExecution, Violation, World } from './world.ts';
+import type { Arrival, EventOwner, SimConnection, SimExecution, Violation, World } from './world.ts';
 import { createWorld } from './world.ts';
 
 /** Where each step's choice comes from. `null` stops the fault phase. */
@@ -53,6 +53,7 @@ export interface RunResult {
 }
 
 const ARRIVAL_MONITORS = PROPERTIES.filter((property) => property.onArrival !== undefined);
+const EVENT_ID_MONITORS = PROPERTIES.filter((property) => property.onEventId !== undefined);
 const RESPONSE_MONITORS = PROPERTIES.filter((property) => property.onResponse !== undefined);
 const END_MONITORS = PROPERTIES.filter((property) => property.onEnd !== undefined);
 const EXECUTION_MONITORS = PROPERTIES.filter((property) => property.onExecution !== undefined);
@@ -161,6 +162,13 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
     }
   }
   if (frame.eventId !== null && view !== null) {
+    const key = `${connection.epoch}|${frame.eventId}`;
+    const own: EventOwner = { session: connection.session, stream: view.call === null ? 'standalone' : view.call.id };
+    const owner = world.eventOwners.get(key);
+    if (world.violation === null) {
+      for (const monitor of EVENT_ID_MONITORS) report(world, monitor, monitor.onEventId!(world, connection, frame.eventId, own, owner));
+    }
+    if (owner === undefined) world.eventOwners.set(key, own);
     // The position a cursor stands for is where this connection had got to in its stream, not the view's best.
     const cursor = { eventId: frame.eventId, view: view.index, k: connection.kLast };
     view.received.push(cursor);

@@ -134,6 +134,13 @@ export interface SimClient {
   readonly views: number[];
 }
 
+/** Where an event ID was first delivered: the session and the stream it belongs to. */
+export interface EventOwner {
+  readonly session: SimSession | null;
+  /** The call ID of a call's stream, or `standalone` for the session's standalone stream. */
+  readonly stream: string;
+}
+
 /** A property violation: a bug in the target, as data. */
 export interface Violation {
   readonly property: PropertyName;
@@ -171,6 +178,8 @@ export interface World {
   readonly connections: SimConnection[];
   /** Indices of the connections whose response body is open (attached), so a step need not scan them all. */
   readonly attached: number[];
+  /** Each event ID delivered so far (keyed `epoch|id`), with the stream it was first delivered on. */
+  readonly eventOwners: Map<string, EventOwner>;
   readonly inbox: InboxItem[];
   /** Append executions per call ID: the file the `append` tool writes to. */
   readonly appends: Map<string, number>;
@@ -219,6 +228,7 @@ export function createWorld(config: SimConfig, run: TargetRun, serverRandom: Prn
     running: [],
     connections: [],
     attached: [],
+    eventOwners: new Map(),
     inbox: [],
     appends: new Map(),
     serverRandom,
