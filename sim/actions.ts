@@ -382,6 +382,7 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
         state: step(S, S.initial, S.event.established),
         notifications: 0,
         calls: [],
+        notifiedInLiveness: false,
       };
       world.sessions.push(session);
       client.state = step(C, client.state, C.event.initialized);

@@ -346,6 +346,15 @@ function nextHealAction(world: World, list: ActionList): number | null {
       return view.received.length > 0 ? offer(K.resumeLatest, view.index) : offer(K.resend, view.call.index);
     }
   }
+  // Once calls have settled, every session with a standalone stream gets one notification: a connection that
+  // joined another session's stream shows itself by receiving it.
+  for (const client of world.clients) {
+    const session = client.session;
+    if (client.state !== MODEL.client.state.live || session === null || client.standaloneView < 0) continue;
+    if (session.state !== MODEL.session.state.live || session.notifiedInLiveness) continue;
+    session.notifiedInLiveness = true;
+    return offer(K.notify, client.index);
+  }
   return null;
 }
 

@@ -22,6 +22,8 @@ export interface SimSession {
   notifications: number;
   /** The calls the client made in it, in order. */
   readonly calls: SimCall[];
+  /** True once the liveness phase sent it its closing notification. */
+  notifiedInLiveness: boolean;
 }
 
 /** How a client's wait on a stream ended. */

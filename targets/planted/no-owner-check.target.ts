@@ -6,7 +6,7 @@ export const noOwnerCheckTarget = plantedTarget(
   {
     name: 'no-owner-check',
     description: "resumes the cursor's stream in whichever session issued it, without checking it is the presenting session",
-    breaks: ['no-cross-session-delivery', 'no-hang'],
+    breaks: ['no-cross-session-delivery'],
   },
   withDecide((request, base) => {
     if (request.kind !== 'get' || request.lastEventId === null || request.sessionId === null) return base.decide(request);
