@@ -327,6 +327,8 @@ function restartWorld(world: World): Op {
   }
   for (const index of world.running) world.executions[index]!.finished = true;
   world.running.length = 0;
+  // Event IDs are judged per incarnation: a restarted server may issue the same ones again.
+  world.eventOwners.clear();
   for (const client of world.clients) {
     if (client.cursorLatest !== null) client.cursorPreRestart = client.cursorLatest;
   }
@@ -389,6 +391,7 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
       client.session = session;
       client.standaloneView = -1;
       client.completedView = -1;
+      client.views.length = 0;
       return;
     }
     case 'delete':

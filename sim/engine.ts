@@ -162,7 +162,7 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
     }
   }
   if (frame.eventId !== null && view !== null) {
-    const key = `${connection.epoch}|${frame.eventId}`;
+    const key = frame.eventId;
     const own: EventOwner = { session: connection.session, stream: view.call === null ? 'standalone' : view.call.id };
     const owner = world.eventOwners.get(key);
     if (world.violation === null) {

@@ -132,7 +132,7 @@ export interface SimClient {
   standaloneView: number;
   /** Its most recent completed call view with a cursor before the result, or -1. */
   completedView: number;
-  /** Its views, in creation order. */
+  /** Its views in its current session, in creation order. */
   readonly views: number[];
 }
 
@@ -180,7 +180,7 @@ export interface World {
   readonly connections: SimConnection[];
   /** Indices of the connections whose response body is open (attached), so a step need not scan them all. */
   readonly attached: number[];
-  /** Each event ID delivered so far (keyed `epoch|id`), with the stream it was first delivered on. */
+  /** Each event ID delivered in this incarnation, with the stream it was first delivered on. */
   readonly eventOwners: Map<string, EventOwner>;
   readonly inbox: InboxItem[];
   /** Append executions per call ID: the file the `append` tool writes to. */
