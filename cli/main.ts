@@ -18,7 +18,7 @@ const HELP = `resumecheck — a model checker for MCP Streamable HTTP resumabili
 
 Usage:
   resumecheck fuzz --target T [--runs N | --time 30s] [--seed S] [--steps N] [--clients N] [--window N]
-                   [--property P ...] [--out DIR] [--json]
+                   [--calls N] [--restarts N] [--shard K/N] [--property P ...] [--out DIR] [--json]
   resumecheck replay FILE [--target T] [--json]
   resumecheck targets [--json]
   resumecheck properties [--json]
@@ -57,6 +57,14 @@ function requireTarget(name: string | undefined): Target {
   return target;
 }
 
+function parseShard(text: string): { index: number; count: number } {
+  const match = /^(\d{1,4})\/(\d{1,4})$/.exec(text);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (match === null || count < 1 || index < 1 || index > count) throw new UsageError(`--shard takes K/N with 1 <= K <= N, got ${JSON.stringify(text)}`);
+  return { index, count };
+}
+
 function requireProperty(name: string): PropertyName {
   if (!isPropertyName(name)) throw new UsageError(`unknown property ${JSON.stringify(name)}; \`resumecheck properties\` lists them`);
   return name;
@@ -90,6 +98,9 @@ async function commandFuzz(args: string[], io: Io): Promise<number> {
     steps: { type: 'string' },
     clients: { type: 'string' },
     window: { type: 'string' },
+    calls: { type: 'string' },
+    restarts: { type: 'string' },
+    shard: { type: 'string' },
     out: { type: 'string' },
     property: { type: 'string', multiple: true },
     json: { type: 'boolean' },
@@ -105,12 +116,22 @@ async function commandFuzz(args: string[], io: Io): Promise<number> {
   if (values.steps !== undefined) partial.stepsMax = parseWhole(values.steps as string, '--steps', ...CONFIG_BOUNDS.stepsMax);
   if (values.clients !== undefined) partial.clients = parseWhole(values.clients as string, '--clients', ...CONFIG_BOUNDS.clients);
   if (values.window !== undefined) partial.windowEventsMax = parseWhole(values.window as string, '--window', ...CONFIG_BOUNDS.windowEventsMax);
+  if (values.calls !== undefined) partial.callsPerSessionMax = parseWhole(values.calls as string, '--calls', ...CONFIG_BOUNDS.callsPerSessionMax);
+  if (values.restarts !== undefined) partial.restartsMax = parseWhole(values.restarts as string, '--restarts', ...CONFIG_BOUNDS.restartsMax);
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard as string);
   const config = resolveConfig(partial);
   const out = (values.out as string | undefined) ?? DEFAULT_OUT;
   const json = values.json === true;
 
   if (!json) io.out(`resumecheck fuzz: target ${target.name}, seed ${seed}, ${timeMs === null ? `${runsMax} runs` : `${values.time} budget`}, up to ${config.stepsMax} steps, ${config.clients} clients, window ${config.windowEventsMax}`);
-  const outcome = await fuzz({ target, config, runsMax, timeMs, ...(properties === undefined ? {} : { properties }) });
+  const outcome = await fuzz({
+    target,
+    config,
+    runsMax,
+    timeMs,
+    ...(properties === undefined ? {} : { properties }),
+    ...(shard === undefined ? {} : { shard }),
+  });
   if (outcome.finding === null) {
     if (json) io.out(JSON.stringify({ target: target.name, seed, runs: outcome.runs, steps: outcome.steps, violation: null }));
     else io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);

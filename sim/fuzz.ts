@@ -23,6 +23,8 @@ export interface FuzzOptions {
   readonly shrinkBounds?: ShrinkBounds;
   /** Check only these properties (default: all). */
   readonly properties?: readonly PropertyName[];
+  /** Run only every `count`-th run, starting at run `index` (1-based): machines sharing a seed split the runs. */
+  readonly shard?: { readonly index: number; readonly count: number };
 }
 
 /** A violation found, shrunk and recorded. */
@@ -77,15 +79,18 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzOutcome> {
   let steps = 0;
   const actions = createActionList();
   const checked = options.properties === undefined ? {} : { properties: options.properties };
-  for (let run = 1; run <= options.runsMax; run += 1) {
-    if (options.timeMs !== null && run > 1 && monotonicMs() - started >= options.timeMs) return { runs: run - 1, steps, finding: null };
+  const shard = options.shard ?? { index: 1, count: 1 };
+  let runs = 0;
+  for (let run = shard.index; runs < options.runsMax; run += shard.count) {
+    if (options.timeMs !== null && runs > 0 && monotonicMs() - started >= options.timeMs) return { runs, steps, finding: null };
+    runs += 1;
     const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, run) };
     const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax)), { ...checked, actions });
     steps += result.steps + result.healSteps;
     if (result.violation === null) continue;
     const shrink = await shrinkChoices(target, runConfig, result.choices, result.violation.property, options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, checked);
     const trace = await recordTrace(target, runConfig, shrink.choices, shrink, options.properties ?? null);
-    return { runs: run, steps, finding: { run, original: result, shrink, trace } };
+    return { runs, steps, finding: { run, original: result, shrink, trace } };
   }
-  return { runs: options.runsMax, steps, finding: null };
+  return { runs, steps, finding: null };
 }
