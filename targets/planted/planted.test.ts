@@ -1,0 +1,80 @@
+// Testing the tester: the fuzzer catches every planted bug, reports a property the bug is known to break, and
+// shrinks it without losing it; each listed break is reachable; the reference survives a long fuzz.
+
+import { describe, expect, it } from 'vitest';
+import { PROPERTY_NAMES } from '../../properties/names.ts';
+import { sequenceChoices } from '../../sim/choices.ts';
+import { resolveConfig } from '../../sim/config.ts';
+import { runSimulation } from '../../sim/engine.ts';
+import { fuzz } from '../../sim/fuzz.ts';
+import { referenceTarget } from '../reference/reference.target.ts';
+import { PLANTED_TARGETS } from './index.ts';
+
+const SEED = '1';
+const RUNS_MAX = 5000;
+const REFERENCE_RUNS = 10_000;
+/** Runs allowed to reach one listed break when only that property is checked (the slowest needs ~4800 at seed 1). */
+const BREAK_RUNS_MAX = 10_000;
+
+describe(`every planted bug is caught and shrunk (seed ${SEED}, up to ${RUNS_MAX} runs)`, () => {
+  it('there are planted targets, each breaking known properties, with distinct names', () => {
+    expect(PLANTED_TARGETS.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(PLANTED_TARGETS.map((target) => target.name)).size).toBe(PLANTED_TARGETS.length);
+    for (const target of PLANTED_TARGETS) {
+      expect(target.kind).toBe('planted');
+      expect(target.breaks.length, `${target.name} lists what it breaks`).toBeGreaterThan(0);
+      for (const property of target.breaks) expect(PROPERTY_NAMES).toContain(property);
+    }
+  });
+
+  for (const target of PLANTED_TARGETS) {
+    it(`${target.name}: fuzz finds one of [${target.breaks.join(', ')}] and shrinks it (seed ${SEED})`, async () => {
+      const outcome = await fuzz({ target, config: resolveConfig({ seed: SEED }), runsMax: RUNS_MAX, timeMs: null });
+      const finding = outcome.finding;
+      expect(finding, `${target.name}: no violation in ${outcome.runs} runs`).not.toBeNull();
+      const { original, shrink, trace } = finding!;
+      expect(original.violation).not.toBeNull();
+      expect(target.breaks).toContain(original.violation!.property);
+      // Shrinking keeps the property and never lengthens the run.
+      expect(trace.verdict?.property).toBe(original.violation!.property);
+      expect(shrink.originalLength).toBe(original.choices.length);
+      expect(trace.choices.length).toBeLessThanOrEqual(shrink.originalLength);
+      expect(trace.choices.length).toBeGreaterThan(0);
+      expect(trace.steps.filter((step) => step.phase === 'faults')).toHaveLength(trace.choices.length);
+
+      // The written trace is the record: its choices reproduce the verdict exactly ...
+      const replayed = await runSimulation(target, trace.config, sequenceChoices(trace.choices));
+      expect(replayed.violation).toEqual(trace.verdict);
+      // ... and the reference holds on the very same choices.
+      const onReference = await runSimulation(referenceTarget, trace.config, sequenceChoices(trace.choices));
+      expect(onReference.violation).toBeNull();
+    });
+  }
+});
+
+describe(`every listed break is reachable when only that property is checked (seed ${SEED}, up to ${BREAK_RUNS_MAX} runs)`, () => {
+  for (const target of PLANTED_TARGETS) {
+    for (const property of target.breaks) {
+      it(`${target.name} breaks ${property} (seed ${SEED})`, async () => {
+        const outcome = await fuzz({
+          target,
+          config: resolveConfig({ seed: SEED }),
+          runsMax: BREAK_RUNS_MAX,
+          timeMs: null,
+          properties: [property],
+        });
+        expect(outcome.finding?.trace.verdict?.property, `${target.name}: ${property} not reached in ${outcome.runs} runs`).toBe(property);
+      });
+    }
+  }
+});
+
+describe(`the reference holds (seed ${SEED})`, () => {
+  it(`reference: no violation in ${REFERENCE_RUNS} runs (seed ${SEED})`, async () => {
+    const outcome = await fuzz({ target: referenceTarget, config: resolveConfig({ seed: SEED }), runsMax: REFERENCE_RUNS, timeMs: null });
+    expect(outcome.finding?.trace.verdict ?? null).toBeNull();
+    expect(outcome.runs).toBe(REFERENCE_RUNS);
+    // The runs were real runs, not empty ones.
+    expect(outcome.steps).toBeGreaterThan(REFERENCE_RUNS * 5);
+  });
+});
