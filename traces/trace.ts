@@ -41,10 +41,14 @@ export function serializeTrace(trace: Trace): string {
   return `${JSON.stringify(trace, null, 2)}\n`;
 }
 
-/** The file name of a trace: target, property, and a hash of its content, so equal traces share a name. */
+/**
+ * The file name of a trace: target, property, and a hash of its content, so equal traces share a name. A target name
+ * may hold a path (`module:dir/store.ts`): characters unsafe in a file name become `_`.
+ */
 export function traceFileName(trace: Trace): string {
   const hash = createHash('sha256').update(serializeTrace(trace)).digest('hex').slice(0, 16);
-  return `${trace.target}--${trace.verdict?.property ?? 'holds'}--${hash}.json`;
+  const target = trace.target.replace(/[^A-Za-z0-9._+-]+/g, '_');
+  return `${target}--${trace.verdict?.property ?? 'holds'}--${hash}.json`;
 }
 
 function fail(message: string): never {
