@@ -13,6 +13,8 @@ import type { Target } from '../targets/target.ts';
 import { readTrace, writeTrace } from '../traces/store.ts';
 import { TraceFormatError, type Trace, renderSteps } from '../traces/trace.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
+import { commandCheckStore } from '../check-store/command.ts';
+import { moduleTargetFromName } from '../targets/module/module.target.ts';
 
 const HELP = `resumecheck — a model checker for MCP Streamable HTTP resumability
 
@@ -52,6 +54,9 @@ function parse(args: string[], options: NonNullable<NonNullable<Parameters<typeo
 
 function requireTarget(name: string | undefined): Target {
   if (name === undefined) throw new UsageError('--target is required; `resumecheck targets` lists them');
+  // A user's store module in the SDK transport (check-store traces): module:<path>[#export][+shared].
+  const moduleTarget = moduleTargetFromName(name);
+  if (moduleTarget !== null) return moduleTarget;
   const target = findTarget(name);
   if (target === undefined) throw new UsageError(`unknown target ${JSON.stringify(name)}; known: ${TARGETS.map((t) => t.name).join(', ')}`);
   return target;
@@ -221,6 +226,8 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
         return commandTargets(rest, io);
       case 'properties':
         return commandProperties(rest, io);
+      case 'check-store':
+        return await commandCheckStore(rest, io);
       default:
         throw new UsageError(`unknown command ${JSON.stringify(command)}; try resumecheck --help`);
     }

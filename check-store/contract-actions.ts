@@ -1,0 +1,525 @@
+// The operations a contract run drives the store with, which are enabled in a world, and how each unfolds. Starting
+// a call never awaits it: consecutive starts overlap, and the checker yields to the store only at the operations that
+// say so (await a call, release a send), in the order the choices pick. Sends are held until released, so stores
+// run while a replay is in progress.
+
+import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { macrotaskTurn } from '../sim/clock.ts';
+import { SDK_STANDALONE_STREAM_ID } from '../event-store/index.ts';
+import { callFactory, firstLine } from '../targets/module/store-module.ts';
+import {
+  type ContractSession,
+  type ContractStream,
+  type ContractWorld,
+  type CursorKind,
+  type ReplayCall,
+  type StoreCall,
+  type StoredEvent,
+  describeEvent,
+  note,
+  sessionLabel,
+  show,
+  snapshotOf,
+} from './contract-world.ts';
+
+/** The kinds of operation, in the canonical order actions are listed in. */
+export const CONTRACT_ACTION_KINDS = [
+  'openSession', // a client initializes: a new session (and, per session, a factory call)
+  'reuseSessionId', // after a restart, a new session gets an ID an earlier incarnation used
+  'openPostStream', // a POST opens a request stream: storeEvent of its priming event {}
+  'store', // the server sends a notification on a stream: storeEvent, not awaited
+  'respond', // the server sends a request stream's response: storeEvent, the stream's last
+  'replayOwn', // a client resumes with a cursor its session received
+  'replayForeign', // a proxy presents another session's cursor
+  'replayPreRestart', // a client presents a cursor issued before the restart
+  'replayForged', // an attacker presents a real ID with one character changed
+  'replayMalformed', // an attacker presents a string that is no event ID
+  'awaitStore', // the checker awaits one pending storeEvent (everything ready runs meanwhile)
+  'awaitReplay', // the checker awaits a replay that is not waiting on a send
+  'releaseSend', // a replay's held send callback returns
+  'restart', // the server restarts: every call finishes, then new instances for a new incarnation
+] as const;
+
+/** One kind of operation. */
+export type ContractActionKind = (typeof CONTRACT_ACTION_KINDS)[number];
+
+/** One enabled operation: a kind and its operands (indexes into the world's lists). */
+export interface ContractAction {
+  readonly kind: ContractActionKind;
+  readonly a: number;
+  readonly b: number;
+}
+
+/** Macrotask turns an awaiting operation waits for the store at the most before moving on. */
+export const YIELD_TURNS_MAX = 20;
+/** Turns without any activity after which the final drain gives up on calls that have not settled. */
+export const DRAIN_QUIET_TURNS = 100;
+/** Rounds of the final drain at the most (each releases every held send and yields one turn). */
+export const DRAIN_TURNS_MAX = 5_000;
+
+const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+const HEX = '0123456789abcdef';
+
+function live(world: ContractWorld): ContractSession[] {
+  return world.sessions.filter((session) => session.epoch === world.epoch);
+}
+
+function primingResolved(stream: ContractStream): boolean {
+  return stream.kind === 'standalone' || stream.calls[0]?.state === 'resolved';
+}
+
+function canStore(world: ContractWorld, stream: ContractStream): boolean {
+  return stream.session.epoch === world.epoch && stream.responseCall === null && stream.calls.length < world.config.eventsPerStreamMax && primingResolved(stream);
+}
+
+/** The resolved events of a session, in resolution order: the cursors it holds. */
+export function cursorsOf(world: ContractWorld, session: ContractSession): StoredEvent[] {
+  const events: StoredEvent[] = [];
+  for (const stream of session.streams) events.push(...stream.resolved);
+  return events.sort((left, right) => left.order - right.order);
+}
+
+function latestOf(world: ContractWorld, session: ContractSession): StoredEvent | null {
+  const events = cursorsOf(world, session);
+  return events[events.length - 1] ?? null;
+}
+
+/** The cursor a pre-restart replay presents: the latest of an earlier session with the same ID, else the latest of the previous incarnation. */
+function preRestartCursor(world: ContractWorld, session: ContractSession): StoredEvent | null {
+  let best: StoredEvent | null = null;
+  for (const other of world.sessions) {
+    if (other.epoch >= world.epoch) continue;
+    const latest = latestOf(world, other);
+    if (latest === null) continue;
+    if (other.id === session.id) return latest;
+    if (other.epoch === world.epoch - 1 && (best === null || latest.order > best.order)) best = latest;
+  }
+  return best;
+}
+
+/** Every operation enabled in `world`, in canonical order. */
+export function enumerateContractActions(world: ContractWorld): ContractAction[] {
+  const actions: ContractAction[] = [];
+  const push = (kind: ContractActionKind, a = 0, b = 0): void => {
+    actions.push({ kind, a, b });
+  };
+  const sessions = live(world);
+  if (sessions.length < world.config.sessionsPerEpochMax) {
+    push('openSession');
+    const used = new Set(sessions.map((session) => session.id));
+    for (const earlier of world.sessions) {
+      if (earlier.epoch < world.epoch && !used.has(earlier.id)) {
+        used.add(earlier.id);
+        push('reuseSessionId', earlier.index);
+      }
+    }
+  }
+  for (const session of sessions) {
+    const posts = session.streams.filter((stream) => stream.kind === 'post').length;
+    if (posts < world.config.postStreamsPerSessionMax) push('openPostStream', session.index);
+    for (const stream of session.streams) {
+      if (!canStore(world, stream)) continue;
+      push('store', stream.index);
+      if (stream.kind === 'post') push('respond', stream.index);
+    }
+    const cursors = cursorsOf(world, session);
+    cursors.forEach((_event, index) => push('replayOwn', session.index, index));
+    for (const other of sessions) {
+      if (other !== session && latestOf(world, other) !== null) push('replayForeign', session.index, other.index);
+    }
+    if (preRestartCursor(world, session) !== null) push('replayPreRestart', session.index);
+    if (cursors.length > 0) push('replayForged', session.index);
+    push('replayMalformed', session.index);
+  }
+  for (const call of world.storeCalls) if (call.state === 'pending') push('awaitStore', call.index);
+  for (const replay of world.replays) {
+    if (replay.held.length > 0) push('releaseSend', replay.index);
+    else if (replay.state === 'pending' || replay.state === 'lookup') push('awaitReplay', replay.index);
+  }
+  if (world.restarts < world.config.restartsMax && world.sessions.length > 0) push('restart');
+  return actions;
+}
+
+/** Names an operation for traces, from the world before it runs. */
+export function describeContractAction(world: ContractWorld, action: ContractAction): string {
+  const session = (index: number) => `session ${world.sessions[index]!.label}`;
+  const stream = (index: number) => world.streams[index]!.label;
+  switch (action.kind) {
+    case 'openSession':
+      return `a new session opens (incarnation ${world.epoch})`;
+    case 'reuseSessionId':
+      return `a new session opens with the ID of ${session(action.a)}, which an earlier incarnation issued`;
+    case 'openPostStream':
+      return `${session(action.a)} opens a request stream: storeEvent of its priming event {}`;
+    case 'store':
+      return `storeEvent of a notification on ${stream(action.a)}`;
+    case 'respond':
+      return `storeEvent of the response on ${stream(action.a)}`;
+    case 'replayOwn': {
+      const event = cursorsOf(world, world.sessions[action.a]!)[action.b]!;
+      return `${session(action.a)} resumes after its cursor ${describeEvent(event)}`;
+    }
+    case 'replayForeign':
+      return `${session(action.a)} resumes with ${session(action.b)}'s latest cursor (a proxy mixes sessions up)`;
+    case 'replayPreRestart':
+      return `${session(action.a)} resumes with a cursor issued before the restart`;
+    case 'replayForged':
+      return `${session(action.a)} resumes with a forged cursor (its latest with one character changed)`;
+    case 'replayMalformed':
+      return `${session(action.a)} resumes with a string that is no event ID`;
+    case 'awaitStore':
+      return `await storeEvent of ${world.storeCalls[action.a]!.label}`;
+    case 'awaitReplay':
+      return `await replay #${action.a + 1}`;
+    case 'releaseSend':
+      return `the send callback of replay #${action.a + 1} returns`;
+    case 'restart':
+      return `the server restarts (incarnation ${world.epoch + 1})`;
+  }
+}
+
+/** Waits for the store until `done` holds or {@link YIELD_TURNS_MAX} turns pass. */
+async function yieldUntil(done: () => boolean): Promise<void> {
+  for (let turn = 0; turn < YIELD_TURNS_MAX && !done(); turn += 1) await macrotaskTurn();
+}
+
+function drawId(world: ContractWorld, prefix: string, alphabet: string, length: number): string {
+  let id = prefix;
+  for (let index = 0; index < length; index += 1) id += alphabet.charAt(world.prng.below(alphabet.length));
+  return id;
+}
+
+function drawUuid(world: ContractWorld): string {
+  const hex = drawId(world, '', HEX, 32);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+async function openSession(world: ContractWorld, reuse: ContractSession | null): Promise<void> {
+  const used = new Set(world.sessions.map((session) => session.id));
+  let id = reuse?.id ?? drawId(world, 's', ALPHABET, 8);
+  while (reuse === null && used.has(id)) id = drawId(world, 's', ALPHABET, 8);
+  const index = world.sessions.length;
+  const label = sessionLabel(index);
+  let store: EventStore;
+  if (world.config.shared) {
+    if (world.sharedStore === null) throw new Error('assertion: no shared store in this incarnation');
+    store = world.sharedStore;
+  } else {
+    const context = { sessionId: id, epoch: world.epoch, shared: false, windowEventsMax: world.config.windowEventsMax, world: world.config.seed };
+    store = await callFactory(world.factory, context, world.where);
+    note(world, `  factory(${show(context.sessionId)}, epoch ${world.epoch}) → a store for session ${label}`);
+  }
+  const session: ContractSession = { index, label, id, epoch: world.epoch, store, streams: [], requestIdNext: 1 };
+  world.sessions.push(session);
+  addStream(world, session, 'standalone', SDK_STANDALONE_STREAM_ID);
+  note(world, `  session ${label} = ${id}${world.config.shared ? ' (the shared store)' : ''}`);
+}
+
+function addStream(world: ContractWorld, session: ContractSession, kind: 'post' | 'standalone', streamId: string): ContractStream {
+  const posts = session.streams.filter((stream) => stream.kind === 'post').length;
+  const stream: ContractStream = {
+    index: world.streams.length,
+    session,
+    label: `${session.label}.${kind === 'post' ? `post${posts + 1}` : 'standalone'}`,
+    streamId,
+    kind,
+    calls: [],
+    resolved: [],
+    responseCall: null,
+  };
+  world.streams.push(stream);
+  session.streams.push(stream);
+  return stream;
+}
+
+/** The message of the next store on `stream`, shaped as the transport would store it. */
+function messageFor(stream: ContractStream, kind: 'priming' | 'notification' | 'response'): JSONRPCMessage {
+  const position = stream.calls.length;
+  const provenance = { session: stream.session.label, stream: stream.label, position, tags: ['resumecheck', { position: [position] }] };
+  if (kind === 'priming') return {} as JSONRPCMessage;
+  if (kind === 'response') {
+    const id = stream.session.requestIdNext;
+    stream.session.requestIdNext += 1;
+    return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `result of ${stream.label}` }], structuredContent: provenance } } as JSONRPCMessage;
+  }
+  if (stream.kind === 'standalone') {
+    return { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', logger: 'resumecheck', data: provenance } } as JSONRPCMessage;
+  }
+  return { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: stream.label, progress: position, message: `${stream.label}#${position}`, _meta: provenance } } as JSONRPCMessage;
+}
+
+function startStore(world: ContractWorld, stream: ContractStream, kind: 'priming' | 'notification' | 'response'): void {
+  const message = messageFor(stream, kind);
+  const call: StoreCall = {
+    index: world.storeCalls.length,
+    stream,
+    label: `${stream.label}#${stream.calls.length}${kind === 'response' ? ' (response)' : ''}`,
+    snapshot: snapshotOf(message),
+    step: world.step,
+    tick: world.tick,
+    state: 'pending',
+    value: undefined,
+    error: null,
+    event: null,
+  };
+  world.tick += 1;
+  world.storeCalls.push(call);
+  stream.calls.push(call);
+  if (kind === 'response') stream.responseCall = call;
+  note(world, `  storeEvent(${show(stream.streamId)}, ${call.label}) started`);
+  let promise: Promise<string>;
+  try {
+    promise = Promise.resolve(stream.session.store.storeEvent(stream.streamId, message));
+  } catch (error) {
+    promise = Promise.reject(error);
+  }
+  promise.then(
+    (value) => {
+      world.activity += 1;
+      call.state = 'resolved';
+      call.value = value;
+      if (typeof value === 'string' && value !== '') {
+        const event: StoredEvent = { id: value, call, stream, order: world.resolutions };
+        world.resolutions += 1;
+        call.event = event;
+        stream.resolved.push(event);
+        if (!world.eventsById.has(value)) world.eventsById.set(value, event);
+      }
+      note(world, `  storeEvent of ${call.label} resolved: ${show(value)}`);
+    },
+    (error: unknown) => {
+      world.activity += 1;
+      call.state = 'rejected';
+      call.error = firstLine(error);
+      note(world, `  storeEvent of ${call.label} rejected: ${call.error}`);
+    },
+  );
+}
+
+/** A real ID with one character changed (kept within its character class), never an ID issued so far. */
+function forge(world: ContractWorld, eventId: string): string {
+  for (let attempt = 0; attempt < 20 && eventId.length > 0; attempt += 1) {
+    const position = world.prng.below(eventId.length);
+    const original = eventId.charAt(position);
+    const alphabet = /[0-9]/.test(original) ? '0123456789' : /[a-z]/.test(original) ? 'abcdefghijklmnopqrstuvwxyz' : /[A-Z]/.test(original) ? 'ABCDEFGHIJKLMNOPQRSTUVWXYZ' : ALPHABET;
+    const offset = 1 + world.prng.below(alphabet.length - 1);
+    const replacement = alphabet.charAt((Math.max(0, alphabet.indexOf(original)) + offset) % alphabet.length);
+    const forged = eventId.slice(0, position) + replacement + eventId.slice(position + 1);
+    if (forged !== eventId && !world.eventsById.has(forged)) return forged;
+  }
+  return `${eventId}0`;
+}
+
+function malformed(world: ContractWorld): string {
+  switch (world.prng.below(4)) {
+    case 0:
+      return drawId(world, '', ALPHABET, 16);
+    case 1:
+      return `garbage-${drawId(world, '', '0123456789', 6)}`;
+    case 2:
+      return drawId(world, '', HEX, 8) + '_' + drawId(world, '', HEX, 4);
+    default:
+      return `${SDK_STANDALONE_STREAM_ID}_${drawId(world, '', '0123456789', 13)}_${drawId(world, '', ALPHABET, 8)}`;
+  }
+}
+
+async function startReplay(world: ContractWorld, session: ContractSession, cursor: string, kind: CursorKind, source: StoredEvent | null): Promise<void> {
+  const replay: ReplayCall = {
+    index: world.replays.length,
+    session,
+    cursor,
+    kind,
+    source,
+    step: world.step,
+    tick: world.tick,
+    resolvedBefore: world.resolutions,
+    lookup: { state: 'none' },
+    state: 'lookup',
+    returned: undefined,
+    error: null,
+    sends: [],
+    held: [],
+  };
+  world.replays.push(replay);
+  const store = session.store;
+  note(world, `  replay #${replay.index + 1} of session ${session.label}, Last-Event-ID ${show(cursor)}`);
+  if (store.getStreamIdForEventId !== undefined) {
+    // The transport asks first; a falsy answer is a 400 and replayEventsAfter is never called.
+    replay.lookup = { state: 'pending' };
+    let promise: Promise<string | undefined>;
+    try {
+      promise = Promise.resolve(store.getStreamIdForEventId(cursor));
+    } catch (error) {
+      promise = Promise.reject(error);
+    }
+    promise.then(
+      (value) => {
+        world.activity += 1;
+        replay.lookup = { state: 'resolved', value };
+        note(world, `  getStreamIdForEventId → ${show(value)}`);
+      },
+      (error: unknown) => {
+        world.activity += 1;
+        replay.lookup = { state: 'rejected', error: firstLine(error) };
+        note(world, `  getStreamIdForEventId rejected: ${firstLine(error)}`);
+      },
+    );
+    await yieldUntil(() => replay.lookup.state !== 'pending');
+    if (replay.lookup.state === 'pending') return;
+  }
+  continueReplay(world, replay);
+}
+
+/** After the lookup (if any): refused, or replayEventsAfter is called with a send callback that holds each send. */
+function continueReplay(world: ContractWorld, replay: ReplayCall): void {
+  if (replay.lookup.state === 'rejected' || (replay.lookup.state === 'resolved' && !replay.lookup.value)) {
+    replay.state = 'refused';
+    replay.tick = world.tick;
+    replay.resolvedBefore = world.resolutions;
+    note(world, `  refused by getStreamIdForEventId (the transport answers ${replay.lookup.state === 'rejected' ? 500 : 400})`);
+    return;
+  }
+  replay.state = 'pending';
+  replay.tick = world.tick;
+  replay.resolvedBefore = world.resolutions;
+  world.tick += 1;
+  const send = (eventId: string, message: JSONRPCMessage): Promise<void> => {
+    world.activity += 1;
+    replay.sends.push({ eventId, snapshot: snapshotOf(message) });
+    note(world, `  replay #${replay.index + 1} sends ${show(eventId)} ${show(message)} (held)`);
+    return new Promise<void>((resolve) => {
+      replay.held.push(resolve);
+    });
+  };
+  let promise: Promise<string>;
+  try {
+    promise = Promise.resolve(replay.session.store.replayEventsAfter(replay.cursor, { send }));
+  } catch (error) {
+    promise = Promise.reject(error);
+  }
+  promise.then(
+    (value) => {
+      world.activity += 1;
+      replay.state = 'returned';
+      replay.returned = value;
+      note(world, `  replay #${replay.index + 1} returned ${show(value)} after ${replay.sends.length} sends`);
+    },
+    (error: unknown) => {
+      world.activity += 1;
+      replay.state = 'threw';
+      replay.error = firstLine(error);
+      note(world, `  replay #${replay.index + 1} threw: ${replay.error}`);
+    },
+  );
+}
+
+function releaseOne(world: ContractWorld, replay: ReplayCall): void {
+  const release = replay.held.shift();
+  if (release === undefined) throw new Error(`assertion: replay #${replay.index + 1} holds no send`);
+  world.activity += 1;
+  release();
+}
+
+/** True when no call is still running. */
+function allSettled(world: ContractWorld): boolean {
+  return world.storeCalls.every((call) => call.state !== 'pending') && world.replays.every((replay) => replay.state !== 'pending' && replay.lookup.state !== 'pending');
+}
+
+/** Lets every call finish: releases each held send and yields, until all settled or nothing happens any more. */
+export async function drain(world: ContractWorld): Promise<void> {
+  let quiet = 0;
+  for (let turn = 0; turn < DRAIN_TURNS_MAX && quiet < DRAIN_QUIET_TURNS; turn += 1) {
+    for (const replay of world.replays) {
+      while (replay.held.length > 0) releaseOne(world, replay);
+      // A lookup that answered while the checker was busy elsewhere goes on as the transport would.
+      if (replay.state === 'lookup' && replay.lookup.state !== 'pending') continueReplay(world, replay);
+    }
+    if (allSettled(world)) return;
+    const before = world.activity;
+    await macrotaskTurn();
+    quiet = world.activity === before ? quiet + 1 : 0;
+  }
+}
+
+/**
+ * Carries out one operation. Starting a call returns null without awaiting anything, so consecutive starts overlap;
+ * only the operations that yield to the store (open a session, resume, await, release, restart) return a promise.
+ */
+export function performContractAction(world: ContractWorld, action: ContractAction): Promise<void> | null {
+  switch (action.kind) {
+    case 'openSession':
+      return openSession(world, null);
+    case 'reuseSessionId':
+      return openSession(world, world.sessions[action.a]!);
+    case 'openPostStream': {
+      const stream = addStream(world, world.sessions[action.a]!, 'post', drawUuid(world));
+      note(world, `  ${stream.label} = ${stream.streamId}`);
+      startStore(world, stream, 'priming');
+      return null;
+    }
+    case 'store':
+      startStore(world, world.streams[action.a]!, 'notification');
+      return null;
+    case 'respond':
+      startStore(world, world.streams[action.a]!, 'response');
+      return null;
+    case 'replayOwn': {
+      const session = world.sessions[action.a]!;
+      const event = cursorsOf(world, session)[action.b]!;
+      return startReplay(world, session, event.id, 'own', event);
+    }
+    case 'replayForeign': {
+      const event = latestOf(world, world.sessions[action.b]!)!;
+      return startReplay(world, world.sessions[action.a]!, event.id, 'foreign', event);
+    }
+    case 'replayPreRestart': {
+      const session = world.sessions[action.a]!;
+      const event = preRestartCursor(world, session)!;
+      return startReplay(world, session, event.id, 'pre-restart', event);
+    }
+    case 'replayForged': {
+      const session = world.sessions[action.a]!;
+      return startReplay(world, session, forge(world, latestOf(world, session)!.id), 'forged', null);
+    }
+    case 'replayMalformed': {
+      const session = world.sessions[action.a]!;
+      return startReplay(world, session, malformed(world), 'malformed', null);
+    }
+    case 'awaitStore': {
+      const call = world.storeCalls[action.a]!;
+      return yieldUntil(() => call.state !== 'pending');
+    }
+    case 'awaitReplay':
+      return awaitReplay(world, world.replays[action.a]!);
+    case 'releaseSend': {
+      const replay = world.replays[action.a]!;
+      releaseOne(world, replay);
+      return yieldUntil(() => replay.held.length > 0 || replay.state !== 'pending');
+    }
+    case 'restart':
+      return restart(world);
+  }
+}
+
+async function awaitReplay(world: ContractWorld, replay: ReplayCall): Promise<void> {
+  await yieldUntil(() => replay.held.length > 0 || (replay.state !== 'pending' && replay.lookup.state !== 'pending'));
+  if (replay.state === 'lookup' && replay.lookup.state !== 'pending') continueReplay(world, replay);
+}
+
+/** Opens the shared instance of the current incarnation (with `shared`). */
+export async function openIncarnation(world: ContractWorld): Promise<void> {
+  if (!world.config.shared) return;
+  const context = { sessionId: null, epoch: world.epoch, shared: true, windowEventsMax: world.config.windowEventsMax, world: world.config.seed };
+  world.sharedStore = await callFactory(world.factory, context, world.where);
+  note(world, `  factory(null, epoch ${world.epoch}) → the store every session of incarnation ${world.epoch} shares`);
+}
+
+async function restart(world: ContractWorld): Promise<void> {
+  // The old incarnation finishes what it started, so every call is judged; then its instances are never used again.
+  await drain(world);
+  world.restarts += 1;
+  world.epoch += 1;
+  world.sharedStore = null;
+  await openIncarnation(world);
+}

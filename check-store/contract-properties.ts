@@ -1,0 +1,72 @@
+// The contract an SDK EventStore must keep, property by property: a name, one statement, and why it matters to
+// the transport that calls the store. The contract phase judges every run against all of them.
+
+/** The names of the contract properties, in the order violations are reported. */
+export const CONTRACT_PROPERTY_NAMES = [
+  'calls-settle',
+  'event-ids-unique',
+  'session-isolation',
+  'unknown-cursor-yields-nothing',
+  'no-silent-skip',
+  'replay-exact',
+] as const;
+
+/** One contract property's name. */
+export type ContractPropertyName = (typeof CONTRACT_PROPERTY_NAMES)[number];
+
+/** A property of the EventStore contract. */
+export interface ContractProperty {
+  readonly name: ContractPropertyName;
+  /** One sentence: what must hold. */
+  readonly statement: string;
+  /** Why the transport needs it. */
+  readonly why: string;
+}
+
+/** Said wherever cross-session isolation is reported with `--shared`. */
+export const SHARED_ISOLATION_NOTE =
+  'with --shared one store instance serves every session and no EventStore method is told the session, so any store that replays at all fails session isolation once a session presents another session\'s cursor (or two sessions share the standalone stream ID "_GET_stream"): give each session its own store (the factory is called with context.sessionId), scoped by session';
+
+/** Every contract property, in report order. */
+export const CONTRACT_PROPERTIES: readonly ContractProperty[] = [
+  {
+    name: 'calls-settle',
+    statement: 'Every storeEvent, getStreamIdForEventId and replayEventsAfter call settles (resolves or rejects) once the send callbacks it awaits have returned.',
+    why: 'The transport awaits each call while handling a request: a call that never settles hangs that request for good.',
+  },
+  {
+    name: 'event-ids-unique',
+    statement: 'storeEvent resolves to a non-empty string that no other storeEvent call got, on any stream, in any session or incarnation, also while calls overlap.',
+    why: 'MCP: event IDs MUST be globally unique across all streams within a session; a repeated ID makes a cursor name two positions.',
+  },
+  {
+    name: 'session-isolation',
+    statement: 'A replay never sends an event that another session stored, whatever cursor it is given.',
+    why: "Seed 004: physical presence in a buffer is not authorisation to deliver; a proxy or attacker can present another session's cursor.",
+  },
+  {
+    name: 'unknown-cursor-yields-nothing',
+    statement:
+      "A cursor the session was never sent (a random string, a real ID with one character changed, an ID issued before a restart, another session's ID) makes the store send nothing and name none of the session's streams; throwing or returning without sending is fine.",
+    why: 'A forged or stale cursor must not open any stream: a replay of it delivers events the client never asked for, and a stream it names is handed to the connection.',
+  },
+  {
+    name: 'no-silent-skip',
+    statement:
+      'A cursor whose following events the store no longer holds is refused (replayEventsAfter throws, or getStreamIdForEventId returns undefined): a replay never returns having sent only a later part of what followed the cursor.',
+    why: 'The SDK has no way to signal a gap: a replay that skips events loses them without anyone knowing (seed 004: never skip silently).',
+  },
+  {
+    name: 'replay-exact',
+    statement:
+      "For a cursor its own session received, replayEventsAfter sends exactly the events stored on the cursor's stream strictly after it, in the order their storeEvent calls resolved, each once, payloads deep-equal, and returns that stream's ID (getStreamIdForEventId, if present, names it too); events stored while the replay runs may follow, in order. A cursor with more than context.windowEventsMax events after it, or on a stream whose response is stored, may be refused instead.",
+    why: 'The transport writes the replayed events to the resumed connection and registers it under the returned stream ID: anything else is a lost, duplicated, reordered or misdirected message.',
+  },
+];
+
+/** A contract property by name. */
+export function contractProperty(name: ContractPropertyName): ContractProperty {
+  const property = CONTRACT_PROPERTIES.find((candidate) => candidate.name === name);
+  if (property === undefined) throw new Error(`assertion: unknown contract property ${name}`);
+  return property;
+}

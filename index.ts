@@ -1,0 +1,46 @@
+// resumecheck as a library (`import { checkEventStore } from 'resumecheck'`): the store checker, the simulator, the
+// targets, the properties, the trace format, and the decision core's SDK event store.
+
+// Checking a server author's EventStore (both phases; the CLI's check-store uses the same function).
+export {
+  type CheckEventStoreOptions,
+  type StoreCheckResult,
+  type StoreInput,
+  type StoreViolation,
+  DEFAULT_STORE_CHECK_RUNS,
+  checkEventStore,
+} from './check-store/check-event-store.ts';
+export { CONTRACT_PROPERTIES, CONTRACT_PROPERTY_NAMES, type ContractProperty, type ContractPropertyName, SHARED_ISOLATION_NOTE } from './check-store/contract-properties.ts';
+export type { TransportDefect } from './check-store/end-to-end.ts';
+export type { ContractTrace } from './check-store/store-traces.ts';
+export { type EventStoreFactory, type StoreContext, type StoreModuleRef, StoreModuleError } from './targets/module/store-module.ts';
+
+// The simulator.
+export { type ChoiceSource, type RunOptions, type RunResult, type TraceStep, runSimulation } from './sim/engine.ts';
+export { type Finding, type FuzzOptions, type FuzzOutcome, fuzz, recordTrace, runSeed } from './sim/fuzz.ts';
+export { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, shrinkChoices } from './sim/shrink.ts';
+export { planWalk, sequenceChoices, walkChoices } from './sim/choices.ts';
+export { ACTION_KINDS, type ActionKind, CONFIG_BOUNDS, ConfigError, DEFAULT_CONFIG, type SimConfig, resolveConfig } from './sim/config.ts';
+export type { Violation } from './sim/world.ts';
+
+// Systems under test.
+export { TARGETS, TARGETS as targets, findTarget } from './targets/index.ts';
+export { type ModuleTarget, type StoreSource, createModuleTarget, functionSource, moduleSource, moduleTargetFromName } from './targets/module/module.target.ts';
+export { type SdkEventStores, type SdkTargetSpec, createSdkTarget } from './targets/sdk/index.ts';
+export type * from './targets/target.ts';
+
+// Properties.
+export { PROPERTIES, PROPERTIES as properties, PROPERTY_NAMES, type Property, type PropertyName, isPropertyName } from './properties/index.ts';
+
+// Traces.
+export { type Trace, TraceFormatError, parseTrace, renderSteps, serializeTrace } from './traces/trace.ts';
+export { readTrace, writeTrace } from './traces/store.ts';
+
+// The decision core as an SDK EventStore (also `resumecheck/event-store`).
+export {
+  CursorRefusedError,
+  type EventStoreBackend,
+  type EventStoreBackendOptions,
+  SDK_STANDALONE_STREAM_ID,
+  createEventStoreBackend,
+} from './event-store/index.ts';
