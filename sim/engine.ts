@@ -321,6 +321,15 @@ async function stepAsync(context: RunContext, kind: number, a: number, b: number
 /** Liveness-phase rounds at the most; each round lets every execution finish and every client resume once. */
 const HEAL_ROUNDS_MAX = 6;
 
+/** Offers exactly one action, the liveness phase's next. */
+function offer(list: ActionList, kind: number, a: number): number {
+  list.kind[0] = kind;
+  list.a[0] = a;
+  list.b[0] = 0;
+  list.count = 1;
+  return 0;
+}
+
 /**
  * The liveness phase's next action, or null when the world has settled: faults have stopped; the server
  * finishes its work; each live client resumes each stream it still waits on with its latest cursor
@@ -328,14 +337,7 @@ const HEAL_ROUNDS_MAX = 6;
  */
 function nextHealAction(world: World, list: ActionList): number | null {
   list.count = 0;
-  const offer = (kind: number, a: number): number => {
-    list.kind[0] = kind;
-    list.a[0] = a;
-    list.b[0] = 0;
-    list.count = 1;
-    return 0;
-  };
-  if (world.running.length > 0) return offer(K.advance, world.running[0]!);
+  if (world.running.length > 0) return offer(list, K.advance, world.running[0]!);
   for (const client of world.clients) {
     if (client.state !== MODEL.client.state.live) continue;
     for (const viewIndex of client.views) {
@@ -343,7 +345,7 @@ function nextHealAction(world: World, list: ActionList): number | null {
       if (view.session !== client.session || view.call === null || view.outcome !== 'pending' || view.connection >= 0) continue;
       if (view.healed === world.healRound) continue;
       view.healed = world.healRound;
-      return view.received.length > 0 ? offer(K.resumeLatest, view.index) : offer(K.resend, view.call.index);
+      return view.received.length > 0 ? offer(list, K.resumeLatest, view.index) : offer(list, K.resend, view.call.index);
     }
   }
   // Once calls have settled, every session with a standalone stream gets one notification: a connection that
@@ -353,7 +355,7 @@ function nextHealAction(world: World, list: ActionList): number | null {
     if (client.state !== MODEL.client.state.live || session === null || client.standaloneView < 0) continue;
     if (session.state !== MODEL.session.state.live || session.notifiedInLiveness) continue;
     session.notifiedInLiveness = true;
-    return offer(K.notify, client.index);
+    return offer(list, K.notify, client.index);
   }
   return null;
 }

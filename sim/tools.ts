@@ -20,7 +20,8 @@ export interface Provenance {
 const PREFIX = 'rc ';
 
 /**
- * The decoded provenance, kept on the message object itself under a symbol (JSON never sees it), so targets that
+ * The decoded provenance, kept on the message object itself under a symbol (JSON.stringify skips symbol keys, so
+ * it never reaches the wire), so targets that
  * pass messages through unchanged are not made to parse text on every delivery. Targets that serialise messages
  * (the real SDK) lose it, and the text is parsed.
  */
@@ -44,12 +45,6 @@ function decode(text: unknown, result: boolean): Provenance | null {
   return { epoch, sessionId: fields.slice(3).join(' '), callId, k, result };
 }
 
-// JSON.stringify skips symbol keys, so the carried value never reaches the wire.
-function carry<T extends Readonly<Record<string, unknown>>>(carrier: T, provenance: Provenance): T {
-  (carrier as Carrier)[DECODED] = provenance;
-  return carrier;
-}
-
 /** How many progress notifications each tool sends before its result. */
 export function progressStepsOf(tool: ToolName, workProgressSteps: number): number {
   return tool === 'work' ? workProgressSteps : 0;
@@ -63,17 +58,18 @@ export function toolStep(provenance: Omit<Provenance, 'result'>, progressSteps: 
       jsonrpc: '2.0' as const,
       method: 'notifications/progress',
       params: { progressToken: provenance.callId, progress: provenance.k, total: progressSteps + 1, message: encode(full) },
+      [DECODED]: full,
     };
-    return { kind: 'notification', message: carry(message, full) };
+    return { kind: 'notification', message };
   }
   const full: Provenance = { ...provenance, result: true };
-  return { kind: 'result', result: carry({ content: [{ type: 'text', text: encode(full) }] }, full) };
+  return { kind: 'result', result: { content: [{ type: 'text', text: encode(full) }], [DECODED]: full } };
 }
 
 /** A server-initiated notification for a session's standalone stream. */
 export function standaloneNotification(provenance: Omit<Provenance, 'result' | 'callId'>): JsonRpcMessage {
   const full: Provenance = { ...provenance, callId: null, result: false };
-  return carry({ jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: encode(full) } }, full);
+  return { jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: encode(full) }, [DECODED]: full };
 }
 
 /** Reads the provenance of a server-to-client message; null when it carries none (priming, errors, resets). */
