@@ -88,6 +88,20 @@ function shown(path: string): string {
   return relative(process.cwd(), path) || path;
 }
 
+async function probe(source: StoreSource, shared: boolean): Promise<void> {
+  if (source.ref !== null) checkStoreModulePath(source.ref);
+  const where = source.ref === null ? 'the factory' : source.ref.path;
+  await callFactory(await source.factoryFor('probe'), probeContext({ shared, windowEventsMax: DEFAULT_CONTRACT_CONFIG.windowEventsMax }), where);
+}
+
+/**
+ * Checks that a store can be used at all, as {@link checkEventStore} does first: the module imports, the export is a
+ * factory, and one call with a probe context returns an EventStore. Throws a one-line `StoreModuleError` otherwise.
+ */
+export async function probeEventStore(store: StoreInput, options: { readonly shared?: boolean } = {}): Promise<void> {
+  await probe(sourceOf(store), options.shared ?? false);
+}
+
 /**
  * Checks a server author's EventStore. Bad input (a module that cannot be imported, an export that is no function,
  * a factory whose result lacks storeEvent or replayEventsAfter) throws a `StoreModuleError` with one line; it is
@@ -98,9 +112,7 @@ export async function checkEventStore(store: StoreInput, options: CheckEventStor
   const seed = options.seed ?? '1';
   const runs = options.runs ?? DEFAULT_STORE_CHECK_RUNS;
   const source = sourceOf(store);
-  if (source.ref !== null) checkStoreModulePath(source.ref);
-  const where = source.ref === null ? 'the factory' : source.ref.path;
-  await callFactory(await source.factoryFor('probe'), probeContext({ shared, windowEventsMax: DEFAULT_CONTRACT_CONFIG.windowEventsMax }), where);
+  await probe(source, shared);
   const target = moduleTargetName(source.ref, { shared });
   const out = options.out ?? null;
   const violations: StoreViolation[] = [];

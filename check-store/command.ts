@@ -7,7 +7,7 @@ import { UsageError, parseWhole } from '../cli/usage-error.ts';
 import { type StoreSource, moduleSource } from '../targets/module/module.target.ts';
 import { type StoreModuleRef, checkStoreModulePath } from '../targets/module/store-module.ts';
 import { type Trace, renderSteps } from '../traces/trace.ts';
-import { type StoreCheckResult, type StoreViolation, DEFAULT_STORE_CHECK_RUNS, checkEventStore } from './check-event-store.ts';
+import { type StoreCheckResult, type StoreViolation, DEFAULT_STORE_CHECK_RUNS, checkEventStore, probeEventStore } from './check-event-store.ts';
 import { replayContractTrace } from './contract-check.ts';
 import { SHARED_ISOLATION_NOTE, contractProperty } from './contract-properties.ts';
 import type { ContractStep } from './contract-world.ts';
@@ -168,7 +168,8 @@ export async function commandCheckStore(args: string[], io: CommandIo): Promise<
   const seed = (values.seed as string | undefined) ?? '1';
   if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
   const out = (values.out as string | undefined) ?? CHECK_STORE_DEFAULT_OUT;
-  checkStoreModulePath(ref);
+  // Bad input is found before anything is printed: one line on stderr and nothing on stdout.
+  await probeEventStore(ref, { shared });
   if (!json) io.out(`resumecheck check-store: ${describeStore(ref, shared)}, seed ${seed}, ${runs} runs per phase`);
   const result = await checkEventStore(ref, { shared, runs, seed, out });
   if (json) io.out(jsonOf(result));

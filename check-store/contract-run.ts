@@ -58,14 +58,35 @@ export function contractKeyed(steps: readonly KeyedChoice[]): ContractChoiceSour
   };
 }
 
-/** Kinds a swarm run may switch off; the others keep weight 1 so a run can always progress. */
+/**
+ * Base weights per kind. Stores come often, so streams grow past the window and replays have several events to
+ * send; own resumptions more often than the attacks, which need one occurrence each to be judged.
+ */
+const BASE_WEIGHTS: Readonly<Record<ContractActionKind, number>> = {
+  openSession: 0.6,
+  reuseSessionId: 0.4,
+  openPostStream: 1,
+  store: 4,
+  respond: 0.5,
+  replayOwn: 2,
+  replayForeign: 0.5,
+  replayPreRestart: 0.5,
+  replayForged: 0.5,
+  replayMalformed: 0.3,
+  awaitStore: 1.5,
+  awaitReplay: 1,
+  releaseSend: 2,
+  restart: 0.3,
+};
+
+/** Kinds a swarm run may switch off or scale; the others keep their base weight so a run can always progress. */
 const SWARM_KINDS: readonly ContractActionKind[] = ['replayForeign', 'replayPreRestart', 'replayForged', 'replayMalformed', 'awaitStore', 'awaitReplay', 'releaseSend', 'restart', 'respond'];
 
 function kindWeights(prng: Prng): Map<ContractActionKind, number> {
-  const weights = new Map<ContractActionKind, number>(CONTRACT_ACTION_KINDS.map((kind) => [kind, 1]));
+  const weights = new Map<ContractActionKind, number>(CONTRACT_ACTION_KINDS.map((kind) => [kind, BASE_WEIGHTS[kind]]));
   // Half the runs are swarm runs: some kinds switched off, others made rare or frequent.
   if (prng.float() < 0.5) {
-    for (const kind of SWARM_KINDS) weights.set(kind, prng.float() < 0.3 ? 0 : 0.25 + prng.float() * 1.75);
+    for (const kind of SWARM_KINDS) weights.set(kind, prng.float() < 0.3 ? 0 : BASE_WEIGHTS[kind] * (0.25 + prng.float() * 1.75));
   }
   return weights;
 }

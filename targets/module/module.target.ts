@@ -34,18 +34,11 @@ export interface StoreSource {
 }
 
 /**
- * A store source from a module reference: each world imports its own instance of the module (a distinct URL), so
- * state the module keeps starts empty, also when the same world is run again (shrinking, recording).
+ * A store source from a module reference: each world imports its own instance of the module (a URL never used
+ * before), so state the module keeps starts empty, also when the same world is run again (shrinking, recording).
  */
 export function moduleSource(ref: StoreModuleRef): StoreSource {
-  let imports = 0;
-  return {
-    ref,
-    factoryFor: (world) => {
-      imports += 1;
-      return importStoreFactory(ref, `${world}~${imports}`);
-    },
-  };
+  return { ref, factoryFor: (world) => importStoreFactory(ref, world) };
 }
 
 /** A store source from a factory function: the same function serves every world. */

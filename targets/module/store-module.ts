@@ -81,13 +81,19 @@ function exportLabel(ref: StoreModuleRef): string {
   return ref.exportName === null ? 'the default export' : `export ${ref.exportName}`;
 }
 
+// The loader's module map is process-wide, so the count that keeps fresh imports apart is too: it only makes each URL
+// new, and nothing a run does depends on its value.
+let freshImports = 0;
+
 /**
- * Imports the module and returns its factory. `fresh` makes a new module instance (a distinct URL query), so state
- * the module keeps starts empty for each simulated world; null imports the cached instance.
+ * Imports the module and returns its factory. `fresh` (a label, e.g. the world's seed) makes a new module instance
+ * (a URL query never used before in this process), so state the module keeps starts empty; null imports the cached
+ * instance.
  */
 export async function importStoreFactory(ref: StoreModuleRef, fresh: string | null): Promise<EventStoreFactory> {
   const absolute = checkStoreModulePath(ref);
-  const url = pathToFileURL(absolute).href + (fresh === null ? '' : `?resumecheck-world=${encodeURIComponent(fresh)}`);
+  freshImports += 1;
+  const url = pathToFileURL(absolute).href + (fresh === null ? '' : `?resumecheck-world=${encodeURIComponent(fresh)}&import=${freshImports}`);
   let namespace: Record<string, unknown>;
   try {
     namespace = (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
