@@ -20,7 +20,7 @@ const HELP = `resumecheck — a model checker for MCP Streamable HTTP resumabili
 
 Usage:
   resumecheck fuzz --target T [--runs N | --time 30s] [--seed S] [--steps N] [--clients N] [--window N]
-                   [--calls N] [--restarts N] [--shard K/N] [--property P ...] [--out DIR] [--json]
+                   [--calls N] [--restarts N] [--shard K/N] [--property P ...] [--first] [--out DIR] [--json]
   resumecheck replay FILE [--target T] [--json]
   resumecheck targets [--json]
   resumecheck properties [--json]
@@ -31,8 +31,8 @@ Exit codes: 0 no violation found, 1 a violation (shrunk, printed, written), 2 ba
 
 /** Where found traces go unless --out says otherwise. */
 export const DEFAULT_OUT = 'traces/found';
-/** Runs a fuzz makes unless --runs or --time says otherwise. */
-export const DEFAULT_RUNS = 10_000;
+/** Runs a fuzz makes unless --runs or --time says otherwise: deterministic, and under a minute on the SDK targets. */
+export const DEFAULT_RUNS = 2_000;
 
 interface Io {
   out(line: string): void;
@@ -108,6 +108,7 @@ async function commandFuzz(args: string[], io: Io): Promise<number> {
     shard: { type: 'string' },
     out: { type: 'string' },
     property: { type: 'string', multiple: true },
+    first: { type: 'boolean' },
     json: { type: 'boolean' },
   }, 0);
   const target = requireTarget(values.target as string | undefined);
@@ -136,33 +137,36 @@ async function commandFuzz(args: string[], io: Io): Promise<number> {
     timeMs,
     ...(properties === undefined ? {} : { properties }),
     ...(shard === undefined ? {} : { shard }),
+    stopAtFirst: values.first === true,
   });
-  if (outcome.finding === null) {
-    if (json) io.out(JSON.stringify({ target: target.name, seed, runs: outcome.runs, steps: outcome.steps, violation: null }));
+  if (outcome.findings.length === 0) {
+    if (json) io.out(JSON.stringify({ target: target.name, seed, runs: outcome.runs, steps: outcome.steps, violation: null, violations: [] }));
     else io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
     return 0;
   }
-  const { finding } = outcome;
-  const written = writeTrace(out, finding.trace);
-  const path = relative(process.cwd(), written.path) || written.path;
+  const reports = outcome.findings.map((finding) => {
+    const written = writeTrace(out, finding.trace);
+    return { finding, path: relative(process.cwd(), written.path) || written.path };
+  });
   if (json) {
-    io.out(JSON.stringify({
-      target: target.name,
-      seed,
-      runs: outcome.runs,
-      steps: outcome.steps,
-      violation: finding.trace.verdict,
+    const violations = reports.map(({ finding, path }) => ({
+      ...finding.trace.verdict!,
+      run: finding.run,
       originalLength: finding.shrink.originalLength,
       shrunkLength: finding.trace.choices.length,
       shrinkEvaluations: finding.shrink.evaluations,
       trace: path,
       replay: `npx resumecheck replay ${quote(path)}`,
     }));
+    io.out(JSON.stringify({ target: target.name, seed, runs: outcome.runs, steps: outcome.steps, violation: violations[0], violations }));
     return 1;
   }
-  io.out(`found in run ${finding.run} (seed ${finding.trace.seed}); shrunk from ${finding.shrink.originalLength} to ${finding.trace.choices.length} steps in ${finding.shrink.evaluations} runs`);
-  io.out('');
-  printViolation(io, finding.trace, path);
+  io.out(`${reports.length} ${reports.length === 1 ? 'property' : 'properties'} violated in ${outcome.runs} runs: ${reports.map(({ finding }) => finding.trace.verdict!.property).join(', ')}`);
+  for (const { finding, path } of reports) {
+    io.out('');
+    io.out(`── found in run ${finding.run} (seed ${finding.trace.seed}); shrunk from ${finding.shrink.originalLength} to ${finding.trace.choices.length} steps in ${finding.shrink.evaluations} runs`);
+    printViolation(io, finding.trace, path);
+  }
   return 1;
 }
 
@@ -213,11 +217,12 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
   try {
     switch (command) {
       case undefined:
+        throw new UsageError('no command given; try resumecheck --help');
       case 'help':
       case '--help':
       case '-h':
         io.out(HELP);
-        return command === undefined ? 2 : 0;
+        return 0;
       case 'fuzz':
         return await commandFuzz(rest, io);
       case 'replay':

@@ -1,4 +1,5 @@
 // Liveness: no connection is left open on a stream that has nothing left to send.
+import { isSettled } from '../sim/world.ts';
 import type { Property } from './property.ts';
 
 
@@ -14,7 +15,7 @@ export const noHang: Property = {
         return `connection ${connection.index} (${connection.purpose} with Last-Event-ID ${String(connection.lastEventId)}) stays open though it carries no stream of the client's`;
       }
       const view = world.views[connection.view]!;
-      if (view.call !== null && view.outcome !== 'pending') {
+      if (view.call !== null && isSettled(view.outcome)) {
         return `connection ${connection.index} of ${view.call.id} stays open after the client got its ${view.outcome}`;
       }
     }

@@ -1,5 +1,6 @@
 // Missed events are replayed or signalled: a client is never skipped past events silently.
 import { MODEL } from '../model/index.ts';
+import { isSettled } from '../sim/world.ts';
 import { type Property, describeMessage, isOwnStream } from './property.ts';
 
 const completed = MODEL.stream.state.completed;
@@ -19,7 +20,7 @@ export const noSilentGap: Property = {
   onEnd(world, connection) {
     if (connection.view < 0 || connection.resetSeen) return null;
     const view = world.views[connection.view]!;
-    if (view.call === null || view.connection !== connection.index || view.outcome !== 'pending' || view.stream !== completed) return null;
+    if (view.call === null || view.connection !== connection.index || isSettled(view.outcome) || view.stream !== completed) return null;
     // An ended session is signalled by the 404 the client gets next; that is not a silent loss.
     if (view.session.state !== live) return null;
     return `the server ended connection ${connection.index} of ${view.call.id} without its result and without a reset, though the result exists`;

@@ -6,7 +6,7 @@ import type { HttpRequest, HttpResponse, JsonRpcMessage, ToolName } from '../tar
 import { TOOL_NAMES } from '../targets/target.ts';
 import { ACTION_KINDS, type ActionKind } from './config.ts';
 import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, standaloneNotification } from './tools.ts';
-import type { ConnectionPurpose, Cursor, SimCall, SimClient, SimConnection, SimSession, StreamView, World } from './world.ts';
+import { type ConnectionPurpose, type Cursor, type SimCall, type SimClient, type SimConnection, type SimSession, type StreamView, type World, isSettled } from './world.ts';
 
 /** Kind numbers, in ACTION_KINDS order. */
 export const K = Object.fromEntries(ACTION_KINDS.map((kind, index) => [kind, index])) as Record<ActionKind, number>;
@@ -43,7 +43,7 @@ const STREAM = MODEL.stream;
 /** True when a view's client still waits on it and it is not attached. */
 function isResumable(world: World, client: SimClient, view: StreamView): boolean {
   if (view.session !== client.session || view.connection >= 0 || view.received.length === 0) return false;
-  return view.call === null ? client.standaloneView === view.index && view.outcome === 'pending' : view.outcome === 'pending';
+  return view.call === null ? client.standaloneView === view.index && view.outcome === 'pending' : !isSettled(view.outcome);
 }
 
 /** Fills `list` with every action enabled in `world` (fault phase). */
@@ -155,6 +155,7 @@ function createView(world: World, client: SimClient, session: SimSession, call: 
     kLast: 0,
     connection: -1,
     outcome: 'pending',
+    beforeResult: null,
     healed: 0,
   };
   world.views.push(view);
@@ -241,8 +242,7 @@ export function startAction(world: World, kind: number, a: number, b: number): O
       const view = world.views[a]!;
       const client = world.clients[view.client]!;
       const { received } = view;
-      const cursor =
-        kind === K.resumeLatest ? received[received.length - 1]! : kind === K.resumeEarlier ? received[0]! : received[received.length - 2]!;
+      const cursor = kind === K.resumeLatest ? received[received.length - 1]! : kind === K.resumeEarlier ? received[0]! : view.beforeResult!;
       return resumeRequest(world, client, view, cursor, cursor.eventId);
     }
     case 'resumeForeign': {
@@ -345,7 +345,7 @@ function endSessionTruth(world: World, session: SimSession, event: number): void
 /** The client gave up on a session: its pending waits end explicitly. */
 function abandonSession(world: World, session: SimSession): void {
   for (const view of world.views) {
-    if (view.session === session && view.outcome === 'pending') view.outcome = 'session-gone';
+    if (view.session === session && !isSettled(view.outcome)) view.outcome = 'session-gone';
   }
 }
 
@@ -422,7 +422,7 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
       if (view !== null) {
         if (response.streaming && response.status === 200) {
           view.connection = connection.index;
-        } else if (view.outcome === 'pending' && response.status !== 404) {
+        } else if (!isSettled(view.outcome) && response.status !== 404) {
           view.outcome = 'refused';
         }
       }
@@ -473,7 +473,7 @@ export function describeAction(world: World, kind: number, a: number, b: number)
       return `${client(a)} opens a standalone GET stream`;
     case 'resend': {
       const call = world.calls[a]!;
-      return `a proxy re-sends ${call.id} (${call.tool}, request ${call.requestId}) of ${client(call.client)}`;
+      return `${call.id} (${call.tool}, request ${call.requestId}) of ${client(call.client)} is sent again`;
     }
     case 'delete':
       return `${client(a)} deletes its session`;

@@ -21,7 +21,7 @@ import type { SimConfig } from './config.ts';
 import { createPrng } from './prng.ts';
 import { progressStepsOf, provenanceOf, toolStep } from './tools.ts';
 import type { Arrival, EventOwner, SimConnection, SimExecution, Violation, World } from './world.ts';
-import { createWorld } from './world.ts';
+import { createWorld, isSettled } from './world.ts';
 
 /** Where each step's choice comes from. `null` stops the fault phase. */
 export interface ChoiceSource {
@@ -144,7 +144,7 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
   const view = connection.view >= 0 ? world.views[connection.view]! : null;
   if (frame.event === 'reset') {
     connection.resetSeen = true;
-    if (view !== null && view.outcome === 'pending') view.outcome = 'reset';
+    if (view !== null && !isSettled(view.outcome)) view.outcome = 'reset';
     return;
   }
   const provenance = frame.data === null ? null : provenanceOf(frame.data);
@@ -158,7 +158,13 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
       if (provenance.k > connection.kLast) connection.kLast = provenance.k;
       connection.kExpected = provenance.k + 1;
       if (provenance.k > view.kLast) view.kLast = provenance.k;
-      if (provenance.result && view.outcome === 'pending') view.outcome = 'result';
+      if (provenance.result && !isSettled(view.outcome)) {
+        view.outcome = 'result';
+        for (let index = view.received.length - 1; index >= 0 && view.beforeResult === null; index -= 1) {
+          if (view.received[index]!.k < provenance.k) view.beforeResult = view.received[index]!;
+        }
+        if (view.beforeResult !== null) world.clients[connection.client]!.completedView = view.index;
+      }
     }
   }
   if (frame.eventId !== null && view !== null) {
@@ -174,7 +180,6 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
     view.received.push(cursor);
     const client = world.clients[connection.client]!;
     client.cursorLatest = cursor;
-    if (provenance !== null && provenance.result && view.call !== null && view.received.length >= 2) client.completedView = view.index;
   }
 }
 
@@ -342,7 +347,7 @@ function nextHealAction(world: World, list: ActionList): number | null {
     if (client.state !== MODEL.client.state.live) continue;
     for (const viewIndex of client.views) {
       const view = world.views[viewIndex]!;
-      if (view.session !== client.session || view.call === null || view.outcome !== 'pending' || view.connection >= 0) continue;
+      if (view.session !== client.session || view.call === null || isSettled(view.outcome) || view.connection >= 0) continue;
       if (view.healed === world.healRound) continue;
       view.healed = world.healRound;
       return view.received.length > 0 ? offer(list, K.resumeLatest, view.index) : offer(list, K.resend, view.call.index);

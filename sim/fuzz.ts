@@ -1,7 +1,7 @@
 // The fuzz loop: seeded random walks (uniform and swarm), stopping at the first violation, which is shrunk
 // and recorded as a trace. Each run's seed is derived from the fuzz seed and the run's number.
 
-import type { PropertyName } from '../properties/names.ts';
+import { PROPERTY_NAMES, type PropertyName } from '../properties/names.ts';
 import type { Target } from '../targets/target.ts';
 import { createActionList } from './actions.ts';
 import { RESUMECHECK_VERSION, TRACE_FORMAT_VERSION, type Trace } from '../traces/trace.ts';
@@ -25,6 +25,11 @@ export interface FuzzOptions {
   readonly properties?: readonly PropertyName[];
   /** Run only every `count`-th run, starting at run `index` (1-based): machines sharing a seed split the runs. */
   readonly shard?: { readonly index: number; readonly count: number };
+  /**
+   * Stop at the first violation (the default), or go on through the budget collecting one finding per property:
+   * once a property is found it is no longer checked, so later runs can go past it to the next.
+   */
+  readonly stopAtFirst?: boolean;
 }
 
 /** A violation found, shrunk and recorded. */
@@ -40,7 +45,10 @@ export interface Finding {
 export interface FuzzOutcome {
   readonly runs: number;
   readonly steps: number;
+  /** The first finding, or null. */
   readonly finding: Finding | null;
+  /** Every finding, one per property, in the order found. */
+  readonly findings: readonly Finding[];
 }
 
 /** The seed of run `run` of a fuzz seeded with `seed`. */
@@ -78,19 +86,28 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzOutcome> {
   const started = monotonicMs();
   let steps = 0;
   const actions = createActionList();
-  const checked = options.properties === undefined ? {} : { properties: options.properties };
+  const stopAtFirst = options.stopAtFirst ?? true;
+  // null checks every property; after a finding, the list of those still to find.
+  let checked: readonly PropertyName[] | null = options.properties ?? null;
+  const findings: Finding[] = [];
+  const outcome = (): FuzzOutcome => ({ runs, steps, finding: findings[0] ?? null, findings });
   const shard = options.shard ?? { index: 1, count: 1 };
   let runs = 0;
   for (let run = shard.index; runs < options.runsMax; run += shard.count) {
-    if (options.timeMs !== null && runs > 0 && monotonicMs() - started >= options.timeMs) return { runs, steps, finding: null };
+    if (options.timeMs !== null && runs > 0 && monotonicMs() - started >= options.timeMs) return outcome();
     runs += 1;
     const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, run) };
-    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax)), { ...checked, actions });
+    const only = checked === null ? {} : { properties: checked };
+    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax)), { ...only, actions });
     steps += result.steps + result.healSteps;
     if (result.violation === null) continue;
-    const shrink = await shrinkChoices(target, runConfig, result.choices, result.violation.property, options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, checked);
-    const trace = await recordTrace(target, runConfig, shrink.choices, shrink, options.properties ?? null);
-    return { runs, steps, finding: { run, original: result, shrink, trace } };
+    const { property } = result.violation;
+    const shrink = await shrinkChoices(target, runConfig, result.choices, property, options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, only);
+    const trace = await recordTrace(target, runConfig, shrink.choices, shrink, checked);
+    findings.push({ run, original: result, shrink, trace });
+    if (stopAtFirst) return outcome();
+    checked = (checked ?? PROPERTY_NAMES).filter((name) => name !== property);
+    if (checked.length === 0) return outcome();
   }
-  return { runs, steps, finding: null };
+  return outcome();
 }

@@ -10,6 +10,27 @@ export class ScriptError extends Error {
 }
 
 /**
+ * Follows a list of action descriptions where it can: at each step the enabled action described the same way,
+ * else the recorded choice (reduced modulo the enabled actions). Shrinking uses it to delete a step without
+ * changing what the later steps mean.
+ */
+export function describedChoices(descriptions: readonly string[], fallback: readonly number[]): ChoiceSource {
+  let next = 0;
+  return {
+    choose: (world, list) => {
+      if (next >= descriptions.length) return null;
+      const wanted = descriptions[next]!;
+      const recorded = fallback[next] ?? 0;
+      next += 1;
+      for (let index = 0; index < list.count; index += 1) {
+        if (describeAction(world, list.kind[index]!, list.a[index]!, list.b[index]!) === wanted) return index;
+      }
+      return recorded % list.count;
+    },
+  };
+}
+
+/**
  * Choices from a script. Each entry must equal the description of exactly one enabled action, or be a prefix
  * of exactly one; the error lists what was enabled otherwise.
  */
@@ -24,7 +45,10 @@ export function scriptChoices(script: readonly string[]): ChoiceSource {
       for (let index = 0; index < list.count; index += 1) descriptions.push(describeAction(world, list.kind[index]!, list.a[index]!, list.b[index]!));
       const exact = descriptions.flatMap((description, index) => (description === wanted ? [index] : []));
       if (exact.length === 1) return exact[0]!;
-      const prefixed = descriptions.flatMap((description, index) => (description.startsWith(wanted) ? [index] : []));
+      // A prefix must end where a word does: "connection #1" must not pick "connection #10".
+      const prefixed = descriptions.flatMap((description, index) =>
+        description.startsWith(wanted) && !/[\w#]/.test(description.charAt(wanted.length)) ? [index] : [],
+      );
       if (prefixed.length === 1) return prefixed[0]!;
       throw new ScriptError(`step ${next}: ${JSON.stringify(wanted)} matches ${prefixed.length} enabled actions; enabled: ${descriptions.map((d) => JSON.stringify(d)).join(', ')}`);
     },

@@ -8,6 +8,7 @@ import type { Target } from '../targets/target.ts';
 import type { SimConfig } from './config.ts';
 import { runSimulation } from './engine.ts';
 import { sequenceChoices } from './choices.ts';
+import { describedChoices } from './script.ts';
 import { createActionList } from './actions.ts';
 
 /** The outcome of shrinking. */
@@ -94,5 +95,47 @@ export async function shrinkChoices(
       }
     }
   }
+  current = await deleteByMeaning(target, config, current, property, options, bounds.passEvaluationsMax, () => (evaluations += 1));
   return { choices: current, originalLength: choices.length, evaluations };
+}
+
+/**
+ * Deleting a choice shifts what every later index means; this pass deletes a step and keeps the later steps'
+ * actions as they were described, which reaches minima the index-based passes cannot.
+ */
+async function deleteByMeaning(
+  target: Target,
+  config: SimConfig,
+  start: readonly number[],
+  property: PropertyName,
+  options: { readonly properties?: readonly PropertyName[] },
+  runsMax: number,
+  count: () => void,
+): Promise<readonly number[]> {
+  let runs = 0;
+  const describe = async (choices: readonly number[]): Promise<string[]> => {
+    const recorded = await runSimulation(target, config, sequenceChoices(choices), { ...options, record: true });
+    return (recorded.trace ?? []).filter((step) => step.phase === 'faults').map((step) => step.action);
+  };
+  let current = start;
+  let descriptions = await describe(current);
+  let improved = true;
+  while (improved && runs < runsMax) {
+    improved = false;
+    for (let index = descriptions.length - 1; index >= 0 && runs < runsMax; index -= 1) {
+      runs += 1;
+      count();
+      const result = await runSimulation(
+        target,
+        config,
+        describedChoices([...descriptions.slice(0, index), ...descriptions.slice(index + 1)], [...current.slice(0, index), ...current.slice(index + 1)]),
+        options,
+      );
+      if (result.violation?.property !== property || result.choices.length >= current.length) continue;
+      current = result.choices;
+      descriptions = await describe(current);
+      improved = true;
+    }
+  }
+  return current;
 }

@@ -26,8 +26,16 @@ export interface SimSession {
   notifiedInLiveness: boolean;
 }
 
-/** How a client's wait on a stream ended. */
+/**
+ * How a client's wait on a stream stands. `refused` (an error status other than 404 to the client's own request)
+ * is not an end: the client still waits and tries again; only a result, a reset or a 404 settles a call.
+ */
 export type ViewOutcome = 'pending' | 'result' | 'reset' | 'refused' | 'session-gone';
+
+/** True when the client no longer waits on the view: it got the result, a reset, or learnt its session is gone. */
+export function isSettled(outcome: ViewOutcome): boolean {
+  return outcome === 'result' || outcome === 'reset' || outcome === 'session-gone';
+}
 
 /** One received event with an ID: a cursor the client may present later. */
 export interface Cursor {
@@ -54,6 +62,8 @@ export interface StreamView {
   /** The connection attached to it, or -1. */
   connection: number;
   outcome: ViewOutcome;
+  /** The latest cursor received before the result, once the result arrived: a cursor "before the result". */
+  beforeResult: Cursor | null;
   /** The liveness round that last resumed it (0 for none), so each round resumes a view once. */
   healed: number;
 }

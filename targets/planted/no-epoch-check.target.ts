@@ -38,7 +38,7 @@ export const noEpochCheckTarget = plantedTarget(
   {
     name: 'no-epoch-check',
     description: 'IDs without an epoch, a store that outlives restarts, session IDs from a counter reset by a restart',
-    breaks: ['no-cross-epoch-replay', 'status-codes', 'result-to-its-request', 'no-hang'],
+    breaks: ['no-cross-epoch-replay', 'status-codes', 'result-to-its-request', 'no-hang', 'no-lost-result'],
   },
   persistentStore,
 );
