@@ -52,7 +52,16 @@ export interface StoreViolation {
   readonly replay: string | null;
   /** Context a reader needs, e.g. why any shared store fails session isolation. */
   readonly note: string | null;
+  /** The shrunk actions of a run that failed before a trace could be recorded (`store-calls-succeed`); else null. */
+  readonly actions: readonly string[] | null;
 }
+
+/** The end-to-end finding when a store error makes a run fail inside the transport (no trace can be recorded). */
+export const STORE_CALLS_SUCCEED = {
+  name: 'store-calls-succeed',
+  statement:
+    "Inside the SDK transport, the store's calls succeed where resumecheck's own store's do: a rejected call fails the request or message at hand, and the SDK passes some of those failures on to the server's own code.",
+} as const;
 
 /** The verdict. */
 export interface StoreCheckResult {
@@ -134,6 +143,7 @@ export async function checkEventStore(store: StoreInput, options: CheckEventStor
       file,
       replay: file === null ? null : `npx resumecheck check-store --replay ${quote(file)}`,
       note: property.name === 'session-isolation' && shared ? SHARED_ISOLATION_NOTE : null,
+      actions: null,
     });
   }
 
@@ -158,6 +168,22 @@ export async function checkEventStore(store: StoreInput, options: CheckEventStor
         file: null,
         replay: null,
         note: null,
+        actions: null,
+      });
+    } else if (finding?.kind === 'failure') {
+      violations.push({
+        phase: 'end-to-end',
+        property: STORE_CALLS_SUCCEED.name,
+        statement: STORE_CALLS_SUCCEED.statement,
+        explanation: finding.explanation,
+        seed: finding.seed,
+        run: finding.run,
+        trace: null,
+        shrink: { originalLength: finding.originalLength, shrunkLength: finding.choices.length, evaluations: finding.evaluations },
+        file: null,
+        replay: null,
+        note: `the shrunk run's choices, for resumecheck's simulator: [${finding.choices.join(', ')}] (seed ${finding.seed})`,
+        actions: finding.steps,
       });
     } else if (finding?.kind === 'violation') {
       const { trace } = finding;
@@ -175,6 +201,7 @@ export async function checkEventStore(store: StoreInput, options: CheckEventStor
         file,
         replay: file === null ? null : `npx resumecheck replay ${quote(file)}`,
         note: verdict.property === 'no-cross-session-delivery' && shared ? SHARED_ISOLATION_NOTE : null,
+        actions: null,
       });
     }
   }

@@ -57,6 +57,7 @@ function renderContractSteps(steps: readonly ContractStep[]): string[] {
 
 function stepsOf(violation: StoreViolation): string[] {
   const trace = violation.trace;
+  if (violation.actions !== null) return violation.actions.map((action, index) => `${String(index + 1).padStart(3)}. ${action}`);
   if (trace === null) return [];
   if (violation.phase === 'contract') return renderContractSteps((trace as ContractTrace).steps);
   return renderSteps((trace as Trace).steps);

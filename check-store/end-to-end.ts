@@ -6,7 +6,7 @@
 
 import { PROPERTIES, PROPERTY_NAMES, type PropertyName } from '../properties/index.ts';
 import { planWalk, sequenceChoices, walkChoices } from '../sim/choices.ts';
-import { DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
+import { ACTION_KINDS, DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
 import type { ActionList } from '../sim/actions.ts';
 import { type ChoiceSource, type RunResult, runSimulation } from '../sim/engine.ts';
 import { recordTrace, runSeed } from '../sim/fuzz.ts';
@@ -41,10 +41,23 @@ export interface TransportDefect {
   readonly choices: readonly number[];
 }
 
-/** The store's violation found end to end, shrunk and recorded; or a store call that hung (no trace). */
+/**
+ * The store's violation found end to end, shrunk and recorded; a store call that hung; or a run the store made fail
+ * (an error the SDK passes on to the server's code), shrunk, with its steps as action kinds (no trace can be recorded).
+ */
 export type EndToEndFinding =
   | { readonly kind: 'violation'; readonly run: number; readonly trace: Trace; readonly originalLength: number; readonly evaluations: number }
-  | { readonly kind: 'hang'; readonly run: number; readonly seed: string; readonly explanation: string };
+  | { readonly kind: 'hang'; readonly run: number; readonly seed: string; readonly explanation: string }
+  | {
+      readonly kind: 'failure';
+      readonly run: number;
+      readonly seed: string;
+      readonly explanation: string;
+      readonly steps: readonly string[];
+      readonly choices: readonly number[];
+      readonly originalLength: number;
+      readonly evaluations: number;
+    };
 
 /** The outcome of the end-to-end phase. */
 export interface EndToEndOutcome {
@@ -67,11 +80,19 @@ function keyAt(list: ActionList, index: number): string {
   return `${list.kind[index]}:${list.a[index]}:${list.b[index]}`;
 }
 
+/** One run's outcome: its result, or the error it failed with; and the keyed steps taken either way. */
+interface KeyedRun {
+  readonly result: RunResult | null;
+  readonly error: unknown;
+  readonly taken: KeyedChoice[];
+}
+
 /**
  * Runs a target from a random walk (`steps` null) or keyed steps, and records the key of each action taken, so a
- * shrink that removes a step finds the same later actions again (see shrink-sequence.ts).
+ * shrink that removes a step finds the same later actions again (see shrink-sequence.ts). A run that fails (a store
+ * error the SDK passes on to the server's code) is returned as its error; a user's bad module is thrown (bad input).
  */
-async function runKeyed(target: Target, config: SimConfig, steps: readonly KeyedChoice[] | null, properties: readonly PropertyName[]): Promise<{ result: RunResult; taken: KeyedChoice[] }> {
+async function runKeyed(target: Target, config: SimConfig, steps: readonly KeyedChoice[] | null, properties: readonly PropertyName[]): Promise<KeyedRun> {
   const walk = steps === null ? walkChoices(planWalk(config.seed, config.stepsMax)) : null;
   const taken: KeyedChoice[] = [];
   let next = 0;
@@ -90,8 +111,30 @@ async function runKeyed(target: Target, config: SimConfig, steps: readonly Keyed
       return choice;
     },
   };
-  const result = await runSimulation(target, config, source, { properties });
-  return { result, taken };
+  try {
+    return { result: await runSimulation(target, config, source, { properties }), error: null, taken };
+  } catch (error) {
+    if (error instanceof StoreModuleError) throw error;
+    return { result: null, error, taken };
+  }
+}
+
+/** The actions of keyed steps, as `kind a b`, for a run that failed before it could be recorded. */
+export function describeKeyedSteps(steps: readonly KeyedChoice[]): string[] {
+  return steps.map((step) => {
+    const [kind, a, b] = (step.key ?? '').split(':').map(Number);
+    return kind === undefined || Number.isNaN(kind) ? `choice ${step.choice}` : `${ACTION_KINDS[kind] ?? `kind ${kind}`} ${a} ${b}`;
+  });
+}
+
+/** True when sdk-core completes a run of `choices` (the harness is fine; a failure on the module target is the store's). */
+async function referenceCompletes(config: SimConfig, choices: readonly number[]): Promise<boolean> {
+  try {
+    await runSimulation(sdkCoreTarget, config, sequenceChoices(choices), { properties: [] });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** True when sdk-core violates `property` on `choices`. */
@@ -110,17 +153,43 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
     // Properties the transport broke in this run are set aside for the rest of it, so the walk can go on.
     const checked = new Set<PropertyName>(PROPERTY_NAMES);
     for (let attempt = 0; attempt <= PROPERTY_NAMES.length; attempt += 1) {
-      let result: RunResult;
-      let taken: KeyedChoice[];
-      try {
-        ({ result, taken } = await runKeyed(target, config, null, [...checked]));
-      } catch (error) {
-        if (error instanceof StoreModuleError) throw error;
-        throw new Error(`end-to-end run ${config.seed} on ${target.name} failed: ${firstLine(error)}`, { cause: error });
-      }
+      const { result, error, taken } = await runKeyed(target, config, null, [...checked]);
       const hangs = target.takeHangs();
       if (hangs.length > 0) {
         return { runs: run, steps, transportDefects: [...defects.values()], finding: { kind: 'hang', run, seed: config.seed, explanation: hangs[0]! } };
+      }
+      if (result === null) {
+        const choices = taken.map((step) => step.choice);
+        if (!(await referenceCompletes(config, choices))) {
+          throw new Error(`end-to-end run ${config.seed} fails on ${target.name} and on sdk-core alike (a harness bug): ${firstLine(error)}`, { cause: error });
+        }
+        const shrink = await shrinkSequence(
+          taken,
+          async (candidate) => {
+            const rerun = await runKeyed(target, config, candidate, [...checked]);
+            target.takeHangs();
+            if (rerun.result !== null) return null;
+            return (await referenceCompletes(config, rerun.taken.map((step) => step.choice))) ? rerun.taken : null;
+          },
+          options.shrinkEvaluationsMax ?? END_TO_END_SHRINK_EVALUATIONS_MAX,
+        );
+        const rerun = await runKeyed(target, config, shrink.steps, [...checked]);
+        target.takeHangs();
+        return {
+          runs: run,
+          steps,
+          transportDefects: [...defects.values()],
+          finding: {
+            kind: 'failure',
+            run,
+            seed: config.seed,
+            explanation: `the run failed inside the SDK transport: ${firstLine(rerun.error ?? error)} (sdk-core completes the same steps)`,
+            steps: describeKeyedSteps(rerun.taken),
+            choices: rerun.taken.map((step) => step.choice),
+            originalLength: shrink.originalLength,
+            evaluations: shrink.evaluations,
+          },
+        };
       }
       if (result.violation === null) {
         steps += result.steps + result.healSteps;
@@ -140,7 +209,7 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
         async (candidate) => {
           const rerun = await runKeyed(target, config, candidate, [property]);
           target.takeHangs();
-          if (rerun.result.violation?.property !== property) return null;
+          if (rerun.result?.violation?.property !== property) return null;
           return (await referenceViolates(config, rerun.result.choices, property)) ? null : rerun.taken;
         },
         options.shrinkEvaluationsMax ?? END_TO_END_SHRINK_EVALUATIONS_MAX,

@@ -1,0 +1,55 @@
+// The end-to-end phase on planted stores: a store defect is found inside the real SDK transport, told apart from the
+// transport's own defects by running the same choices on sdk-core, shrunk and written as a trace `resumecheck replay`
+// reproduces; a store whose calls fail or hang is reported, never left to crash or hang the check.
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../cli/main.ts';
+import { moduleSource } from '../targets/module/module.target.ts';
+import { writeTrace } from '../traces/store.ts';
+import { checkEndToEnd } from './end-to-end.ts';
+
+const PLANTED = 'check-store/fixtures/planted-stores.ts';
+const SEED = '1';
+
+function planted(exportName: string) {
+  return moduleSource({ path: PLANTED, exportName });
+}
+
+describe(`end-to-end phase, seed ${SEED}`, () => {
+  it('a store that replays in reverse is caught inside the transport; its trace replays to 1 on it and to 0 on sdk-core', async () => {
+    const outcome = await checkEndToEnd(planted('reversedStore'), { shared: false, runs: 40, seed: SEED });
+    expect(outcome.finding?.kind).toBe('violation');
+    if (outcome.finding?.kind !== 'violation') return;
+    const { trace } = outcome.finding;
+    expect(trace.target).toBe(`module:${PLANTED}#reversedStore`);
+    expect(trace.choices.length).toBeLessThanOrEqual(outcome.finding.originalLength);
+    const { path } = writeTrace(mkdtempSync(join(tmpdir(), 'resumecheck-e2e-')), trace);
+    const lines: string[] = [];
+    const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
+    expect(await main(['replay', path], io)).toBe(1);
+    expect(lines[0]).toBe(`reproduced: ${trace.verdict!.property} on module:${PLANTED}#reversedStore`);
+    expect(await main(['replay', path, '--target', 'sdk-core'], io)).toBe(0);
+  });
+
+  it('a correct store passes, the transport defects reported apart', async () => {
+    const outcome = await checkEndToEnd(planted('listStore'), { shared: false, runs: 30, seed: SEED });
+    expect(outcome.finding).toBeNull();
+    expect(outcome.transportDefects.map((defect) => defect.property)).toContain('exactly-once-execution');
+  });
+
+  it('a store whose storeEvent rejects makes runs fail: reported as the store failing, shrunk, not a crash', async () => {
+    const outcome = await checkEndToEnd(planted('throwingStore'), { shared: false, runs: 30, seed: SEED });
+    expect(outcome.finding?.kind).toBe('failure');
+    if (outcome.finding?.kind !== 'failure') return;
+    expect(outcome.finding.explanation).toMatch(/disk full \(sdk-core completes the same steps\)/);
+    expect(outcome.finding.steps.length).toBe(outcome.finding.choices.length);
+  });
+
+  it('a store call that never settles is reported, and the check does not hang', async () => {
+    const outcome = await checkEndToEnd(planted('stuckStore'), { shared: false, runs: 30, seed: SEED });
+    expect(outcome.finding).toMatchObject({ kind: 'hang', explanation: expect.stringMatching(/^storeEvent\(.*\) did not settle within 1000 macrotask turns$/) });
+  });
+});
