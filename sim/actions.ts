@@ -473,7 +473,7 @@ export function describeAction(world: World, kind: number, a: number, b: number)
       return `${client(a)} opens a standalone GET stream`;
     case 'resend': {
       const call = world.calls[a]!;
-      return `${call.id} (${call.tool}, request ${call.requestId}) of ${client(call.client)} is sent again`;
+      return `a proxy re-sends ${call.id} (${call.tool}, request ${call.requestId}) of ${client(call.client)}`;
     }
     case 'delete':
       return `${client(a)} deletes its session`;

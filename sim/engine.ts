@@ -240,7 +240,12 @@ function beginStep(context: RunContext, choice: number, phase: TraceStep['phase'
   const b = list.b[choice]!;
   if (trace !== null) {
     world.notes = [];
-    trace.push({ choice, action: describeAction(world, kind, a, b), phase, notes: world.notes });
+    // In the liveness phase the client itself sends a request again, when it never got a cursor to resume with.
+    const action =
+      phase === 'liveness' && kind === K.resend
+        ? `client ${world.calls[a]!.client + 1} sends ${world.calls[a]!.id} again: it has no cursor to resume with`
+        : describeAction(world, kind, a, b);
+    trace.push({ choice, action, phase, notes: world.notes });
   }
   return { kind, a, b };
 }
