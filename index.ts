@@ -8,7 +8,9 @@ export {
   type StoreInput,
   type StoreViolation,
   DEFAULT_STORE_CHECK_RUNS,
+  STORE_CALLS_SUCCEED,
   checkEventStore,
+  probeEventStore,
 } from './check-store/check-event-store.ts';
 export { CONTRACT_PROPERTIES, CONTRACT_PROPERTY_NAMES, type ContractProperty, type ContractPropertyName, SHARED_ISOLATION_NOTE } from './check-store/contract-properties.ts';
 export type { TransportDefect } from './check-store/end-to-end.ts';

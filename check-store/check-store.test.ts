@@ -65,10 +65,11 @@ describe(`check-store, seed ${SEED}, ${RUNS} runs per phase`, () => {
     expect(result.contract.runs).toBe(Number(RUNS));
     expect(result.endToEnd).toMatchObject({ runs: Number(RUNS), skipped: null });
     expect(result.transportDefects.map((defect) => defect.property)).toContain('exactly-once-execution');
-    const cli = await run(['check-store', CORE, '--runs', RUNS, '--seed', SEED]);
+    // The CLI prints the same verdict (fewer runs here: the function is the same).
+    const cli = await run(['check-store', CORE, '--runs', '10', '--seed', SEED]);
     expect(cli.code).toBe(0);
     expect(cli.out).toContain("transport defects, not the store's (sdk-core, resumecheck's own store in the same SDK transport, violates them on the same choices):");
-    expect(cli.out.at(-1)).toBe(`✓ no store violation: the contract held in ${RUNS} runs, and end to end the store caused no violation in ${RUNS} runs`);
+    expect(cli.out.at(-1)).toBe('✓ no store violation: the contract held in 10 runs, and end to end the store caused no violation in 10 runs');
   });
 
   it(`the same seed gives the same output and byte-identical traces (seed ${SEED})`, async () => {

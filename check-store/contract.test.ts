@@ -9,7 +9,7 @@ import type { ContractPropertyName } from './contract-properties.ts';
 import { serializeContractTrace } from './store-traces.ts';
 
 const PLANTED = 'check-store/fixtures/planted-stores.ts';
-const RUNS = 60;
+const RUNS = 30;
 const SEED = '1';
 
 function planted(exportName: string) {
@@ -48,7 +48,7 @@ describe(`contract phase, seed ${SEED}, ${RUNS} runs`, () => {
   });
 
   it('resumecheck/event-store (core-store) holds every contract property, its window exceeded and refused', async () => {
-    const outcome = await checkContract(moduleSource({ path: 'check-store/fixtures/core-store.ts', exportName: null }), { shared: false, runs: RUNS * 2, seed: SEED });
+    const outcome = await checkContract(moduleSource({ path: 'check-store/fixtures/core-store.ts', exportName: null }), { shared: false, runs: RUNS * 3, seed: SEED });
     expect(outcome.findings.map((finding) => finding.trace.verdict)).toEqual([]);
   });
 
