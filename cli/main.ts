@@ -25,6 +25,7 @@ Usage:
   resumecheck targets [--json]
   resumecheck properties [--json]
   resumecheck check-store MODULE [--export NAME] [--shared] [--runs N] [--seed S] [--out DIR] [--json]
+  resumecheck check-store --replay FILE        (a contract trace written by check-store)
 
 Exit codes: 0 no violation found, 1 a violation (shrunk, printed, written), 2 bad input.
 `;
