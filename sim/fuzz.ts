@@ -26,8 +26,9 @@ export interface FuzzOptions {
   /** Run only every `count`-th run, starting at run `index` (1-based): machines sharing a seed split the runs. */
   readonly shard?: { readonly index: number; readonly count: number };
   /**
-   * Stop at the first violation (the default), or go on through the budget collecting one finding per property:
-   * once a property is found it is no longer checked, so later runs can go past it to the next.
+   * Stop at the first violation (the default), or go on through the budget collecting one finding per property.
+   * Each finding is the first violation of its run: a run whose first violation was already found is passed
+   * over, rather than checked on past it, so consequences of one bug are not reported as further bugs.
    */
   readonly stopAtFirst?: boolean;
 }
@@ -87,9 +88,10 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzOutcome> {
   let steps = 0;
   const actions = createActionList();
   const stopAtFirst = options.stopAtFirst ?? true;
-  // null checks every property; after a finding, the list of those still to find.
-  let checked: readonly PropertyName[] | null = options.properties ?? null;
+  const checked = options.properties ?? null;
+  const only = checked === null ? {} : { properties: checked };
   const findings: Finding[] = [];
+  const found = new Set<PropertyName>();
   const outcome = (): FuzzOutcome => ({ runs, steps, finding: findings[0] ?? null, findings });
   const shard = options.shard ?? { index: 1, count: 1 };
   let runs = 0;
@@ -97,17 +99,16 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzOutcome> {
     if (options.timeMs !== null && runs > 0 && monotonicMs() - started >= options.timeMs) return outcome();
     runs += 1;
     const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, run) };
-    const only = checked === null ? {} : { properties: checked };
     const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax)), { ...only, actions });
     steps += result.steps + result.healSteps;
     if (result.violation === null) continue;
     const { property } = result.violation;
+    if (found.has(property)) continue;
+    found.add(property);
     const shrink = await shrinkChoices(target, runConfig, result.choices, property, options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, only);
     const trace = await recordTrace(target, runConfig, shrink.choices, shrink, checked);
     findings.push({ run, original: result, shrink, trace });
-    if (stopAtFirst) return outcome();
-    checked = (checked ?? PROPERTY_NAMES).filter((name) => name !== property);
-    if (checked.length === 0) return outcome();
+    if (stopAtFirst || found.size === (checked ?? PROPERTY_NAMES).length) return outcome();
   }
   return outcome();
 }
