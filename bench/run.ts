@@ -1,0 +1,496 @@
+// `npm run bench`: every figure measured in one run, so each ratio compares numbers taken on the same machine
+// under the same load. Prints a readable report, or one JSON document with --json. Speed targets are printed
+// as pass/miss; the bench never fails on them (exit 0 unless the harness itself breaks).
+//
+//   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
+//   npm run bench -- --json       machine-readable
+//   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
+//   npm run bench -- --only sim,model,planted,fc,sdk
+
+import { execSync } from 'node:child_process';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { parseArgs } from 'node:util';
+import { DEFAULT_CONFIG, type SimConfig } from '../sim/config.ts';
+import { PLANTED_TARGETS } from '../targets/planted/index.ts';
+import { referenceTarget } from '../targets/reference/reference.target.ts';
+import { sdkCoreTarget, sdkSharedTarget, sdkTarget } from '../targets/sdk/index.ts';
+import { type FcConfig, type FcSearch, fcSearch } from './fc-commands.ts';
+import { formatCount, formatMs, formatRatio, median, nowMs, verdict } from './measure.ts';
+import { MINIMA, MINIMA_CONFIG } from './minima.ts';
+import { type ModelCost, measureModel } from './model-cost.ts';
+import { type PlantedResult, measurePlanted, minimumOf } from './planted.ts';
+import { type SdkResult, measureSdk } from './sdk.ts';
+import { type BareSpeed, type SimSpeed, measureBareSpeed, measureSimSpeed } from './sim-speed.ts';
+
+/** The speed targets, each a threshold printed as pass or miss. */
+const TARGETS = {
+  referenceStepsPerSecond: 1_000_000,
+  plantedMsToFirstMedian: 50,
+  sdkStepsPerSecond: 5_000,
+} as const;
+
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk'] as const;
+type Section = (typeof SECTIONS)[number];
+
+interface Plan {
+  readonly warmupMs: number;
+  readonly measureMs: number;
+  /** Alternating windows of ours and the ceiling; the median of each is kept. */
+  readonly rounds: number;
+  readonly modelMeasureMs: number;
+  readonly plantedSeeds: number;
+  readonly plantedRunsMax: number;
+  readonly plantedTimeMs: number;
+  readonly fcSeeds: number;
+  readonly fcRunsMax: number;
+  readonly fcTimeMs: number;
+  readonly sdkMeasureMs: number;
+  readonly sdkTimeMs: number;
+}
+
+const FULL: Plan = {
+  warmupMs: 1000,
+  measureMs: 2000,
+  rounds: 3,
+  modelMeasureMs: 400,
+  plantedSeeds: 20,
+  plantedRunsMax: 20_000,
+  plantedTimeMs: 10_000,
+  fcSeeds: 10,
+  fcRunsMax: 20_000,
+  fcTimeMs: 1500,
+  sdkMeasureMs: 3000,
+  sdkTimeMs: 30_000,
+};
+
+const QUICK: Plan = {
+  warmupMs: 300,
+  measureMs: 500,
+  rounds: 1,
+  modelMeasureMs: 100,
+  plantedSeeds: 5,
+  plantedRunsMax: 20_000,
+  plantedTimeMs: 5000,
+  fcSeeds: 3,
+  fcRunsMax: 20_000,
+  fcTimeMs: 500,
+  sdkMeasureMs: 1000,
+  sdkTimeMs: 10_000,
+};
+
+interface Machine {
+  readonly cpu: string;
+  readonly cores: number;
+  readonly memoryGb: number;
+  readonly node: string;
+  readonly os: string;
+  readonly loadAtStart: readonly number[];
+  loadAtEnd: readonly number[];
+  readonly commit: string;
+  /** Source files (outside bench/) that differ from the commit: the bench measured those, not the commit. */
+  readonly modified: readonly string[];
+  readonly date: string;
+}
+
+function git(command: string): string {
+  try {
+    return execSync(`git ${command}`, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return '';
+  }
+}
+
+function describeMachine(): Machine {
+  const cpuList = cpus();
+  const modified = git('status --porcelain --untracked-files=no')
+    .split('\n')
+    .map((line) => line.slice(3))
+    .filter((path) => path !== '' && !path.startsWith('bench/'));
+  return {
+    cpu: cpuList[0]?.model ?? 'unknown',
+    cores: cpuList.length,
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    os: `${platform()} ${release()}`,
+    loadAtStart: loadavg(),
+    loadAtEnd: [],
+    commit: git('rev-parse --short HEAD') || 'unknown',
+    modified,
+    date: new Date().toISOString(),
+  };
+}
+
+// ---- Figure 1 ----
+
+interface SimFigure {
+  readonly stepsMax: number;
+  readonly ours: SimSpeed;
+  readonly oursRounds: readonly number[];
+  readonly bare: BareSpeed;
+  readonly bareRounds: readonly number[];
+  readonly ratio: number;
+}
+
+async function figureSim(plan: Plan): Promise<SimFigure[]> {
+  const figures: SimFigure[] = [];
+  for (const stepsMax of [DEFAULT_CONFIG.stepsMax, 200]) {
+    const ours: SimSpeed[] = [];
+    const bare: BareSpeed[] = [];
+    // Alternate, so a burst of load from elsewhere hits both sides alike.
+    for (let round = 0; round < plan.rounds; round += 1) {
+      ours.push(await measureSimSpeed(referenceTarget, { stepsMax, warmupMs: round === 0 ? plan.warmupMs : plan.warmupMs / 4, measureMs: plan.measureMs }));
+      bare.push(measureBareSpeed({ stepsMax, warmupMs: round === 0 ? plan.warmupMs : plan.warmupMs / 4, measureMs: plan.measureMs }));
+    }
+    const pickMedian = <T extends { stepsPerSecond: number }>(list: T[]): T => [...list].sort((left, right) => left.stepsPerSecond - right.stepsPerSecond)[Math.floor(list.length / 2)]!;
+    const oursMedian = pickMedian(ours);
+    const bareMedian = pickMedian(bare);
+    figures.push({
+      stepsMax,
+      ours: { ...oursMedian, violations: ours.reduce((sum, speed) => sum + speed.violations, 0), firstViolation: ours.find((speed) => speed.firstViolation !== null)?.firstViolation ?? null },
+      oursRounds: ours.map((speed) => speed.stepsPerSecond),
+      bare: bareMedian,
+      bareRounds: bare.map((speed) => speed.stepsPerSecond),
+      ratio: oursMedian.stepsPerSecond / bareMedian.stepsPerSecond,
+    });
+  }
+  return figures;
+}
+
+// ---- Figure 4 ----
+
+interface FcFigure {
+  readonly target: string;
+  readonly size: 'default' | 'medium';
+  readonly searches: readonly FcSearch[];
+  readonly found: number;
+  /** Median over seeds, a search that found nothing counting as infinitely long. */
+  readonly msToFirstMedian: number;
+  readonly runsToFirstMedian: number;
+  readonly shrunkLengthMedian: number | null;
+}
+
+function fcConfigOf(config: SimConfig): FcConfig {
+  return { clients: config.clients, callsPerSessionMax: config.callsPerSessionMax, restartsMax: config.restartsMax, workProgressSteps: config.workProgressSteps, windowEventsMax: config.windowEventsMax };
+}
+
+function figureFc(plan: Plan, config: SimConfig, log: (line: string) => void): { figures: FcFigure[]; referenceCheck: FcSearch } {
+  const fcConfig = fcConfigOf(config);
+  // A baseline whose checks fire on the correct server would measure nothing: check it first.
+  const referenceCheck = fcSearch(referenceTarget, fcConfig, { seed: 1, numRuns: 300, timeMs: 5000, size: 'medium' });
+  const figures: FcFigure[] = [];
+  for (const target of PLANTED_TARGETS) {
+    for (const size of ['default', 'medium'] as const) {
+      const searches: FcSearch[] = [];
+      for (let seed = 1; seed <= plan.fcSeeds; seed += 1) {
+        searches.push(fcSearch(target, fcConfig, { seed, numRuns: plan.fcRunsMax, timeMs: plan.fcTimeMs, ...(size === 'medium' ? { size: 'medium' as const } : {}) }));
+      }
+      const found = searches.filter((search) => search.found);
+      figures.push({
+        target: target.name,
+        size,
+        searches,
+        found: found.length,
+        msToFirstMedian: median(searches.map((search) => search.msToFirst ?? Number.POSITIVE_INFINITY)),
+        runsToFirstMedian: median(searches.map((search) => (search.found ? search.runsToFirst : Number.POSITIVE_INFINITY))),
+        shrunkLengthMedian: found.length === 0 ? null : median(found.map((search) => search.shrunkLength!)),
+      });
+    }
+    log(`  fc-commands: ${target.name} done`);
+  }
+  return { figures, referenceCheck };
+}
+
+// ---- The report ----
+
+interface Report {
+  readonly machine: Machine;
+  readonly plan: Plan;
+  readonly targets: typeof TARGETS;
+  readonly config: SimConfig;
+  readonly sim: SimFigure[] | null;
+  readonly model: ModelCost[] | null;
+  readonly planted: PlantedResult[] | null;
+  readonly fc: { figures: FcFigure[]; referenceCheck: FcSearch } | null;
+  readonly sdk: SdkResult[] | null;
+  readonly elapsedMs: number;
+}
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length);
+}
+
+function padLeft(text: string, width: number): string {
+  return text.length >= width ? text : ' '.repeat(width - text.length) + text;
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[], alignRight: readonly boolean[]): string[] {
+  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: readonly string[]) => cells.map((cell, column) => (alignRight[column] ? padLeft(cell, widths[column]!) : pad(cell, widths[column]!))).join('  ').trimEnd();
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)];
+}
+
+interface PlantedSummary {
+  readonly target: string;
+  readonly found: number;
+  readonly msToFirstMedian: number;
+  readonly runsMedian: number;
+  readonly shrunkMedian: number | null;
+  /** Median over seeds of shrunk length / known minimum of the property that seed found. */
+  readonly shrunkOverMinimumMedian: number | null;
+  readonly atMinimum: number;
+  readonly withMinimum: number;
+  readonly withExactMinimum: number;
+  readonly properties: Readonly<Record<string, number>>;
+  readonly outsideBreaks: readonly string[];
+}
+
+function summarisePlanted(result: PlantedResult): PlantedSummary {
+  const found = result.seeds.filter((seed) => seed.found);
+  const withMinimum = found.filter((seed) => seed.minimum !== null);
+  const ratios = withMinimum.map((seed) => seed.shrunkLength! / (seed.minimum!.length ?? seed.minimum!.lowerBound));
+  const properties: Record<string, number> = {};
+  for (const seed of found) properties[seed.property!] = (properties[seed.property!] ?? 0) + 1;
+  return {
+    target: result.target,
+    found: found.length,
+    msToFirstMedian: median(result.seeds.map((seed) => (seed.found ? seed.msToFirst : Number.POSITIVE_INFINITY))),
+    runsMedian: median(result.seeds.map((seed) => (seed.found ? seed.runs : Number.POSITIVE_INFINITY))),
+    shrunkMedian: found.length === 0 ? null : median(found.map((seed) => seed.shrunkLength!)),
+    shrunkOverMinimumMedian: ratios.length === 0 ? null : median(ratios),
+    atMinimum: withMinimum.filter((seed) => seed.minimum!.length !== null && seed.shrunkLength === seed.minimum!.length).length,
+    withMinimum: withMinimum.length,
+    withExactMinimum: withMinimum.filter((seed) => seed.minimum!.length !== null).length,
+    properties,
+    outsideBreaks: Object.keys(properties).filter((property) => !result.breaks.includes(property as never)),
+  };
+}
+
+/** Median shrunk length = known minimum; "?" when some seeds found a property without an exact recorded minimum. */
+function shrinkVerdict(summary: PlantedSummary): string {
+  if (summary.shrunkOverMinimumMedian === null) return '?';
+  const met = verdict(summary.shrunkOverMinimumMedian === 1);
+  return summary.withExactMinimum < summary.found ? `${met}?` : met;
+}
+
+/** Median over found searches of fc's shrunk length / the known minimum of the property it shrank to. */
+function fcShrunkOverMinimum(target: string, searches: readonly FcSearch[]): number | null {
+  const ratios: number[] = [];
+  for (const search of searches) {
+    if (!search.found || search.shrunkProperty === null || search.shrunkLength === null) continue;
+    const minimum = minimumOf(target, search.shrunkProperty);
+    if (minimum === null) continue;
+    ratios.push(search.shrunkLength / (minimum.length ?? minimum.lowerBound));
+  }
+  return ratios.length === 0 ? null : median(ratios);
+}
+
+function render(report: Report): string[] {
+  const out: string[] = [];
+  const { machine } = report;
+  out.push('resumecheck bench');
+  out.push(`machine: ${machine.cpu} × ${machine.cores}, ${machine.memoryGb} GB, node ${machine.node}, ${machine.os}`);
+  out.push(`load average (1/5/15 min): ${machine.loadAtStart.map((value) => value.toFixed(2)).join(' ')} at start, ${machine.loadAtEnd.map((value) => value.toFixed(2)).join(' ')} at end${machine.loadAtStart[0]! > 1.2 || machine.loadAtEnd[0]! > 1.2 ? '  ⚠ other work was running: absolute rates are low, ratios hold better' : ''}`);
+  out.push(`commit ${machine.commit}${machine.modified.length === 0 ? ', clean' : `, measured WITH uncommitted changes to: ${machine.modified.join(', ')}`}; ${machine.date}`);
+  out.push(`config: clients ${report.config.clients}, stepsMax ${report.config.stepsMax}, callsPerSessionMax ${report.config.callsPerSessionMax}, restartsMax ${report.config.restartsMax}, workProgressSteps ${report.config.workProgressSteps}, windowEventsMax ${report.config.windowEventsMax}`);
+  out.push('');
+
+  if (report.sim !== null) {
+    out.push('1. Simulation speed on `reference` (fuzz-shaped random walks, single thread, after warm-up; median of alternating windows)');
+    const rows = report.sim.map((figure) => [
+      String(figure.stepsMax),
+      `${formatCount(figure.ours.stepsPerSecond)}/s`,
+      `${formatCount(figure.ours.runsPerSecond)}/s`,
+      `${formatCount(figure.bare.stepsPerSecond)}/s`,
+      `${formatCount(figure.bare.runsPerSecond)}/s`,
+      formatRatio(figure.ratio),
+      `${verdict(figure.ours.stepsPerSecond >= TARGETS.referenceStepsPerSecond)} (≥ ${formatCount(TARGETS.referenceStepsPerSecond)}/s)`,
+    ]);
+    out.push(...table(['stepsMax', 'ours steps', 'ours runs', 'bare steps', 'bare runs', 'ours/bare', 'target'], rows, [true, true, true, true, true, true, false]).map((line) => `   ${line}`));
+    for (const figure of report.sim) {
+      out.push(`   stepsMax ${figure.stepsMax}: windows ours ${figure.oursRounds.map(formatCount).join(', ')}; bare ${figure.bareRounds.map(formatCount).join(', ')}`);
+      if (figure.ours.violations > 0) out.push(`   ⚠ the reference violated a property in ${figure.ours.violations} runs, e.g. seed ${figure.ours.firstViolation!.seed}: ${figure.ours.firstViolation!.property}: ${figure.ours.firstViolation!.explanation}`);
+    }
+    out.push('');
+  }
+
+  if (report.model !== null) {
+    out.push('2. Model cost: one transition of the model machines, three ways (transitions/s; same event walk for all)');
+    const rows = report.model.map((cost) => [
+      cost.machine,
+      `${cost.states}×${cost.events}`,
+      `${formatCount(cost.pureTransitionPerSecond)}/s`,
+      `${formatCount(cost.actorSendPerSecond)}/s`,
+      `${formatCount(cost.tableStepPerSecond)}/s`,
+      formatRatio(cost.tableStepPerSecond / cost.pureTransitionPerSecond),
+      formatRatio(cost.tableStepPerSecond / cost.actorSendPerSecond),
+      `${formatCount(cost.actorCreatePerSecond)}/s`,
+      cost.restartsPerTransition.toFixed(2),
+    ]);
+    out.push(
+      ...table(['machine', 'states×events', 'xstate transition()', 'actor.send', 'table step()', 'table/pure', 'table/actor', 'actor create', 'restarts/transition'], rows, [false, true, true, true, true, true, true, true, true]).map(
+        (line) => `   ${line}`,
+      ),
+    );
+    out.push('   (actor.send includes a fresh actor each time the walk restarts from a final state: stream and connection reach one every ~1.4 transitions)');
+    out.push('');
+  }
+
+  if (report.planted !== null) {
+    out.push(`3. Planted targets: ${report.plan.plantedSeeds} seeds each ('1'..'${report.plan.plantedSeeds}'), fuzz search to the first counterexample (no shrinking), then shrinking`);
+    const summaries = report.planted.map(summarisePlanted);
+    const rows = summaries.map((summary) => {
+      const result = report.planted!.find((candidate) => candidate.target === summary.target)!;
+      const known = MINIMA[summary.target];
+      const overall = known?.minima.find((minimum) => minimum.property === known.overallProperty);
+      return [
+        summary.target,
+        `${summary.found}/${result.seeds.length}`,
+        formatMs(summary.msToFirstMedian),
+        formatCount(summary.runsMedian),
+        summary.shrunkMedian === null ? '-' : String(summary.shrunkMedian),
+        overall === undefined ? '?' : `${overall.length ?? `≥${overall.lowerBound}`} (${known!.overallProperty})`,
+        summary.shrunkOverMinimumMedian === null ? '-' : formatRatio(summary.shrunkOverMinimumMedian),
+        `${summary.atMinimum}/${summary.withMinimum}`,
+        verdict(summary.msToFirstMedian <= TARGETS.plantedMsToFirstMedian),
+        shrinkVerdict(summary),
+      ];
+    });
+    out.push(
+      ...table(['target', 'found', 'median time', 'median runs', 'median shrunk', 'overall minimum', 'shrunk/min', 'at min', `time ≤ ${TARGETS.plantedMsToFirstMedian} ms`, 'shrunk = min'], rows, [false, true, true, true, true, false, true, true, false, false]).map(
+        (line) => `   ${line}`,
+      ),
+    );
+    out.push('   shrunk/min: median over seeds of (shrunk length / known minimum of the property that seed found); "at min": seeds whose shrink reached it exactly.');
+    out.push('   Per target, per property found: seeds, shrunk lengths, and the known minimum:');
+    for (const result of report.planted) {
+      const summary = summaries.find((candidate) => candidate.target === result.target)!;
+      const parts: string[] = [];
+      for (const property of Object.keys(summary.properties)) {
+        const seeds = result.seeds.filter((seed) => seed.property === property);
+        const minimum = seeds[0]!.minimum;
+        const known = minimum === null ? 'no minimum recorded' : minimum.length !== null ? `min ${minimum.length}` : `min in [${minimum.lowerBound}..${minimum.upperBound ?? '?'}]`;
+        parts.push(`${property}×${seeds.length} shrunk [${seeds.map((seed) => seed.shrunkLength).join(' ')}] ${known}${result.breaks.includes(property as never) ? '' : ' ⚠ not in breaks'}`);
+      }
+      const misses = result.seeds.filter((seed) => !seed.found).length;
+      out.push(`   ${result.target}: ${parts.join('; ')}${misses > 0 ? `; ${misses} seeds found nothing` : ''}`);
+      const stale = result.witnesses.filter((witness) => !witness.replays);
+      if (stale.length > 0) out.push(`     ⚠ recorded witnesses no longer replay: ${stale.map((witness) => `${witness.property} (now ${witness.got})`).join('; ')} — re-derive bench/minima.ts`);
+      const below = result.seeds.filter((seed) => seed.minimum !== null && seed.shrunkLength! < (seed.minimum.length ?? seed.minimum.lowerBound));
+      if (below.length > 0) out.push(`     ⚠ shrinking went BELOW the recorded minimum on seeds ${below.map((seed) => seed.seed).join(', ')}: bench/minima.ts is stale`);
+      if (!result.fidelity.agrees) out.push(`     ⚠ fuzz() disagrees with the timed loop on seed 1: fuzz found run ${result.fidelity.fuzzRun} ${result.fidelity.fuzzProperty}`);
+    }
+    const shrinkMs = report.planted.flatMap((result) => result.seeds.filter((seed) => seed.found).map((seed) => seed.shrinkMs!));
+    const evaluations = report.planted.flatMap((result) => result.seeds.filter((seed) => seed.found).map((seed) => seed.shrinkEvaluations!));
+    out.push(`   shrinking: median ${formatMs(median(shrinkMs))} and ${median(evaluations)} evaluations per counterexample; fuzz() agrees with the timed loop on seed 1 for ${report.planted.filter((result) => result.fidelity.agrees).length}/${report.planted.length} targets`);
+    out.push('');
+  }
+
+  if (report.fc !== null) {
+    out.push(`4. Baseline: plain fast-check fc.commands + fc.modelRun (bench/fc-commands.ts), ${report.plan.fcSeeds} seeds, ≤ ${formatCount(report.plan.fcRunsMax)} runs and ≤ ${formatMs(report.plan.fcTimeMs)} a search`);
+    const check = report.fc.referenceCheck;
+    out.push(`   sanity: on \`reference\` the baseline's checks ${check.found ? `FIRE (${check.firstProperty}): its figures below are not to be trusted` : `stay quiet over ${check.runsToFirst} runs of size medium`}`);
+    const rows: string[][] = [];
+    const plantedSummaries = report.planted?.map(summarisePlanted) ?? [];
+    for (const target of PLANTED_TARGETS) {
+      const ours = plantedSummaries.find((summary) => summary.target === target.name);
+      for (const size of ['default', 'medium'] as const) {
+        const figure = report.fc.figures.find((candidate) => candidate.target === target.name && candidate.size === size)!;
+        const time = Number.isFinite(figure.msToFirstMedian) ? formatMs(figure.msToFirstMedian) : `> ${formatMs(report.plan.fcTimeMs)}`;
+        rows.push([
+          size === 'default' ? target.name : '',
+          size,
+          `${figure.found}/${figure.searches.length}`,
+          time,
+          Number.isFinite(figure.runsToFirstMedian) ? formatCount(figure.runsToFirstMedian) : '-',
+          figure.shrunkLengthMedian === null ? '-' : String(figure.shrunkLengthMedian),
+          ours === undefined ? '-' : Number.isFinite(figure.msToFirstMedian) ? formatRatio(ours.msToFirstMedian / figure.msToFirstMedian) : '→ 0',
+          ours === undefined || ours.shrunkMedian === null || figure.shrunkLengthMedian === null ? '-' : formatRatio(ours.shrunkMedian / figure.shrunkLengthMedian),
+          (() => {
+            const ratio = fcShrunkOverMinimum(target.name, figure.searches);
+            return ratio === null ? '-' : formatRatio(ratio);
+          })(),
+          [...new Set(figure.searches.filter((search) => search.found).map((search) => search.shrunkProperty))].join(' '),
+        ]);
+      }
+    }
+    out.push(
+      ...table(['target', 'size', 'found', 'median time', 'median runs', 'median shrunk', 'time ours/fc', 'shrunk ours/fc', 'fc shrunk/min', 'fc shrunk property'], rows, [false, false, true, true, true, true, true, true, true, false]).map(
+        (line) => `   ${line}`,
+      ),
+    );
+    out.push('   time ours/fc: median time to first counterexample, resumecheck (figure 3) over fast-check; < 1 means resumecheck is faster; "→ 0": fast-check found nothing in most seeds.');
+    out.push('   fc shrunk/min: fast-check shrinks to any failure (resumecheck keeps the property found), so its length is judged against the minimum of the property it ended on.');
+    out.push('');
+  }
+
+  if (report.sdk !== null) {
+    out.push('5. Real SDK targets (asynchronous): speed and the first counterexample of a seed-1 fuzz');
+    const rows = report.sdk.map((result) => [
+      result.target,
+      `${formatCount(result.speed.stepsPerSecond)}/s`,
+      `${formatCount(result.speed.runsPerSecond)}/s`,
+      `${verdict(result.speed.stepsPerSecond >= TARGETS.sdkStepsPerSecond)} (≥ ${formatCount(TARGETS.sdkStepsPerSecond)}/s)`,
+      result.first.found ? formatMs(result.first.msToFirst) : `none in ${formatMs(result.first.msToFirst)}`,
+      result.first.found ? String(result.first.run) : String(result.first.runs),
+      result.first.property ?? '-',
+      result.first.length === null ? '-' : String(result.first.length),
+    ]);
+    out.push(...table(['target', 'steps', 'runs', 'target', 'time to first', 'run', 'property', 'length'], rows, [false, true, true, false, true, true, false, true]).map((line) => `   ${line}`));
+    for (const result of report.sdk) if (result.first.explanation !== null) out.push(`   ${result.target}: ${result.first.explanation}`);
+    out.push('');
+  }
+  out.push(`bench took ${formatMs(report.elapsedMs)}`);
+  return out;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { json: { type: 'boolean', default: false }, quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
+  const plan = values.quick ? QUICK : FULL;
+  const only = new Set<Section>((values.only?.split(',') ?? SECTIONS) as Section[]);
+  for (const section of only) {
+    if (!SECTIONS.includes(section)) {
+      process.stderr.write(`--only takes ${SECTIONS.join(',')}; got ${section}\n`);
+      process.exit(2);
+    }
+  }
+  const log = (line: string) => {
+    if (!values.json) process.stderr.write(`${line}\n`);
+  };
+  const started = nowMs();
+  const machine = describeMachine();
+  // The planted figures are judged against minima derived under one config: use that one.
+  const config: SimConfig = { ...MINIMA_CONFIG };
+  if (JSON.stringify({ ...DEFAULT_CONFIG, seed: '' }) !== JSON.stringify({ ...MINIMA_CONFIG, seed: '' })) {
+    log('note: DEFAULT_CONFIG differs from the config bench/minima.ts was derived under; the planted figures use the latter');
+  }
+
+  log('1/5 simulation speed...');
+  const sim = only.has('sim') ? await figureSim(plan) : null;
+  log('2/5 model cost...');
+  const model = only.has('model') ? measureModel({ warmupMs: plan.modelMeasureMs / 2, measureMs: plan.modelMeasureMs }) : null;
+  log('3/5 planted targets...');
+  let planted: PlantedResult[] | null = null;
+  if (only.has('planted')) {
+    planted = [];
+    for (const target of PLANTED_TARGETS) {
+      planted.push(await measurePlanted(target, config, { seeds: plan.plantedSeeds, runsMax: plan.plantedRunsMax, timeMs: plan.plantedTimeMs }));
+      log(`  ${target.name} done`);
+    }
+  }
+  log('4/5 fast-check baseline...');
+  const fc = only.has('fc') ? figureFc(plan, config, log) : null;
+  log('5/5 SDK targets...');
+  let sdk: SdkResult[] | null = null;
+  if (only.has('sdk')) {
+    sdk = [];
+    for (const target of [sdkTarget, sdkSharedTarget, sdkCoreTarget]) {
+      sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
+    }
+  }
+  machine.loadAtEnd = loadavg();
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, elapsedMs: nowMs() - started };
+  if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
+  else process.stdout.write(`${render(report).join('\n')}\n`);
+}
+
+await main();
