@@ -22,72 +22,15 @@ import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { PROPERTY_NAMES, type PropertyName, isPropertyName } from '../properties/names.ts';
 import { DEFAULT_CONFIG, type SimConfig } from '../sim/config.ts';
-import { type ChoiceSource, runSimulation } from '../sim/engine.ts';
 import { explore } from '../sim/explore.ts';
 import { recordTrace } from '../sim/fuzz.ts';
 import { shrinkChoices } from '../sim/shrink.ts';
 import { PLANTED_TARGETS } from '../targets/planted/index.ts';
 import type { Target } from '../targets/target.ts';
 import { renderSteps } from '../traces/trace.ts';
+import { exploreProperty } from './explore-property.ts';
 import { findFirstCounterexample } from './first-counterexample.ts';
 import { nowMs } from './measure.ts';
-
-/** The outcome of a search restricted to one property. */
-export interface PropertySearch {
-  readonly choices: readonly number[] | null;
-  readonly runs: number;
-  readonly depthCleared: number;
-  readonly exhausted: boolean;
-}
-
-/** Replays `prefix` exactly, then stops, remembering how many actions were enabled after it. */
-function prefixChoices(prefix: readonly number[], seen: { enabledAfter: number }): ChoiceSource {
-  let next = 0;
-  return {
-    choose: (_world, list) => {
-      if (next < prefix.length) return prefix[next++]!;
-      seen.enabledAfter = list.count;
-      return null;
-    },
-  };
-}
-
-/**
- * Every choice sequence of length 1..depthMax, shortest first, looking for a violation of `property`. A prefix
- * is pruned only when it violated something during its own steps (its extensions stop there too); a violation
- * found in the liveness phase after the prefix does not prune it.
- */
-export async function exploreProperty(
-  target: Target,
-  config: SimConfig,
-  options: { property: PropertyName; depthMax: number; runsMax: number; depthFrom?: number },
-): Promise<PropertySearch> {
-  let runs = 0;
-  const visit = async (prefix: number[], depth: number): Promise<number[] | null | 'budget'> => {
-    if (runs >= options.runsMax) return 'budget';
-    runs += 1;
-    const seen = { enabledAfter: 0 };
-    const result = await runSimulation(target, config, prefixChoices(prefix, seen));
-    const violation = result.violation;
-    if (violation !== null) {
-      const duringPrefix = violation.step < result.steps;
-      if (result.choices.length === prefix.length && violation.property === options.property && prefix.length === depth) return prefix;
-      if (duringPrefix) return null;
-    }
-    if (prefix.length === depth) return null;
-    for (let choice = 0; choice < seen.enabledAfter; choice += 1) {
-      const found = await visit([...prefix, choice], depth);
-      if (found !== null) return found;
-    }
-    return null;
-  };
-  for (let depth = options.depthFrom ?? 1; depth <= options.depthMax; depth += 1) {
-    const found = await visit([], depth);
-    if (found === 'budget') return { choices: null, runs, depthCleared: depth - 1, exhausted: true };
-    if (found !== null) return { choices: found, runs, depthCleared: depth - 1, exhausted: false };
-  }
-  return { choices: null, runs, depthCleared: options.depthMax, exhausted: false };
-}
 
 /** One property's minimum for one target, as derived. */
 export interface DerivedMinimum {

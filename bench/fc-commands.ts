@@ -36,12 +36,18 @@ interface Tag {
 type SessionState = 'live' | 'expired' | 'deleted' | 'lost';
 type Outcome = 'pending' | 'result' | 'reset' | 'refused' | 'gone';
 
+/** The client no longer waits: it got the result, a reset, or a 404 for its session (a refusal settles nothing). */
+function settled(outcome: Outcome): boolean {
+  return outcome === 'result' || outcome === 'reset' || outcome === 'gone';
+}
+
 interface Session {
   readonly id: string;
   readonly epoch: number;
   state: SessionState;
   readonly calls: Call[];
   notifications: number;
+  notifiedInLiveness: boolean;
 }
 
 interface Cursor {
@@ -56,6 +62,8 @@ interface Stream {
   readonly session: Session;
   readonly call: Call | null;
   readonly received: Cursor[];
+  /** The last cursor received before the result, once the result arrived. */
+  beforeResult: Cursor | null;
   connection: number;
   outcome: Outcome;
   /** Ground truth: the call's own execution produced its result; or the session ended first. */
@@ -136,6 +144,8 @@ export interface FcWorld {
   readonly appends: Map<string, number>;
   readonly inbox: ({ kind: 'frame'; connection: number; frame: Frame } | { kind: 'end'; connection: number })[];
   readonly tags: WeakMap<object, Tag>;
+  /** Who each event ID was first delivered to: its session and stream (a call ID, or 'standalone'). */
+  readonly eventOwners: Map<string, { readonly session: Session | null; readonly stream: string }>;
   violation: FcViolation | null;
   healRound: number;
   /** Commands that ran (their precondition held), the length of the run as fast-check executes it. */
@@ -226,6 +236,7 @@ export function createFcWorld(target: Target, config: FcConfig): FcWorld {
     appends: new Map(),
     inbox: [],
     tags: new WeakMap(),
+    eventOwners: new Map(),
     violation: null,
     healRound: 0,
     commandsRan: 0,
@@ -247,7 +258,7 @@ function receiveFrame(world: FcWorld, connection: Connection, frame: Frame): voi
   const stream = connection.stream;
   if (frame.event === 'reset') {
     connection.resetSeen = true;
-    if (stream !== null && stream.outcome === 'pending') stream.outcome = 'reset';
+    if (stream !== null && !settled(stream.outcome)) stream.outcome = 'reset';
     return;
   }
   const tag = tagOf(world, frame.data);
@@ -267,15 +278,25 @@ function receiveFrame(world: FcWorld, connection: Connection, frame: Frame): voi
       if (connection.kExpected !== null && !connection.resetSeen && tag.k > connection.kExpected) fail(world, 'no-silent-gap', `position ${tag.k} arrived where ${connection.kExpected} was due`);
       connection.kLast = Math.max(connection.kLast, tag.k);
       connection.kExpected = tag.k + 1;
-      if (tag.result && stream !== null && stream.outcome === 'pending') stream.outcome = 'result';
+      if (tag.result && stream !== null && !settled(stream.outcome)) {
+        stream.outcome = 'result';
+        for (let index = stream.received.length - 1; index >= 0 && stream.beforeResult === null; index -= 1) {
+          if (stream.received[index]!.k < tag.k) stream.beforeResult = stream.received[index]!;
+        }
+        if (stream.beforeResult !== null) world.clients[connection.client]!.completed = stream;
+      }
     }
   }
   if (frame.eventId !== null && stream !== null) {
+    // An event ID names one event of one stream of one session: seen again elsewhere, it was replayed across.
+    const own = { session: connection.session, stream: stream.call === null ? 'standalone' : stream.call.id };
+    const owner = world.eventOwners.get(frame.eventId);
+    if (owner === undefined) world.eventOwners.set(frame.eventId, own);
+    else if (owner.session !== own.session) fail(world, 'no-cross-session-delivery', `event ${frame.eventId} of session ${owner.session?.id ?? '(none)'} arrived in session ${own.session?.id ?? '(none)'}`);
+    else if (owner.stream !== own.stream) fail(world, 'no-cross-stream-replay', `event ${frame.eventId} of ${owner.stream} arrived on the stream of ${own.stream}`);
     const cursor: Cursor = { eventId: frame.eventId, stream, k: connection.kLast };
     stream.received.push(cursor);
-    const client = world.clients[connection.client]!;
-    client.cursorLatest = cursor;
-    if (tag !== null && tag.result && stream.call !== null && stream.received.length >= 2) client.completed = stream;
+    world.clients[connection.client]!.cursorLatest = cursor;
   }
 }
 
@@ -285,7 +306,7 @@ function endConnection(world: FcWorld, connection: Connection): void {
   const stream = connection.stream;
   if (stream === null || stream.connection !== connection.index) return;
   stream.connection = -1;
-  if (stream.call !== null && stream.outcome === 'pending' && stream.completed && !connection.resetSeen && stream.session.state === 'live') {
+  if (stream.call !== null && !settled(stream.outcome) && stream.completed && !connection.resetSeen && stream.session.state === 'live') {
     fail(world, 'no-silent-gap', `connection ${connection.index} of ${stream.call.id} ended without its result and without a reset`);
   }
 }
@@ -323,10 +344,10 @@ function endSessionTruth(world: FcWorld, session: Session, state: SessionState):
 }
 
 function abandonSession(world: FcWorld, session: Session): void {
-  for (const stream of world.streams) if (stream.session === session && stream.outcome === 'pending') stream.outcome = 'gone';
+  for (const stream of world.streams) if (stream.session === session && !settled(stream.outcome)) stream.outcome = 'gone';
 }
 
-/** Sends one request, records the response (with the status-code check), then the frames. */
+/** Sends one request and records the response (with the status-code check); the frames wait in the inbox. */
 function send(world: FcWorld, connection: Connection, request: HttpRequest): HttpResponse {
   const response = world.server.handle(request) as HttpResponse;
   if (connection.session === null) {
@@ -351,9 +372,10 @@ function send(world: FcWorld, connection: Connection, request: HttpRequest): Htt
     }
   } else if (stream !== null) {
     if (response.streaming && response.status === 200) stream.connection = connection.index;
-    else if (stream.outcome === 'pending' && response.status !== 404) stream.outcome = 'refused';
+    else if (!settled(stream.outcome) && response.status !== 404) stream.outcome = 'refused';
   }
-  drainInbox(world);
+  // The frames that came with the response are handled by the caller once it has recorded what the response
+  // means (a 200 to a DELETE ends the session first), as the engine does.
   return response;
 }
 
@@ -376,7 +398,7 @@ function forge(eventId: string): string {
 
 function isResumable(client: Client, stream: Stream): boolean {
   if (stream.session !== client.session || stream.connection >= 0 || stream.received.length === 0) return false;
-  return stream.call === null ? client.standalone === stream && stream.outcome === 'pending' : stream.outcome === 'pending';
+  return stream.call === null ? client.standalone === stream && stream.outcome === 'pending' : !settled(stream.outcome);
 }
 
 function live(world: FcWorld, client: number): Client | null {
@@ -399,7 +421,7 @@ function initialize(world: FcWorld, index: number): void {
   const body: JsonRpcMessage = { jsonrpc: '2.0', id: requestId, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'fc-commands', version: '0.1.0' } } };
   const response = send(world, connection, { method: 'POST', connection: connection.index, sessionId: null, lastEventId: null, body });
   if (response.status !== 200 || response.sessionId === null) return;
-  const session: Session = { id: response.sessionId, epoch: world.epoch, state: 'live', calls: [], notifications: 0 };
+  const session: Session = { id: response.sessionId, epoch: world.epoch, state: 'live', calls: [], notifications: 0, notifiedInLiveness: false };
   world.sessions.push(session);
   client.state = 'live';
   client.session = session;
@@ -414,7 +436,7 @@ function call(world: FcWorld, client: Client, tool: ToolName, options: { stale: 
   const requestId = client.requestIdNext++;
   const id = `c${world.calls.size + 1}`;
   const body: JsonRpcMessage = { jsonrpc: '2.0', id: requestId, method: 'tools/call', params: { name: tool, arguments: { callId: id }, _meta: { progressToken: id } } };
-  const stream: Stream = { client: client.index, session, call: null, received: [], connection: -1, outcome: 'pending', completed: false, healed: 0 };
+  const stream: Stream = { client: client.index, session, call: null, received: [], beforeResult: null, connection: -1, outcome: 'pending', completed: false, healed: 0 };
   const created: Call = { id, client: client.index, session, requestId, tool, body, stream };
   (stream as { call: Call | null }).call = created;
   world.calls.set(id, created);
@@ -452,6 +474,14 @@ function restart(world: FcWorld): void {
   world.server.dispose();
   world.inbox.length = 0;
   world.server = world.run.boot({ epoch: world.epoch }, world.host);
+}
+
+function notify(world: FcWorld, session: Session): void {
+  session.notifications += 1;
+  const tag: Tag = { epoch: world.epoch, sessionId: session.id, callId: null, k: session.notifications, result: false };
+  const message: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `notification ${tag.k}` } };
+  world.tags.set(message, tag);
+  world.server.notify(session.id, message);
 }
 
 /** The enabled candidates the commands pick from. */
@@ -543,7 +573,7 @@ export function commandArbitraries(config: FcConfig): fc.Arbitrary<Step>[] {
         (world) => {
           const found = live(world, c)!;
           const stream = found.completed!;
-          const cursor = stream.received[stream.received.length - 2]!;
+          const cursor = stream.beforeResult!;
           resumeWith(world, found, stream, cursor, cursor.eventId);
         },
       ),
@@ -576,7 +606,7 @@ export function commandArbitraries(config: FcConfig): fc.Arbitrary<Step>[] {
         (world) => live(world, c) !== null && (live(world, c)!.standalone === null || live(world, c)!.standalone!.connection < 0),
         (world) => {
           const found = live(world, c)!;
-          const stream: Stream = { client: c, session: found.session!, call: null, received: [], connection: -1, outcome: 'pending', completed: false, healed: 0 };
+          const stream: Stream = { client: c, session: found.session!, call: null, received: [], beforeResult: null, connection: -1, outcome: 'pending', completed: false, healed: 0 };
           world.streams.push(stream);
           found.streams.push(stream);
           const connection = openConnection(world, found, 'standalone', { session: found.session, stream, cursor: null, kExpected: null });
@@ -615,14 +645,7 @@ export function commandArbitraries(config: FcConfig): fc.Arbitrary<Step>[] {
       command(
         `Notify(${c})`,
         (world) => live(world, c) !== null && live(world, c)!.session!.state === 'live' && live(world, c)!.standalone !== null,
-        (world) => {
-          const session = live(world, c)!.session!;
-          session.notifications += 1;
-          const tag: Tag = { epoch: world.epoch, sessionId: session.id, callId: null, k: session.notifications, result: false };
-          const message: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `notification ${tag.k}` } };
-          world.tags.set(message, tag);
-          world.server.notify(session.id, message);
-        },
+        (world) => notify(world, live(world, c)!.session!),
       ),
     ),
     index.map((i) =>
@@ -661,9 +684,20 @@ export function healAndFinish(world: FcWorld): void {
       }
       const waiting = world.streams.find((stream) => {
         const client = world.clients[stream.client]!;
-        return client.state === 'live' && stream.session === client.session && stream.call !== null && stream.outcome === 'pending' && stream.connection < 0 && stream.healed !== world.healRound;
+        return client.state === 'live' && stream.session === client.session && stream.call !== null && !settled(stream.outcome) && stream.connection < 0 && stream.healed !== world.healRound;
       });
-      if (waiting === undefined || world.violation !== null) break;
+      if (world.violation !== null) break;
+      if (waiting === undefined) {
+        // Once calls have settled, each live session with a standalone stream gets one notification, as in the
+        // engine: a connection that joined another session's stream shows itself by receiving it.
+        const quiet = world.clients.find((client) => client.state === 'live' && client.standalone !== null && client.session!.state === 'live' && !client.session!.notifiedInLiveness);
+        if (quiet === undefined) break;
+        quiet.session!.notifiedInLiveness = true;
+        notify(world, quiet.session!);
+        drainInbox(world);
+        acted = true;
+        continue;
+      }
       waiting.healed = world.healRound;
       const client = world.clients[waiting.client]!;
       if (waiting.received.length > 0) {
@@ -672,18 +706,19 @@ export function healAndFinish(world: FcWorld): void {
       } else {
         resend(world, waiting.call!);
       }
+      drainInbox(world);
       acted = true;
     }
     if (!acted) break;
   }
   if (world.violation !== null) throw new ViolationError(world.violation);
   for (const stream of world.streams) {
-    if (stream.call !== null && stream.outcome === 'pending') fail(world, 'no-lost-result', `${stream.call.id} never got its result nor a reset`);
+    if (stream.call !== null && !settled(stream.outcome)) fail(world, 'no-lost-result', `${stream.call.id} never got its result nor a reset`);
   }
   for (const connection of world.connections) {
     if (!connection.attached || connection.epoch !== world.epoch) continue;
     if (connection.stream === null) fail(world, 'no-hang', `connection ${connection.index} (${connection.purpose}) stays open with no stream of the client's`);
-    else if (connection.stream.call !== null && connection.stream.outcome !== 'pending') fail(world, 'no-hang', `connection ${connection.index} stays open after the client got its ${connection.stream.outcome}`);
+    else if (connection.stream.call !== null && settled(connection.stream.outcome)) fail(world, 'no-hang', `connection ${connection.index} stays open after the client got its ${connection.stream.outcome}`);
   }
   if (world.violation !== null) throw new ViolationError(world.violation);
 }

@@ -56,9 +56,9 @@ const FULL: Plan = {
   plantedSeeds: 20,
   plantedRunsMax: 20_000,
   plantedTimeMs: 10_000,
-  fcSeeds: 10,
+  fcSeeds: 20,
   fcRunsMax: 20_000,
-  fcTimeMs: 1500,
+  fcTimeMs: 2000,
   sdkMeasureMs: 3000,
   sdkTimeMs: 30_000,
 };
@@ -372,7 +372,8 @@ function render(report: Report): string[] {
         parts.push(`${property}×${seeds.length} shrunk [${seeds.map((seed) => seed.shrunkLength).join(' ')}] ${known}${result.breaks.includes(property as never) ? '' : ' ⚠ not in breaks'}`);
       }
       const misses = result.seeds.filter((seed) => !seed.found).length;
-      out.push(`   ${result.target}: ${parts.join('; ')}${misses > 0 ? `; ${misses} seeds found nothing` : ''}`);
+      const neverFirst = result.breaks.filter((property) => summary.properties[property] === undefined);
+      out.push(`   ${result.target}: ${parts.join('; ')}${misses > 0 ? `; ${misses} seeds found nothing` : ''}${neverFirst.length > 0 ? `; breaks never found first: ${neverFirst.join(', ')}` : ''}`);
       const stale = result.witnesses.filter((witness) => !witness.replays);
       if (stale.length > 0) out.push(`     ⚠ recorded witnesses no longer replay: ${stale.map((witness) => `${witness.property} (now ${witness.got})`).join('; ')} — re-derive bench/minima.ts`);
       const below = result.seeds.filter((seed) => seed.minimum !== null && seed.shrunkLength! < (seed.minimum.length ?? seed.minimum.lowerBound));
