@@ -1,7 +1,8 @@
 // The fuzz's search loop, timed: runs seeded random walks exactly as `fuzz()` does (run seed `${seed}.${run}`,
-// `planWalk`, `walkChoices`) and stops at the first violation, so the time to the first counterexample can be
+// `planWalk`, `walkChoices`, one reused action list) and stops at the first violation, so the time to the first counterexample can be
 // measured without the shrinking and trace recording that `fuzz()` does after it.
 
+import { createActionList } from '../sim/actions.ts';
 import { planWalk, walkChoices } from '../sim/choices.ts';
 import type { SimConfig } from '../sim/config.ts';
 import { type RunResult, runSimulation } from '../sim/engine.ts';
@@ -32,12 +33,14 @@ export async function findFirstCounterexample(
 ): Promise<FirstCounterexample> {
   const started = nowMs();
   let steps = 0;
+  // One action list for all runs, as fuzz() does.
+  const actions = createActionList();
   for (let run = 1; run <= options.runsMax; run += 1) {
     if (options.timeMs !== null && run > 1 && nowMs() - started >= options.timeMs) {
       return { run: null, runs: run - 1, steps, elapsedMs: nowMs() - started, config: null, result: null };
     }
     const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, run) };
-    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax)));
+    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax)), { actions });
     steps += result.steps + result.healSteps;
     if (result.violation !== null) return { run, runs: run, steps, elapsedMs: nowMs() - started, config: runConfig, result };
   }

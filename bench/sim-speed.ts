@@ -2,6 +2,7 @@
 // makes them (per-run seed `${seed}.${run}`, `planWalk`, `walkChoices`), single-threaded, after a warm-up;
 // and the ceiling, the bare hand-written loop over the same kind of world (bench/bare-loop.ts).
 
+import { createActionList } from '../sim/actions.ts';
 import { planWalk, walkChoices } from '../sim/choices.ts';
 import { DEFAULT_CONFIG, type SimConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
@@ -38,11 +39,13 @@ export async function measureSimSpeed(
   let violations = 0;
   let firstViolation: SimSpeed['firstViolation'] = null;
   // Violations are counted over the warm-up's runs too: a correct target has none in either.
+  // One action list for all runs, as fuzz() does.
+  const actions = createActionList();
   const body = async (batch: number): Promise<number> => {
     let steps = 0;
     for (let index = 0; index < runsPerBatch; index += 1) {
       const seed = runSeed(config.seed, batch * runsPerBatch + index + 1);
-      const result = await runSimulation(target, { ...config, seed }, walkChoices(planWalk(seed, config.stepsMax)));
+      const result = await runSimulation(target, { ...config, seed }, walkChoices(planWalk(seed, config.stepsMax)), { actions });
       steps += result.steps + result.healSteps;
       if (result.violation !== null) {
         violations += 1;
