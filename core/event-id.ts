@@ -24,8 +24,6 @@ export type ParsedEventId =
 /** Longest string the parser looks at; longer cursors are refused before any work is done on them. */
 export const EVENT_ID_LENGTH_MAX = 200;
 const EPOCH_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-// Positive decimal without leading zeros, at most 15 digits so it stays a safe integer.
-const INDEX_PATTERN = /^[1-9][0-9]{0,14}$/;
 
 /** True when `epoch` may be used as an epoch token (it is embedded in IDs verbatim). */
 export function isValidEpochToken(epoch: string): boolean {
@@ -41,15 +39,28 @@ export function formatEventId(parts: EventIdParts): string {
 export function parseEventId(text: unknown): ParsedEventId {
   if (typeof text !== 'string' || text.length === 0) return { ok: false, malformation: 'empty' };
   if (text.length > EVENT_ID_LENGTH_MAX) return { ok: false, malformation: 'too-long' };
-  const fields = text.split('.');
-  if (fields.length !== 4) return { ok: false, malformation: 'shape' };
-  const [epoch, session, stream, seq] = fields as [string, string, string, string];
-  if (!EPOCH_PATTERN.test(epoch)) return { ok: false, malformation: 'epoch' };
-  if (!INDEX_PATTERN.test(session) || !INDEX_PATTERN.test(stream) || !INDEX_PATTERN.test(seq)) {
-    return { ok: false, malformation: 'number' };
+  // Scanned by hand rather than split and matched: this runs on every resume the simulator makes.
+  const first = text.indexOf('.');
+  const second = first < 0 ? -1 : text.indexOf('.', first + 1);
+  const third = second < 0 ? -1 : text.indexOf('.', second + 1);
+  if (third < 0 || text.indexOf('.', third + 1) >= 0) return { ok: false, malformation: 'shape' };
+  if (!EPOCH_PATTERN.test(text.slice(0, first))) return { ok: false, malformation: 'epoch' };
+  const sessionIndex = indexAt(text, first + 1, second);
+  const streamIndex = indexAt(text, second + 1, third);
+  const seq = indexAt(text, third + 1, text.length);
+  if (sessionIndex === 0 || streamIndex === 0 || seq === 0) return { ok: false, malformation: 'number' };
+  return { ok: true, parts: { epoch: text.slice(0, first), sessionIndex, streamIndex, seq } };
+}
+
+/** The positive decimal in text[start, end): no sign, no leading zero, at most 15 digits; 0 when it is not one. */
+function indexAt(text: string, start: number, end: number): number {
+  const length = end - start;
+  if (length < 1 || length > 15 || text.charCodeAt(start) === 48) return 0;
+  let value = 0;
+  for (let index = start; index < end; index += 1) {
+    const digit = text.charCodeAt(index) - 48;
+    if (digit < 0 || digit > 9) return 0;
+    value = value * 10 + digit;
   }
-  return {
-    ok: true,
-    parts: { epoch, sessionIndex: Number(session), streamIndex: Number(stream), seq: Number(seq) },
-  };
+  return value;
 }

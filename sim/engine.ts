@@ -169,12 +169,14 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
   }
   if (frame.eventId !== null && view !== null) {
     const key = frame.eventId;
-    const own: EventOwner = { session: connection.session, stream: view.call === null ? 'standalone' : view.call.id };
+    const stream = view.call === null ? 'standalone' : view.call.id;
     const owner = world.eventOwners.get(key);
-    if (world.violation === null) {
+    // Only an ID seen before on another stream or session needs the monitors; the common case allocates nothing.
+    if (owner === undefined) world.eventOwners.set(key, { session: connection.session, stream });
+    else if (world.violation === null && (owner.session !== connection.session || owner.stream !== stream)) {
+      const own: EventOwner = { session: connection.session, stream };
       for (const monitor of EVENT_ID_MONITORS) report(world, monitor, monitor.onEventId!(world, connection, frame.eventId, own, owner));
     }
-    if (owner === undefined) world.eventOwners.set(key, own);
     // The position a cursor stands for is where this connection had got to in its stream, not the view's best.
     const cursor = { eventId: frame.eventId, view: view.index, k: connection.kLast };
     view.received.push(cursor);

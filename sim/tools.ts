@@ -52,23 +52,24 @@ export function progressStepsOf(tool: ToolName, workProgressSteps: number): numb
 
 /** The k-th step of a call: a progress notification, or the result when k is past the progress steps. */
 export function toolStep(provenance: Omit<Provenance, 'result'>, progressSteps: number): ToolStep {
-  if (provenance.k <= progressSteps) {
-    const full: Provenance = { ...provenance, result: false };
+  const { epoch, sessionId, callId, k } = provenance;
+  if (k <= progressSteps) {
+    const full: Provenance = { epoch, sessionId, callId, k, result: false };
     const message = {
       jsonrpc: '2.0' as const,
       method: 'notifications/progress',
-      params: { progressToken: provenance.callId, progress: provenance.k, total: progressSteps + 1, message: encode(full) },
+      params: { progressToken: callId, progress: k, total: progressSteps + 1, message: encode(full) },
       [DECODED]: full,
     };
     return { kind: 'notification', message };
   }
-  const full: Provenance = { ...provenance, result: true };
+  const full: Provenance = { epoch, sessionId, callId, k, result: true };
   return { kind: 'result', result: { content: [{ type: 'text', text: encode(full) }], [DECODED]: full } };
 }
 
 /** A server-initiated notification for a session's standalone stream. */
 export function standaloneNotification(provenance: Omit<Provenance, 'result' | 'callId'>): JsonRpcMessage {
-  const full: Provenance = { ...provenance, callId: null, result: false };
+  const full: Provenance = { epoch: provenance.epoch, sessionId: provenance.sessionId, callId: null, k: provenance.k, result: false };
   return { jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: encode(full) }, [DECODED]: full };
 }
 

@@ -119,6 +119,19 @@ function jsonError(status: number, code: number, message: string, sessionId: str
   return { status, sessionId, streaming: false, body: { jsonrpc: '2.0', id: null, error: { code, message } } };
 }
 
+/**
+ * What tells a re-sent request from another request under the same id. The kit serves only the simulator's tools,
+ * whose one argument is the call ID, so the method, tool and call ID are the whole of a request's meaning (any
+ * other request is refused before it could execute); serialising the parameters would cost more than the step.
+ */
+function fingerprintOf(body: JsonRpcMessage | null): string {
+  if (body === null) return '';
+  const method = String(body['method']);
+  if (method !== 'tools/call') return method;
+  const params = body['params'] as { name?: unknown; arguments?: { callId?: unknown } } | undefined;
+  return `${method} ${String(params?.name)} ${String(params?.arguments?.callId)}`;
+}
+
 function isToolName(name: unknown): name is ToolName {
   return typeof name === 'string' && (TOOL_NAMES as readonly string[]).includes(name);
 }
@@ -145,8 +158,8 @@ class KitServer implements ServerInstance {
             sessionId: request.sessionId,
             lastEventId,
             initialize: body?.['method'] === 'initialize',
-            requestKey: requestId === undefined ? null : JSON.stringify(requestId),
-            fingerprint: JSON.stringify([body?.['method'], body?.['params']]),
+            requestKey: requestId === undefined ? null : typeof requestId === 'number' ? String(requestId) : JSON.stringify(requestId),
+            fingerprint: fingerprintOf(body),
           }
         : request.method === 'GET'
           ? { kind: 'get', sessionId: request.sessionId, lastEventId }
