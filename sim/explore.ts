@@ -43,13 +43,11 @@ export async function explore(
     if (runs >= options.runsMax) return 'budget';
     runs += 1;
     const seen = { enabledAfter: 0 };
-    const result = await runSimulation(target, config, prefixChoices(prefix, seen));
+    // With `only`, the other properties are not checked: a run must not stop at them before reaching it.
+    const result = await runSimulation(target, config, prefixChoices(prefix, seen), options.only === undefined ? {} : { properties: [options.only] });
     if (result.violation !== null) {
       // A violation before the prefix ended was found at a shorter depth already; only a full-length one is new.
-      if (result.choices.length === prefix.length && (options.only === undefined || result.violation.property === options.only)) {
-        return { choices: prefix, property: result.violation.property };
-      }
-      return null;
+      return result.choices.length === prefix.length ? { choices: prefix, property: result.violation.property } : null;
     }
     if (prefix.length === depth) return null;
     for (let choice = 0; choice < seen.enabledAfter; choice += 1) {

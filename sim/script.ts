@@ -22,12 +22,38 @@ export function describedChoices(descriptions: readonly string[], fallback: read
       const wanted = descriptions[next]!;
       const recorded = fallback[next] ?? 0;
       next += 1;
+      const wantedShape = shapeOf(wanted);
+      const wantedNumbers = numbersOf(wanted);
+      let best = -1;
+      let bestDistance = Infinity;
       for (let index = 0; index < list.count; index += 1) {
-        if (describeAction(world, list.kind[index]!, list.a[index]!, list.b[index]!) === wanted) return index;
+        const description = describeAction(world, list.kind[index]!, list.a[index]!, list.b[index]!);
+        if (description === wanted) return index;
+        // Removing an earlier step renumbers what came after it (connection #6 becomes #4, c3 becomes c2):
+        // the same action, differently numbered, is the one with the same words and the nearest numbers.
+        if (shapeOf(description) !== wantedShape) continue;
+        const numbers = numbersOf(description);
+        let distance = 0;
+        for (let at = 0; at < numbers.length; at += 1) distance += Math.abs(numbers[at]! - (wantedNumbers[at] ?? 0));
+        if (distance < bestDistance) {
+          best = index;
+          bestDistance = distance;
+        }
       }
-      return recorded % list.count;
+      return best >= 0 ? best : recorded % list.count;
     },
   };
+}
+
+const NUMBER = /\d+/g;
+
+/** A description with its numbers taken out: what kind of action on what kind of thing. */
+function shapeOf(description: string): string {
+  return description.replace(NUMBER, '#');
+}
+
+function numbersOf(description: string): number[] {
+  return (description.match(NUMBER) ?? []).map(Number);
 }
 
 /**
