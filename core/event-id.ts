@@ -32,7 +32,12 @@ export function isValidEpochToken(epoch: string): boolean {
 
 /** Formats the ID of one event. The inverse of {@link parseEventId}. */
 export function formatEventId(parts: EventIdParts): string {
-  return `${parts.epoch}.${parts.sessionIndex}.${parts.streamIndex}.${parts.seq}`;
+  return eventIdPrefix(parts) + parts.seq;
+}
+
+/** What every event ID of one stream starts with; the sequence number follows it. */
+export function eventIdPrefix(parts: Omit<EventIdParts, 'seq'>): string {
+  return `${parts.epoch}.${parts.sessionIndex}.${parts.streamIndex}.`;
 }
 
 /** Parses any string a client may present as `Last-Event-ID`. Total: never throws. */

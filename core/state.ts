@@ -1,7 +1,7 @@
 // The decision core's world: sessions, their streams with bounded replay buffers, and the request ledger.
 // Plain values passed explicitly; the functions here are the only ones that change them.
 
-import { formatEventId, isValidEpochToken } from './event-id.ts';
+import { eventIdPrefix, isValidEpochToken } from './event-id.ts';
 import { type CompletedStreamPolicy, replayTail } from './policy.ts';
 
 /** Lifecycle of a logical SSE event sequence. */
@@ -32,6 +32,8 @@ export interface StreamRecord<M> {
   retained: BufferedEvent<M>[];
   /** The ledger key of the request that opened the stream, for request streams. */
   readonly requestKey: string | null;
+  /** Every event ID of the stream without its sequence number: `{epoch}.{session}.{stream}.` */
+  readonly idPrefix: string;
 }
 
 /** What the ledger keeps of one request: enough to recognise a re-send and to answer it. */
@@ -147,6 +149,7 @@ export function openStream<M>(
     seqTerminal: 0,
     retained: [],
     requestKey: opening.origin === 'request' ? opening.requestKey : null,
+    idPrefix: eventIdPrefix({ epoch: state.config.epoch, sessionIndex: session.index, streamIndex: session.streams.length + 1 }),
   };
   session.streams.push(stream);
   if (opening.origin === 'request') {
@@ -178,7 +181,7 @@ export function appendEvent<M>(
   if (stream.status !== 'open') throw new CoreUsageError(`stream ${stream.index} is ${stream.status}`);
   const seq = stream.seqLast + 1;
   const event: BufferedEvent<M> = {
-    id: formatEventId({ epoch: state.config.epoch, sessionIndex: stream.sessionIndex, streamIndex: stream.index, seq }),
+    id: stream.idPrefix + seq,
     seq,
     message,
   };
