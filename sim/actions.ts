@@ -26,12 +26,13 @@ export function createActionList(): ActionList {
   return { count: 0, kind: new Int32Array(ACTIONS_MAX), a: new Int32Array(ACTIONS_MAX), b: new Int32Array(ACTIONS_MAX) };
 }
 
+// Small enough to be inlined: writes past the arrays' end are dropped, and enumerateActions checks the count once.
 function push(list: ActionList, kind: number, a: number, b: number): void {
-  if (list.count >= ACTIONS_MAX) throw new Error(`more than ${ACTIONS_MAX} actions enabled in one step`);
-  list.kind[list.count] = kind;
-  list.a[list.count] = a;
-  list.b[list.count] = b;
-  list.count += 1;
+  const at = list.count;
+  list.kind[at] = kind;
+  list.a[at] = a;
+  list.b[at] = b;
+  list.count = at + 1;
 }
 
 const C = MODEL.client;
@@ -94,6 +95,7 @@ export function enumerateActions(world: World, list: ActionList): void {
   }
   for (const index of world.running) push(list, K.advance, index, 0);
   if (world.restarts < world.config.restartsMax && accepts(SRV, world.serverState, SRV.event.restart)) push(list, K.restart, 0, 0);
+  if (list.count > ACTIONS_MAX) throw new Error(`${list.count} actions enabled in one step, more than the ${ACTIONS_MAX} a list holds`);
 }
 
 /** One operation on the target. */

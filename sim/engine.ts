@@ -207,7 +207,7 @@ function drainInbox(world: World): void {
     if (item.kind === 'frame') receiveFrame(world, connection, item.frame);
     else endConnection(world, connection);
   }
-  world.inbox.length = 0;
+  if (world.inbox.length > 0) world.inbox.length = 0;
 }
 
 function observeResponse(world: World): (connection: SimConnection) => void {
