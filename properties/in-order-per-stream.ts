@@ -1,5 +1,5 @@
 // Each connection delivers its stream's messages in emission order, each once.
-import { type Property, describeMessage, isOwnStream } from './property.ts';
+import { type Property, describeMessage, isPositioned } from './property.ts';
 
 export const inOrderPerStream: Property = {
   name: 'in-order-per-stream',
@@ -8,7 +8,7 @@ export const inOrderPerStream: Property = {
   kind: 'safety',
   onArrival(world, arrival) {
     const { connection } = arrival;
-    if (!isOwnStream(world, arrival) || arrival.provenance.k > connection.kLast) return null;
+    if (!isPositioned(world, arrival) || arrival.provenance.k > connection.kLast) return null;
     return `${describeMessage(arrival)} arrived on connection ${connection.index} after position ${connection.kLast} of the same stream`;
   },
 };

@@ -6,6 +6,7 @@ import { noCrossEpochReplay } from './no-cross-epoch-replay.ts';
 import { noCrossSessionDelivery } from './no-cross-session-delivery.ts';
 import { noCrossStreamReplay } from './no-cross-stream-replay.ts';
 import { noHang } from './no-hang.ts';
+import { noLostNotification } from './no-lost-notification.ts';
 import { noLostResult } from './no-lost-result.ts';
 import { noRedelivery } from './no-redelivery.ts';
 import { noSilentGap } from './no-silent-gap.ts';
@@ -28,6 +29,7 @@ const byName: Record<PropertyName, Property> = {
   'exactly-once-execution': exactlyOnceExecution,
   'no-lost-result': noLostResult,
   'no-hang': noHang,
+  'no-lost-notification': noLostNotification,
 };
 
 /** All properties in monitor order. */

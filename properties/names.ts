@@ -13,6 +13,7 @@ export const PROPERTY_NAMES = [
   'exactly-once-execution',
   'no-lost-result',
   'no-hang',
+  'no-lost-notification',
 ] as const;
 
 /** The name of one property. */

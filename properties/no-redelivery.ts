@@ -1,5 +1,5 @@
 // Nothing at or before the presented cursor is delivered again after a resume.
-import { type Property, describeMessage, isOwnStream } from './property.ts';
+import { type Property, describeMessage, isPositioned } from './property.ts';
 
 export const noRedelivery: Property = {
   name: 'no-redelivery',
@@ -8,7 +8,7 @@ export const noRedelivery: Property = {
   kind: 'safety',
   onArrival(world, arrival) {
     const cursor = arrival.connection.cursor;
-    if (cursor === null || !isOwnStream(world, arrival) || arrival.provenance.k > cursor.k) return null;
+    if (cursor === null || !isPositioned(world, arrival) || arrival.provenance.k > cursor.k) return null;
     return `${describeMessage(arrival)} was delivered again on connection ${arrival.connection.index}, resumed after ${cursor.eventId} which already covered position ${cursor.k}`;
   },
 };

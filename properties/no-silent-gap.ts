@@ -1,7 +1,7 @@
 // Missed events are replayed or signalled: a client is never skipped past events silently.
 import { MODEL } from '../model/index.ts';
 import { isSettled } from '../sim/world.ts';
-import { type Property, describeMessage, isOwnStream } from './property.ts';
+import { type Property, describeMessage, isPositioned } from './property.ts';
 
 const completed = MODEL.stream.state.completed;
 const live = MODEL.session.state.live;
@@ -13,7 +13,7 @@ export const noSilentGap: Property = {
   kind: 'safety',
   onArrival(world, arrival) {
     const { connection } = arrival;
-    if (connection.kExpected === null || connection.resetSeen || !isOwnStream(world, arrival)) return null;
+    if (connection.kExpected === null || connection.resetSeen || !isPositioned(world, arrival)) return null;
     if (arrival.provenance.k <= connection.kExpected) return null;
     return `${describeMessage(arrival)} arrived on connection ${connection.index} where position ${connection.kExpected} was due, with no reset: positions ${connection.kExpected}..${arrival.provenance.k - 1} were skipped silently`;
   },

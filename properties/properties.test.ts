@@ -250,6 +250,20 @@ const CASES: readonly Case[] = [
     ],
     step: 5,
   },
+  {
+    property: 'no-lost-notification',
+    what: "the SDK's example store cannot resume the standalone stream: the closing notification never arrives",
+    target: builtIn('sdk'),
+    script: [
+      'client 1 initializes',
+      'client 1 opens a standalone GET stream',
+      'the server notifies client 1',
+      'the network cuts connection #2',
+      'client 1 resumes its standalone stream with its latest cursor',
+      'the server notifies client 1',
+    ],
+    step: 6,
+  },
 ];
 
 async function runScript(target: Target, script: readonly string[]) {

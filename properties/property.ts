@@ -41,9 +41,19 @@ export function isOwnStream(world: World, arrival: Arrival): boolean {
   return ownCallId(world, arrival.connection) === arrival.provenance.callId;
 }
 
+/**
+ * True when the arrival has a position to judge: it belongs to the connection's own stream and to the call's first
+ * execution. A second execution (a re-executed request) produces new messages, whose existence is
+ * exactly-once-execution's business; their positions say nothing about redelivery, order or gaps.
+ */
+export function isPositioned(world: World, arrival: Arrival): boolean {
+  return arrival.provenance.execution === 1 && isOwnStream(world, arrival);
+}
+
 /** How a message is named in explanations. */
 export function describeMessage(arrival: Arrival): string {
   const { provenance } = arrival;
   const what = provenance.callId === null ? `notification #${provenance.k}` : provenance.result ? `the result of ${provenance.callId}` : `progress #${provenance.k} of ${provenance.callId}`;
-  return `${what} (epoch ${provenance.epoch}, session ${provenance.sessionId})`;
+  const execution = provenance.execution === 1 ? '' : `, execution ${provenance.execution}`;
+  return `${what} (epoch ${provenance.epoch}, session ${provenance.sessionId}${execution})`;
 }

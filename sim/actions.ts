@@ -273,7 +273,9 @@ export function startAction(world: World, kind: number, a: number, b: number): O
     case 'resend': {
       const call = world.calls[a]!;
       const client = world.clients[call.client]!;
-      const connection = openConnection(world, client, 'resend', { session: call.session, view: call.view, cursor: null, lastEventId: null, kExpected: 1 });
+      // A re-send may join the call's stream from its start (the reference) or start a new execution (the SDK):
+      // which position comes first is the server's choice, so none is expected.
+      const connection = openConnection(world, client, 'resend', { session: call.session, view: call.view, cursor: null, lastEventId: null, kExpected: null });
       note(world, `POST #${connection.index} re-sends ${call.id}'s tools/call (request ${call.requestId})`);
       return handleOp({ method: 'POST', connection: connection.index, sessionId: call.session.id, lastEventId: null, body: call.body });
     }

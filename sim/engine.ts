@@ -19,8 +19,8 @@ import {
 } from './actions.ts';
 import type { SimConfig } from './config.ts';
 import { createPrng } from './prng.ts';
-import { progressStepsOf, provenanceOf, toolStep } from './tools.ts';
-import type { Arrival, EventOwner, SimConnection, SimExecution, Violation, World } from './world.ts';
+import { type Provenance, progressStepsOf, provenanceOf, toolStep } from './tools.ts';
+import type { Arrival, EventOwner, SimConnection, SimExecution, StreamView, Violation, World } from './world.ts';
 import { createWorld, isSettled } from './world.ts';
 
 /** Where each step's choice comes from. `null` stops the fault phase. */
@@ -78,8 +78,10 @@ function createHost(world: World): TargetHost {
     },
     startExecution: (start) => {
       const call = world.callsById.get(start.callId) ?? null;
+      if (call !== null) call.executions += 1;
       const execution: SimExecution = {
         index: world.executions.length,
+        ordinal: call === null ? 1 : call.executions,
         call,
         callId: start.callId,
         tool: start.tool,
@@ -91,7 +93,6 @@ function createHost(world: World): TargetHost {
       };
       world.executions.push(execution);
       world.running.push(execution.index);
-      if (call !== null) call.executions += 1;
       if (start.tool === 'append') world.appends.set(start.callId, (world.appends.get(start.callId) ?? 0) + 1);
       if (world.notes !== null) world.notes.push(`  ⚙ ${start.tool} ${start.callId} starts executing (execution ${execution.index + 1}, session ${start.sessionId})`);
       if (world.violation === null) {
@@ -103,7 +104,7 @@ function createHost(world: World): TargetHost {
       const execution = world.executions[index]!;
       if (execution.finished && execution.epoch === world.epoch) throw new Error(`execution ${index} asked for a step past its result`);
       execution.k += 1;
-      const provenance = { epoch: execution.epoch, sessionId: execution.sessionIdSeen, callId: execution.callId, k: execution.k };
+      const provenance = { epoch: execution.epoch, sessionId: execution.sessionIdSeen, callId: execution.callId, k: execution.k, execution: execution.ordinal };
       const next = toolStep(provenance, execution.progressSteps);
       if (next.kind === 'result') {
         execution.finished = true;
@@ -138,6 +139,23 @@ function describeFrame(frame: Frame): string {
   return `${id}${what} [epoch ${provenance.epoch}, session ${provenance.sessionId}]`;
 }
 
+/** A message of the connection's own stream: the client's position in it moves on, and a result settles the call. */
+function receiveOwn(world: World, connection: SimConnection, view: StreamView, provenance: Provenance): void {
+  // Positions are those of the call's first execution; a re-execution's messages are new messages.
+  if (provenance.execution === 1) {
+    if (provenance.k > connection.kLast) connection.kLast = provenance.k;
+    connection.kExpected = provenance.k + 1;
+    if (provenance.k > view.kLast) view.kLast = provenance.k;
+  }
+  if (provenance.result && !isSettled(view.outcome)) {
+    view.outcome = 'result';
+    for (let index = view.received.length - 1; index >= 0 && view.beforeResult === null; index -= 1) {
+      if (view.received[index]!.k < provenance.k) view.beforeResult = view.received[index]!;
+    }
+    if (view.beforeResult !== null) world.clients[connection.client]!.completedView = view.index;
+  }
+}
+
 function receiveFrame(world: World, connection: SimConnection, frame: Frame): void {
   if (connection.state !== CONN.state.attached) return;
   if (world.notes !== null) world.notes.push(`  ← #${connection.index} ${describeFrame(frame)}`);
@@ -153,19 +171,7 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
     if (world.violation === null) {
       for (const monitor of ARRIVAL_MONITORS) report(world, monitor, monitor.onArrival!(world, arrival));
     }
-    const own = view !== null && (view.call === null ? null : view.call.id) === provenance.callId;
-    if (own) {
-      if (provenance.k > connection.kLast) connection.kLast = provenance.k;
-      connection.kExpected = provenance.k + 1;
-      if (provenance.k > view.kLast) view.kLast = provenance.k;
-      if (provenance.result && !isSettled(view.outcome)) {
-        view.outcome = 'result';
-        for (let index = view.received.length - 1; index >= 0 && view.beforeResult === null; index -= 1) {
-          if (view.received[index]!.k < provenance.k) view.beforeResult = view.received[index]!;
-        }
-        if (view.beforeResult !== null) world.clients[connection.client]!.completedView = view.index;
-      }
-    }
+    if (view !== null && (view.call === null ? null : view.call.id) === provenance.callId) receiveOwn(world, connection, view, provenance);
   }
   if (frame.eventId !== null && view !== null) {
     const key = frame.eventId;
@@ -358,6 +364,14 @@ function nextHealAction(world: World, list: ActionList): number | null {
       if (view.healed === world.healRound) continue;
       view.healed = world.healRound;
       return view.received.length > 0 ? offer(list, K.resumeLatest, view.index) : offer(list, K.resend, view.call.index);
+    }
+    // A standalone stream the client lost is resumed too, so the closing notification has somewhere to arrive.
+    if (client.standaloneView >= 0) {
+      const view = world.views[client.standaloneView]!;
+      if (view.session === client.session && view.outcome === 'pending' && view.connection < 0 && view.received.length > 0 && view.healed !== world.healRound) {
+        view.healed = world.healRound;
+        return offer(list, K.resumeLatest, view.index);
+      }
     }
   }
   // Once calls have settled, every session with a standalone stream gets one notification: a connection that

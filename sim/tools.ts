@@ -11,8 +11,13 @@ export interface Provenance {
   readonly sessionId: string;
   /** The call it belongs to; null for a standalone notification. */
   readonly callId: string | null;
-  /** Its 1-based position among the messages of its call (or of its session's standalone notifications). */
+  /** Its 1-based position among the messages of its call's execution (or of its session's standalone notifications). */
   readonly k: number;
+  /**
+   * Which execution of the call produced it: 1 for the first, 2 for a second one (a re-executed request), and so
+   * on; 1 for standalone notifications. Positions are comparable only within one execution.
+   */
+  readonly execution: number;
   /** True for a call's result. */
   readonly result: boolean;
 }
@@ -29,20 +34,21 @@ const DECODED = Symbol('resumecheck provenance');
 
 type Carrier = Readonly<Record<string, unknown>> & { [DECODED]?: Provenance };
 
-// Text form: "rc <epoch> <k> <callId or -> <sessionId>", the session ID last since it is the only free-form field.
+// Text form: "rc <epoch> <k> <execution> <callId or -> <sessionId>", the session ID last: the only free-form field.
 function encode(provenance: Provenance): string {
-  return `${PREFIX}${provenance.epoch} ${provenance.k} ${provenance.callId ?? '-'} ${provenance.sessionId}`;
+  return `${PREFIX}${provenance.epoch} ${provenance.k} ${provenance.execution} ${provenance.callId ?? '-'} ${provenance.sessionId}`;
 }
 
 function decode(text: unknown, result: boolean): Provenance | null {
   if (typeof text !== 'string' || !text.startsWith(PREFIX)) return null;
   const fields = text.slice(PREFIX.length).split(' ');
-  if (fields.length < 4) return null;
+  if (fields.length < 5) return null;
   const epoch = Number(fields[0]);
   const k = Number(fields[1]);
-  if (!Number.isSafeInteger(epoch) || !Number.isSafeInteger(k)) return null;
-  const callId = fields[2] === '-' ? null : fields[2]!;
-  return { epoch, sessionId: fields.slice(3).join(' '), callId, k, result };
+  const execution = Number(fields[2]);
+  if (!Number.isSafeInteger(epoch) || !Number.isSafeInteger(k) || !Number.isSafeInteger(execution)) return null;
+  const callId = fields[3] === '-' ? null : fields[3]!;
+  return { epoch, sessionId: fields.slice(4).join(' '), callId, k, execution, result };
 }
 
 /** How many progress notifications each tool sends before its result. */
@@ -52,9 +58,9 @@ export function progressStepsOf(tool: ToolName, workProgressSteps: number): numb
 
 /** The k-th step of a call: a progress notification, or the result when k is past the progress steps. */
 export function toolStep(provenance: Omit<Provenance, 'result'>, progressSteps: number): ToolStep {
-  const { epoch, sessionId, callId, k } = provenance;
+  const { epoch, sessionId, callId, k, execution } = provenance;
   if (k <= progressSteps) {
-    const full: Provenance = { epoch, sessionId, callId, k, result: false };
+    const full: Provenance = { epoch, sessionId, callId, k, execution, result: false };
     const message = {
       jsonrpc: '2.0' as const,
       method: 'notifications/progress',
@@ -63,13 +69,13 @@ export function toolStep(provenance: Omit<Provenance, 'result'>, progressSteps: 
     };
     return { kind: 'notification', message };
   }
-  const full: Provenance = { epoch, sessionId, callId, k, result: true };
+  const full: Provenance = { epoch, sessionId, callId, k, execution, result: true };
   return { kind: 'result', result: { content: [{ type: 'text', text: encode(full) }], [DECODED]: full } };
 }
 
 /** A server-initiated notification for a session's standalone stream. */
-export function standaloneNotification(provenance: Omit<Provenance, 'result' | 'callId'>): JsonRpcMessage {
-  const full: Provenance = { epoch: provenance.epoch, sessionId: provenance.sessionId, callId: null, k: provenance.k, result: false };
+export function standaloneNotification(provenance: Omit<Provenance, 'result' | 'callId' | 'execution'>): JsonRpcMessage {
+  const full: Provenance = { epoch: provenance.epoch, sessionId: provenance.sessionId, callId: null, k: provenance.k, execution: 1, result: false };
   return { jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: encode(full) }, [DECODED]: full };
 }
 

@@ -87,6 +87,8 @@ export interface SimCall {
 /** One execution of a tool by the server. */
 export interface SimExecution {
   readonly index: number;
+  /** 1 for the first execution of its call, 2 for the second, ... */
+  readonly ordinal: number;
   readonly call: SimCall | null;
   readonly callId: string;
   readonly tool: ToolName;

@@ -21,7 +21,7 @@ type Classification =
   | 'interface'
   | 'event store + transport'
   | 'interface + transport'
-  | 'transport, misattributed';
+  | 'resumecheck false positive, fixed';
 
 /** What each corpus trace shows; the findings document has the full explanation with line references. */
 interface Kept {
@@ -45,12 +45,12 @@ const KEPT: Readonly<Record<string, Kept>> = {
   'sdk-shared--no-cross-session-delivery.json': { classification: 'interface', defect: "a shared store replays one session's result into another session" },
   'sdk-shared--result-to-its-request.json': { classification: 'interface', defect: "another session's result answers this session's request ID" },
   'sdk-core--exactly-once-execution.json': { classification: 'transport', defect: 'a re-sent request ID runs the tool again; no store can see requests' },
-  'sdk-core--in-order-per-stream.json': { classification: 'transport, misattributed', defect: "two executions' progress #1 on the re-sent request's stream" },
+  'sdk-core--holds--reexecution-in-order-per-stream.json': { classification: 'resumecheck false positive, fixed', defect: "once reported as in-order-per-stream: two executions' progress #1 on the re-sent request's stream; positions are now judged per execution" },
   'sdk-core--no-hang.json': { classification: 'interface + transport', defect: 'a resumed completed stream is never ended' },
   'sdk-core--no-lost-result.json': { classification: 'interface', defect: 'a cursor past the retained window can only be refused (500): no way to signal the gap' },
   'sdk-core--no-lost-result--resend.json': { classification: 'transport', defect: "the result goes to the re-sent request's stream; the resumed original stream never ends" },
-  'sdk-core--no-redelivery.json': { classification: 'transport, misattributed', defect: "a second execution's progress #1, a new event after the cursor" },
-  'sdk-core--no-silent-gap.json': { classification: 'transport, misattributed', defect: "the first execution's progress #2 moved to the re-sent request's stream" },
+  'sdk-core--holds--reexecution-no-redelivery.json': { classification: 'resumecheck false positive, fixed', defect: "once reported as no-redelivery: a second execution's progress #1, a new event after the cursor; positions are now judged per execution" },
+  'sdk-core--holds--reexecution-no-silent-gap.json': { classification: 'resumecheck false positive, fixed', defect: "once reported as no-silent-gap: the first execution's progress #2 moved to the re-sent request's stream; positions are now judged per execution" },
 };
 
 const files = readdirSync(CORPUS)
@@ -70,7 +70,7 @@ describe('traces/corpus', () => {
     const trace = load(file);
     const kept = KEPT[file];
     const property = trace.verdict?.property ?? 'holds';
-    const title = `${trace.target} ✗ ${property} — ${kept?.classification ?? 'unclassified'}: ${kept?.defect ?? file} (seed ${trace.seed})`;
+    const title = `${trace.target} ${property === 'holds' ? '✓' : '✗'} ${property} — ${kept?.classification ?? 'unclassified'}: ${kept?.defect ?? file} (seed ${trace.seed})`;
     it(title, async () => {
       // The name says what the trace shows (a variant may follow), so a renamed or swapped file cannot pass unnoticed.
       expect(file).toMatch(new RegExp(`^${trace.target}--${property}(--[a-z-]+)?\\.json$`));

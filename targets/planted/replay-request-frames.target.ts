@@ -6,7 +6,7 @@ export const replayRequestFramesTarget = plantedTarget(
   {
     name: 'replay-request-frames',
     description: 'buffers the tools/call request frame in its stream; a resume replays it and the call runs again',
-    breaks: ['exactly-once-execution', 'in-order-per-stream', 'no-redelivery'],
+    breaks: ['exactly-once-execution'],
   },
   { boot: (incarnation, options) => ({ ...coreIncarnation(incarnation, options), bufferRequestFrames: true }) },
 );

@@ -61,7 +61,7 @@ export function createRecorder(options: { seed: string; workProgressSteps: numbe
           const recorded = executions[execution - 1];
           if (recorded === undefined) throw new Error(`assertion: nextStep of unknown execution ${execution}`);
           recorded.steps += 1;
-          const provenance = { epoch: recorded.epoch, sessionId: recorded.sessionId, callId: recorded.callId, k: recorded.steps };
+          const provenance = { epoch: recorded.epoch, sessionId: recorded.sessionId, callId: recorded.callId, execution: 1, k: recorded.steps };
           return toolStep(provenance, progressStepsOf(recorded.tool, options.workProgressSteps));
         },
         random: () => random(),

@@ -1,0 +1,24 @@
+// Liveness: once faults stop and a client has resumed its standalone stream, what the server sends there arrives.
+import { MODEL } from '../model/index.ts';
+import type { Property } from './property.ts';
+
+const live = MODEL.session.state.live;
+
+export const noLostNotification: Property = {
+  name: 'no-lost-notification',
+  statement:
+    'Once faults stop and each client has resumed its standalone stream with its latest cursor, a notification the server then sends to its session reaches it.',
+  source: 'MCP transports: the server may send notifications on the stream the client opened with GET, and the client resumes that stream with Last-Event-ID; seed 004: "never skip silently".',
+  kind: 'liveness',
+  onFinish(world) {
+    for (const client of world.clients) {
+      const session = client.session;
+      if (session === null || !session.notifiedInLiveness || session.state !== live || client.standaloneView < 0) continue;
+      const view = world.views[client.standaloneView]!;
+      if (view.session !== session || view.outcome !== 'pending' || view.kLast >= session.notifications) continue;
+      const where = view.connection >= 0 ? `its open standalone connection #${view.connection}` : 'its standalone stream, which it could not resume';
+      return `the server sent notification #${session.notifications} to session ${session.id} after the faults stopped, and client ${client.index + 1} never received it on ${where}`;
+    }
+    return null;
+  },
+};
