@@ -16,7 +16,7 @@ export const noLostNotification: Property = {
       if (session === null || !session.notifiedInLiveness || session.state !== live || client.standaloneView < 0) continue;
       const view = world.views[client.standaloneView]!;
       if (view.session !== session || view.outcome !== 'pending' || view.kLast >= session.notifications) continue;
-      const where = view.connection >= 0 ? `its open standalone connection #${view.connection}` : 'its standalone stream, which it could not resume';
+      const where = view.connection >= 0 ? `its open standalone connection #${view.connection}` : 'its standalone stream, to which the server kept no connection';
       return `the server sent notification #${session.notifications} to session ${session.id} after the faults stopped, and client ${client.index + 1} never received it on ${where}`;
     }
     return null;

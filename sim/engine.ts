@@ -365,12 +365,13 @@ function nextHealAction(world: World, list: ActionList): number | null {
       view.healed = world.healRound;
       return view.received.length > 0 ? offer(list, K.resumeLatest, view.index) : offer(list, K.resend, view.call.index);
     }
-    // A standalone stream the client lost is resumed too, so the closing notification has somewhere to arrive.
+    // A standalone stream the client lost is resumed too (or opened again when it never got a cursor, as servers
+    // that send no priming event on GET streams leave it), so the closing notification has somewhere to arrive.
     if (client.standaloneView >= 0) {
       const view = world.views[client.standaloneView]!;
-      if (view.session === client.session && view.outcome === 'pending' && view.connection < 0 && view.received.length > 0 && view.healed !== world.healRound) {
+      if (view.session === client.session && view.outcome === 'pending' && view.connection < 0 && view.healed !== world.healRound) {
         view.healed = world.healRound;
-        return offer(list, K.resumeLatest, view.index);
+        return view.received.length > 0 ? offer(list, K.resumeLatest, view.index) : offer(list, K.openStandalone, client.index);
       }
     }
   }
