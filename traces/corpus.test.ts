@@ -51,6 +51,9 @@ const KEPT: Readonly<Record<string, Kept>> = {
   'sdk-core--no-lost-result--resend.json': { classification: 'transport', defect: "the result goes to the re-sent request's stream; the resumed original stream never ends" },
   'sdk-core--holds--reexecution-no-redelivery.json': { classification: 'resumecheck false positive, fixed', defect: "once reported as no-redelivery: a second execution's progress #1, a new event after the cursor; positions are now judged per execution" },
   'sdk-core--holds--reexecution-no-silent-gap.json': { classification: 'resumecheck false positive, fixed', defect: "once reported as no-silent-gap: the first execution's progress #2 moved to the re-sent request's stream; positions are now judged per execution" },
+  'sdk-core--no-silent-gap.json': { classification: 'transport', defect: "a re-sent request moves the first execution's later progress to the re-send's stream (request remapped): its progress #1 stays behind on the original stream, which the client never resumes" },
+  'sdk--no-lost-notification.json': { classification: 'event store', defect: 'the standalone stream cannot be resumed: its cursor splits on "_" to stream "", and later notifications are never sent' },
+  'sdk-shared--no-lost-notification.json': { classification: 'event store', defect: 'the standalone stream cannot be resumed: its cursor splits on "_" to stream "", and later notifications are never sent' },
 };
 
 const files = readdirSync(CORPUS)
