@@ -241,7 +241,8 @@ async function openRun(target: Target, config: SimConfig, options: RunOptions): 
   return { world, host, list: options.actions ?? createActionList(), trace: options.record === true ? [] : null, observe: observeResponse(world) };
 }
 
-function beginStep(context: RunContext, choice: number, phase: TraceStep['phase']): { kind: number; a: number; b: number } {
+/** Records a step about to be taken, when the run is recorded. */
+function beginStep(context: RunContext, choice: number, phase: TraceStep['phase']): void {
   const { world, list, trace } = context;
   const kind = list.kind[choice]!;
   const a = list.a[choice]!;
@@ -255,7 +256,6 @@ function beginStep(context: RunContext, choice: number, phase: TraceStep['phase'
         : describeAction(world, kind, a, b);
     trace.push({ choice, action, phase, notes: world.notes });
   }
-  return { kind, a, b };
 }
 
 function performSync(context: RunContext, op: Op): HttpResponse | undefined {
@@ -418,66 +418,83 @@ export async function runSimulation(target: Target, config: SimConfig, source: C
   }
 }
 
+/** Where a run stands: which phase, and what it has done so far. */
+interface Progress {
+  phase: 'faults' | 'liveness' | 'done';
+  readonly choices: number[];
+  /** Fault-phase steps, fixed when that phase ends. */
+  steps: number;
+  healSteps: number;
+  /** Whether the current liveness round did anything. */
+  acted: boolean;
+}
+
+/**
+ * The next step of a run, as an index into the action list (filled for it), or null when the run is over: first
+ * the fault phase's steps, from the choice source, then the liveness phase's, round by round until a round does
+ * nothing, then the final checks. Shared by the synchronous and asynchronous loops, which differ only in awaiting.
+ */
+function nextStep(context: RunContext, source: ChoiceSource, progress: Progress): number | null {
+  const { world, list } = context;
+  if (world.violation !== null || progress.phase === 'done') return null;
+  if (progress.phase === 'faults') {
+    if (world.step < world.config.stepsMax) {
+      enumerateActions(world, list);
+      const choice = list.count === 0 ? null : source.choose(world, list);
+      if (choice !== null) {
+        progress.choices.push(choice);
+        beginStep(context, choice, 'faults');
+        return choice;
+      }
+    }
+    progress.steps = world.step;
+    progress.phase = 'liveness';
+    startHeal(world);
+    world.healRound = 1;
+  }
+  while (world.healRound <= HEAL_ROUNDS_MAX) {
+    const choice = nextHealAction(world, list);
+    if (choice !== null) {
+      progress.acted = true;
+      progress.healSteps += 1;
+      beginStep(context, choice, 'liveness');
+      return choice;
+    }
+    if (!progress.acted) break;
+    world.healRound += 1;
+    progress.acted = false;
+  }
+  progress.phase = 'done';
+  finish(world);
+  return null;
+}
+
+function newProgress(): Progress {
+  return { phase: 'faults', choices: [], steps: 0, healSteps: 0, acted: false };
+}
+
+function result(context: RunContext, progress: Progress): RunResult {
+  const { world } = context;
+  const steps = progress.phase === 'faults' ? world.step : progress.steps;
+  return { violation: world.violation, choices: progress.choices, steps, healSteps: progress.healSteps, trace: context.trace };
+}
+
 function runLoopSync(context: RunContext, source: ChoiceSource): RunResult {
   const { world, list } = context;
-  const choices: number[] = [];
-  while (world.violation === null && world.step < world.config.stepsMax) {
-    enumerateActions(world, list);
-    if (list.count === 0) break;
-    const choice = source.choose(world, list);
-    if (choice === null) break;
-    choices.push(choice);
-    const { kind, a, b } = beginStep(context, choice, 'faults');
-    stepSync(context, kind, a, b);
-    world.step += 1;
+  const progress = newProgress();
+  for (let choice = nextStep(context, source, progress); choice !== null; choice = nextStep(context, source, progress)) {
+    stepSync(context, list.kind[choice]!, list.a[choice]!, list.b[choice]!);
+    if (progress.phase === 'faults') world.step += 1;
   }
-  const steps = world.step;
-  let healSteps = 0;
-  if (world.violation === null) {
-    startHeal(world);
-    for (world.healRound = 1; world.healRound <= HEAL_ROUNDS_MAX && world.violation === null; world.healRound += 1) {
-      let acted = false;
-      for (let choice = nextHealAction(world, list); choice !== null && world.violation === null; choice = nextHealAction(world, list)) {
-        const { kind, a, b } = beginStep(context, choice, 'liveness');
-        stepSync(context, kind, a, b);
-        healSteps += 1;
-        acted = true;
-      }
-      if (!acted) break;
-    }
-    finish(world);
-  }
-  return { violation: world.violation, choices, steps, healSteps, trace: context.trace };
+  return result(context, progress);
 }
 
 async function runLoopAsync(context: RunContext, source: ChoiceSource): Promise<RunResult> {
   const { world, list } = context;
-  const choices: number[] = [];
-  while (world.violation === null && world.step < world.config.stepsMax) {
-    enumerateActions(world, list);
-    if (list.count === 0) break;
-    const choice = source.choose(world, list);
-    if (choice === null) break;
-    choices.push(choice);
-    const { kind, a, b } = beginStep(context, choice, 'faults');
-    await stepAsync(context, kind, a, b);
-    world.step += 1;
+  const progress = newProgress();
+  for (let choice = nextStep(context, source, progress); choice !== null; choice = nextStep(context, source, progress)) {
+    await stepAsync(context, list.kind[choice]!, list.a[choice]!, list.b[choice]!);
+    if (progress.phase === 'faults') world.step += 1;
   }
-  const steps = world.step;
-  let healSteps = 0;
-  if (world.violation === null) {
-    startHeal(world);
-    for (world.healRound = 1; world.healRound <= HEAL_ROUNDS_MAX && world.violation === null; world.healRound += 1) {
-      let acted = false;
-      for (let choice = nextHealAction(world, list); choice !== null && world.violation === null; choice = nextHealAction(world, list)) {
-        const { kind, a, b } = beginStep(context, choice, 'liveness');
-        await stepAsync(context, kind, a, b);
-        healSteps += 1;
-        acted = true;
-      }
-      if (!acted) break;
-    }
-    finish(world);
-  }
-  return { violation: world.violation, choices, steps, healSteps, trace: context.trace };
+  return result(context, progress);
 }
