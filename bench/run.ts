@@ -94,7 +94,8 @@ interface Machine {
 
 function git(command: string): string {
   try {
-    return execSync(`git ${command}`, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    // Only the end is trimmed: a porcelain status line starts with a status column that may be a space.
+    return execSync(`git ${command}`, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trimEnd();
   } catch {
     return '';
   }
