@@ -5,7 +5,8 @@
 
 import type { PropertyName } from '../properties/names.ts';
 import type { SimConfig } from '../sim/config.ts';
-import { type ChoiceSource, runSimulation } from '../sim/engine.ts';
+import { runSimulation } from '../sim/engine.ts';
+import { prefixChoices } from '../sim/explore.ts';
 import type { Target } from '../targets/target.ts';
 
 /** The outcome of a search restricted to one property. */
@@ -14,18 +15,6 @@ export interface PropertySearch {
   readonly runs: number;
   readonly depthCleared: number;
   readonly exhausted: boolean;
-}
-
-/** Replays `prefix` exactly, then stops, remembering how many actions were enabled after it. */
-function prefixChoices(prefix: readonly number[], seen: { enabledAfter: number }): ChoiceSource {
-  let next = 0;
-  return {
-    choose: (_world, list) => {
-      if (next < prefix.length) return prefix[next++]!;
-      seen.enabledAfter = list.count;
-      return null;
-    },
-  };
 }
 
 /**

@@ -18,7 +18,7 @@ export interface ExploreOutcome {
 }
 
 /** Replays `prefix` exactly, then stops, remembering how many actions were enabled after it. */
-function prefixChoices(prefix: readonly number[], seen: { enabledAfter: number }): ChoiceSource {
+export function prefixChoices(prefix: readonly number[], seen: { enabledAfter: number }): ChoiceSource {
   let next = 0;
   return {
     choose: (_world, list) => {
