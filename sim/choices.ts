@@ -9,7 +9,7 @@ import { type Prng, createPrng } from './prng.ts';
 export function sequenceChoices(choices: readonly number[]): ChoiceSource {
   let next = 0;
   return {
-    choose: (_world, list) => {
+    choose(_world, list) {
       if (next >= choices.length) return null;
       const choice = choices[next]!;
       next += 1;
@@ -59,7 +59,7 @@ export function walkChoices(plan: WalkPlan): ChoiceSource {
   const kindWeights = new Float64Array(KIND_WEIGHT_ORDER.map((kind) => plan.weights[kind]));
   let taken = 0;
   return {
-    choose: (_world, list: ActionList) => {
+    choose(_world, list: ActionList) {
       if (taken >= plan.length) return null;
       taken += 1;
       let total = 0;

@@ -4,7 +4,7 @@
 
 import { MODEL, accepts, step } from '../model/index.ts';
 import { PROPERTIES, type Property, type PropertyName } from '../properties/index.ts';
-import type { Frame, HttpResponse, Target, TargetHost } from '../targets/target.ts';
+import type { ExecutionStart, Frame, HttpResponse, Target, TargetHost, ToolStep } from '../targets/target.ts';
 import {
   type ActionList,
   K,
@@ -68,58 +68,70 @@ function report(world: World, property: Property, explanation: string | null): v
 const CONN = MODEL.connection;
 const STREAM = MODEL.stream;
 
-function createHost(world: World): TargetHost {
-  return {
-    frame: (connection: number, frame: Frame) => {
-      world.inbox.push({ kind: 'frame', connection, frame });
-    },
-    end: (connection: number) => {
-      world.inbox.push({ kind: 'end', connection });
-    },
-    startExecution: (start) => {
-      const call = world.callsById.get(start.callId) ?? null;
-      if (call !== null) call.executions += 1;
-      const execution: SimExecution = {
-        index: world.executions.length,
-        ordinal: call === null ? 1 : call.executions,
-        call,
-        callId: start.callId,
-        tool: start.tool,
-        sessionIdSeen: start.sessionId,
-        epoch: world.epoch,
-        k: 0,
-        progressSteps: progressStepsOf(start.tool, world.config.workProgressSteps),
-        finished: false,
-      };
-      world.executions.push(execution);
-      world.running.push(execution.index);
-      if (start.tool === 'append') world.appends.set(start.callId, (world.appends.get(start.callId) ?? 0) + 1);
-      if (world.notes !== null) world.notes.push(`  ⚙ ${start.tool} ${start.callId} starts executing (execution ${execution.index + 1}, session ${start.sessionId})`);
-      if (world.violation === null) {
-        for (const monitor of EXECUTION_MONITORS) report(world, monitor, monitor.onExecution!(world, execution));
+/**
+ * What the simulator offers a target. A class rather than closures: a run builds one, and closures made per run
+ * are each named at creation under tsx, which cost more than the run's first steps.
+ */
+class Host implements TargetHost {
+  constructor(private readonly world: World) {}
+
+  frame(connection: number, frame: Frame): void {
+    this.world.inbox.push({ kind: 'frame', connection, frame });
+  }
+
+  end(connection: number): void {
+    this.world.inbox.push({ kind: 'end', connection });
+  }
+
+  startExecution(start: ExecutionStart): number {
+    const world = this.world;
+    const call = world.callsById.get(start.callId) ?? null;
+    if (call !== null) call.executions += 1;
+    const execution: SimExecution = {
+      index: world.executions.length,
+      ordinal: call === null ? 1 : call.executions,
+      call,
+      callId: start.callId,
+      tool: start.tool,
+      sessionIdSeen: start.sessionId,
+      epoch: world.epoch,
+      k: 0,
+      progressSteps: progressStepsOf(start.tool, world.config.workProgressSteps),
+      finished: false,
+    };
+    world.executions.push(execution);
+    world.running.push(execution.index);
+    if (start.tool === 'append') world.appends.set(start.callId, (world.appends.get(start.callId) ?? 0) + 1);
+    if (world.notes !== null) world.notes.push(`  ⚙ ${start.tool} ${start.callId} starts executing (execution ${execution.index + 1}, session ${start.sessionId})`);
+    if (world.violation === null) {
+      for (const monitor of EXECUTION_MONITORS) report(world, monitor, monitor.onExecution!(world, execution));
+    }
+    return execution.index;
+  }
+
+  nextStep(index: number): ToolStep {
+    const world = this.world;
+    const execution = world.executions[index]!;
+    if (execution.finished && execution.epoch === world.epoch) throw new Error(`execution ${index} asked for a step past its result`);
+    execution.k += 1;
+    const provenance = { epoch: execution.epoch, sessionId: execution.sessionIdSeen, callId: execution.callId, k: execution.k, execution: execution.ordinal };
+    const next = toolStep(provenance, execution.progressSteps);
+    if (next.kind === 'result') {
+      execution.finished = true;
+      world.running.splice(world.running.indexOf(index), 1);
+      const call = execution.call;
+      // The call's stream completes when its own execution (its session, its incarnation) produces the result.
+      if (call !== null && call.session.id === execution.sessionIdSeen && call.session.epoch === execution.epoch) {
+        const view = world.views[call.view]!;
+        if (accepts(STREAM, view.stream, STREAM.event.complete)) view.stream = step(STREAM, view.stream, STREAM.event.complete);
       }
-      return execution.index;
-    },
-    nextStep: (index) => {
-      const execution = world.executions[index]!;
-      if (execution.finished && execution.epoch === world.epoch) throw new Error(`execution ${index} asked for a step past its result`);
-      execution.k += 1;
-      const provenance = { epoch: execution.epoch, sessionId: execution.sessionIdSeen, callId: execution.callId, k: execution.k, execution: execution.ordinal };
-      const next = toolStep(provenance, execution.progressSteps);
-      if (next.kind === 'result') {
-        execution.finished = true;
-        world.running.splice(world.running.indexOf(index), 1);
-        const call = execution.call;
-        // The call's stream completes when its own execution (its session, its incarnation) produces the result.
-        if (call !== null && call.session.id === execution.sessionIdSeen && call.session.epoch === execution.epoch) {
-          const view = world.views[call.view]!;
-          if (accepts(STREAM, view.stream, STREAM.event.complete)) view.stream = step(STREAM, view.stream, STREAM.event.complete);
-        }
-      }
-      return next;
-    },
-    random: () => world.serverRandom.float(),
-  };
+    }
+    return next;
+  }
+
+  random(): number {
+    return this.world.serverRandom.float();
+  }
 }
 
 function describeFrame(frame: Frame): string {
@@ -236,7 +248,7 @@ async function openRun(target: Target, config: SimConfig, options: RunOptions): 
   const run = await target.open({ windowEventsMax: config.windowEventsMax, seed: config.seed });
   const world = createWorld(config, run, createPrng(`${config.seed}/server`));
   world.checked = options.properties === undefined ? null : new Set(options.properties);
-  const host = createHost(world);
+  const host = new Host(world);
   world.server = run.boot({ epoch: 1 }, host);
   return { world, host, list: options.actions ?? createActionList(), trace: options.record === true ? [] : null, observe: observeResponse(world) };
 }

@@ -11,11 +11,23 @@ export interface Prng {
   below(bound: number): number;
 }
 
+class AleaPrng implements Prng {
+  private readonly source: () => number;
+
+  constructor(seed: string) {
+    this.source = seedrandom.alea(seed);
+  }
+
+  float(): number {
+    return this.source();
+  }
+
+  below(bound: number): number {
+    return Math.floor(this.source() * bound);
+  }
+}
+
 /** A PRNG from a seed string; the same seed always gives the same sequence. */
 export function createPrng(seed: string): Prng {
-  const source = seedrandom.alea(seed);
-  return {
-    float: () => source(),
-    below: (bound) => Math.floor(source() * bound),
-  };
+  return new AleaPrng(seed);
 }

@@ -90,12 +90,21 @@ export function coreIncarnation(
     windowEventsMax: options.windowEventsMax,
     ...(policy.completedStreamPolicy === undefined ? {} : { completedStreamPolicy: policy.completedStreamPolicy }),
   });
+  // Methods, not arrow properties: tsx names every arrow property it creates, which costs on every boot.
   return {
     state,
-    decide: (request) => decideRequest(state, request),
-    append: (stream, stored, { terminal }) => appendEvent(state, stream, stored, { terminal }),
-    openSession: (sessionId) => openSession(state, sessionId),
-    openStream: (session, opening) => openStream(state, session, opening),
+    decide(request) {
+      return decideRequest(state, request);
+    },
+    append(stream, stored, { terminal }) {
+      return appendEvent(state, stream, stored, { terminal });
+    },
+    openSession(sessionId) {
+      return openSession(state, sessionId);
+    },
+    openStream(session, opening) {
+      return openStream(state, session, opening);
+    },
     nextSessionId: randomSessionId,
     bufferRequestFrames: false,
   };
@@ -105,8 +114,10 @@ export function coreIncarnation(
 export function openKitRun(strategy: Strategy, options: TargetOptions): TargetRun {
   return {
     sync: true,
-    boot: (incarnation, host) => new KitServer(strategy.boot(incarnation, options, host), host),
-    close: () => undefined,
+    boot(incarnation, host) {
+      return new KitServer(strategy.boot(incarnation, options, host), host);
+    },
+    close() {},
   };
 }
 

@@ -1,6 +1,12 @@
 // The reference target: the decision core inside the minimal in-process server. It must hold every property.
-import { coreIncarnation, openKitRun } from '../server-kit.ts';
+import { type Strategy, coreIncarnation, openKitRun } from '../server-kit.ts';
 import type { Target } from '../target.ts';
+
+const CORE_STRATEGY: Strategy = {
+  boot(incarnation, options) {
+    return coreIncarnation(incarnation, options);
+  },
+};
 
 /** The decision core as a server: what a correct implementation looks like. */
 export const referenceTarget: Target = {
@@ -8,5 +14,7 @@ export const referenceTarget: Target = {
   kind: 'reference',
   description: 'the decision core (epoch/session/stream-scoped IDs, ledger, replay-tail policy) in a minimal in-process server',
   breaks: [],
-  open: (options) => openKitRun({ boot: (incarnation, targetOptions) => coreIncarnation(incarnation, targetOptions) }, options),
+  open(options) {
+    return openKitRun(CORE_STRATEGY, options);
+  },
 };
