@@ -117,10 +117,6 @@ export function changeConnection(world: World, connection: SimConnection, event:
   if (wasAttached && !isAttached) world.attached.splice(world.attached.indexOf(connection.index), 1);
 }
 
-function note(world: World, text: string): void {
-  if (world.notes !== null) world.notes.push(text);
-}
-
 function openConnection(
   world: World,
   client: SimClient,
@@ -188,7 +184,7 @@ function resumeRequest(world: World, client: SimClient, view: StreamView | null,
     // Standalone notifications are numbered per session: before the first one on a stream, any may come next.
     kExpected: cursor === null || (view !== null && view.call === null && cursor.k === 0) ? null : cursor.k + 1,
   });
-  note(world, `GET #${connection.index} Last-Event-ID: ${lastEventId}`);
+  if (world.notes !== null) world.notes.push(`GET #${connection.index} Last-Event-ID: ${lastEventId}`);
   return handleOp({ method: 'GET', connection: connection.index, sessionId: client.session!.id, lastEventId });
 }
 
@@ -201,7 +197,7 @@ export function startAction(world: World, kind: number, a: number, b: number): O
       if (client.habit === 'restart') client.requestIdNext = 1;
       const requestId = client.requestIdNext++;
       const connection = openConnection(world, client, 'initialize', { session: null, view: -1, cursor: null, lastEventId: null, kExpected: null });
-      note(world, `POST #${connection.index} initialize (request ${requestId})`);
+      if (world.notes !== null) world.notes.push(`POST #${connection.index} initialize (request ${requestId})`);
       return handleOp({ method: 'POST', connection: connection.index, sessionId: null, lastEventId: null, body: initializeRequest(requestId) });
     }
     case 'call':
@@ -229,7 +225,7 @@ export function startAction(world: World, kind: number, a: number, b: number): O
       call.view = view.index;
       const lastEventId = kind === K.callStale ? client.cursorLatest!.eventId : null;
       const connection = openConnection(world, client, 'call', { session, view: view.index, cursor: null, lastEventId, kExpected: 1 });
-      note(world, `POST #${connection.index} tools/call ${tool} as ${id} (request ${requestId})${lastEventId === null ? '' : ` with a stale Last-Event-ID: ${lastEventId}`}`);
+      if (world.notes !== null) world.notes.push(`POST #${connection.index} tools/call ${tool} as ${id} (request ${requestId})${lastEventId === null ? '' : ` with a stale Last-Event-ID: ${lastEventId}`}`);
       return handleOp({ method: 'POST', connection: connection.index, sessionId: session.id, lastEventId, body: call.body });
     }
     case 'cut': {
@@ -267,7 +263,7 @@ export function startAction(world: World, kind: number, a: number, b: number): O
       const client = world.clients[a]!;
       const view = createView(world, client, client.session!, null);
       const connection = openConnection(world, client, 'standalone', { session: client.session, view: view.index, cursor: null, lastEventId: null, kExpected: null });
-      note(world, `GET #${connection.index} (standalone stream)`);
+      if (world.notes !== null) world.notes.push(`GET #${connection.index} (standalone stream)`);
       return handleOp({ method: 'GET', connection: connection.index, sessionId: client.session!.id, lastEventId: null });
     }
     case 'resend': {
@@ -276,19 +272,19 @@ export function startAction(world: World, kind: number, a: number, b: number): O
       // A re-send may join the call's stream from its start (the reference) or start a new execution (the SDK):
       // which position comes first is the server's choice, so none is expected.
       const connection = openConnection(world, client, 'resend', { session: call.session, view: call.view, cursor: null, lastEventId: null, kExpected: null });
-      note(world, `POST #${connection.index} re-sends ${call.id}'s tools/call (request ${call.requestId})`);
+      if (world.notes !== null) world.notes.push(`POST #${connection.index} re-sends ${call.id}'s tools/call (request ${call.requestId})`);
       return handleOp({ method: 'POST', connection: connection.index, sessionId: call.session.id, lastEventId: null, body: call.body });
     }
     case 'delete': {
       const client = world.clients[a]!;
       const connection = openConnection(world, client, 'delete', { session: client.session, view: -1, cursor: null, lastEventId: null, kExpected: null });
-      note(world, `DELETE #${connection.index}`);
+      if (world.notes !== null) world.notes.push(`DELETE #${connection.index}`);
       return handleOp({ method: 'DELETE', connection: connection.index, sessionId: client.session!.id });
     }
     case 'headerless': {
       const client = world.clients[a]!;
       const connection = openConnection(world, client, 'headerless', { session: null, view: -1, cursor: null, lastEventId: null, kExpected: null });
-      note(world, `GET #${connection.index} without Mcp-Session-Id`);
+      if (world.notes !== null) world.notes.push(`GET #${connection.index} without Mcp-Session-Id`);
       return handleOp({ method: 'GET', connection: connection.index, sessionId: null, lastEventId: null });
     }
     case 'advance':
@@ -369,7 +365,7 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
   const connection = world.connections[op.request.connection]!;
   connection.status = response.status;
   changeConnection(world, connection, response.streaming ? CONN.event.stream : CONN.event.answer);
-  note(world, `  → ${response.status}${response.streaming ? ' SSE' : ''}${response.sessionId !== null && connection.purpose === 'initialize' ? ` Mcp-Session-Id: ${response.sessionId}` : ''}`);
+  if (world.notes !== null) world.notes.push(`  → ${response.status}${response.streaming ? ' SSE' : ''}${response.sessionId !== null && connection.purpose === 'initialize' ? ` Mcp-Session-Id: ${response.sessionId}` : ''}`);
   observeResponse(connection);
   if (response.status === 404) onNotFound(world, connection);
   const client = world.clients[connection.client]!;
@@ -442,7 +438,7 @@ export function followUp(world: World, op: Op): Op | null {
   // A client that initialized says so, as the protocol asks, before anything else.
   if (connection.purpose !== 'initialize' || client.session === null || client.state !== C.state.live) return null;
   const follow = openConnection(world, client, 'initialized', { session: client.session, view: -1, cursor: null, lastEventId: null, kExpected: null });
-  note(world, `POST #${follow.index} notifications/initialized`);
+  if (world.notes !== null) world.notes.push(`POST #${follow.index} notifications/initialized`);
   return handleOp({ method: 'POST', connection: follow.index, sessionId: client.session.id, lastEventId: null, body: INITIALIZED_NOTIFICATION }, 1);
 }
 
