@@ -1,6 +1,6 @@
 // Choice sources: a fixed sequence (replay, fast-check, shrinking) or a seeded random walk with swarm weights.
 
-import { ACTION_KINDS, type ActionKind, FAULT_KINDS } from './config.ts';
+import { ACTION_KINDS, FAULT_KINDS } from './config.ts';
 import type { ActionList } from './actions.ts';
 import type { ChoiceSource } from './engine.ts';
 import { type Prng, createPrng } from './prng.ts';
@@ -18,20 +18,22 @@ export function sequenceChoices(choices: readonly number[]): ChoiceSource {
   };
 }
 
-/** Weights per action kind for a random walk; 0 switches a kind off. */
-export type KindWeights = Readonly<Record<ActionKind, number>>;
+/** Weights per action kind for a random walk, indexed by the kind's number (ACTION_KINDS order); 0 switches one off. */
+export type KindWeights = Float64Array;
 
-/** Every kind with weight 1. */
-export const UNIFORM_WEIGHTS: KindWeights = Object.fromEntries(ACTION_KINDS.map((kind) => [kind, 1])) as KindWeights;
+/** Every kind with weight 1. Shared: never written to. */
+export const UNIFORM_WEIGHTS: KindWeights = new Float64Array(ACTION_KINDS.length).fill(1);
+
+const FAULT_KIND_NUMBERS: readonly number[] = FAULT_KINDS.map((kind) => ACTION_KINDS.indexOf(kind));
 
 /**
  * Swarm weights: each fault kind is switched on with probability 1/2 and given a random weight; the kinds
  * that are not faults keep weight 1. Deep bugs need some faults to be rare and others frequent.
  */
 export function swarmWeights(prng: Prng): KindWeights {
-  const weights: Record<string, number> = { ...UNIFORM_WEIGHTS };
-  for (const kind of FAULT_KINDS) weights[kind] = prng.float() < 0.5 ? 0 : 0.25 + prng.float() * 1.75;
-  return weights as KindWeights;
+  const weights = new Float64Array(UNIFORM_WEIGHTS);
+  for (const kind of FAULT_KIND_NUMBERS) weights[kind] = prng.float() < 0.5 ? 0 : 0.25 + prng.float() * 1.75;
+  return weights;
 }
 
 /** The walk of one seed: its weights (uniform or swarm, half each) and its length. */
@@ -52,11 +54,9 @@ export function planWalk(seed: string, stepsMax: number): WalkPlan {
   return { weights, swarm, length, prng };
 }
 
-const KIND_WEIGHT_ORDER: readonly ActionKind[] = ACTION_KINDS;
-
 /** A random walk: each step picks an enabled action with probability proportional to its kind's weight. */
 export function walkChoices(plan: WalkPlan): ChoiceSource {
-  const kindWeights = new Float64Array(KIND_WEIGHT_ORDER.map((kind) => plan.weights[kind]));
+  const kindWeights = plan.weights;
   let taken = 0;
   return {
     choose(_world, list: ActionList) {
