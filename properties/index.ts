@@ -13,6 +13,7 @@ import { noSilentGap } from './no-silent-gap.ts';
 import type { Property } from './property.ts';
 import { resultToItsRequest } from './result-to-its-request.ts';
 import { statusCodes } from './status-codes.ts';
+import { wellFormedMessages } from './well-formed-messages.ts';
 
 export { PROPERTY_NAMES, isPropertyName, type PropertyName } from './names.ts';
 export type { Property } from './property.ts';
@@ -27,6 +28,7 @@ const byName: Record<PropertyName, Property> = {
   'in-order-per-stream': inOrderPerStream,
   'no-silent-gap': noSilentGap,
   'exactly-once-execution': exactlyOnceExecution,
+  'well-formed-messages': wellFormedMessages,
   'no-lost-result': noLostResult,
   'no-hang': noHang,
   'no-lost-notification': noLostNotification,

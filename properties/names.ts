@@ -11,6 +11,7 @@ export const PROPERTY_NAMES = [
   'in-order-per-stream',
   'no-silent-gap',
   'exactly-once-execution',
+  'well-formed-messages',
   'no-lost-result',
   'no-hang',
   'no-lost-notification',

@@ -2,6 +2,7 @@
 // monitor over what clients and the simulator's tools observe (never over a target's internals).
 
 import type { Arrival, EventOwner, SimConnection, SimExecution, World } from '../sim/world.ts';
+import type { Frame } from '../targets/target.ts';
 import type { PropertyName } from './names.ts';
 
 /** An invariant resumecheck checks. Each hook returns an explanation when it sees a violation, else null. */
@@ -19,6 +20,8 @@ export interface Property {
    * whether or not its message has provenance; `owner` is where that ID was first delivered, if anywhere.
    */
   readonly onEventId?: (world: World, connection: SimConnection, eventId: string, own: EventOwner, owner: EventOwner | undefined) => string | null;
+  /** Any frame arrived on an open connection (before the others see it). */
+  readonly onFrame?: (world: World, connection: SimConnection, frame: Frame) => string | null;
   /** A response head arrived. */
   readonly onResponse?: (world: World, connection: SimConnection) => string | null;
   /** The server ended a connection's response body. */

@@ -54,6 +54,7 @@ export interface RunResult {
 
 const ARRIVAL_MONITORS = PROPERTIES.filter((property) => property.onArrival !== undefined);
 const EVENT_ID_MONITORS = PROPERTIES.filter((property) => property.onEventId !== undefined);
+const FRAME_MONITORS = PROPERTIES.filter((property) => property.onFrame !== undefined);
 const RESPONSE_MONITORS = PROPERTIES.filter((property) => property.onResponse !== undefined);
 const END_MONITORS = PROPERTIES.filter((property) => property.onEnd !== undefined);
 const EXECUTION_MONITORS = PROPERTIES.filter((property) => property.onExecution !== undefined);
@@ -172,6 +173,9 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
   if (connection.state !== CONN.state.attached) return;
   if (world.notes !== null) world.notes.push(`  ← #${connection.index} ${describeFrame(frame)}`);
   const view = connection.view >= 0 ? world.views[connection.view]! : null;
+  if (world.violation === null) {
+    for (const monitor of FRAME_MONITORS) report(world, monitor, monitor.onFrame!(world, connection, frame));
+  }
   if (frame.event === 'reset') {
     connection.resetSeen = true;
     if (view !== null && !isSettled(view.outcome)) view.outcome = 'reset';

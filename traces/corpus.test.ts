@@ -54,6 +54,8 @@ const KEPT: Readonly<Record<string, Kept>> = {
   'sdk-core--no-silent-gap.json': { classification: 'transport', defect: "a re-sent request moves the first execution's later progress to the re-send's stream (request remapped): its progress #1 stays behind on the original stream, which the client never resumes" },
   'sdk--no-lost-notification.json': { classification: 'event store', defect: 'the standalone stream cannot be resumed: its cursor splits on "_" to stream "", and later notifications are never sent' },
   'sdk-shared--no-lost-notification.json': { classification: 'event store', defect: 'the standalone stream cannot be resumed: its cursor splits on "_" to stream "", and later notifications are never sent' },
+  'sdk--well-formed-messages.json': { classification: 'event store', defect: 'the stored priming placeholder {} sorts after a progress event of its millisecond and is replayed as an event' },
+  'sdk-shared--well-formed-messages.json': { classification: 'event store', defect: 'the stored priming placeholder {} sorts after a progress event of its millisecond and is replayed as an event' },
 };
 
 const files = readdirSync(CORPUS)
