@@ -3,7 +3,7 @@
 
 import { MODEL } from '../model/index.ts';
 import type { PropertyName } from '../properties/names.ts';
-import type { JsonRpcMessage, ServerInstance, TargetRun, ToolName } from '../targets/target.ts';
+import type { Frame, JsonRpcMessage, ServerInstance, TargetRun, ToolName } from '../targets/target.ts';
 import type { RequestIdHabit, SimConfig } from './config.ts';
 import type { Prng } from './prng.ts';
 import type { Provenance } from './tools.ts';
@@ -164,12 +164,9 @@ export interface Violation {
   readonly explanation: string;
 }
 
-/** Something that happened, as a readable line, for recorded runs. */
-export type Note = string;
-
 /** Things the target reported during an operation, handled in order once it returns. */
 export type InboxItem =
-  | { readonly kind: 'frame'; readonly connection: number; readonly frame: import('../targets/target.ts').Frame }
+  | { readonly kind: 'frame'; readonly connection: number; readonly frame: Frame }
   | { readonly kind: 'end'; readonly connection: number };
 
 /** The whole world of one run. */
@@ -206,7 +203,7 @@ export interface World {
   /** The properties checked in this run; null for all. */
   checked: ReadonlySet<PropertyName> | null;
   /** Readable notes of the current step, when recording. */
-  notes: Note[] | null;
+  notes: string[] | null;
 }
 
 /** A fresh world for a run; the target instance is booted by the runner. */
