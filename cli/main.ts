@@ -1,13 +1,15 @@
 // The resumecheck command line: fuzz, replay, targets, properties, check-store. Exit 0: nothing found;
 // 1: a violation; 2: bad input (one line, no stack trace).
 
+import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROPERTIES, type PropertyName, isPropertyName } from '../properties/index.ts';
 import { CONFIG_BOUNDS, ConfigError, DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
 import { sequenceChoices } from '../sim/choices.ts';
-import { fuzz } from '../sim/fuzz.ts';
+import { fuzz, recordTrace } from '../sim/fuzz.ts';
+import { ScriptError, scriptChoices } from '../sim/script.ts';
 import { TARGETS, findTarget } from '../targets/index.ts';
 import type { Target } from '../targets/target.ts';
 import { readTrace, writeTrace } from '../traces/store.ts';
@@ -22,6 +24,7 @@ Usage:
   resumecheck fuzz --target T [--runs N | --time 30s] [--seed S] [--steps N] [--clients N] [--window N]
                    [--calls N] [--restarts N] [--shard K/N] [--property P ...] [--first] [--out DIR] [--json]
   resumecheck replay FILE [--target T] [--json]
+  resumecheck script FILE --target T [--seed S] [--out DIR] [--json]   (one action description a line)
   resumecheck targets [--json]
   resumecheck properties [--json]
   resumecheck check-store MODULE [--export NAME] [--shared] [--runs N] [--seed S] [--out DIR] [--json]
@@ -171,6 +174,47 @@ async function commandFuzz(args: string[], io: Io): Promise<number> {
   return 1;
 }
 
+async function commandScript(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, { target: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' } }, 1);
+  const file = positionals[0];
+  if (file === undefined) throw new UsageError('script needs a FILE of action descriptions, one a line');
+  const target = requireTarget(values.target as string | undefined);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+  // One action a line, as `resumecheck replay` prints them (the step number may stay); # starts a comment.
+  const script = text
+    .split('\n')
+    .map((line) => line.replace(/#(?!\d).*$/, '').replace(/^\s*\d+\.\s*/, '').trim())
+    .filter((line) => line !== '');
+  const seed = (values.seed as string | undefined) ?? DEFAULT_CONFIG.seed;
+  const config = resolveConfig({ seed });
+  let result;
+  try {
+    result = await runSimulation(target, config, scriptChoices(script));
+  } catch (error) {
+    if (error instanceof ScriptError) throw new UsageError(`${file}: ${error.message}`);
+    throw error;
+  }
+  const trace = await recordTrace(target, config, result.choices, null);
+  if (trace.verdict === null) {
+    if (values.json === true) io.out(JSON.stringify({ file, target: target.name, steps: trace.choices.length, violation: null }));
+    else {
+      for (const line of renderSteps(trace.steps)) io.out(line);
+      io.out(`✓ ${file}: no violation on ${target.name} (${trace.choices.length} steps and the liveness phase)`);
+    }
+    return 0;
+  }
+  const written = writeTrace((values.out as string | undefined) ?? DEFAULT_OUT, trace);
+  const path = relative(process.cwd(), written.path) || written.path;
+  if (values.json === true) io.out(JSON.stringify({ file, target: target.name, steps: trace.choices.length, violation: trace.verdict, trace: path }));
+  else printViolation(io, trace, path);
+  return 1;
+}
+
 async function commandReplay(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, { target: { type: 'string' }, json: { type: 'boolean' } }, 1);
   const file = positionals[0];
@@ -232,6 +276,8 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
         return commandTargets(rest, io);
       case 'properties':
         return commandProperties(rest, io);
+      case 'script':
+        return await commandScript(rest, io);
       case 'check-store':
         return await commandCheckStore(rest, io);
       default:
