@@ -30,6 +30,8 @@ interface Tag {
   readonly sessionId: string;
   readonly callId: string | null;
   readonly k: number;
+  /** 1 for the call's first execution; a re-execution's messages are new messages, with no position to judge. */
+  readonly execution: number;
   readonly result: boolean;
 }
 
@@ -117,6 +119,8 @@ interface Execution {
   readonly sessionId: string;
   readonly epoch: number;
   readonly progressSteps: number;
+  /** 1 for the first execution of its call, 2 for the next, ... */
+  readonly ordinal: number;
   k: number;
   running: boolean;
 }
@@ -181,7 +185,8 @@ function createHost(world: FcWorld): TargetHost {
     startExecution: (start) => {
       const call = world.calls.get(start.callId) ?? null;
       const progressSteps = start.tool === 'work' ? world.config.workProgressSteps : 0;
-      world.executions.push({ callId: start.callId, call, sessionId: start.sessionId, epoch: world.epoch, progressSteps, k: 0, running: true });
+      const ordinal = world.executions.filter((execution) => execution.callId === start.callId).length + 1;
+      world.executions.push({ callId: start.callId, call, sessionId: start.sessionId, epoch: world.epoch, progressSteps, ordinal, k: 0, running: true });
       if (start.tool === 'append') {
         const count = (world.appends.get(start.callId) ?? 0) + 1;
         world.appends.set(start.callId, count);
@@ -192,7 +197,7 @@ function createHost(world: FcWorld): TargetHost {
     nextStep: (index) => {
       const execution = world.executions[index]!;
       execution.k += 1;
-      const tag: Tag = { epoch: execution.epoch, sessionId: execution.sessionId, callId: execution.callId, k: execution.k, result: execution.k > execution.progressSteps };
+      const tag: Tag = { epoch: execution.epoch, sessionId: execution.sessionId, callId: execution.callId, k: execution.k, execution: execution.ordinal, result: execution.k > execution.progressSteps };
       if (!tag.result) {
         const message: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: execution.callId, progress: execution.k } };
         world.tags.set(message, tag);
@@ -272,12 +277,15 @@ function receiveFrame(world: FcWorld, connection: Connection, frame: Frame): voi
       const answered = session.calls.find((call) => call.requestId === frame.data?.['id']);
       if (answered !== undefined && answered.id !== tag.callId) fail(world, 'result-to-its-request', `the result of ${tag.callId} answered request ${answered.requestId} of ${answered.id}`);
     }
-    if (own === tag.callId) {
+    // Positions, as the engine judges them: those of a call's first execution only.
+    if (own === tag.callId && tag.execution === 1) {
       if (connection.cursor !== null && tag.k <= connection.cursor.k) fail(world, 'no-redelivery', `position ${tag.k} delivered again after a cursor at ${connection.cursor.k}`);
       if (tag.k <= connection.kLast) fail(world, 'in-order-per-stream', `position ${tag.k} arrived after ${connection.kLast}`);
       if (connection.kExpected !== null && !connection.resetSeen && tag.k > connection.kExpected) fail(world, 'no-silent-gap', `position ${tag.k} arrived where ${connection.kExpected} was due`);
       connection.kLast = Math.max(connection.kLast, tag.k);
       connection.kExpected = tag.k + 1;
+    }
+    if (own === tag.callId) {
       if (tag.result && stream !== null && !settled(stream.outcome)) {
         stream.outcome = 'result';
         for (let index = stream.received.length - 1; index >= 0 && stream.beforeResult === null; index -= 1) {
@@ -450,7 +458,7 @@ function call(world: FcWorld, client: Client, tool: ToolName, options: { stale: 
 
 function resend(world: FcWorld, target: Call): void {
   const client = world.clients[target.client]!;
-  const connection = openConnection(world, client, 'resend', { session: target.session, stream: target.stream, cursor: null, kExpected: 1 });
+  const connection = openConnection(world, client, 'resend', { session: target.session, stream: target.stream, cursor: null, kExpected: null });
   send(world, connection, { method: 'POST', connection: connection.index, sessionId: target.session.id, lastEventId: null, body: target.body });
 }
 
@@ -478,7 +486,7 @@ function restart(world: FcWorld): void {
 
 function notify(world: FcWorld, session: Session): void {
   session.notifications += 1;
-  const tag: Tag = { epoch: world.epoch, sessionId: session.id, callId: null, k: session.notifications, result: false };
+  const tag: Tag = { epoch: world.epoch, sessionId: session.id, callId: null, k: session.notifications, execution: 1, result: false };
   const message: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `notification ${tag.k}` } };
   world.tags.set(message, tag);
   world.server.notify(session.id, message);
