@@ -6,6 +6,11 @@ export function nowMs(): number {
   return performance.now();
 }
 
+/** The wall-clock time of a report, for its header only. */
+export function timestamp(): string {
+  return new Date().toISOString();
+}
+
 /** A throughput measured over a window: how many units of work per second. */
 export interface Rate {
   /** Units of work done in the measured window (after the warm-up). */

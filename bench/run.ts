@@ -15,7 +15,7 @@ import { PLANTED_TARGETS } from '../targets/planted/index.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { sdkCoreTarget, sdkSharedTarget, sdkTarget } from '../targets/sdk/index.ts';
 import { type FcConfig, type FcSearch, fcSearch } from './fc-commands.ts';
-import { formatCount, formatMs, formatRatio, median, nowMs, verdict } from './measure.ts';
+import { formatCount, formatMs, formatRatio, median, nowMs, timestamp, verdict } from './measure.ts';
 import { MINIMA, MINIMA_CONFIG } from './minima.ts';
 import { type ModelCost, measureModel } from './model-cost.ts';
 import { type PlantedResult, measurePlanted, minimumOf } from './planted.ts';
@@ -117,7 +117,7 @@ function describeMachine(): Machine {
     loadAtEnd: [],
     commit: git('rev-parse --short HEAD') || 'unknown',
     modified,
-    date: new Date().toISOString(),
+    date: timestamp(),
   };
 }
 
