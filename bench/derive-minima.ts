@@ -31,18 +31,10 @@ import { renderSteps } from '../traces/trace.ts';
 import { exploreProperty } from './explore-property.ts';
 import { findFirstCounterexample } from './first-counterexample.ts';
 import { nowMs } from './measure.ts';
+import type { KnownMinimum } from './minima.ts';
 
-/** One property's minimum for one target, as derived. */
-export interface DerivedMinimum {
-  readonly property: PropertyName;
-  /** Exact minimum length, or null when only a range is known. */
-  readonly length: number | null;
-  readonly lowerBound: number;
-  readonly upperBound: number | null;
-  /** A shortest known violating choice sequence (exact or upper bound). */
-  readonly witness: readonly number[] | null;
-  readonly runs: number;
-  readonly depthCleared: number;
+/** One property's minimum for one target, as derived: what bench/minima.ts records, and how the search went. */
+export interface DerivedMinimum extends KnownMinimum {
   /** What `explore(..., { only })` said, when it disagreed. */
   readonly exploreOnlyDisagrees: string | null;
   readonly ms: number;
