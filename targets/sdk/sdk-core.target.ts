@@ -2,18 +2,21 @@
 // deterministic epoch token, one session-scoped store per session.
 
 import { createEventStoreBackend } from '../../event-store/index.ts';
-import type { Target } from '../target.ts';
-import { createSdkTarget } from './sdk-server.ts';
+import type { Incarnation, Target, TargetOptions } from '../target.ts';
+import { type SdkEventStores, createSdkTarget } from './sdk-server.ts';
+
+/** The stores of one incarnation: `resumecheck/event-store`, one backend, scoped per session (any SDK line). */
+export function coreStores(incarnation: Incarnation, options: TargetOptions): SdkEventStores {
+  const backend = createEventStoreBackend({ epoch: `e${incarnation.epoch}`, windowEventsMax: options.windowEventsMax });
+  return {
+    forSession: (sessionId) => backend.forSession(sessionId),
+    endSession: (sessionId, how) => backend.endSession(sessionId, how),
+  };
+}
 
 /** The SDK transport with `resumecheck/event-store`, scoped per session, windowed by `windowEventsMax`. */
 export const sdkCoreTarget: Target = createSdkTarget({
   name: 'sdk-core',
   description: 'MCP TypeScript SDK 1.32 transport + McpServer with resumecheck/event-store (the decision core), one backend per incarnation',
-  createStores: (incarnation, options) => {
-    const backend = createEventStoreBackend({ epoch: `e${incarnation.epoch}`, windowEventsMax: options.windowEventsMax });
-    return {
-      forSession: (sessionId) => backend.forSession(sessionId),
-      endSession: (sessionId, how) => backend.endSession(sessionId, how),
-    };
-  },
+  createStores: coreStores,
 });

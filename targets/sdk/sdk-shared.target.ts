@@ -3,18 +3,21 @@
 
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import type { Target } from '../target.ts';
-import { createSdkTarget } from './sdk-server.ts';
+import { type SdkEventStores, createSdkTarget } from './sdk-server.ts';
+
+/** The stores of one incarnation: one example `InMemoryEventStore` for every session (any SDK line). */
+export function sharedExampleStores(): SdkEventStores {
+  const store = new InMemoryEventStore();
+  return {
+    forSession: () => store,
+    // The shared store cannot forget a session: its events stay, replayable by any cursor that names them.
+    endSession: () => {},
+  };
+}
 
 /** The SDK transport with one example `InMemoryEventStore` shared by all sessions of an incarnation. */
 export const sdkSharedTarget: Target = createSdkTarget({
   name: 'sdk-shared',
   description: 'MCP TypeScript SDK 1.32 transport + McpServer, one example InMemoryEventStore shared by all sessions (ssePollingExample)',
-  createStores: () => {
-    const store = new InMemoryEventStore();
-    return {
-      forSession: () => store,
-      // The shared store cannot forget a session: its events stay, replayable by any cursor that names them.
-      endSession: () => {},
-    };
-  },
+  createStores: sharedExampleStores,
 });

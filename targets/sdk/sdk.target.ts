@@ -3,15 +3,20 @@
 
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import type { Target } from '../target.ts';
-import { createSdkTarget } from './sdk-server.ts';
+import { type SdkEventStores, createSdkTarget } from './sdk-server.ts';
+
+/** The stores of one incarnation: a new example `InMemoryEventStore` for each session (any SDK line). */
+export function exampleStoresPerSession(): SdkEventStores {
+  return {
+    forSession: () => new InMemoryEventStore(),
+    // The store goes with its transport; nothing else refers to it.
+    endSession: () => {},
+  };
+}
 
 /** The SDK transport with one example `InMemoryEventStore` per session. */
 export const sdkTarget: Target = createSdkTarget({
   name: 'sdk',
   description: "MCP TypeScript SDK 1.32 transport + McpServer, one example InMemoryEventStore per session (simpleStreamableHttp)",
-  createStores: () => ({
-    forSession: () => new InMemoryEventStore(),
-    // The store goes with its transport; nothing else refers to it.
-    endSession: () => {},
-  }),
+  createStores: exampleStoresPerSession,
 });
