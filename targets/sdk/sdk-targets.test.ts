@@ -2,95 +2,13 @@
 // are deterministic, and the SDK's behaviours the properties must judge are written down as characterisations.
 
 import { describe, expect, it } from 'vitest';
-import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, provenanceOf, standaloneNotification } from '../../sim/tools.ts';
-import type { Frame, HttpResponse, ServerInstance, Target, TargetRun, ToolName } from '../target.ts';
+import { callRequest, provenanceOf, standaloneNotification } from '../../sim/tools.ts';
+import type { Target } from '../target.ts';
 import { sdkCoreTarget, sdkSharedTarget, sdkTarget } from './index.ts';
 import { sdkGlobals } from './random.ts';
-import { type Recorder, createRecorder } from './recording-host.ts';
+import { WINDOW_EVENTS_MAX, type Driver, lastEventIdOf, sessionsOf, stepsOf, withRun } from './sdk-driver.ts';
 
-const WORK_PROGRESS_STEPS = 2;
-const WINDOW_EVENTS_MAX = 16;
 const ALL_TARGETS: readonly Target[] = [sdkTarget, sdkSharedTarget, sdkCoreTarget];
-
-/** A tiny client driving one run: connection numbers, request IDs, restarts. */
-interface Driver {
-  readonly recorder: Recorder;
-  readonly server: ServerInstance;
-  readonly epoch: number;
-  initialize(): Promise<string>;
-  call(sessionId: string, tool: ToolName, callId: string): Promise<{ connection: number; response: HttpResponse }>;
-  get(sessionId: string | null, lastEventId: string | null): Promise<{ connection: number; response: HttpResponse }>;
-  restart(): Promise<void>;
-}
-
-function createDriver(run: TargetRun, recorder: Recorder): Driver {
-  let epoch = 1;
-  let server = run.boot({ epoch }, recorder.hostFor(epoch));
-  let connection = 0;
-  let requestId = 0;
-  return {
-    recorder,
-    get server() {
-      return server;
-    },
-    get epoch() {
-      return epoch;
-    },
-    async initialize() {
-      connection += 1;
-      requestId += 1;
-      const response = await server.handle({ method: 'POST', connection, sessionId: null, lastEventId: null, body: initializeRequest(requestId) });
-      expect(response.status).toBe(200);
-      const sessionId = response.sessionId;
-      if (sessionId === null) throw new Error('initialize returned no session ID');
-      connection += 1;
-      const initialized = await server.handle({ method: 'POST', connection, sessionId, lastEventId: null, body: INITIALIZED_NOTIFICATION });
-      expect(initialized.status).toBe(202);
-      return sessionId;
-    },
-    async call(sessionId, tool, callId) {
-      connection += 1;
-      requestId += 1;
-      const body = callRequest(requestId, tool, callId);
-      return { connection, response: await server.handle({ method: 'POST', connection, sessionId, lastEventId: null, body }) };
-    },
-    async get(sessionId, lastEventId) {
-      connection += 1;
-      return { connection, response: await server.handle({ method: 'GET', connection, sessionId, lastEventId }) };
-    },
-    async restart() {
-      await server.dispose();
-      epoch += 1;
-      server = run.boot({ epoch }, recorder.hostFor(epoch));
-    },
-  };
-}
-
-async function withRun(target: Target, seed: string, body: (driver: Driver) => Promise<void>): Promise<Recorder> {
-  const recorder = createRecorder({ seed, workProgressSteps: WORK_PROGRESS_STEPS });
-  const run = await target.open({ seed, windowEventsMax: WINDOW_EVENTS_MAX });
-  try {
-    await body(createDriver(run, recorder));
-  } finally {
-    await run.close();
-  }
-  return recorder;
-}
-
-function lastEventIdOf(frames: readonly Frame[]): string {
-  const id = frames.at(-1)?.eventId;
-  if (id === undefined || id === null) throw new Error('no frame with an event ID on that connection');
-  return id;
-}
-
-/** Each frame as `k` of its provenance, `prime` for empty data, `{}` for anything without provenance. */
-function stepsOf(frames: readonly Frame[]): Array<number | string> {
-  return frames.map((frame) => (frame.data === null ? 'prime' : (provenanceOf(frame.data)?.k ?? JSON.stringify(frame.data))));
-}
-
-function sessionsOf(frames: readonly Frame[]): Array<string | null> {
-  return frames.filter((frame) => frame.data !== null).map((frame) => provenanceOf(frame.data)?.sessionId ?? null);
-}
 
 describe.each(ALL_TARGETS.map((target) => [target.name, target] as const))('%s target', (_name, target) => {
   it('describes itself as an SDK target with no planted breaks', () => {
