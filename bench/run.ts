@@ -5,7 +5,7 @@
 //   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
 //   npm run bench -- --json       machine-readable
 //   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
-//   npm run bench -- --only sim,model,planted,fc,sdk
+//   npm run bench -- --only sim,model,planted,fc,sdk,sdk2
 
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -20,6 +20,7 @@ import { MINIMA, MINIMA_CONFIG } from './minima.ts';
 import { type ModelCost, measureModel } from './model-cost.ts';
 import { type PlantedResult, measurePlanted, minimumOf } from './planted.ts';
 import { type SdkResult, measureSdk } from './sdk.ts';
+import { type Sdk2Result, measureSdk2 } from './sdk2.ts';
 import { type BareSpeed, type SimSpeed, measureBareSpeed, measureSimSpeed } from './sim-speed.ts';
 
 /** The speed targets, each a threshold printed as pass or miss. */
@@ -29,7 +30,7 @@ const TARGETS = {
   sdkStepsPerSecond: 5_000,
 } as const;
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk'] as const;
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'sdk2'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -213,6 +214,7 @@ interface Report {
   readonly planted: PlantedResult[] | null;
   readonly fc: { figures: FcFigure[]; referenceCheck: FcSearch } | null;
   readonly sdk: SdkResult[] | null;
+  readonly sdk2: Sdk2Result[] | null;
   readonly elapsedMs: number;
 }
 
@@ -441,6 +443,28 @@ function render(report: Report): string[] {
     for (const result of report.sdk) if (result.first.explanation !== null) out.push(`   ${result.target}: ${result.first.explanation}`);
     out.push('');
   }
+
+  if (report.sdk2 !== null) {
+    out.push('6. The 2.x SDK targets (@modelcontextprotocol/server): speed beside the 1.x target with the same store, and the first counterexample of a seed-1 fuzz');
+    const rows = report.sdk2.map((result) => [
+      result.target,
+      `${formatCount(result.speed.stepsPerSecond)}/s`,
+      `${verdict(result.speed.stepsPerSecond >= TARGETS.sdkStepsPerSecond)} (≥ ${formatCount(TARGETS.sdkStepsPerSecond)}/s)`,
+      `${result.baseline} ${formatCount(result.baselineStepsPerSecond)}/s`,
+      formatRatio(result.speed.stepsPerSecond / result.baselineStepsPerSecond),
+      result.first.found ? formatMs(result.first.msToFirst) : `none in ${formatMs(result.first.msToFirst)}`,
+      result.first.found ? String(result.first.run) : String(result.first.runs),
+      result.first.property ?? '-',
+      result.first.length === null ? '-' : String(result.first.length),
+    ]);
+    out.push(
+      ...table(['target', 'steps', 'target', '1.x baseline', '2.x/1.x', 'time to first', 'run', 'property', 'length'], rows, [false, true, false, false, true, true, true, false, true]).map(
+        (line) => `   ${line}`,
+      ),
+    );
+    for (const result of report.sdk2) if (result.first.explanation !== null) out.push(`   ${result.target}: ${result.first.explanation}`);
+    out.push('');
+  }
   out.push(`bench took ${formatMs(report.elapsedMs)}`);
   return out;
 }
@@ -466,11 +490,11 @@ async function main(): Promise<void> {
     log('note: DEFAULT_CONFIG differs from the config bench/minima.ts was derived under; the planted figures use the latter');
   }
 
-  log('1/5 simulation speed...');
+  log('1/6 simulation speed...');
   const sim = only.has('sim') ? await figureSim(plan) : null;
-  log('2/5 model cost...');
+  log('2/6 model cost...');
   const model = only.has('model') ? measureModel({ warmupMs: plan.modelMeasureMs / 2, measureMs: plan.modelMeasureMs }) : null;
-  log('3/5 planted targets...');
+  log('3/6 planted targets...');
   let planted: PlantedResult[] | null = null;
   if (only.has('planted')) {
     planted = [];
@@ -479,9 +503,9 @@ async function main(): Promise<void> {
       log(`  ${target.name} done`);
     }
   }
-  log('4/5 fast-check baseline...');
+  log('4/6 fast-check baseline...');
   const fc = only.has('fc') ? figureFc(plan, config, log) : null;
-  log('5/5 SDK targets...');
+  log('5/6 SDK targets...');
   let sdk: SdkResult[] | null = null;
   if (only.has('sdk')) {
     sdk = [];
@@ -489,8 +513,12 @@ async function main(): Promise<void> {
       sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
     }
   }
+  log('6/6 SDK 2.x targets...');
+  const sdk2 = only.has('sdk2')
+    ? await measureSdk2(DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }, sdk, log)
+    : null;
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, sdk2, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }
