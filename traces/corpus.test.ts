@@ -1,6 +1,8 @@
 // The kept counterexamples: every trace in traces/corpus/ replays, by its recorded choices, to the violation it
 // recorded. A trace that stops reproducing means the system under test changed (a new SDK version fixed or moved a
-// defect) or resumecheck did; docs/findings/mcp-typescript-sdk-1.32.2.md says how each was found and what it shows.
+// defect) or resumecheck did; docs/findings/mcp-typescript-sdk-1.32.2.md and mcp-typescript-sdk-2.4.0.md say how
+// each was found and what it shows. Each SDK trace says the SDK it was found on, and replays against the other SDK
+// line too (the target with the same store there), to what ON_OTHER_LINE records: the corpus tracks both lines.
 
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { sequenceChoices } from '../sim/choices.ts';
 import { runSimulation } from '../sim/engine.ts';
 import { findTarget } from '../targets/index.ts';
+import type { PropertyName } from '../properties/names.ts';
 import { readTrace } from './store.ts';
 import type { Trace } from './trace.ts';
 
@@ -21,6 +24,8 @@ type Classification =
   | 'interface'
   | 'event store + transport'
   | 'interface + transport'
+  | 'example router'
+  | 'transport answer'
   | 'resumecheck false positive, fixed';
 
 /** What each corpus trace shows; the findings document has the full explanation with line references. */
@@ -58,6 +63,54 @@ const KEPT: Readonly<Record<string, Kept>> = {
   'sdk-shared--well-formed-messages.json': { classification: 'event store', defect: 'the stored priming placeholder {} sorts after a progress event of its millisecond and is replayed as an event' },
 };
 
+/**
+ * Each SDK target's counterpart on the other SDK line: the target with the same event store, wired as that line's
+ * examples wire it. The dual-era targets' legacy leg is sdk-core's store in a 2.x transport.
+ */
+const COUNTERPART: Readonly<Record<string, string>> = {
+  sdk: 'sdk2-example',
+  'sdk-shared': 'sdk2-shared',
+  'sdk-core': 'sdk2-core',
+  'sdk2-example': 'sdk',
+  'sdk2-shared': 'sdk-shared',
+  'sdk2-core': 'sdk-core',
+  'sdk2-dual': 'sdk-core',
+  'sdk2-dual-bare': 'sdk-core',
+};
+
+/**
+ * What each SDK trace's choices give on the counterpart (checking the trace's own properties): the cell-by-cell
+ * comparison of docs/findings/mcp-typescript-sdk-2.4.0.md. A change here means one line or the other changed.
+ */
+const ON_OTHER_LINE: Readonly<Record<string, PropertyName | 'holds'>> = {
+  'sdk--exactly-once-execution.json': 'exactly-once-execution',
+  'sdk--in-order-per-stream.json': 'in-order-per-stream',
+  'sdk--no-hang.json': 'holds',
+  'sdk--no-lost-notification.json': 'no-lost-notification',
+  'sdk--no-lost-result.json': 'no-lost-result',
+  'sdk--no-redelivery.json': 'no-redelivery',
+  'sdk--no-silent-gap.json': 'no-silent-gap',
+  'sdk--well-formed-messages.json': 'well-formed-messages',
+  'sdk-core--exactly-once-execution.json': 'exactly-once-execution',
+  'sdk-core--holds--reexecution-in-order-per-stream.json': 'holds',
+  'sdk-core--holds--reexecution-no-redelivery.json': 'holds',
+  'sdk-core--holds--reexecution-no-silent-gap.json': 'holds',
+  'sdk-core--no-hang.json': 'holds',
+  'sdk-core--no-lost-result--resend.json': 'holds',
+  'sdk-core--no-lost-result.json': 'no-lost-result',
+  'sdk-core--no-silent-gap.json': 'no-silent-gap',
+  'sdk-shared--exactly-once-execution.json': 'exactly-once-execution',
+  'sdk-shared--in-order-per-stream.json': 'in-order-per-stream',
+  'sdk-shared--no-cross-session-delivery.json': 'no-cross-session-delivery',
+  'sdk-shared--no-hang.json': 'holds',
+  'sdk-shared--no-lost-notification.json': 'no-lost-notification',
+  'sdk-shared--no-lost-result.json': 'no-lost-result',
+  'sdk-shared--no-redelivery.json': 'no-redelivery',
+  'sdk-shared--no-silent-gap.json': 'no-silent-gap',
+  'sdk-shared--result-to-its-request.json': 'result-to-its-request',
+  'sdk-shared--well-formed-messages.json': 'well-formed-messages',
+};
+
 const files = readdirSync(CORPUS)
   .filter((name) => name.endsWith('.json'))
   .sort();
@@ -69,6 +122,11 @@ function load(file: string): Trace {
 describe('traces/corpus', () => {
   it('describes every corpus trace here, and every description has its trace', () => {
     expect(files).toEqual(Object.keys(KEPT).sort());
+  });
+
+  it('says, for every trace of an SDK target, what it gives on the other SDK line', () => {
+    const sdkFiles = files.filter((file) => load(file).target in COUNTERPART);
+    expect(sdkFiles).toEqual(Object.keys(ON_OTHER_LINE).sort());
   });
 
   for (const file of files) {
@@ -87,6 +145,21 @@ describe('traces/corpus', () => {
       const got = result.violation === null ? 'holds' : `${result.violation.property}: ${result.violation.explanation}`;
       const expected = `${property}: ${trace.verdict?.explanation ?? ''}`;
       expect(result.violation?.property ?? 'holds', `${file} replays to ${got}; it recorded ${expected}`).toBe(property);
+      // The SDK it was found on is the one installed: an upgrade shows here first, before any verdict moves.
+      expect(trace.sdk, `${file} was recorded on ${String(trace.sdk)}`).toBe(target.sdk ?? null);
+    });
+
+    const counterpart = COUNTERPART[trace.target];
+    const onOtherLine = ON_OTHER_LINE[file];
+    if (counterpart === undefined || onOtherLine === undefined) continue;
+    it(`${file} on the other line, ${counterpart}: ${onOtherLine === 'holds' ? '✓ holds' : `✗ ${onOtherLine}`}`, async () => {
+      const target = findTarget(counterpart);
+      if (target === undefined) throw new Error(`no target named ${counterpart}`);
+      const result = await runSimulation(target, trace.config, sequenceChoices(trace.choices), {
+        ...(trace.properties === null ? {} : { properties: trace.properties }),
+      });
+      const got = result.violation === null ? 'holds' : `${result.violation.property}: ${result.violation.explanation}`;
+      expect(result.violation?.property ?? 'holds', `${file} on ${counterpart} gives ${got}`).toBe(onOtherLine);
     });
   }
 });
