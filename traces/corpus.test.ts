@@ -61,6 +61,25 @@ const KEPT: Readonly<Record<string, Kept>> = {
   'sdk-shared--no-lost-notification.json': { classification: 'event store', defect: 'the standalone stream cannot be resumed: its cursor splits on "_" to stream "", and later notifications are never sent' },
   'sdk--well-formed-messages.json': { classification: 'event store', defect: 'the stored priming placeholder {} sorts after a progress event of its millisecond and is replayed as an event' },
   'sdk-shared--well-formed-messages.json': { classification: 'event store', defect: 'the stored priming placeholder {} sorts after a progress event of its millisecond and is replayed as an event' },
+  // Found on @modelcontextprotocol/server 2.4.0; docs/findings/mcp-typescript-sdk-2.4.0.md numbers the defects.
+  'sdk2-example--status-codes.json': { classification: 'example router', defect: "the 2.x simpleStreamableHttp router answers an expired session's ID with 400, not 404 (9)" },
+  'sdk2-example--exactly-once-execution.json': { classification: 'transport', defect: 'a re-sent request ID runs the tool again, as in 1.32.2 (6)' },
+  'sdk2-example--in-order-per-stream.json': { classification: 'event store', defect: 'same-millisecond events replayed in random-suffix order (5)' },
+  'sdk2-example--no-lost-notification.json': { classification: 'event store', defect: 'the standalone stream cannot be resumed; the resume now ends at once and later notifications are never sent (4)' },
+  'sdk2-example--no-lost-result.json': { classification: 'example router', defect: 'a client told 400 for its expired session never re-initializes, so its call never settles (9)' },
+  'sdk2-example--no-redelivery.json': { classification: 'event store', defect: 'an event sorted after the cursor is replayed again (5)' },
+  'sdk2-example--no-silent-gap.json': { classification: 'event store + transport', defect: 'a result sorted before the cursor is not replayed, and 2.x ends the replay because the request finished: a silent end (11)' },
+  'sdk2-example--well-formed-messages.json': { classification: 'event store', defect: 'the stored priming placeholder {} is replayed as an event (5)' },
+  'sdk2-shared--status-codes.json': { classification: 'transport answer', defect: "an expired session's ID reaches a new transport, which answers 400 'Server not initialized' (10)" },
+  'sdk2-shared--exactly-once-execution.json': { classification: 'transport', defect: 'a re-sent request ID runs the tool again, as in 1.32.2 (6)' },
+  'sdk2-shared--in-order-per-stream.json': { classification: 'event store', defect: 'same-millisecond events replayed in random-suffix order (5)' },
+  'sdk2-shared--no-cross-session-delivery.json': { classification: 'interface', defect: "a shared store replays one session's progress into another session (1)" },
+  'sdk2-shared--no-lost-notification.json': { classification: 'event store', defect: 'the standalone stream cannot be resumed; the resume now ends at once and later notifications are never sent (4)' },
+  'sdk2-shared--no-lost-result.json': { classification: 'transport answer', defect: "a client told 400 'Server not initialized' for its expired session never re-initializes (10)" },
+  'sdk2-shared--no-redelivery.json': { classification: 'event store', defect: 'an event sorted after the cursor is replayed again (5)' },
+  'sdk2-shared--no-silent-gap.json': { classification: 'event store + transport', defect: 'a result sorted before the cursor is not replayed, and 2.x ends the replay: a silent end (11)' },
+  'sdk2-shared--result-to-its-request.json': { classification: 'interface', defect: "another session's result answers this session's request ID (1)" },
+  'sdk2-shared--well-formed-messages.json': { classification: 'event store', defect: 'the stored priming placeholder {} is replayed as an event (5)' },
 };
 
 /**
@@ -109,6 +128,25 @@ const ON_OTHER_LINE: Readonly<Record<string, PropertyName | 'holds'>> = {
   'sdk-shared--no-silent-gap.json': 'no-silent-gap',
   'sdk-shared--result-to-its-request.json': 'result-to-its-request',
   'sdk-shared--well-formed-messages.json': 'well-formed-messages',
+  'sdk2-example--exactly-once-execution.json': 'exactly-once-execution',
+  'sdk2-example--in-order-per-stream.json': 'in-order-per-stream',
+  'sdk2-example--no-lost-notification.json': 'no-lost-notification',
+  'sdk2-example--no-lost-result.json': 'holds',
+  'sdk2-example--no-redelivery.json': 'no-redelivery',
+  // 1.32.2 leaves that replay open instead: the same run is a no-lost-result there, not a silent gap.
+  'sdk2-example--no-silent-gap.json': 'holds',
+  'sdk2-example--status-codes.json': 'holds',
+  'sdk2-example--well-formed-messages.json': 'well-formed-messages',
+  'sdk2-shared--exactly-once-execution.json': 'exactly-once-execution',
+  'sdk2-shared--in-order-per-stream.json': 'in-order-per-stream',
+  'sdk2-shared--no-cross-session-delivery.json': 'no-cross-session-delivery',
+  'sdk2-shared--no-lost-notification.json': 'no-lost-notification',
+  'sdk2-shared--no-lost-result.json': 'holds',
+  'sdk2-shared--no-redelivery.json': 'no-redelivery',
+  'sdk2-shared--no-silent-gap.json': 'holds',
+  'sdk2-shared--result-to-its-request.json': 'result-to-its-request',
+  'sdk2-shared--status-codes.json': 'holds',
+  'sdk2-shared--well-formed-messages.json': 'well-formed-messages',
 };
 
 const files = readdirSync(CORPUS)
