@@ -2,7 +2,7 @@
 // connections and request IDs, restarts incarnations, and reads back what a recording host saw. Shared by the 1.x
 // and 2.x characterisation tests so both lines are driven the same way.
 
-import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, provenanceOf } from '../../sim/tools.ts';
+import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, provenanceOf, standaloneNotification } from '../../sim/tools.ts';
 import type { Frame, HttpResponse, ServerInstance, Target, TargetRun, ToolName } from '../target.ts';
 import { type Recorder, createRecorder } from './recording-host.ts';
 
@@ -92,4 +92,34 @@ export function stepsOf(frames: readonly Frame[]): Array<number | string> {
 /** The session of each message frame's provenance (null where it carries none). */
 export function sessionsOf(frames: readonly Frame[]): Array<string | null> {
   return frames.filter((frame) => frame.data !== null).map((frame) => provenanceOf(frame.data)?.sessionId ?? null);
+}
+
+/** Session A has a work call cut after progress 1 and progress 2 stored; returns A's cursor (progress 1). */
+export async function sessionWithMissedProgress(driver: Driver): Promise<{ sessionA: string; cursorA: string }> {
+  const sessionA = await driver.initialize();
+  const { connection } = await driver.call(sessionA, 'work', 'ca');
+  await driver.server.advance(1);
+  await driver.server.cut(connection);
+  await driver.server.advance(1);
+  return { sessionA, cursorA: lastEventIdOf(driver.recorder.framesOf(connection)) };
+}
+
+/**
+ * A session's standalone stream gets notification 1, is cut, misses notification 2, and is resumed with 1's event
+ * ID; then notification 3 is sent. Returns both exchanges, for the caller to judge what each carried.
+ */
+export async function resumeStandaloneAfterMissedNotification(
+  driver: Driver,
+): Promise<{ standalone: { connection: number; response: HttpResponse }; resume: { connection: number; response: HttpResponse } }> {
+  const sessionId = await driver.initialize();
+  const standalone = await driver.get(sessionId, null);
+  const notify = (k: number): Promise<void> => Promise.resolve(driver.server.notify(sessionId, standaloneNotification({ epoch: driver.epoch, sessionId, k })));
+  await notify(1);
+  const framesBeforeCut = driver.recorder.framesOf(standalone.connection).length;
+  await driver.server.cut(standalone.connection);
+  await notify(2);
+  if (framesBeforeCut === 0) throw new Error('the standalone stream carried no notification before the cut');
+  const resume = await driver.get(sessionId, lastEventIdOf(driver.recorder.framesOf(standalone.connection)));
+  await notify(3);
+  return { standalone, resume };
 }

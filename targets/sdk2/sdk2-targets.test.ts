@@ -7,9 +7,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { callRequest, initializeRequest, provenanceOf, standaloneNotification } from '../../sim/tools.ts';
+import { callRequest, initializeRequest } from '../../sim/tools.ts';
 import { findTarget } from '../index.ts';
-import { type Driver, lastEventIdOf, sessionsOf, stepsOf, withRun } from '../sdk/sdk-driver.ts';
+import { describeSdkTargets } from '../sdk/describe-sdk-targets.ts';
+import { resumeStandaloneAfterMissedNotification, sessionWithMissedProgress, sessionsOf, stepsOf, withRun } from '../sdk/sdk-driver.ts';
 import type { Target } from '../target.ts';
 import { SDK2_PACKAGE, sdk2CoreTarget, sdk2DualBareTarget, sdk2DualTarget, sdk2ExampleTarget, sdk2SharedTarget } from './index.ts';
 
@@ -23,16 +24,6 @@ const TRANSPORT_ANSWERS: readonly Target[] = [sdk2SharedTarget, sdk2DualBareTarg
 
 const named = (targets: readonly Target[]) => targets.map((target) => [target.name, target] as const);
 
-/** Session A has a work call cut after progress 1 and progress 2 stored; returns A's cursor (progress 1). */
-async function sessionWithMissedProgress(driver: Driver): Promise<{ sessionA: string; cursorA: string }> {
-  const sessionA = await driver.initialize();
-  const { connection } = await driver.call(sessionA, 'work', 'ca');
-  await driver.server.advance(1);
-  await driver.server.cut(connection);
-  await driver.server.advance(1);
-  return { sessionA, cursorA: lastEventIdOf(driver.recorder.framesOf(connection)) };
-}
-
 describe('the 2.x line as installed', () => {
   it('is @modelcontextprotocol/server 2.4.0, read from its package.json, and every 2.x target records it', () => {
     // Pinned on purpose: a new SDK version must be characterised again (and this file's expectations rechecked).
@@ -45,85 +36,11 @@ describe('the 2.x line as installed', () => {
   });
 });
 
-describe.each(named(ALL_TARGETS))('%s target', (_name, target) => {
-  it('describes itself as an SDK target with no planted breaks, listed among the built-in targets', () => {
-    expect(target.kind).toBe('sdk');
-    expect(target.breaks).toEqual([]);
+describeSdkTargets(ALL_TARGETS);
+
+describe.each(named(ALL_TARGETS))('%s target on 2.x', (_name, target) => {
+  it('is listed among the built-in targets', () => {
     expect(findTarget(target.name)).toBe(target);
-  });
-
-  it('seed s1: a work call cut after its first progress resumes by GET + Last-Event-ID: the missed progress, then the result', async () => {
-    await withRun(target, 's1', async (driver) => {
-      const sessionId = await driver.initialize();
-      const { connection: post, response } = await driver.call(sessionId, 'work', 'c1');
-      expect(response).toMatchObject({ status: 200, streaming: true, sessionId });
-      expect(driver.recorder.framesOf(post)[0]).toMatchObject({ data: null, retryMs: 1000 });
-      await driver.server.advance(1);
-      await driver.server.cut(post);
-      await driver.server.advance(1);
-      expect(stepsOf(driver.recorder.framesOf(post))).toEqual(['prime', 1]);
-      const resume = await driver.get(sessionId, lastEventIdOf(driver.recorder.framesOf(post)));
-      expect(resume.response).toMatchObject({ status: 200, streaming: true });
-      await driver.server.advance(1);
-      expect(stepsOf(driver.recorder.framesOf(resume.connection))).toEqual([2, 3]);
-      expect(provenanceOf(driver.recorder.framesOf(resume.connection)[1]?.data ?? null)?.result).toBe(true);
-      expect(driver.recorder.ended(resume.connection)).toBe(true);
-    });
-  });
-
-  it('seed s1: closeConnection ends the POST stream without its result; the client polls back by GET until the result', async () => {
-    await withRun(target, 's1', async (driver) => {
-      const sessionId = await driver.initialize();
-      const { connection: post } = await driver.call(sessionId, 'work', 'c1');
-      await driver.server.closeConnection(post, 1000);
-      expect(driver.recorder.ended(post)).toBe(true);
-      await driver.server.advance(1);
-      const first = await driver.get(sessionId, lastEventIdOf(driver.recorder.framesOf(post)));
-      expect(stepsOf(driver.recorder.framesOf(first.connection))).toEqual([1]);
-      await driver.server.closeConnection(first.connection, 1000);
-      await driver.server.advance(1);
-      const second = await driver.get(sessionId, lastEventIdOf(driver.recorder.framesOf(first.connection)));
-      await driver.server.advance(1);
-      expect(stepsOf(driver.recorder.framesOf(second.connection))).toEqual([2, 3]);
-      expect(driver.recorder.ended(second.connection)).toBe(true);
-    });
-  });
-
-  it('seed s2: the same seed twice gives identical frames, event IDs included; another seed differs', async () => {
-    const scenario = async (driver: Driver): Promise<void> => {
-      const sessionId = await driver.initialize();
-      const { connection } = await driver.call(sessionId, 'work', 'c1');
-      await driver.server.advance(1);
-      await driver.server.cut(connection);
-      await driver.server.advance(1);
-      await driver.get(sessionId, lastEventIdOf(driver.recorder.framesOf(connection)));
-      await driver.server.advance(1);
-      await driver.get(sessionId, null);
-      await driver.server.notify(sessionId, standaloneNotification({ epoch: driver.epoch, sessionId, k: 1 }));
-    };
-    const first = await withRun(target, 's2', scenario);
-    const again = await withRun(target, 's2', scenario);
-    const other = await withRun(target, 's3', scenario);
-    expect(again.log).toEqual(first.log);
-    expect(first.log.length).toBeGreaterThan(8);
-    expect(other.log).not.toEqual(first.log);
-  });
-
-  it('seed s1: a re-sent request ID runs twice, as in 1.32.2; the first execution\'s result goes to the second POST, the first POST never ends', async () => {
-    await withRun(target, 's1', async (driver) => {
-      const sessionId = await driver.initialize();
-      const body = callRequest(7, 'append', 'c1');
-      const first = await driver.server.handle({ method: 'POST', connection: 50, sessionId, lastEventId: null, body });
-      const second = await driver.server.handle({ method: 'POST', connection: 51, sessionId, lastEventId: null, body });
-      expect([first.status, second.status]).toEqual([200, 200]);
-      expect(driver.recorder.executions.map((execution) => execution.callId)).toEqual(['c1', 'c1']);
-      await driver.server.advance(1);
-      await driver.server.advance(2);
-      expect(stepsOf(driver.recorder.framesOf(50))).toEqual(['prime']);
-      expect(driver.recorder.ended(50)).toBe(false);
-      expect(stepsOf(driver.recorder.framesOf(51))).toEqual(['prime', 1]);
-      expect(driver.recorder.ended(51)).toBe(true);
-    });
   });
 
   it('seed s1: resuming a completed stream before its result replays the result, then ends (1.32.2 left it open forever)', async () => {
@@ -242,17 +159,9 @@ describe('resumption (characterisation)', () => {
     'seed s1: %s resuming the standalone stream after a missed notification delivers %j, ended %s (the example store maps "_GET_stream_…" to stream "")',
     async (_name, delivered, ended, target) => {
       await withRun(target, 's1', async (driver) => {
-        const sessionId = await driver.initialize();
-        const standalone = await driver.get(sessionId, null);
-        const notify = (k: number): Promise<void> =>
-          Promise.resolve(driver.server.notify(sessionId, standaloneNotification({ epoch: driver.epoch, sessionId, k })));
-        await notify(1);
+        const { standalone, resume } = await resumeStandaloneAfterMissedNotification(driver);
         expect(stepsOf(driver.recorder.framesOf(standalone.connection))).toEqual([1]);
-        await driver.server.cut(standalone.connection);
-        await notify(2);
-        const resume = await driver.get(sessionId, lastEventIdOf(driver.recorder.framesOf(standalone.connection)));
         expect(resume.response.status).toBe(200);
-        await notify(3);
         expect(stepsOf(driver.recorder.framesOf(resume.connection))).toEqual([...delivered]);
         expect(driver.recorder.ended(resume.connection)).toBe(ended);
       });
