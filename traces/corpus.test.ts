@@ -80,6 +80,13 @@ const KEPT: Readonly<Record<string, Kept>> = {
   'sdk2-shared--no-silent-gap.json': { classification: 'event store + transport', defect: 'a result sorted before the cursor is not replayed, and 2.x ends the replay: a silent end (11)' },
   'sdk2-shared--result-to-its-request.json': { classification: 'interface', defect: "another session's result answers this session's request ID (1)" },
   'sdk2-shared--well-formed-messages.json': { classification: 'event store', defect: 'the stored priming placeholder {} is replayed as an event (5)' },
+  'sdk2-core--status-codes.json': { classification: 'example router', defect: "the 2.x simpleStreamableHttp router answers an expired session's ID with 400, not 404 (9)" },
+  'sdk2-core--exactly-once-execution.json': { classification: 'transport', defect: 'a re-sent request ID runs the tool again; no store can see requests (6)' },
+  'sdk2-core--no-lost-result.json': { classification: 'example router', defect: 'a client told 400 for its expired session never re-initializes, so its call never settles (9)' },
+  'sdk2-core--no-lost-result--window.json': { classification: 'interface', defect: 'a cursor past the retained window can only be refused (500): no way to signal the gap (8)' },
+  'sdk2-core--no-silent-gap.json': { classification: 'transport', defect: "a re-sent request moves the first execution's later progress to the re-send's stream (6)" },
+  'sdk2-dual--status-codes.json': { classification: 'example router', defect: "the dual-era endpoint's legacy leg, routed as simpleStreamableHttp, answers an expired session's ID with 400 (9)" },
+  'sdk2-dual-bare--status-codes.json': { classification: 'transport answer', defect: "an expired session's ID reaches a new transport, which answers 400 'Server not initialized' (10)" },
 };
 
 /**
@@ -147,6 +154,13 @@ const ON_OTHER_LINE: Readonly<Record<string, PropertyName | 'holds'>> = {
   'sdk2-shared--result-to-its-request.json': 'result-to-its-request',
   'sdk2-shared--status-codes.json': 'holds',
   'sdk2-shared--well-formed-messages.json': 'well-formed-messages',
+  'sdk2-core--exactly-once-execution.json': 'exactly-once-execution',
+  'sdk2-core--no-lost-result.json': 'holds',
+  'sdk2-core--no-lost-result--window.json': 'no-lost-result',
+  'sdk2-core--no-silent-gap.json': 'no-silent-gap',
+  'sdk2-core--status-codes.json': 'holds',
+  'sdk2-dual--status-codes.json': 'holds',
+  'sdk2-dual-bare--status-codes.json': 'holds',
 };
 
 const files = readdirSync(CORPUS)
