@@ -9,14 +9,18 @@ import { CONFIG_BOUNDS, ConfigError, DEFAULT_CONFIG, type SimConfig, resolveConf
 import { runSimulation } from '../sim/engine.ts';
 import { sequenceChoices } from '../sim/choices.ts';
 import { fuzz, recordTrace } from '../sim/fuzz.ts';
-import { ScriptError, scriptChoices } from '../sim/script.ts';
+import { ScriptError, parseScript, scriptChoices } from '../sim/script.ts';
 import { TARGETS, findTarget } from '../targets/index.ts';
 import type { Target } from '../targets/target.ts';
 import { readTrace, writeTrace } from '../traces/store.ts';
-import { TraceFormatError, type Trace, renderSteps } from '../traces/trace.ts';
+import { TraceFormatError, type Trace } from '../traces/trace.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
 import { commandCheckStore } from '../check-store/command.ts';
 import { moduleTargetFromName } from '../targets/module/module.target.ts';
+import { quoteArgument, readableFromTrace } from '../traces/render/readable.ts';
+import { renderStepLines, renderText } from '../traces/render/text.ts';
+import { RENDER_HELP, commandRender } from './render.ts';
+import { SHRINK_HELP, commandShrink } from './shrink.ts';
 
 const HELP = `resumecheck — a model checker for MCP Streamable HTTP resumability
 
@@ -29,6 +33,8 @@ Usage:
   resumecheck properties [--json]
   resumecheck check-store MODULE [--export NAME] [--shared] [--runs N] [--seed S] [--out DIR] [--json]
   resumecheck check-store --replay FILE        (a contract trace written by check-store)
+${RENDER_HELP}
+${SHRINK_HELP}
 
 Exit codes: 0 no violation found, 1 a violation (shrunk, printed, written), 2 bad input.
 `;
@@ -80,22 +86,11 @@ function requireProperty(name: string): PropertyName {
 }
 
 function quote(argument: string): string {
-  return /^[\w./:@=-]+$/.test(argument) ? argument : `'${argument.replaceAll("'", "'\\''")}'`;
+  return quoteArgument(argument);
 }
 
 function printViolation(io: Io, trace: Trace, path: string | null): void {
-  const verdict = trace.verdict!;
-  const property = PROPERTIES.find((candidate) => candidate.name === verdict.property)!;
-  io.out(`✗ ${verdict.property} violated by ${trace.target} (${property.kind})`);
-  io.out(`  must hold: ${property.statement}`);
-  io.out(`  happened:  ${verdict.explanation}`);
-  io.out('');
-  for (const line of renderSteps(trace.steps)) io.out(line);
-  io.out('');
-  if (path !== null) {
-    io.out(`trace written: ${path}`);
-    io.out(`replay it:     npx resumecheck replay ${quote(path)}`);
-  }
+  for (const line of renderText(readableFromTrace(trace, path ?? ''), { written: path, replay: path !== null })) io.out(line);
 }
 
 async function commandFuzz(args: string[], io: Io): Promise<number> {
@@ -186,10 +181,7 @@ async function commandScript(args: string[], io: Io): Promise<number> {
     throw new UsageError(`${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
   }
   // One action a line, as `resumecheck replay` prints them (the step number may stay); # starts a comment.
-  const script = text
-    .split('\n')
-    .map((line) => line.replace(/#(?!\d).*$/, '').replace(/^\s*\d+\.\s*/, '').trim())
-    .filter((line) => line !== '');
+  const script = parseScript(text);
   const seed = (values.seed as string | undefined) ?? DEFAULT_CONFIG.seed;
   const config = resolveConfig({ seed });
   let result;
@@ -203,7 +195,7 @@ async function commandScript(args: string[], io: Io): Promise<number> {
   if (trace.verdict === null) {
     if (values.json === true) io.out(JSON.stringify({ file, target: target.name, steps: trace.choices.length, violation: null }));
     else {
-      for (const line of renderSteps(trace.steps)) io.out(line);
+      for (const line of renderStepLines(trace.steps)) io.out(line);
       io.out(`✓ ${file}: no violation on ${target.name} (${trace.choices.length} steps and the liveness phase)`);
     }
     return 0;
@@ -280,6 +272,10 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
         return await commandScript(rest, io);
       case 'check-store':
         return await commandCheckStore(rest, io);
+      case 'render':
+        return commandRender(rest, io);
+      case 'shrink':
+        return await commandShrink(rest, io);
       default:
         throw new UsageError(`unknown command ${JSON.stringify(command)}; try resumecheck --help`);
     }
