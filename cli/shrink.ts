@@ -123,8 +123,11 @@ export async function commandShrink(args: string[], io: CommandIo): Promise<numb
   }
   io.out(`shrunk ${file} from ${result.choices.length} to ${trace.choices.length} steps in ${shrink.evaluations} runs; ${property} still fails on ${input.target.name}`);
   io.out('');
-  const replayable = input.kind === 'trace' ? out : file;
-  for (const line of renderText(readableFromTrace(trace, replayable), { written: out, replay: input.kind === 'trace' })) io.out(line);
-  if (input.kind === 'scenario') io.out(`run it:        npx resumecheck script ${quoteArgument(out)} --target ${quoteArgument(input.target.name)}${input.config.seed === DEFAULT_CONFIG.seed ? '' : ` --seed ${input.config.seed}`}`);
+  const printed = input.kind === 'trace' ? { written: out, replay: true } : { replay: false };
+  for (const line of renderText(readableFromTrace(trace, out), printed)) io.out(line);
+  if (input.kind === 'scenario') {
+    io.out(`scenario written: ${out}`);
+    io.out(`run it:           npx resumecheck script ${quoteArgument(out)} --target ${quoteArgument(input.target.name)}${input.config.seed === DEFAULT_CONFIG.seed ? '' : ` --seed ${input.config.seed}`}`);
+  }
   return 1;
 }
