@@ -19,7 +19,8 @@ import { commandCheckStore } from '../check-store/command.ts';
 import { moduleTargetFromName } from '../targets/module/module.target.ts';
 import { quoteArgument, readableFromTrace } from '../traces/render/readable.ts';
 import { renderStepLines, renderText } from '../traces/render/text.ts';
-import { RENDER_HELP, commandRender } from './render.ts';
+import { RENDER_HELP, commandRender, runHtmlPath } from './render.ts';
+import { writeRunHtml } from '../traces/render/html.ts';
 import { SHRINK_HELP, commandShrink } from './shrink.ts';
 
 const HELP = `resumecheck — a model checker for MCP Streamable HTTP resumability
@@ -27,6 +28,7 @@ const HELP = `resumecheck — a model checker for MCP Streamable HTTP resumabili
 Usage:
   resumecheck fuzz --target T [--runs N | --time 30s] [--seed S] [--steps N] [--clients N] [--window N]
                    [--calls N] [--restarts N] [--shard K/N] [--property P ...] [--first] [--out DIR] [--json]
+                   [--html FILE]   (one page for the whole run: every finding with its diagram)
   resumecheck replay FILE [--target T] [--json]
   resumecheck script FILE --target T [--seed S] [--out DIR] [--json]   (one action description a line)
   resumecheck targets [--json]
@@ -109,6 +111,7 @@ async function commandFuzz(args: string[], io: Io): Promise<number> {
     property: { type: 'string', multiple: true },
     first: { type: 'boolean' },
     json: { type: 'boolean' },
+    html: { type: 'string' },
   }, 0);
   const target = requireTarget(values.target as string | undefined);
   const properties = values.property === undefined ? undefined : (values.property as string[]).map(requireProperty);
@@ -127,6 +130,7 @@ async function commandFuzz(args: string[], io: Io): Promise<number> {
   const config = resolveConfig(partial);
   const out = (values.out as string | undefined) ?? DEFAULT_OUT;
   const json = values.json === true;
+  const html = values.html === undefined ? null : runHtmlPath(values.html as string);
 
   if (!json) io.out(`resumecheck fuzz: target ${target.name}, seed ${seed}, ${timeMs === null ? `${runsMax} runs` : `${values.time} budget`}, up to ${config.stepsMax} steps, ${config.clients} clients, window ${config.windowEventsMax}`);
   const outcome = await fuzz({
@@ -138,7 +142,9 @@ async function commandFuzz(args: string[], io: Io): Promise<number> {
     ...(shard === undefined ? {} : { shard }),
     stopAtFirst: values.first === true,
   });
+  const summary = { target: target.name, seed, runs: outcome.runs, steps: outcome.steps };
   if (outcome.findings.length === 0) {
+    if (html !== null) writeRunHtml([], html, summary);
     if (json) io.out(JSON.stringify({ target: target.name, seed, runs: outcome.runs, steps: outcome.steps, violation: null, violations: [] }));
     else io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
     return 0;
@@ -147,6 +153,8 @@ async function commandFuzz(args: string[], io: Io): Promise<number> {
     const written = writeTrace(out, finding.trace);
     return { finding, path: relative(process.cwd(), written.path) || written.path };
   });
+  // One page for the whole run, its findings' traces already written (their replay commands name them).
+  if (html !== null) writeRunHtml(reports.map(({ finding, path }) => ({ trace: finding.trace, path, run: finding.run })), html, summary);
   if (json) {
     const violations = reports.map(({ finding, path }) => ({
       ...finding.trace.verdict!,

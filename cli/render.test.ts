@@ -67,6 +67,34 @@ describe('render', () => {
   }
 });
 
+describe('fuzz --html', () => {
+  it('writes one page for the whole run: every finding with its diagram and steps', async () => {
+    const page = join(scratch, 'run.html');
+    const result = await run(['fuzz', '--target', 'no-owner-check', '--runs', '200', '--seed', '1', '--out', join(scratch, 'fuzz'), '--html', page]);
+    expect(result.code).toBe(1);
+    const html = readFileSync(page, 'utf8');
+    expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(html).toContain('1 property violated in 200 runs');
+    expect(html).toContain('<section class="trace" id="finding-1"');
+    expect(html).toContain('id="finding-1-violation"');
+    expect(html).toContain('<svg class="sequence"');
+    expect(html).toMatch(/npx resumecheck replay [^<]*fuzz\/no-owner-check--no-cross-session-delivery--[0-9a-f]{16}\.json/);
+  });
+
+  it('says so when the run found nothing', async () => {
+    const page = join(scratch, 'clean.html');
+    expect((await run(['fuzz', '--target', 'reference', '--runs', '20', '--html', page])).code).toBe(0);
+    expect(readFileSync(page, 'utf8')).toContain('no violation in 20 runs');
+  });
+
+  it('a page in a folder that does not exist is bad input, found before the run', async () => {
+    const result = await run(['fuzz', '--target', 'reference', '--runs', '1', '--html', join(scratch, 'no/such/run.html')]);
+    expect(result.code).toBe(2);
+    expect(result.out).toEqual([]);
+    expect(result.err).toEqual([expect.stringMatching(/--html .*the folder for the page does not exist/)]);
+  });
+});
+
 describe('shrink', () => {
   const known = MINIMA['replay-request-frames']!.minima.find((minimum) => minimum.property === 'exactly-once-execution')!;
 

@@ -1,6 +1,8 @@
 // `resumecheck render FILE --format text|mermaid|html [--out FILE]`: any trace resumecheck writes (fuzz, replay,
 // script, check-store's contract and end-to-end phases), as text, as a Mermaid sequence diagram, or as a page.
 
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { renderHtml, writeFileAtomically } from '../traces/render/html.ts';
 import { renderMermaid } from '../traces/render/mermaid.ts';
@@ -59,4 +61,10 @@ function renderAs(format: RenderFormat, trace: ReturnType<typeof readReadableTra
     case 'html':
       return renderHtml(trace);
   }
+}
+
+/** Checks a `--html FILE` before a long run: its folder must exist, so the page can be written when the run ends. */
+export function runHtmlPath(path: string): string {
+  if (path === '' || !existsSync(dirname(resolve(path)))) throw new UsageError(`--html ${JSON.stringify(path)}: the folder for the page does not exist`);
+  return path;
 }
