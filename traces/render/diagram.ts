@@ -69,6 +69,7 @@ function simulationInterpreter(trace: ReadableTrace): Interpreter {
   const sessionOfClient = new Map<number, string>();
   const sessionOfConnection = new Map<number, string>();
   let lastRequest: number | null = null;
+  let lastRequestTags: string[] = [];
   let liveness = false;
   let clients = trace.clients;
   for (const step of trace.steps) {
@@ -125,7 +126,8 @@ function simulationInterpreter(trace: ReadableTrace): Interpreter {
           const session = actor === null ? undefined : sessionOfClient.get(actor);
           if (session !== undefined && !/\binitialize\b/.test(note)) sessionOfConnection.set(connection, session);
           lastRequest = connection;
-          items.push({ kind: 'message', from: viaProxy ? NETWORK : lane(actor), to: SERVER, text: note, style: 'request', tags: tagsOf(note, connectionTags(connection)) });
+          lastRequestTags = tagsOf(note, connectionTags(connection));
+          items.push({ kind: 'message', from: viaProxy ? NETWORK : lane(actor), to: SERVER, text: note, style: 'request', tags: lastRequestTags });
           continue;
         }
         const response = /^→ (\d{3})\b(.*)$/.exec(note);
@@ -136,6 +138,8 @@ function simulationInterpreter(trace: ReadableTrace): Interpreter {
           if (minted !== null && client !== null) {
             sessionOfClient.set(client, minted[1]!);
             sessionOfConnection.set(connection, minted[1]!);
+            // The initialize request belongs to the session its response mints.
+            lastRequestTags.push(`session:${minted[1]}`);
           }
           items.push({ kind: 'message', from: SERVER, to: lane(client), text: `#${connection} ${response[1]}${response[2]}`, style: 'response', tags: tagsOf(note, connectionTags(connection)) });
           continue;

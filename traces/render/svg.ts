@@ -76,8 +76,8 @@ export function renderSvg(diagram: Diagram, options: SvgOptions = {}): string {
     .map((lane) => `<g class="lane" data-lane="${lane.id}"><rect x="${lane.x - 70}" y="${MARGIN}" width="140" height="24" rx="4" class="head"/><text x="${lane.x}" y="${MARGIN + 16}" class="head" text-anchor="middle">${escapeXml(lane.label)}</text><line x1="${lane.x}" y1="${MARGIN + 24}" x2="${lane.x}" y2="${height - MARGIN}" class="lifeline"/></g>`)
     .join('');
   const markers =
-    `<marker id="${prefix}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="head-arrow"/></marker>` +
-    `<marker id="${prefix}-open" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10" fill="none" class="head-open"/></marker>` +
-    `<marker id="${prefix}-cross" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="8" markerHeight="8"><path d="M1,1 L9,9 M9,1 L1,9" class="head-cross"/></marker>`;
+    `<marker id="${prefix}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="head-arrow"/></marker>` +
+    `<marker id="${prefix}-open" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10" fill="none" class="head-open"/></marker>` +
+    `<marker id="${prefix}-cross" viewBox="0 0 10 10" refX="5" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9"><path d="M1,1 L9,9 M9,1 L1,9" class="head-cross"/></marker>`;
   return `<svg class="sequence" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="sequence diagram"><defs>${markers}</defs>${heads}${rows.join('')}</svg>`;
 }
