@@ -26,6 +26,26 @@ function file(name: string, text: string): string {
   return path;
 }
 
+/** A case of bad input: what the user gave, and what the one line on stderr must mention. */
+interface BadInput {
+  readonly what: string;
+  readonly args: () => string[];
+  readonly mentions: RegExp;
+}
+
+/** Each case exits 2 with exactly one line on stderr and nothing on stdout. */
+function itRefuses(cases: readonly BadInput[]): void {
+  for (const { what, args, mentions } of cases) {
+    it(`${what}: exit 2, one line on stderr, nothing on stdout`, async () => {
+      const result = await run(args());
+      expect(result.code).toBe(2);
+      expect(result.out).toEqual([]);
+      expect(result.err).toHaveLength(1);
+      expect(result.err[0]).toMatch(mentions);
+    });
+  }
+}
+
 const CORPUS_TRACE = join(ROOT, 'traces/corpus/sdk-shared--no-cross-session-delivery.json');
 const CONTRACT_TRACE = join(ROOT, 'traces/render/fixtures/store-contract--sdk-example-store+shared--session-isolation.json');
 const PADDED = join(ROOT, 'cli/fixtures/padded-replay-request-frames.txt');
@@ -45,7 +65,7 @@ describe('render', () => {
     expect(readdirSync(scratch).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
-  const bad: ReadonlyArray<{ readonly what: string; readonly args: () => string[]; readonly mentions: RegExp }> = [
+  const bad: readonly BadInput[] = [
     { what: 'no file', args: () => ['render'], mentions: /render needs a trace FILE/ },
     { what: 'an unknown format', args: () => ['render', CORPUS_TRACE, '--format', 'pdf'], mentions: /unknown format "pdf"; --format takes text, mermaid, html/ },
     { what: 'a missing file', args: () => ['render', join(scratch, 'missing.json')], mentions: /cannot read the file \(ENOENT\)/ },
@@ -56,15 +76,7 @@ describe('render', () => {
     { what: 'two files', args: () => ['render', CORPUS_TRACE, CORPUS_TRACE], mentions: /unexpected argument/ },
     { what: 'an --out in a missing folder', args: () => ['render', CORPUS_TRACE, '--out', join(scratch, 'no/such/dir/x.md')], mentions: /cannot write the file \(ENOENT\)/ },
   ];
-  for (const { what, args, mentions } of bad) {
-    it(`${what}: exit 2, one line on stderr, nothing on stdout`, async () => {
-      const result = await run(args());
-      expect(result.code).toBe(2);
-      expect(result.out).toEqual([]);
-      expect(result.err).toHaveLength(1);
-      expect(result.err[0]).toMatch(mentions);
-    });
-  }
+  itRefuses(bad);
 });
 
 describe('fuzz --html', () => {
@@ -135,7 +147,7 @@ describe('shrink', () => {
     expect(existsSync(join(scratch, 'holds.shrunk.txt'))).toBe(false);
   });
 
-  const bad: ReadonlyArray<{ readonly what: string; readonly args: () => string[]; readonly mentions: RegExp }> = [
+  const bad: readonly BadInput[] = [
     { what: 'no file', args: () => ['shrink'], mentions: /shrink needs a FILE/ },
     { what: 'a missing file', args: () => ['shrink', join(scratch, 'missing.txt'), '--target', 'reference'], mentions: /cannot read the file \(ENOENT\)/ },
     { what: 'a scenario without --target', args: () => ['shrink', PADDED], mentions: /--target is required for a scenario/ },
@@ -144,13 +156,5 @@ describe('shrink', () => {
     { what: 'a contract trace', args: () => ['shrink', CONTRACT_TRACE], mentions: /check-store contract trace/ },
     { what: 'an empty scenario', args: () => ['shrink', file('empty.txt', '# nothing\n'), '--target', 'reference'], mentions: /no action in the scenario/ },
   ];
-  for (const { what, args, mentions } of bad) {
-    it(`${what}: exit 2, one line on stderr, nothing on stdout`, async () => {
-      const result = await run(args());
-      expect(result.code).toBe(2);
-      expect(result.out).toEqual([]);
-      expect(result.err).toHaveLength(1);
-      expect(result.err[0]).toMatch(mentions);
-    });
-  }
+  itRefuses(bad);
 });
