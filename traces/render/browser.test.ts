@@ -26,11 +26,12 @@ let browser: Chromium | null = null;
 let unavailable: string | null = chromiumMissing();
 
 beforeAll(async () => {
-  if (unavailable !== null) return;
-  try {
-    browser = await startChromium();
-  } catch (error) {
-    unavailable = `chromium did not start: ${String((error as Error).message).split('\n')[0]}`;
+  if (unavailable === null) {
+    try {
+      browser = await startChromium();
+    } catch (error) {
+      unavailable = `chromium did not start: ${String((error as Error).message).split('\n')[0]}`;
+    }
   }
   if (unavailable !== null) process.stderr.write(`browser test skipped: ${unavailable}\n`);
 }, 90_000);
