@@ -5,7 +5,7 @@
 //   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
 //   npm run bench -- --json       machine-readable
 //   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
-//   npm run bench -- --only sim,model,planted,fc,sdk
+//   npm run bench -- --only sim,model,planted,fc,sdk,cli
 
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -14,6 +14,7 @@ import { DEFAULT_CONFIG, type SimConfig } from '../sim/config.ts';
 import { PLANTED_TARGETS } from '../targets/planted/index.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { sdkCoreTarget, sdkSharedTarget, sdkTarget } from '../targets/sdk/index.ts';
+import { type CliStartup, measureCliStartup } from './cli-startup.ts';
 import { type FcConfig, type FcSearch, fcSearch } from './fc-commands.ts';
 import { formatCount, formatMs, formatRatio, median, nowMs, timestamp, verdict } from './measure.ts';
 import { MINIMA, MINIMA_CONFIG } from './minima.ts';
@@ -27,9 +28,11 @@ const TARGETS = {
   referenceStepsPerSecond: 1_000_000,
   plantedMsToFirstMedian: 50,
   sdkStepsPerSecond: 5_000,
+  /** `resumecheck --help`: the compiled bin at most this fraction of the tsx path's wall time. */
+  cliHelpOverTsx: 0.25,
 } as const;
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk'] as const;
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -46,6 +49,8 @@ interface Plan {
   readonly fcTimeMs: number;
   readonly sdkMeasureMs: number;
   readonly sdkTimeMs: number;
+  /** Processes started per way for the --help wall time. */
+  readonly cliRounds: number;
 }
 
 const FULL: Plan = {
@@ -61,6 +66,7 @@ const FULL: Plan = {
   fcTimeMs: 2000,
   sdkMeasureMs: 3000,
   sdkTimeMs: 30_000,
+  cliRounds: 10,
 };
 
 const QUICK: Plan = {
@@ -76,6 +82,7 @@ const QUICK: Plan = {
   fcTimeMs: 500,
   sdkMeasureMs: 1000,
   sdkTimeMs: 10_000,
+  cliRounds: 3,
 };
 
 interface Machine {
@@ -213,6 +220,7 @@ interface Report {
   readonly planted: PlantedResult[] | null;
   readonly fc: { figures: FcFigure[]; referenceCheck: FcSearch } | null;
   readonly sdk: SdkResult[] | null;
+  readonly cli: CliStartup | null;
   readonly elapsedMs: number;
 }
 
@@ -441,6 +449,24 @@ function render(report: Report): string[] {
     for (const result of report.sdk) if (result.first.explanation !== null) out.push(`   ${result.target}: ${result.first.explanation}`);
     out.push('');
   }
+  if (report.cli !== null) {
+    const { medianMs, rounds, ratio, ratioEverything } = report.cli;
+    const goal = (value: number) => `${verdict(value <= TARGETS.cliHelpOverTsx)} (≤ ${formatRatio(TARGETS.cliHelpOverTsx)})`;
+    out.push(`6. \`resumecheck --help\` wall time, a whole process each (median of ${rounds} interleaved runs per way); the compiled bin: ${formatMs(medianMs.compiled)}`);
+    out.push(
+      ...table(
+        ['against', 'wall time', 'compiled/it', 'target'],
+        [
+          ['tsx path: the same --help from the sources (cli/run.ts via tsx)', formatMs(medianMs.tsx), formatRatio(ratio), goal(ratio)],
+          ['tsx, every module of the library (what the bin loaded before --help until now)', formatMs(medianMs.tsxEverything), formatRatio(ratioEverything), goal(ratioEverything)],
+          ['node -e 0 (the floor)', formatMs(medianMs.node), formatRatio(medianMs.compiled / medianMs.node), '-'],
+        ],
+        [false, true, true, false],
+      ).map((line) => `   ${line}`),
+    );
+    out.push('   --help loads only the command table either way (the SDK, zod and fast-check load when a command needs them); the tsx path also compiles what it loads.');
+    out.push('');
+  }
   out.push(`bench took ${formatMs(report.elapsedMs)}`);
   return out;
 }
@@ -489,8 +515,10 @@ async function main(): Promise<void> {
       sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
     }
   }
+  log('6/6 --help wall time...');
+  const cli = only.has('cli') ? measureCliStartup(plan.cliRounds) : null;
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }

@@ -74,7 +74,7 @@ describe('render', () => {
     { what: 'a simulator trace without choices', args: () => ['render', file('broken.json', '{"format":"resumecheck-trace","formatVersion":1,"target":"reference","config":{}}')], mentions: /choices must be/ },
     { what: 'a contract trace without a verdict', args: () => ['render', file('contract.json', JSON.stringify({ ...JSON.parse(readFileSync(CONTRACT_TRACE, 'utf8')), verdict: null }))], mentions: /verdict must name a contract property/ },
     { what: 'two files', args: () => ['render', CORPUS_TRACE, CORPUS_TRACE], mentions: /unexpected argument/ },
-    { what: 'an --out in a missing folder', args: () => ['render', CORPUS_TRACE, '--out', join(scratch, 'no/such/dir/x.md')], mentions: /cannot write the file \(ENOENT\)/ },
+    { what: 'an --out that is a directory', args: () => ['render', CORPUS_TRACE, '--out', scratch], mentions: /--out .*is a directory, not a file/ },
   ];
   itRefuses(bad);
 });
@@ -99,11 +99,14 @@ describe('fuzz --html', () => {
     expect(readFileSync(page, 'utf8')).toContain('no violation in 20 runs');
   });
 
-  it('a page in a folder that does not exist is bad input, found before the run', async () => {
-    const result = await run(['fuzz', '--target', 'reference', '--runs', '1', '--html', join(scratch, 'no/such/run.html')]);
+  it('makes the folder of the page; a page that is a directory is bad input, found before the run', async () => {
+    const page = join(scratch, 'made/for/run.html');
+    expect((await run(['fuzz', '--target', 'reference', '--runs', '1', '--html', page])).code).toBe(0);
+    expect(readFileSync(page, 'utf8')).toContain('no violation in 1 runs');
+    const result = await run(['fuzz', '--target', 'reference', '--runs', '1', '--html', scratch]);
     expect(result.code).toBe(2);
     expect(result.out).toEqual([]);
-    expect(result.err).toEqual([expect.stringMatching(/--html .*the folder for the page does not exist/)]);
+    expect(result.err).toEqual([expect.stringMatching(/--html .*is a directory, not a file/)]);
   });
 });
 

@@ -4,7 +4,6 @@
 
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { CONTRACT_TRACE_FORMAT } from '../check-store/store-traces.ts';
 import type { PropertyName } from '../properties/names.ts';
 import { sequenceChoices } from '../sim/choices.ts';
@@ -13,26 +12,15 @@ import { type ChoiceSource, runSimulation } from '../sim/engine.ts';
 import { recordTrace } from '../sim/fuzz.ts';
 import { ScriptError, parseScript, scriptChoices } from '../sim/script.ts';
 import { DEFAULT_SHRINK_BOUNDS, shrinkChoices } from '../sim/shrink.ts';
-import { TARGETS, findTarget } from '../targets/index.ts';
-import { moduleTargetFromName } from '../targets/module/module.target.ts';
 import type { Target } from '../targets/target.ts';
 import { writeFileAtomically } from '../traces/render/html.ts';
 import { quoteArgument, readableFromTrace } from '../traces/render/readable.ts';
 import { renderText } from '../traces/render/text.ts';
 import { type Trace, parseTrace, serializeTrace } from '../traces/trace.ts';
-import type { CommandIo } from './render.ts';
+import type { Io, ParsedArgs } from './command-spec.ts';
+import { requireTarget } from './require-target.ts';
 import { UsageError } from './usage-error.ts';
 
-/** The help line of the command. */
-export const SHRINK_HELP = '  resumecheck shrink FILE [--target T] [--seed S]   (a trace or a scenario; writes FILE.shrunk.json / .txt)';
-
-function targetNamed(name: string): Target {
-  const moduleTarget = moduleTargetFromName(name);
-  if (moduleTarget !== null) return moduleTarget;
-  const target = findTarget(name);
-  if (target === undefined) throw new UsageError(`unknown target ${JSON.stringify(name)}; known: ${TARGETS.map((t) => t.name).join(', ')}`);
-  return target;
-}
 
 /** What is shrunk: a run (target, config, choices), and how the result is written back. */
 interface Input {
@@ -43,7 +31,7 @@ interface Input {
   readonly kind: 'trace' | 'scenario';
 }
 
-function readInput(file: string, text: string, targetName: string | undefined, seed: string | undefined): Input {
+async function readInput(file: string, text: string, targetName: string | undefined, seed: string | undefined): Promise<Input> {
   let json: unknown = undefined;
   try {
     json = JSON.parse(text);
@@ -55,14 +43,14 @@ function readInput(file: string, text: string, targetName: string | undefined, s
     if (format === CONTRACT_TRACE_FORMAT) throw new UsageError(`${file}: a check-store contract trace; check-store shrinks those when it finds them, shrink takes simulator traces and scenarios`);
     if (seed !== undefined) throw new UsageError('--seed is for scenarios: a trace records its own config');
     const trace: Trace = parseTrace(text, file);
-    return { target: targetNamed(targetName ?? trace.target), config: trace.config, properties: trace.properties, choices: sequenceChoices(trace.choices), kind: 'trace' };
+    return { target: await requireTarget(targetName ?? trace.target), config: trace.config, properties: trace.properties, choices: sequenceChoices(trace.choices), kind: 'trace' };
   }
   if (targetName === undefined) throw new UsageError('--target is required for a scenario; `resumecheck targets` lists them');
   const chosen = seed ?? DEFAULT_CONFIG.seed;
   if (!/^[\w.:-]{1,64}$/.test(chosen)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
   const script = parseScript(text);
   if (script.length === 0) throw new UsageError(`${file}: no action in the scenario (one action description a line)`);
-  return { target: targetNamed(targetName), config: resolveConfig({ seed: chosen }), properties: null, choices: scriptChoices(script), kind: 'scenario' };
+  return { target: await requireTarget(targetName), config: resolveConfig({ seed: chosen }), properties: null, choices: scriptChoices(script), kind: 'scenario' };
 }
 
 /** Where the result goes: beside the input, `.shrunk` before the extension. */
@@ -83,23 +71,16 @@ export function scenarioText(trace: Trace, from: string): string {
 }
 
 /** Shrinks FILE; exit 1 when it violates a property (the shrunk result written), 0 when it holds, 2 on bad input. */
-export async function commandShrink(args: string[], io: CommandIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: { target: { type: 'string' }, seed: { type: 'string' } }, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0]!);
-  }
-  const [file, extra] = parsed.positionals;
+export async function runShrink({ values, positionals }: ParsedArgs, io: Io): Promise<number> {
+  const file = positionals[0];
   if (file === undefined) throw new UsageError('shrink needs a FILE: a trace, or a scenario with one action a line');
-  if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new UsageError(`${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
   }
-  const input = readInput(file, text, parsed.values.target, parsed.values.seed);
+  const input = await readInput(file, text, values.target as string | undefined, values.seed as string | undefined);
   const only = input.properties === null ? {} : { properties: input.properties };
   let result;
   try {

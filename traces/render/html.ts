@@ -3,7 +3,8 @@
 // a Content-Security-Policy forbids loading any) and readable without JavaScript; with it, the reader steps through
 // the trace and highlights one session, call or connection. All trace text is escaped.
 
-import { renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Trace } from '../trace.ts';
 import { buildDiagram, diagramTags } from './diagram.ts';
 import { type ReadableTrace, readableFromTrace } from './readable.ts';
@@ -222,8 +223,9 @@ export function writeRunHtml(findings: readonly RunFinding[], path: string, summ
   writeFileAtomically(path, renderRunHtml(findings, summary));
 }
 
-/** Writes `text` to `path` through a temporary file and a rename, so no reader sees half a file. */
+/** Writes `text` to `path` through a temporary file and a rename, so no reader sees half a file; makes its folder. */
 export function writeFileAtomically(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, text);
   renameSync(temporary, path);
