@@ -1,4 +1,4 @@
-// Figure 6: the 2.x SDK targets (asynchronous), measured as figure 5 measures the 1.x ones, each beside its 1.x
+// Figure 7: the 2.x SDK targets (asynchronous), measured as figure 5 measures the 1.x ones, each beside its 1.x
 // counterpart (the same event store) measured in the same run: steps/s, the ratio 2.x / 1.x, and the first
 // counterexample of a seed-'1' fuzz.
 

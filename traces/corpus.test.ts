@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sequenceChoices } from '../sim/choices.ts';
 import { runSimulation } from '../sim/engine.ts';
-import { findTarget } from '../targets/index.ts';
+import { targetEntry } from '../targets/registry.ts';
 import type { PropertyName } from '../properties/names.ts';
 import { readTrace } from './store.ts';
 import type { Trace } from './trace.ts';
@@ -189,7 +189,7 @@ describe('traces/corpus', () => {
     it(title, async () => {
       // The name says what the trace shows (a variant may follow), so a renamed or swapped file cannot pass unnoticed.
       expect(file).toMatch(new RegExp(`^${trace.target}--${property}(--[a-z-]+)?\\.json$`));
-      const target = findTarget(trace.target);
+      const target = await targetEntry(trace.target)?.load();
       if (target === undefined) throw new Error(`${file}: no target named ${trace.target}`);
       const result = await runSimulation(target, trace.config, sequenceChoices(trace.choices), {
         ...(trace.properties === null ? {} : { properties: trace.properties }),
@@ -205,7 +205,7 @@ describe('traces/corpus', () => {
     const onOtherLine = ON_OTHER_LINE[file];
     if (counterpart === undefined || onOtherLine === undefined) continue;
     it(`${file} on the other line, ${counterpart}: ${onOtherLine === 'holds' ? '✓ holds' : `✗ ${onOtherLine}`}`, async () => {
-      const target = findTarget(counterpart);
+      const target = await targetEntry(counterpart)?.load();
       if (target === undefined) throw new Error(`no target named ${counterpart}`);
       const result = await runSimulation(target, trace.config, sequenceChoices(trace.choices), {
         ...(trace.properties === null ? {} : { properties: trace.properties }),

@@ -5,16 +5,16 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../sim/config.ts';
 import { recordTrace } from '../sim/fuzz.ts';
-import { findTarget } from '../targets/index.ts';
+import { targetEntry } from '../targets/registry.ts';
 import type { Target } from '../targets/target.ts';
 import { parseTrace, serializeTrace } from './trace.ts';
 
 const CORPUS_TRACE = new URL('./corpus/sdk-core--no-hang.json', import.meta.url);
 
-function target(name: string): Target {
-  const found = findTarget(name);
-  if (found === undefined) throw new Error(`no target ${name}`);
-  return found;
+async function target(name: string): Promise<Target> {
+  const entry = targetEntry(name);
+  if (entry === undefined) throw new Error(`no target ${name}`);
+  return entry.load();
 }
 
 describe('the sdk field of a trace', () => {
@@ -35,7 +35,7 @@ describe('the sdk field of a trace', () => {
     ['reference', null],
   ] as const)('seed t1: a recorded run of %s records sdk %s', async (name, sdk) => {
     const config = resolveConfig({ seed: 't1' });
-    const trace = await recordTrace(target(name), config, [0, 0], null);
+    const trace = await recordTrace(await target(name), config, [0, 0], null);
     expect(trace.sdk).toBe(sdk);
     expect(serializeTrace(trace)).toContain(sdk === null ? '"sdk": null' : `"sdk": "${sdk}"`);
   });

@@ -3,6 +3,7 @@
 
 import { createEventStoreBackend } from '../../event-store/index.ts';
 import type { Incarnation, Target, TargetOptions } from '../target.ts';
+import { SDK_TARGET_INFOS } from './infos.ts';
 import { type SdkEventStores, createSdkTarget } from './sdk-server.ts';
 
 /** The stores of one incarnation: `resumecheck/event-store`, one backend, scoped per session (any SDK line). */
@@ -16,7 +17,7 @@ export function coreStores(incarnation: Incarnation, options: TargetOptions): Sd
 
 /** The SDK transport with `resumecheck/event-store`, scoped per session, windowed by `windowEventsMax`. */
 export const sdkCoreTarget: Target = createSdkTarget({
-  name: 'sdk-core',
-  description: 'MCP TypeScript SDK 1.32 transport + McpServer with resumecheck/event-store (the decision core), one backend per incarnation',
+  name: SDK_TARGET_INFOS.sdkCore.name,
+  description: SDK_TARGET_INFOS.sdkCore.description,
   createStores: coreStores,
 });

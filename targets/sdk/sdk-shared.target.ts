@@ -3,6 +3,7 @@
 
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import type { Target } from '../target.ts';
+import { SDK_TARGET_INFOS } from './infos.ts';
 import { type SdkEventStores, createSdkTarget } from './sdk-server.ts';
 
 /** The stores of one incarnation: one example `InMemoryEventStore` for every session (any SDK line). */
@@ -17,7 +18,7 @@ export function sharedExampleStores(): SdkEventStores {
 
 /** The SDK transport with one example `InMemoryEventStore` shared by all sessions of an incarnation. */
 export const sdkSharedTarget: Target = createSdkTarget({
-  name: 'sdk-shared',
-  description: 'MCP TypeScript SDK 1.32 transport + McpServer, one example InMemoryEventStore shared by all sessions (ssePollingExample)',
+  name: SDK_TARGET_INFOS.sdkShared.name,
+  description: SDK_TARGET_INFOS.sdkShared.description,
   createStores: sharedExampleStores,
 });

@@ -3,6 +3,7 @@
 
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import type { Target } from '../target.ts';
+import { SDK_TARGET_INFOS } from './infos.ts';
 import { type SdkEventStores, createSdkTarget } from './sdk-server.ts';
 
 /** The stores of one incarnation: a new example `InMemoryEventStore` for each session (any SDK line). */
@@ -16,7 +17,7 @@ export function exampleStoresPerSession(): SdkEventStores {
 
 /** The SDK transport with one example `InMemoryEventStore` per session. */
 export const sdkTarget: Target = createSdkTarget({
-  name: 'sdk',
-  description: "MCP TypeScript SDK 1.32 transport + McpServer, one example InMemoryEventStore per session (simpleStreamableHttp)",
+  name: SDK_TARGET_INFOS.sdk.name,
+  description: SDK_TARGET_INFOS.sdk.description,
   createStores: exampleStoresPerSession,
 });

@@ -4,13 +4,14 @@
 import { coreStores } from '../sdk/sdk-core.target.ts';
 import { createSdkTarget } from '../sdk/index.ts';
 import type { Target } from '../target.ts';
+import { SDK2_TARGET_INFOS } from './infos.ts';
 import { DUAL_TRANSPORT_ANSWERS } from './example-routing.ts';
 import { SDK_2_LINE } from './sdk2-line.ts';
 
 /** sdk2-dual's wiring where the transports answer unknown and missing session IDs themselves. */
 export const sdk2DualBareTarget: Target = createSdkTarget({
-  name: 'sdk2-dual-bare',
-  description: 'MCP TypeScript SDK 2.4 dual-era endpoint as sdk2-dual, but a legacy request for an unknown session goes to a new transport, which answers',
+  name: SDK2_TARGET_INFOS.sdk2DualBare.name,
+  description: SDK2_TARGET_INFOS.sdk2DualBare.description,
   line: SDK_2_LINE,
   routing: DUAL_TRANSPORT_ANSWERS,
   createStores: coreStores,

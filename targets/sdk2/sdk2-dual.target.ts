@@ -5,13 +5,14 @@
 import { coreStores } from '../sdk/sdk-core.target.ts';
 import { createSdkTarget } from '../sdk/index.ts';
 import type { Target } from '../target.ts';
+import { SDK2_TARGET_INFOS } from './infos.ts';
 import { DUAL_EXAMPLE_ROUTER } from './example-routing.ts';
 import { SDK_2_LINE } from './sdk2-line.ts';
 
 /** The 2.x dual-era endpoint: legacy sessions with `resumecheck/event-store`, modern requests to `createMcpHandler`. */
 export const sdk2DualTarget: Target = createSdkTarget({
-  name: 'sdk2-dual',
-  description: "MCP TypeScript SDK 2.4 dual-era endpoint: isLegacyRequest → sessionful transport + resumecheck/event-store, else createMcpHandler({ legacy: 'reject' })",
+  name: SDK2_TARGET_INFOS.sdk2Dual.name,
+  description: SDK2_TARGET_INFOS.sdk2Dual.description,
   line: SDK_2_LINE,
   routing: DUAL_EXAMPLE_ROUTER,
   createStores: coreStores,

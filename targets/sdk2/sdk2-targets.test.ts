@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { callRequest, initializeRequest } from '../../sim/tools.ts';
-import { findTarget } from '../index.ts';
+import { targetEntry } from '../registry.ts';
 import { describeSdkTargets } from '../sdk/describe-sdk-targets.ts';
 import { resumeStandaloneAfterMissedNotification, sessionWithMissedProgress, sessionsOf, stepsOf, withRun } from '../sdk/sdk-driver.ts';
 import type { Target } from '../target.ts';
@@ -25,22 +25,24 @@ const TRANSPORT_ANSWERS: readonly Target[] = [sdk2SharedTarget, sdk2DualBareTarg
 const named = (targets: readonly Target[]) => targets.map((target) => [target.name, target] as const);
 
 describe('the 2.x line as installed', () => {
-  it('is @modelcontextprotocol/server 2.4.0, read from its package.json, and every 2.x target records it', () => {
+  it('is @modelcontextprotocol/server 2.4.0, read from its package.json, and every 2.x target records it', async () => {
     // Pinned on purpose: a new SDK version must be characterised again (and this file's expectations rechecked).
     expect(SDK2_PACKAGE).toBe('@modelcontextprotocol/server@2.4.0');
     const entry = createRequire(import.meta.url).resolve('@modelcontextprotocol/server');
     const manifest = JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version: string };
     expect(manifest.version).toBe('2.4.0');
     for (const target of ALL_TARGETS) expect(target.sdk).toBe(SDK2_PACKAGE);
-    expect(findTarget('sdk-core')?.sdk).toBe('@modelcontextprotocol/sdk@1.32.2');
+    expect((await targetEntry('sdk-core')?.load())?.sdk).toBe('@modelcontextprotocol/sdk@1.32.2');
   });
 });
 
 describeSdkTargets(ALL_TARGETS);
 
 describe.each(named(ALL_TARGETS))('%s target on 2.x', (_name, target) => {
-  it('is listed among the built-in targets', () => {
-    expect(findTarget(target.name)).toBe(target);
+  it('is listed among the built-in targets (the CLI registry, loaded on demand), with the same description', async () => {
+    const entry = targetEntry(target.name);
+    expect(entry).toMatchObject({ name: target.name, kind: target.kind, description: target.description });
+    expect(await entry?.load()).toBe(target);
   });
 
   it('seed s1: resuming a completed stream before its result replays the result, then ends (1.32.2 left it open forever)', async () => {

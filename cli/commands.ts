@@ -1,0 +1,144 @@
+// The CLI's table of commands: each entry is a command's whole interface (usage, arguments, options with their help,
+// notes) and a lazy import of the code that runs it. A new command is one entry here and one file for its code.
+// Only sim/config.ts (plain constants) is imported, so that `--help` loads nothing heavy.
+
+import { CONFIG_BOUNDS, DEFAULT_CONFIG } from '../sim/config.ts';
+import type { CommandSpec, OptionSpec } from './command-spec.ts';
+
+/** Runs a fuzz makes unless --runs or --time says otherwise: deterministic, and under a minute on the SDK targets. */
+export const DEFAULT_RUNS = 2_000;
+/** Runs per phase check-store makes unless --runs says otherwise (check-store/check-event-store.ts's default). */
+export const CHECK_STORE_HELP_RUNS = 200;
+
+const bounds = (key: keyof typeof CONFIG_BOUNDS) => `${CONFIG_BOUNDS[key][0]}–${CONFIG_BOUNDS[key][1]}`;
+
+const JSON_OPTION: OptionSpec = { type: 'boolean', help: 'print one JSON document instead of text' };
+const OUT_OPTION: OptionSpec = { type: 'string', value: 'DIR', help: 'where found traces are written (default traces/found); checked before the run' };
+const SEED_OPTION: OptionSpec = { type: 'string', value: 'S', help: `the seed: 1 to 64 letters, digits or . : _ - (default ${DEFAULT_CONFIG.seed})` };
+
+const MODULE_PATHS =
+  'Module targets (module:PATH, as check-store writes them) name the store module by its path relative to the directory the ' +
+  'trace was made in (or absolute). To replay such a trace elsewhere, e.g. a CI artifact, run from the project root or give ' +
+  '--target module:PATH[#EXPORT][+shared] with the module\'s path here.';
+
+/** Every command, in the order `resumecheck --help` lists them. */
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'fuzz',
+    summary: 'random runs against a target; each violation is shrunk, printed and written as a trace',
+    usage: ['--target T [--runs N | --time 30s] [--seed S] [--property P ...] [--first] [--out DIR] [--json] [--html FILE]'],
+    positionals: [],
+    options: {
+      target: { type: 'string', value: 'T', help: 'the system under test (required): `resumecheck targets` lists them, or module:PATH[#EXPORT][+shared]' },
+      runs: { type: 'string', value: 'N', help: `runs to make, 1–100000000 (default ${DEFAULT_RUNS}); not with --time` },
+      time: { type: 'string', value: 'D', help: 'run for a duration instead (30s, 2m, 1500ms, 1h); shrinking comes after it' },
+      seed: SEED_OPTION,
+      steps: { type: 'string', value: 'N', help: `steps per run at most, ${bounds('stepsMax')} (default ${DEFAULT_CONFIG.stepsMax})` },
+      clients: { type: 'string', value: 'N', help: `simulated clients, ${bounds('clients')} (default ${DEFAULT_CONFIG.clients})` },
+      window: { type: 'string', value: 'N', help: `events a server retains per stream, ${bounds('windowEventsMax')} (default ${DEFAULT_CONFIG.windowEventsMax})` },
+      calls: { type: 'string', value: 'N', help: `tool calls per session at most, ${bounds('callsPerSessionMax')} (default ${DEFAULT_CONFIG.callsPerSessionMax})` },
+      restarts: { type: 'string', value: 'N', help: `server restarts per run at most, ${bounds('restartsMax')} (default ${DEFAULT_CONFIG.restartsMax})` },
+      shard: { type: 'string', value: 'K/N', help: 'make only the K-th of N interleaved slices of the runs (for parallel CI jobs)' },
+      property: { type: 'string', multiple: true, value: 'P', help: 'check only this property (repeatable); `resumecheck properties` lists them' },
+      first: { type: 'boolean', help: 'stop at the first violation (default: go on, one finding per property)' },
+      out: OUT_OPTION,
+      json: JSON_OPTION,
+      html: { type: 'string', value: 'FILE', help: 'also write one self-contained page for the whole run, every finding with its diagram; checked before the run' },
+    },
+    notes: [MODULE_PATHS],
+    load: async () => (await import('./fuzz.command.ts')).runFuzz,
+  },
+  {
+    name: 'replay',
+    summary: 'run a trace file again and say whether its violation reproduces',
+    usage: ['FILE [--target T] [--json]'],
+    positionals: [{ name: 'FILE', help: 'a trace written by fuzz or script' }],
+    options: {
+      target: { type: 'string', value: 'T', help: "replay against this target instead of the trace's own" },
+      json: JSON_OPTION,
+    },
+    notes: [MODULE_PATHS],
+    load: async () => (await import('./replay.command.ts')).runReplay,
+  },
+  {
+    name: 'script',
+    summary: 'run a hand-written scenario: one action a line, as replay prints them (# starts a comment)',
+    usage: ['FILE --target T [--seed S] [--out DIR] [--json]'],
+    positionals: [{ name: 'FILE', help: 'the scenario, one action description a line' }],
+    options: {
+      target: { type: 'string', value: 'T', help: 'the system under test (required)' },
+      seed: SEED_OPTION,
+      out: OUT_OPTION,
+      json: JSON_OPTION,
+    },
+    notes: [],
+    load: async () => (await import('./script.command.ts')).runScript,
+  },
+  {
+    name: 'targets',
+    summary: 'list the built-in targets (reference, planted bugs, the SDK with its stores)',
+    usage: ['[--json]'],
+    positionals: [],
+    options: { json: JSON_OPTION },
+    notes: [],
+    load: async () => (await import('./targets.command.ts')).runTargets,
+  },
+  {
+    name: 'properties',
+    summary: 'list the properties checked, with their sources and kinds',
+    usage: ['[--json]'],
+    positionals: [],
+    options: { json: JSON_OPTION },
+    notes: [],
+    load: async () => (await import('./properties.command.ts')).runProperties,
+  },
+  {
+    name: 'render',
+    summary: 'show any trace as text, a Mermaid sequence diagram or one HTML page (fuzz, script, shrink, check-store)',
+    usage: ['FILE [--format text|mermaid|html] [--out FILE]'],
+    positionals: [{ name: 'FILE', help: "a trace file: the simulator's (fuzz, replay, script, shrink, check-store end to end) or a check-store contract trace" }],
+    options: {
+      format: { type: 'string', value: 'F', help: 'text (as fuzz prints it, the default), mermaid (a sequenceDiagram for Markdown) or html (a self-contained page)' },
+      out: { type: 'string', value: 'FILE', help: 'write it to FILE (atomically) instead of printing it' },
+    },
+    notes: ['Each format is byte-identical from run to run. The page needs no network and reads without JavaScript; with it, step through the trace and highlight one session, call or connection.'],
+    load: async () => (await import('./render.ts')).runRender,
+  },
+  {
+    name: 'shrink',
+    summary: 'minimise a trace or a hand-written scenario while the same property still fails; the result goes beside it',
+    usage: ['FILE [--target T] [--seed S]'],
+    positionals: [{ name: 'FILE', help: 'a trace (X.json gives X.shrunk.json) or a scenario, one action a line (X.txt gives X.shrunk.txt)' }],
+    options: {
+      target: { type: 'string', value: 'T', help: "the target (required for a scenario; a trace's own by default)" },
+      seed: { ...SEED_OPTION, help: `${SEED_OPTION.help}; for a scenario (a trace records its own)` },
+    },
+    notes: ['Exit 1 when the input violates a property (the shrunk result written), 0 when it holds (nothing written), 2 on bad input.'],
+    load: async () => (await import('./shrink.ts')).runShrink,
+  },
+  {
+    name: 'check-store',
+    summary: "check a server author's EventStore module: its contract, then end to end inside the SDK transport",
+    usage: ['MODULE [--export NAME] [--shared] [--runs N] [--seed S] [--out DIR] [--json]', '[MODULE] --replay FILE'],
+    positionals: [{ name: 'MODULE', help: 'a .js, .mjs or .ts file exporting a factory (context) => EventStore (.ts needs tsx installed)' }],
+    options: {
+      export: { type: 'string', value: 'NAME', help: "the factory's named export (default: the default export)" },
+      shared: { type: 'boolean', help: 'one store per server incarnation shared by every session (default: one per session)' },
+      runs: { type: 'string', value: 'N', help: `runs per phase, 1–1000000 (default ${CHECK_STORE_HELP_RUNS})` },
+      seed: SEED_OPTION,
+      out: OUT_OPTION,
+      replay: { type: 'string', value: 'FILE', help: 'run a contract trace written by check-store again (MODULE overrides the one it names)' },
+      json: JSON_OPTION,
+    },
+    notes: [
+      'A contract trace names the module by its path relative to the directory it was made in (or absolute); to replay it ' +
+        'elsewhere, give MODULE: resumecheck check-store ./path/to/store.ts --replay FILE.',
+    ],
+    load: async () => (await import('../check-store/command.ts')).commandCheckStore,
+  },
+];
+
+/** A command by name, or undefined. */
+export function findCommand(name: string): CommandSpec | undefined {
+  return COMMANDS.find((command) => command.name === name);
+}

@@ -1,0 +1,17 @@
+// How a violation of the simulator's properties is printed by fuzz, script and replay: the property, what it demands,
+// what happened, the shrunk steps, and the command that replays the written trace.
+
+import { quoteArgument, readableFromTrace } from '../traces/render/readable.ts';
+import { renderText } from '../traces/render/text.ts';
+import type { Trace } from '../traces/trace.ts';
+import type { Io } from './command-spec.ts';
+
+/** An argument as a shell would need it written. */
+export function quote(argument: string): string {
+  return quoteArgument(argument);
+}
+
+/** Prints a trace's violation; `path` is where the trace was written, or null when it was not (the one text renderer). */
+export function printViolation(io: Io, trace: Trace, path: string | null): void {
+  for (const line of renderText(readableFromTrace(trace, path ?? ''), { written: path, replay: path !== null })) io.out(line);
+}
