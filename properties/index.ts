@@ -4,6 +4,7 @@ import { inOrderPerStream } from './in-order-per-stream.ts';
 import { PROPERTY_NAMES, type PropertyName } from './names.ts';
 import { noCrossEpochReplay } from './no-cross-epoch-replay.ts';
 import { noCrossSessionDelivery } from './no-cross-session-delivery.ts';
+import { noDuplicateDelivery } from './no-duplicate-delivery.ts';
 import { noCrossStreamReplay } from './no-cross-stream-replay.ts';
 import { noHang } from './no-hang.ts';
 import { noLostNotification } from './no-lost-notification.ts';
@@ -32,6 +33,7 @@ const byName: Record<PropertyName, Property> = {
   'no-lost-result': noLostResult,
   'no-hang': noHang,
   'no-lost-notification': noLostNotification,
+  'no-duplicate-delivery': noDuplicateDelivery,
 };
 
 /** All properties in monitor order. */

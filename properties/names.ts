@@ -15,6 +15,7 @@ export const PROPERTY_NAMES = [
   'no-lost-result',
   'no-hang',
   'no-lost-notification',
+  'no-duplicate-delivery',
 ] as const;
 
 /** The name of one property. */

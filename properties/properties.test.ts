@@ -67,7 +67,8 @@ const doubleReplayOnResend = inlineTarget('double-replay-on-resend', "a re-sent 
       decide: (request) => {
         const decision = base.decide(request);
         if (decision.kind !== 'stream' || decision.rule !== 'duplicate-request-attaches') return decision;
-        return { ...decision, replay: [...decision.replay, ...decision.replay] };
+        const retained = decision.stream.retained;
+        return { ...decision, reset: null, replay: [...retained, ...retained] };
       },
     };
   },
@@ -83,6 +84,22 @@ const freshAndOpen = inlineTarget('fresh-and-open', 'a resume into a completed s
         const decision = base.decide(request);
         if (decision.kind !== 'stream' || decision.rule !== 'completed-fresh-silent') return decision;
         return { ...decision, then: 'live' };
+      },
+    };
+  },
+});
+
+/** Replays everything after the presented cursor, as SSE reads literally: what the server wrote before is sent again. */
+const replayAfterCursor = inlineTarget('replay-after-cursor', 'a resume replays every retained event after the cursor, written before or not', ['no-duplicate-delivery'], {
+  boot: (incarnation, options) => {
+    const base = coreIncarnation(incarnation, options);
+    return {
+      ...base,
+      decide: (request) => {
+        const decision = base.decide(request);
+        if (decision.kind !== 'stream' || decision.reset?.reason !== 'possibly-delivered') return decision;
+        const fromSeq = decision.reset.missedFromSeq;
+        return { ...decision, reset: null, replay: decision.stream.retained.filter((event) => event.seq >= fromSeq) };
       },
     };
   },
@@ -176,7 +193,7 @@ const CASES: readonly Case[] = [
     property: 'in-order-per-stream',
     what: "a re-sent request's replay delivers progress #1 twice on one connection",
     target: doubleReplayOnResend,
-    script: ['client 1 initializes', 'client 1 calls work', 'the server advances c1', 'the network cuts connection #2', 'a proxy re-sends c1'],
+    script: ['client 1 initializes', 'client 1 calls work', 'the network cuts connection #2', 'the server advances c1', 'a proxy re-sends c1'],
     step: 4,
   },
   {
@@ -251,6 +268,31 @@ const CASES: readonly Case[] = [
       'client 1 resumes the stream of c1 with its latest cursor',
     ],
     step: 5,
+  },
+  {
+    property: 'no-duplicate-delivery',
+    what: "seed 000's incident: the client got c1's result, a cursor before it is presented, and the result is replayed",
+    target: builtIn('replay-tail'),
+    script: [
+      'client 1 initializes',
+      'client 1 calls read',
+      'the server advances c1 (read, execution 1)',
+      'client 1 resumes the stream of c1 with a cursor before the result',
+    ],
+    step: 3,
+  },
+  {
+    property: 'no-duplicate-delivery',
+    what: 'an earlier cursor of an open stream replays progress #1, which the client already has',
+    target: replayAfterCursor,
+    script: [
+      'client 1 initializes',
+      'client 1 calls work',
+      'the server advances c1',
+      'the network cuts connection #2',
+      'client 1 resumes the stream of c1 with an earlier cursor',
+    ],
+    step: 4,
   },
   {
     property: 'no-lost-notification',

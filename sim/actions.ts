@@ -155,6 +155,7 @@ function createView(world: World, client: SimClient, session: SimSession, call: 
     outcome: 'pending',
     beforeResult: null,
     healed: 0,
+    deliveredMask: 0,
   };
   world.views.push(view);
   client.views.push(view.index);
@@ -385,6 +386,7 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
         notifications: 0,
         calls: [],
         notifiedInLiveness: false,
+        notificationsReceived: 0,
       };
       world.sessions.push(session);
       client.state = step(C, client.state, C.event.initialized);

@@ -24,6 +24,8 @@ export interface SimSession {
   readonly calls: SimCall[];
   /** True once the liveness phase sent it its closing notification. */
   notifiedInLiveness: boolean;
+  /** Bit k set: the client received standalone notification k of this session (no-duplicate-delivery's record). */
+  notificationsReceived: number;
 }
 
 /**
@@ -66,6 +68,8 @@ export interface StreamView {
   beforeResult: Cursor | null;
   /** The liveness round that last resumed it (0 for none), so each round resumes a view once. */
   healed: number;
+  /** Bit k set: the client received position k of the call's first execution, on any connection (no-duplicate-delivery). */
+  deliveredMask: number;
 }
 
 /** One logical tool invocation by a client. */
@@ -146,6 +150,8 @@ export interface SimClient {
   completedView: number;
   /** Its views in its current session, in creation order. */
   readonly views: number[];
+  /** Messages it received that no view or session bit records (no-duplicate-delivery), made on first need. */
+  deliveredKeys: Set<string> | null;
 }
 
 /** Where an event ID was first delivered: the session and the stream it belongs to. */
@@ -221,6 +227,7 @@ export function createWorld(config: SimConfig, run: TargetRun, serverRandom: Prn
       standaloneView: -1,
       completedView: -1,
       views: [],
+      deliveredKeys: null,
     });
   }
   return {

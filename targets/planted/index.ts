@@ -7,6 +7,7 @@ import { noLedgerTarget } from './no-ledger.target.ts';
 import { noOwnerCheckTarget } from './no-owner-check.target.ts';
 import { noTerminalCheckTarget } from './no-terminal-check.target.ts';
 import { replayIncludesCursorTarget } from './replay-includes-cursor.target.ts';
+import { replayTailTarget } from './replay-tail.target.ts';
 import { replayRequestFramesTarget } from './replay-request-frames.target.ts';
 import { resumeIfKnownTarget } from './resume-if-known.target.ts';
 import { silentWindowSkipTarget } from './silent-window-skip.target.ts';
@@ -25,4 +26,5 @@ export const PLANTED_TARGETS: readonly Target[] = [
   replayIncludesCursorTarget,
   freshLiteralTarget,
   noLedgerTarget,
+  replayTailTarget,
 ];
