@@ -11,7 +11,9 @@ import { noLostNotification } from './no-lost-notification.ts';
 import { noLostResult } from './no-lost-result.ts';
 import { noRedelivery } from './no-redelivery.ts';
 import { noSilentGap } from './no-silent-gap.ts';
+import { oneConnectionPerStream } from './one-connection-per-stream.ts';
 import type { Property } from './property.ts';
+import { reusedRequestIdRefused } from './reused-request-id-refused.ts';
 import { resultToItsRequest } from './result-to-its-request.ts';
 import { statusCodes } from './status-codes.ts';
 import { wellFormedMessages } from './well-formed-messages.ts';
@@ -34,6 +36,8 @@ const byName: Record<PropertyName, Property> = {
   'no-hang': noHang,
   'no-lost-notification': noLostNotification,
   'no-duplicate-delivery': noDuplicateDelivery,
+  'one-connection-per-stream': oneConnectionPerStream,
+  'reused-request-id-refused': reusedRequestIdRefused,
 };
 
 /** All properties in monitor order. */

@@ -16,6 +16,8 @@ export const PROPERTY_NAMES = [
   'no-hang',
   'no-lost-notification',
   'no-duplicate-delivery',
+  'one-connection-per-stream',
+  'reused-request-id-refused',
 ] as const;
 
 /** The name of one property. */

@@ -70,6 +70,8 @@ export interface StreamView {
   healed: number;
   /** Bit k set: the client received position k of the call's first execution, on any connection (no-duplicate-delivery). */
   deliveredMask: number;
+  /** The cursor of the call's result (its stream's terminal event), once received with an ID. */
+  terminalCursor: Cursor | null;
 }
 
 /** One logical tool invocation by a client. */
@@ -86,6 +88,8 @@ export interface SimCall {
   view: number;
   /** Executions the server started for it. */
   executions: number;
+  /** For a request sent under another call's request id while that one was in flight: that call. Null otherwise. */
+  readonly reuses: SimCall | null;
 }
 
 /** One execution of a tool by the server. */
@@ -105,7 +109,16 @@ export interface SimExecution {
 }
 
 /** What a connection was opened for. */
-export type ConnectionPurpose = 'initialize' | 'initialized' | 'call' | 'resend' | 'resume' | 'standalone' | 'delete' | 'headerless';
+export type ConnectionPurpose =
+  | 'initialize'
+  | 'initialized'
+  | 'call'
+  | 'resend'
+  | 'reuse'
+  | 'resume'
+  | 'standalone'
+  | 'delete'
+  | 'headerless';
 
 /** One HTTP exchange. */
 export interface SimConnection {
@@ -130,6 +143,8 @@ export interface SimConnection {
   /** Highest provenance position received on this connection (0 before any). */
   kLast: number;
   resetSeen: boolean;
+  /** Frames still to be lost before a losing connection breaks (a lost tail); 0 otherwise. */
+  framesToLose: number;
 }
 
 /** A client of the simulated server. */
@@ -195,6 +210,10 @@ export interface World {
   readonly connections: SimConnection[];
   /** Indices of the connections whose response body is open (attached), so a step need not scan them all. */
   readonly attached: number[];
+  /** Connections a lost tail broke during the current operation: the server is told of each cut once it returns. */
+  readonly pendingCuts: number[];
+  /** The connection the server is being asked to close (serverClose), or -1: its end, if any, is that close. */
+  closing: number;
   /** Each event ID delivered in this incarnation, with the stream it was first delivered on. */
   readonly eventOwners: Map<string, EventOwner>;
   readonly inbox: InboxItem[];
@@ -246,6 +265,8 @@ export function createWorld(config: SimConfig, run: TargetRun, serverRandom: Prn
     running: [],
     connections: [],
     attached: [],
+    pendingCuts: [],
+    closing: -1,
     eventOwners: new Map(),
     inbox: [],
     appends: new Map(),

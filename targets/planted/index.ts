@@ -11,6 +11,10 @@ import { replayTailTarget } from './replay-tail.target.ts';
 import { replayRequestFramesTarget } from './replay-request-frames.target.ts';
 import { resumeIfKnownTarget } from './resume-if-known.target.ts';
 import { silentWindowSkipTarget } from './silent-window-skip.target.ts';
+import { noInFlightCheckTarget } from './no-in-flight-check.target.ts';
+import { rivalConnectionKeptTarget } from './rival-connection-kept.target.ts';
+import { terminalCursorReplaysTarget } from './terminal-cursor-replays.target.ts';
+import { trustsDeliveryTarget } from './trusts-delivery.target.ts';
 import type { Target } from '../target.ts';
 
 /** Every planted target. */
@@ -27,4 +31,8 @@ export const PLANTED_TARGETS: readonly Target[] = [
   freshLiteralTarget,
   noLedgerTarget,
   replayTailTarget,
+  rivalConnectionKeptTarget,
+  noInFlightCheckTarget,
+  terminalCursorReplaysTarget,
+  trustsDeliveryTarget,
 ];
