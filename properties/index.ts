@@ -11,6 +11,7 @@ import { noLostNotification } from './no-lost-notification.ts';
 import { noLostResult } from './no-lost-result.ts';
 import { noRedelivery } from './no-redelivery.ts';
 import { noSilentGap } from './no-silent-gap.ts';
+import { noWithheldResult } from './no-withheld-result.ts';
 import { oneConnectionPerStream } from './one-connection-per-stream.ts';
 import type { Property } from './property.ts';
 import { reusedRequestIdRefused } from './reused-request-id-refused.ts';
@@ -38,6 +39,7 @@ const byName: Record<PropertyName, Property> = {
   'no-duplicate-delivery': noDuplicateDelivery,
   'one-connection-per-stream': oneConnectionPerStream,
   'reused-request-id-refused': reusedRequestIdRefused,
+  'no-withheld-result': noWithheldResult,
 };
 
 /** All properties in monitor order. */

@@ -18,6 +18,7 @@ export const PROPERTY_NAMES = [
   'no-duplicate-delivery',
   'one-connection-per-stream',
   'reused-request-id-refused',
+  'no-withheld-result',
 ] as const;
 
 /** The name of one property. */

@@ -335,6 +335,19 @@ const CASES: readonly Case[] = [
     step: 5,
   },
   {
+    property: 'no-withheld-result',
+    what: 'the client was cut before the result; its resume gets a reset in place of the result the server never sent',
+    target: builtIn('fresh-with-reset'),
+    script: [
+      'client 1 initializes',
+      'client 1 calls read',
+      'the network cuts connection #2',
+      'the server advances c1',
+      'client 1 resumes the stream of c1 with its latest cursor',
+    ],
+    step: 4,
+  },
+  {
     property: 'no-lost-notification',
     what: "the SDK's example store cannot resume the standalone stream: the closing notification never arrives",
     target: builtIn('sdk'),

@@ -172,6 +172,7 @@ function openConnection(
     kExpected: fields.kExpected,
     kLast: fields.cursor === null ? 0 : fields.cursor.k,
     resetSeen: false,
+    resetReason: null,
     framesToLose: 0,
   };
   world.connections.push(connection);
@@ -193,6 +194,7 @@ function createView(world: World, client: SimClient, session: SimSession, call: 
     healed: 0,
     deliveredMask: 0,
     terminalCursor: null,
+    resultWritten: false,
   };
   world.views.push(view);
   client.views.push(view.index);

@@ -161,7 +161,9 @@ function receiveOwn(world: World, connection: SimConnection, view: StreamView, p
     connection.kExpected = provenance.k + 1;
     if (provenance.k > view.kLast) view.kLast = provenance.k;
   }
-  if (provenance.result && !isSettled(view.outcome)) {
+  if (provenance.result && provenance.execution === 1) view.resultWritten = true;
+  // A result after a reset on the same stream is still the result: the reset said only what was lost before it.
+  if (provenance.result && view.outcome !== 'result' && view.outcome !== 'session-gone') {
     view.outcome = 'result';
     for (let index = view.received.length - 1; index >= 0 && view.beforeResult === null; index -= 1) {
       if (view.received[index]!.k < provenance.k) view.beforeResult = view.received[index]!;
@@ -173,6 +175,11 @@ function receiveOwn(world: World, connection: SimConnection, view: StreamView, p
 /** A frame written on a losing connection never arrives; the last one lost breaks the connection. */
 function loseFrame(world: World, connection: SimConnection, frame: Frame): void {
   if (world.notes !== null) world.notes.push(`  ✗ #${connection.index} lost: ${describeFrame(frame)}`);
+  const provenance = provenanceOf(frame.data);
+  if (provenance !== null && provenance.result && provenance.execution === 1 && connection.view >= 0) {
+    const view = world.views[connection.view]!;
+    if (view.call !== null && view.call.id === provenance.callId) view.resultWritten = true;
+  }
   connection.framesToLose -= 1;
   if (connection.framesToLose > 0) return;
   breakConnection(world, connection);
@@ -199,6 +206,8 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
   }
   if (frame.event === 'reset') {
     connection.resetSeen = true;
+    const reason = (frame.data?.['params'] as { reason?: unknown } | undefined)?.reason;
+    connection.resetReason = typeof reason === 'string' ? reason : null;
     if (view !== null && !isSettled(view.outcome)) view.outcome = 'reset';
     return;
   }

@@ -72,6 +72,8 @@ export interface StreamView {
   deliveredMask: number;
   /** The cursor of the call's result (its stream's terminal event), once received with an ID. */
   terminalCursor: Cursor | null;
+  /** True once the server wrote the call's result on a connection of the client: received, or lost on the way. */
+  resultWritten: boolean;
 }
 
 /** One logical tool invocation by a client. */
@@ -143,6 +145,8 @@ export interface SimConnection {
   /** Highest provenance position received on this connection (0 before any). */
   kLast: number;
   resetSeen: boolean;
+  /** The reason the last reset on it gave (its `reason` field), or null. */
+  resetReason: string | null;
   /** Frames still to be lost before a losing connection breaks (a lost tail); 0 otherwise. */
   framesToLose: number;
 }

@@ -2,6 +2,7 @@
 import { counterIdsTarget } from './counter-ids.target.ts';
 import { crossStreamReplayTarget } from './cross-stream-replay.target.ts';
 import { freshLiteralTarget } from './fresh-literal.target.ts';
+import { freshWithResetTarget } from './fresh-with-reset.target.ts';
 import { noEpochCheckTarget } from './no-epoch-check.target.ts';
 import { noLedgerTarget } from './no-ledger.target.ts';
 import { noOwnerCheckTarget } from './no-owner-check.target.ts';
@@ -31,6 +32,7 @@ export const PLANTED_TARGETS: readonly Target[] = [
   freshLiteralTarget,
   noLedgerTarget,
   replayTailTarget,
+  freshWithResetTarget,
   rivalConnectionKeptTarget,
   noInFlightCheckTarget,
   terminalCursorReplaysTarget,
