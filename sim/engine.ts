@@ -161,7 +161,6 @@ function receiveOwn(world: World, connection: SimConnection, view: StreamView, p
     connection.kExpected = provenance.k + 1;
     if (provenance.k > view.kLast) view.kLast = provenance.k;
   }
-  if (provenance.result && provenance.execution === 1) view.resultWritten = true;
   // A result after a reset on the same stream is still the result: the reset said only what was lost before it.
   if (provenance.result && view.outcome !== 'result' && view.outcome !== 'session-gone') {
     view.outcome = 'result';
@@ -172,14 +171,20 @@ function receiveOwn(world: World, connection: SimConnection, view: StreamView, p
   }
 }
 
+/**
+ * A result of one of the client's calls was written toward it, on whatever connection, and arrived or was lost on the
+ * way: any execution's result answers the call's request, so none is withheld afterwards (no-withheld-result).
+ */
+function noteResultWritten(world: World, connection: SimConnection, provenance: Provenance): void {
+  const call = provenance.callId === null ? undefined : world.callsById.get(provenance.callId);
+  if (call !== undefined && call.client === connection.client && call.view >= 0) world.views[call.view]!.resultWritten = true;
+}
+
 /** A frame written on a losing connection never arrives; the last one lost breaks the connection. */
 function loseFrame(world: World, connection: SimConnection, frame: Frame): void {
   if (world.notes !== null) world.notes.push(`  ✗ #${connection.index} lost: ${describeFrame(frame)}`);
   const provenance = provenanceOf(frame.data);
-  if (provenance !== null && provenance.result && provenance.execution === 1 && connection.view >= 0) {
-    const view = world.views[connection.view]!;
-    if (view.call !== null && view.call.id === provenance.callId) view.resultWritten = true;
-  }
+  if (provenance !== null && provenance.result) noteResultWritten(world, connection, provenance);
   connection.framesToLose -= 1;
   if (connection.framesToLose > 0) return;
   breakConnection(world, connection);
@@ -217,6 +222,7 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
     if (world.violation === null) {
       for (const monitor of ARRIVAL_MONITORS) report(world, monitor, monitor.onArrival!(world, arrival));
     }
+    if (provenance.result) noteResultWritten(world, connection, provenance);
     if (view !== null && (view.call === null ? null : view.call.id) === provenance.callId) receiveOwn(world, connection, view, provenance);
   }
   if (frame.eventId !== null && view !== null) {
