@@ -307,6 +307,13 @@ const CASES: readonly Case[] = [
     step: 3,
   },
   {
+    property: 'one-connection-per-stream',
+    what: 'a request re-sent while its first POST is still open runs on a second stream; the first connection is left open',
+    target: builtIn('no-ledger'),
+    script: ['client 1 initializes', 'client 1 calls read', 'a proxy re-sends c1 (read, request 2) of client 1 while it is in flight'],
+    step: 2,
+  },
+  {
     property: 'reused-request-id-refused',
     what: 'a POST reusing the request ID of a call still in flight, with other content, is executed',
     target: builtIn('no-in-flight-check'),
