@@ -29,7 +29,8 @@ describe(`contract phase, seed ${SEED}, ${RUNS} runs`, () => {
   for (const { store, property, shared = false } of cases) {
     it(`${store}${shared ? ' --shared' : ''} is caught by ${property}, shrunk, and its trace replays`, async () => {
       const source = planted(store);
-      const outcome = await checkContract(source, { shared, runs: RUNS, seed: SEED });
+      // A hanging call costs the call timeout in real time: a short one here.
+      const outcome = await checkContract(source, { shared, runs: RUNS, seed: SEED, config: { callTimeoutMs: 20 } });
       const finding = outcome.findings.find((candidate) => candidate.trace.verdict.property === property);
       expect(finding, `${property} not found; found ${outcome.findings.map((f) => f.trace.verdict.property).join(', ')}`).toBeDefined();
       const trace = finding!.trace;

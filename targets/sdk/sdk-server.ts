@@ -46,6 +46,8 @@ export interface SdkEventStores {
   forSession(sessionId: string): EventStore | Promise<EventStore>;
   /** A session ended, by expiry or DELETE; stores that track sessions forget it. */
   endSession(sessionId: string, how: 'expired' | 'deleted'): void;
+  /** Store calls still running (a store doing real I/O): the harness does not count as settled while there are any. */
+  pendingWork?(): number;
 }
 
 /** What one SDK target is: its description and how it makes the stores of an incarnation. */
@@ -192,7 +194,7 @@ class SdkServer implements ServerInstance {
   private readonly sessions = new Map<string, SessionEntry>();
   private readonly connections = new Map<number, ConnectionEntry>();
   private readonly gates = new Map<number, Gate>();
-  private readonly quiescence: Quiescence = createQuiescence();
+  private readonly quiescence: Quiescence = createQuiescence(() => this.stores.pendingWork?.() ?? 0);
   private handling: HandlingContext | null = null;
   private disposedFlag = false;
 
