@@ -229,8 +229,17 @@ export async function probeEventStore(store: StoreInput, options: { readonly sha
  */
 export async function checkEventStore(store: StoreInput, options: CheckEventStoreOptions = {}): Promise<StoreCheckResult> {
   const checked = checkedOptions(options);
+  return checkStoreSource(sourceOf(store), options, checked);
+}
+
+/** Checks the options as {@link checkEventStore} does; throws a one-line StoreModuleError on an invalid one. */
+export function validateCheckOptions(options: CheckEventStoreOptions): void {
+  checkedOptions(options);
+}
+
+/** {@link checkEventStore} on a store source (the CLI's worker wraps the source to name each store call). */
+export async function checkStoreSource(source: StoreSource, options: CheckEventStoreOptions, checked = checkedOptions(options)): Promise<StoreCheckResult> {
   const { shared, durable, strict, seed, callTimeoutMs } = checked;
-  const source = sourceOf(store);
   await probe(source, { shared, durable, callTimeoutMs });
   const target = moduleTargetName(source.ref, { shared, durable });
   const out = options.out ?? null;

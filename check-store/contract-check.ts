@@ -149,6 +149,10 @@ export async function checkContract(source: StoreSource, options: ContractCheckO
         if (shapes.has(shape)) continue;
         shapes.add(shape);
         const recorded = await recordContractTrace(source, config, shrink.steps.map((step) => step.choice), property, shrink, violation);
+        // Shrunk, two findings that read alike (IDs and labels aside) are one defect.
+        const shrunkGist = gistOf(recorded.trace.verdict);
+        if (gist !== shrunkGist && gists.has(shrunkGist)) continue;
+        gists.add(shrunkGist);
         finding = { run, trace: recorded.trace, flaky: recorded.reproduced ? null : { reproduced: 0, reruns: 1 } };
       }
       list.push(finding);

@@ -54,3 +54,10 @@ export function withTimeout<T>(promise: Promise<T>, timeoutMs: number, onTimeout
     );
   });
 }
+
+/** Calls `tick` every `ms` real milliseconds until the returned stop is called; the timer never keeps the process up. */
+export function every(ms: number, tick: () => void): () => void {
+  const timer = setInterval(tick, ms);
+  timer.unref();
+  return () => clearInterval(timer);
+}
