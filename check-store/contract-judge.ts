@@ -118,8 +118,23 @@ function labelOf(sent: Attributed, replay: ReplayCall, index: number): string {
   return sent.call === null ? show(replay.sends[index]!.eventId) : sent.call.label;
 }
 
-function judgeReplay(world: ContractWorld, replay: ReplayCall, report: Report): void {
-  if (replay.state === 'pending' || replay.state === 'lookup') return;
+/**
+ * The replay as the presenting session means it: a foreign, forged or pre-restart cursor equal to an ID the session
+ * itself got (from a storeEvent started before the replay, possibly resolved after it) is the session's own cursor.
+ */
+function meant(replay: ReplayCall): ReplayCall {
+  if (replay.kind === 'own') return replay;
+  for (const stream of replay.session.streams) {
+    // Only an ID whose storeEvent had started when the replay was called: a later one was not the session's yet.
+    const own = stream.resolved.find((event) => event.id === replay.cursor && event.call.tick < replay.tick);
+    if (own !== undefined) return { ...replay, kind: 'own', source: own };
+  }
+  return replay;
+}
+
+function judgeReplay(world: ContractWorld, given: ReplayCall, report: Report): void {
+  if (given.state === 'pending' || given.state === 'lookup') return;
+  const replay = meant(given);
   const presenter = replay.session;
   const sent = attribute(world, replay);
   const foreign = sent.filter((item): item is Attributed & { call: StoreCall } => item.call !== null && item.call.stream.session.id !== presenter.id);
@@ -165,7 +180,8 @@ function judgeOwnReplay(world: ContractWorld, replay: ReplayCall, sent: readonly
   const what = describeCursor(replay);
   const refused = refusal(replay);
   if (refused !== null) {
-    if (completed || before.length > world.config.windowEventsMax) return;
+    // A cursor whose storeEvent had not resolved when the replay was called may not be visible to the store yet.
+    if (completed || before.length > world.config.windowEventsMax || cursor.order >= replay.resolvedBefore) return;
     report(
       'replay-exact',
       replay.step,
