@@ -69,21 +69,40 @@ function tracedSource(source: StoreSource, slot: CallSlotWriter): StoreSource {
   };
 }
 
+/** The kinds of handle and request this thread's event loop holds, counted. */
+function resourceCounts(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const kind of process.getActiveResourcesInfo()) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return counts;
+}
+
+/** The handles left open since `before`, as a teardown warning; null when none were. */
+function leakedResources(before: Map<string, number>, after: Map<string, number>): string | null {
+  const left = [...after].filter(([kind, count]) => count > (before.get(kind) ?? 0)).map(([kind, count]) => `${kind} ×${count - (before.get(kind) ?? 0)}`);
+  if (left.length === 0) return null;
+  return `the store left handles open after its runs ended (${left.join(', ')}): close them in an onRunEnd hook or the module's close(); the CLI ends them with its worker thread`;
+}
+
 async function run(port: NonNullable<typeof parentPort>): Promise<void> {
   const { ref, options, slot: buffer } = workerData as { ref: StoreModuleRef; options: CheckEventStoreOptions; slot: SharedArrayBuffer };
   const slot = callSlotWriter(buffer);
+  // A first beat at once: the main thread's stricter bound applies from here, not after the first interval.
+  slot.beat();
   const stopBeat = every(BEAT_MS, () => slot.beat());
   let stopped = false;
   port.on('message', (message: WorkerRequest) => {
     if (message.type === 'stop') stopped = true;
   });
   const send = (report: WorkerReport): void => port.postMessage(report);
+  const before = resourceCounts();
   try {
-    const result = await checkStoreSource(tracedSource(moduleSource(ref), slot), {
+    const checked = await checkStoreSource(tracedSource(moduleSource(ref), slot), {
       ...options,
       stopped: () => stopped,
       onViolation: (violation) => send({ type: 'violation', violation }),
     });
+    const leaked = leakedResources(before, resourceCounts());
+    const result = leaked === null ? checked : { ...checked, teardown: [...checked.teardown, leaked] };
     send({ type: 'done', result });
   } catch (error) {
     if (error instanceof StoreModuleError) send({ type: 'bad-input', message: error.message });

@@ -34,6 +34,8 @@ export type ContainedOutcome =
 export const INTERRUPT_GRACE_MS = 800;
 /** How often the main thread looks at the worker's heartbeat. */
 const WATCH_MS = 100;
+/** Milliseconds the worker may take to start (loading the checker and the store's module) before its first beat. */
+const STARTUP_MS = 60_000;
 /** Serializable options only: the worker gets no functions. */
 export type ContainedOptions = Omit<CheckEventStoreOptions, 'onViolation' | 'stopped'>;
 
@@ -95,7 +97,7 @@ export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptio
       beatAt = now;
       return;
     }
-    if (now - beatAt > stuckMs) {
+    if (now - beatAt > (current === 0 ? STARTUP_MS : stuckMs)) {
       finish({ kind: 'contained', verdict: `the store blocked the checker's thread for over ${stuckMs} ms (a busy loop or a synchronous wait) ${where()}`, violations: [...violations] });
     }
   });
