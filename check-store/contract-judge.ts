@@ -183,7 +183,7 @@ function judgeOwnReplay(world: ContractWorld, replay: ReplayCall, sent: readonly
     // A cursor whose storeEvent had not resolved when the replay was called may not be visible to the store yet.
     if (completed || before.length > world.config.windowEventsMax || cursor.order >= replay.resolvedBefore) return;
     report(
-      'replay-exact',
+      'resumes-within-window',
       replay.step,
       `${what}; ${refused}, though ${stream.label} is open and only ${before.length} event(s) follow the cursor (${list(before)}), within the ${world.config.windowEventsMax} the checker expects a store to keep (context.windowEventsMax)`,
     );

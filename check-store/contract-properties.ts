@@ -10,6 +10,7 @@ export const CONTRACT_PROPERTY_NAMES = [
   'unknown-cursor-yields-nothing',
   'no-silent-skip',
   'replay-exact',
+  'resumes-within-window',
 ] as const;
 
 /** One contract property's name. */
@@ -88,10 +89,18 @@ export const CONTRACT_PROPERTIES: readonly ContractProperty[] = [
   {
     name: 'replay-exact',
     statement:
-      "For a cursor its own session received, replayEventsAfter sends exactly the events stored on the cursor's stream strictly after it, in the order their storeEvent calls resolved, each once, payloads deep-equal, and returns that stream's ID (getStreamIdForEventId, if present, names it too); events stored while the replay runs may follow, in order. A cursor with more than context.windowEventsMax events after it, or on a stream whose response is stored, may be refused instead.",
+      "For a cursor its own session received, replayEventsAfter sends exactly the events stored on the cursor's stream strictly after it, in the order their storeEvent calls resolved, each once, payloads deep-equal, and returns that stream's ID (getStreamIdForEventId, if present, names it too); events stored while the replay runs may follow, in order. A refusal instead is judged by resumes-within-window.",
     why: 'The transport writes the replayed events to the resumed connection and registers it under the returned stream ID: anything else is a lost, duplicated, reordered or misdirected message.',
     source: 'MCP transports: the server MAY replay the messages "that would have been sent after the last event ID" on the disconnected stream and "MUST NOT replay messages that would have been delivered on a different stream"; the transport registers the connection under the returned stream ID.',
     severity: 'failure',
+  },
+  {
+    name: 'resumes-within-window',
+    statement:
+      "A cursor its own session received, on an open stream of the current incarnation with at most context.windowEventsMax events stored after it, is resumed, not refused (the checker's expected retention; --window sets it).",
+    why: 'A refusal is safe (the transport answers 400 and the client starts afresh) but the client loses the events it missed: retention shorter than what the server promises its clients is worth knowing.',
+    source: 'Seed 000: "Live session + cursor of that session, in an open stream, inside the retained window -> resume"; MCP lets the server replay ("MAY"), so a refusal is advice, not a failure.',
+    severity: 'warning',
   },
 ];
 
