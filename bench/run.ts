@@ -5,7 +5,7 @@
 //   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
 //   npm run bench -- --json       machine-readable
 //   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
-//   npm run bench -- --only sim,model,planted,fc,sdk
+//   npm run bench -- --only sim,model,planted,fc,sdk,check-store
 
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -15,6 +15,7 @@ import { PLANTED_TARGETS } from '../targets/planted/index.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { sdkCoreTarget, sdkSharedTarget, sdkTarget } from '../targets/sdk/index.ts';
 import { type FcConfig, type FcSearch, fcSearch } from './fc-commands.ts';
+import { type CheckStoreRedisFigure, measureCheckStoreRedis } from './check-store-redis.ts';
 import { formatCount, formatMs, formatRatio, median, nowMs, timestamp, verdict } from './measure.ts';
 import { MINIMA, MINIMA_CONFIG } from './minima.ts';
 import { type ModelCost, measureModel } from './model-cost.ts';
@@ -29,7 +30,7 @@ const TARGETS = {
   sdkStepsPerSecond: 5_000,
 } as const;
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk'] as const;
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'check-store'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -213,6 +214,7 @@ interface Report {
   readonly planted: PlantedResult[] | null;
   readonly fc: { figures: FcFigure[]; referenceCheck: FcSearch } | null;
   readonly sdk: SdkResult[] | null;
+  readonly checkStore: CheckStoreRedisFigure | null;
   readonly elapsedMs: number;
 }
 
@@ -441,6 +443,17 @@ function render(report: Report): string[] {
     for (const result of report.sdk) if (result.first.explanation !== null) out.push(`   ${result.target}: ${result.first.explanation}`);
     out.push('');
   }
+  if (report.checkStore !== null) {
+    const figure = report.checkStore;
+    out.push('6. check-store on a correct Redis Streams store (--durable, redis-server on 127.0.0.1), seed 1');
+    if (figure.skipped !== null) out.push(`   skipped: ${figure.skipped}`);
+    else {
+      out.push(`   ${figure.runs} runs per phase: ${formatMs(figure.redisMs)} (${figure.holds ? 'holds' : 'FAILS'}), ${formatCount(figure.commands)} Redis commands, ${formatCount(figure.roundTripsPerSecond)} round trips/s`);
+      out.push(`   baseline, the same check of the in-memory counter store: ${formatMs(figure.baselineMs)}; Redis / in-memory = ${formatRatio(figure.redisMs / figure.baselineMs)}`);
+      out.push(`   peak RSS after ${figure.shortRuns} runs: ${figure.peakRssAfterShortMib} MiB; after ${figure.runs} more: ${figure.peakRssAfterLongMib} MiB`);
+    }
+    out.push('');
+  }
   out.push(`bench took ${formatMs(report.elapsedMs)}`);
   return out;
 }
@@ -466,11 +479,11 @@ async function main(): Promise<void> {
     log('note: DEFAULT_CONFIG differs from the config bench/minima.ts was derived under; the planted figures use the latter');
   }
 
-  log('1/5 simulation speed...');
+  log('1/6 simulation speed...');
   const sim = only.has('sim') ? await figureSim(plan) : null;
-  log('2/5 model cost...');
+  log('2/6 model cost...');
   const model = only.has('model') ? measureModel({ warmupMs: plan.modelMeasureMs / 2, measureMs: plan.modelMeasureMs }) : null;
-  log('3/5 planted targets...');
+  log('3/6 planted targets...');
   let planted: PlantedResult[] | null = null;
   if (only.has('planted')) {
     planted = [];
@@ -479,9 +492,9 @@ async function main(): Promise<void> {
       log(`  ${target.name} done`);
     }
   }
-  log('4/5 fast-check baseline...');
+  log('4/6 fast-check baseline...');
   const fc = only.has('fc') ? figureFc(plan, config, log) : null;
-  log('5/5 SDK targets...');
+  log('5/6 SDK targets...');
   let sdk: SdkResult[] | null = null;
   if (only.has('sdk')) {
     sdk = [];
@@ -489,8 +502,10 @@ async function main(): Promise<void> {
       sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
     }
   }
+  log('6/6 check-store on Redis...');
+  const checkStore = only.has('check-store') ? await measureCheckStoreRedis({ runs: values.quick ? 200 : 2000, seed: '1' }) : null;
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, checkStore, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }
