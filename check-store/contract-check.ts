@@ -24,6 +24,8 @@ export interface ContractCheckOptions {
   readonly onFinding?: (finding: ContractFinding) => void | Promise<void>;
   /** Asked between runs: true stops the phase (an interrupted check keeps what it found). */
   readonly stopped?: () => boolean;
+  /** Distinct violations kept per property; default {@link DISTINCT_VIOLATIONS_MAX}. */
+  readonly distinctMax?: number;
 }
 
 /** A contract violation found, shrunk and recorded. */
@@ -48,8 +50,6 @@ export interface ContractCheckOutcome {
 export const CONTRACT_SHRINK_EVALUATIONS_MAX = 400;
 /** Distinct violations reported per property at the most. */
 export const DISTINCT_VIOLATIONS_MAX = 3;
-/** Shrinks per property at the most (a violation whose shrunk shape was seen already used one up). */
-const SHRINKS_PER_PROPERTY_MAX = 2 * DISTINCT_VIOLATIONS_MAX;
 /** Re-runs of a finding that did not reproduce, to say how flaky it is. */
 const FLAKY_RERUNS = 5;
 /** Teardown problems kept. */
@@ -111,8 +111,11 @@ export async function checkContract(source: StoreSource, options: ContractCheckO
   const shapes = new Set<string>();
   const gists = new Set<string>();
   const teardown: string[] = [];
+  const distinctMax = options.distinctMax ?? DISTINCT_VIOLATIONS_MAX;
+  // Shrinks per property at the most (a violation whose shrunk shape was seen already used one up).
+  const shrinksMax = 2 * distinctMax;
   let runs = 0;
-  const exhausted = (): boolean => CONTRACT_PROPERTY_NAMES.every((property) => (shrinks.get(property) ?? 0) >= SHRINKS_PER_PROPERTY_MAX || (found.get(property)?.length ?? 0) >= DISTINCT_VIOLATIONS_MAX);
+  const exhausted = (): boolean => CONTRACT_PROPERTY_NAMES.every((property) => (shrinks.get(property) ?? 0) >= shrinksMax || (found.get(property)?.length ?? 0) >= distinctMax);
   const rerun = async (config: ContractConfig, steps: readonly KeyedChoice[]): Promise<ContractRunResult> => runContract(source, config, contractKeyed(steps));
   for (let run = 1; run <= options.runs && !exhausted() && options.stopped?.() !== true; run += 1) {
     runs = run;
@@ -123,7 +126,7 @@ export async function checkContract(source: StoreSource, options: ContractCheckO
       const violation = result.violations.find((candidate) => candidate.property === property);
       if (violation === undefined) continue;
       const list = found.get(property) ?? [];
-      if (list.length >= DISTINCT_VIOLATIONS_MAX || (shrinks.get(property) ?? 0) >= SHRINKS_PER_PROPERTY_MAX) continue;
+      if (list.length >= distinctMax || (shrinks.get(property) ?? 0) >= shrinksMax) continue;
       const gist = gistOf(violation);
       if (gists.has(gist)) continue;
       gists.add(gist);
