@@ -5,7 +5,7 @@
 //   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
 //   npm run bench -- --json       machine-readable
 //   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
-//   npm run bench -- --only sim,model,planted,fc,sdk,cli,sdk2
+//   npm run bench -- --only sim,model,planted,fc,sdk,cli,sdk2,check-store
 
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -16,6 +16,7 @@ import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { sdkCoreTarget, sdkSharedTarget, sdkTarget } from '../targets/sdk/index.ts';
 import { type CliStartup, measureCliStartup } from './cli-startup.ts';
 import { type FcConfig, type FcSearch, fcSearch } from './fc-commands.ts';
+import { type CheckStoreRedisFigure, measureCheckStoreRedis } from './check-store-redis.ts';
 import { formatCount, formatMs, formatRatio, median, nowMs, timestamp, verdict } from './measure.ts';
 import { MINIMA, MINIMA_CONFIG } from './minima.ts';
 import { type ModelCost, measureModel } from './model-cost.ts';
@@ -33,7 +34,7 @@ const TARGETS = {
   cliHelpOverTsx: 0.25,
 } as const;
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'sdk2'] as const;
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'sdk2', 'check-store'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -223,6 +224,7 @@ interface Report {
   readonly sdk: SdkResult[] | null;
   readonly cli: CliStartup | null;
   readonly sdk2: Sdk2Result[] | null;
+  readonly checkStore: CheckStoreRedisFigure | null;
   readonly elapsedMs: number;
 }
 
@@ -491,6 +493,17 @@ function render(report: Report): string[] {
     for (const result of report.sdk2) if (result.first.explanation !== null) out.push(`   ${result.target}: ${result.first.explanation}`);
     out.push('');
   }
+  if (report.checkStore !== null) {
+    const figure = report.checkStore;
+    out.push('8. check-store on a correct Redis Streams store (--durable, redis-server on 127.0.0.1), seed 1');
+    if (figure.skipped !== null) out.push(`   skipped: ${figure.skipped}`);
+    else {
+      out.push(`   ${figure.runs} runs per phase: ${formatMs(figure.redisMs)} (${figure.holds ? 'holds' : 'FAILS'}), ${formatCount(figure.commands)} Redis commands, ${formatCount(figure.roundTripsPerSecond)} round trips/s`);
+      out.push(`   baseline, the same check of the in-memory counter store: ${formatMs(figure.baselineMs)}; Redis / in-memory = ${formatRatio(figure.redisMs / figure.baselineMs)}`);
+      out.push(`   peak RSS after ${figure.shortRuns} runs: ${figure.peakRssAfterShortMib} MiB; after ${figure.runs} more: ${figure.peakRssAfterLongMib} MiB`);
+    }
+    out.push('');
+  }
   out.push(`bench took ${formatMs(report.elapsedMs)}`);
   return out;
 }
@@ -545,8 +558,10 @@ async function main(): Promise<void> {
   const sdk2 = only.has('sdk2')
     ? await measureSdk2(DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }, sdk, log)
     : null;
+  log('check-store on Redis...');
+  const checkStore = only.has('check-store') ? await measureCheckStoreRedis({ runs: values.quick ? 200 : 2000, seed: '1' }) : null;
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, checkStore, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }

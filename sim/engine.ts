@@ -226,7 +226,9 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
     if (view !== null && (view.call === null ? null : view.call.id) === provenance.callId) receiveOwn(world, connection, view, provenance);
   }
   if (frame.eventId !== null && view !== null) {
-    const key = frame.eventId;
+    // Event IDs are unique within a session (MCP), not across sessions: an ID is judged within the session that got it
+    // (a per-session counter repeats IDs in every session); cross-session delivery is judged by provenance.
+    const key = `${connection.session === null ? -1 : connection.session.index}|${frame.eventId}`;
     const stream = view.call === null ? 'standalone' : view.call.id;
     const owner = world.eventOwners.get(key);
     // Only an ID seen before on another stream or session needs the monitors; the common case allocates nothing.

@@ -49,6 +49,8 @@ export interface SdkEventStores {
   forSession(sessionId: string): EventStore | Promise<EventStore>;
   /** A session ended, by expiry or DELETE; stores that track sessions forget it. */
   endSession(sessionId: string, how: 'expired' | 'deleted'): void;
+  /** Store calls still running (a store doing real I/O): the harness does not count as settled while there are any. */
+  pendingWork?(): number;
 }
 
 /** The parts of a line's `WebStandardStreamableHTTPServerTransport` the harness uses (the same in 1.x and 2.x). */
@@ -304,7 +306,7 @@ class SdkServer implements ServerInstance {
   private readonly sessions = new Map<string, SessionEntry>();
   private readonly connections = new Map<number, ConnectionEntry>();
   private readonly gates = new Map<number, Gate>();
-  private readonly quiescence: Quiescence = createQuiescence();
+  private readonly quiescence: Quiescence = createQuiescence(() => this.stores.pendingWork?.() ?? 0);
   private handling: HandlingContext | null = null;
   private disposedFlag = false;
   /** Transports made for requests the router could not place (`transport` routing); they never initialize. */
