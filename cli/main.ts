@@ -5,16 +5,20 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROPERTIES, type PropertyName, isPropertyName } from '../properties/index.ts';
-import { CONFIG_BOUNDS, ConfigError, DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
+import { ConfigError, DEFAULT_CONFIG, resolveConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
 import { sequenceChoices } from '../sim/choices.ts';
-import { fuzz, recordTrace } from '../sim/fuzz.ts';
+import { recordTrace } from '../sim/fuzz.ts';
+import { sharedWallMs } from '../sim/clock.ts';
+import { DEFAULT_OUT, commandFuzz } from './fuzz-command.ts';
+import { jsonEnvelope } from './json-envelope.ts';
+import type { ProgressSink } from './progress.ts';
 import { ScriptError, scriptChoices } from '../sim/script.ts';
 import { TARGETS, findTarget } from '../targets/index.ts';
 import type { Target } from '../targets/target.ts';
 import { readTrace, writeTrace } from '../traces/store.ts';
 import { TraceFormatError, type Trace, renderSteps } from '../traces/trace.ts';
-import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
+import { UsageError } from './usage-error.ts';
 import { commandCheckStore } from '../check-store/command.ts';
 import { moduleTargetFromName } from '../targets/module/module.target.ts';
 
@@ -23,6 +27,7 @@ const HELP = `resumecheck — a model checker for MCP Streamable HTTP resumabili
 Usage:
   resumecheck fuzz --target T [--runs N | --time 30s] [--seed S] [--steps N] [--clients N] [--window N]
                    [--calls N] [--restarts N] [--shard K/N] [--property P ...] [--first] [--out DIR] [--json]
+                   [--workers N] [--summary FILE] [--junit FILE] [--min-coverage P] [--corpus DIR | --no-corpus]
   resumecheck replay FILE [--target T] [--json]
   resumecheck script FILE --target T [--seed S] [--out DIR] [--json]   (one action description a line)
   resumecheck targets [--json]
@@ -33,17 +38,27 @@ Usage:
 Exit codes: 0 no violation found, 1 a violation (shrunk, printed, written), 2 bad input.
 `;
 
-/** Where found traces go unless --out says otherwise. */
-export const DEFAULT_OUT = 'traces/found';
-/** Runs a fuzz makes unless --runs or --time says otherwise: deterministic, and under a minute on the SDK targets. */
-export const DEFAULT_RUNS = 2_000;
+export { DEFAULT_OUT, DEFAULT_RUNS } from './fuzz-command.ts';
 
 interface Io {
   out(line: string): void;
   err(line: string): void;
+  /** Handle SIGINT/SIGTERM and draw progress: the real process only. */
+  readonly signals?: boolean;
+  readonly progress?: ProgressSink;
 }
 
-const processIo: Io = { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) };
+const processIo: Io = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  signals: true,
+  progress: process.stderr,
+};
+
+/** When the command started, for the JSON envelope's elapsedMs. */
+function elapsedSince(startedMs: number): number {
+  return sharedWallMs() - startedMs;
+}
 
 function parse(args: string[], options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>, positionals: number) {
   let parsed;
@@ -98,83 +113,8 @@ function printViolation(io: Io, trace: Trace, path: string | null): void {
   }
 }
 
-async function commandFuzz(args: string[], io: Io): Promise<number> {
-  const { values } = parse(args, {
-    target: { type: 'string' },
-    runs: { type: 'string' },
-    time: { type: 'string' },
-    seed: { type: 'string' },
-    steps: { type: 'string' },
-    clients: { type: 'string' },
-    window: { type: 'string' },
-    calls: { type: 'string' },
-    restarts: { type: 'string' },
-    shard: { type: 'string' },
-    out: { type: 'string' },
-    property: { type: 'string', multiple: true },
-    first: { type: 'boolean' },
-    json: { type: 'boolean' },
-  }, 0);
-  const target = requireTarget(values.target as string | undefined);
-  const properties = values.property === undefined ? undefined : (values.property as string[]).map(requireProperty);
-  if (values.runs !== undefined && values.time !== undefined) throw new UsageError('give --runs or --time, not both');
-  const runsMax = values.runs === undefined ? (values.time === undefined ? DEFAULT_RUNS : Number.MAX_SAFE_INTEGER) : parseWhole(values.runs as string, '--runs', 1, 100_000_000);
-  const timeMs = values.time === undefined ? null : parseDuration(values.time as string, '--time');
-  const seed = (values.seed as string | undefined) ?? DEFAULT_CONFIG.seed;
-  if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
-  const partial: { -readonly [K in keyof SimConfig]?: SimConfig[K] } = { seed };
-  if (values.steps !== undefined) partial.stepsMax = parseWhole(values.steps as string, '--steps', ...CONFIG_BOUNDS.stepsMax);
-  if (values.clients !== undefined) partial.clients = parseWhole(values.clients as string, '--clients', ...CONFIG_BOUNDS.clients);
-  if (values.window !== undefined) partial.windowEventsMax = parseWhole(values.window as string, '--window', ...CONFIG_BOUNDS.windowEventsMax);
-  if (values.calls !== undefined) partial.callsPerSessionMax = parseWhole(values.calls as string, '--calls', ...CONFIG_BOUNDS.callsPerSessionMax);
-  if (values.restarts !== undefined) partial.restartsMax = parseWhole(values.restarts as string, '--restarts', ...CONFIG_BOUNDS.restartsMax);
-  const shard = values.shard === undefined ? undefined : parseShard(values.shard as string);
-  const config = resolveConfig(partial);
-  const out = (values.out as string | undefined) ?? DEFAULT_OUT;
-  const json = values.json === true;
-
-  if (!json) io.out(`resumecheck fuzz: target ${target.name}, seed ${seed}, ${timeMs === null ? `${runsMax} runs` : `${values.time} budget`}, up to ${config.stepsMax} steps, ${config.clients} clients, window ${config.windowEventsMax}`);
-  const outcome = await fuzz({
-    target,
-    config,
-    runsMax,
-    timeMs,
-    ...(properties === undefined ? {} : { properties }),
-    ...(shard === undefined ? {} : { shard }),
-    stopAtFirst: values.first === true,
-  });
-  if (outcome.findings.length === 0) {
-    if (json) io.out(JSON.stringify({ target: target.name, seed, runs: outcome.runs, steps: outcome.steps, violation: null, violations: [] }));
-    else io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
-    return 0;
-  }
-  const reports = outcome.findings.map((finding) => {
-    const written = writeTrace(out, finding.trace);
-    return { finding, path: relative(process.cwd(), written.path) || written.path };
-  });
-  if (json) {
-    const violations = reports.map(({ finding, path }) => ({
-      ...finding.trace.verdict!,
-      run: finding.run,
-      originalLength: finding.shrink.originalLength,
-      shrunkLength: finding.trace.choices.length,
-      shrinkEvaluations: finding.shrink.evaluations,
-      trace: path,
-      replay: `npx resumecheck replay ${quote(path)}`,
-    }));
-    io.out(JSON.stringify({ target: target.name, seed, runs: outcome.runs, steps: outcome.steps, violation: violations[0], violations }));
-    return 1;
-  }
-  io.out(`${reports.length} ${reports.length === 1 ? 'property' : 'properties'} violated in ${outcome.runs} runs: ${reports.map(({ finding }) => finding.trace.verdict!.property).join(', ')}`);
-  for (const { finding, path } of reports) {
-    io.out('');
-    io.out(`── found in run ${finding.run} (seed ${finding.trace.seed}); shrunk from ${finding.shrink.originalLength} to ${finding.trace.choices.length} steps in ${finding.shrink.evaluations} runs`);
-    printViolation(io, finding.trace, path);
-  }
-  return 1;
-}
-
 async function commandScript(args: string[], io: Io): Promise<number> {
+  const startedMs = sharedWallMs();
   const { values, positionals } = parse(args, { target: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' } }, 1);
   const file = positionals[0];
   if (file === undefined) throw new UsageError('script needs a FILE of action descriptions, one a line');
@@ -201,7 +141,7 @@ async function commandScript(args: string[], io: Io): Promise<number> {
   }
   const trace = await recordTrace(target, config, result.choices, null);
   if (trace.verdict === null) {
-    if (values.json === true) io.out(JSON.stringify({ file, target: target.name, steps: trace.choices.length, violation: null }));
+    if (values.json === true) io.out(JSON.stringify(jsonEnvelope('script', { file, target: target.name, seed }, elapsedSince(startedMs), { file, target: target.name, steps: trace.choices.length, violation: null })));
     else {
       for (const line of renderSteps(trace.steps)) io.out(line);
       io.out(`✓ ${file}: no violation on ${target.name} (${trace.choices.length} steps and the liveness phase)`);
@@ -210,12 +150,15 @@ async function commandScript(args: string[], io: Io): Promise<number> {
   }
   const written = writeTrace((values.out as string | undefined) ?? DEFAULT_OUT, trace);
   const path = relative(process.cwd(), written.path) || written.path;
-  if (values.json === true) io.out(JSON.stringify({ file, target: target.name, steps: trace.choices.length, violation: trace.verdict, trace: path }));
+  if (values.json === true) {
+    io.out(JSON.stringify(jsonEnvelope('script', { file, target: target.name, seed }, elapsedSince(startedMs), { file, target: target.name, steps: trace.choices.length, violation: trace.verdict, trace: path })));
+  }
   else printViolation(io, trace, path);
   return 1;
 }
 
 async function commandReplay(args: string[], io: Io): Promise<number> {
+  const startedMs = sharedWallMs();
   const { values, positionals } = parse(args, { target: { type: 'string' }, json: { type: 'boolean' } }, 1);
   const file = positionals[0];
   if (file === undefined) throw new UsageError('replay needs a trace FILE');
@@ -229,7 +172,7 @@ async function commandReplay(args: string[], io: Io): Promise<number> {
   const expected = trace.verdict?.property ?? null;
   const got = result.violation?.property ?? null;
   if (values.json === true) {
-    io.out(JSON.stringify({ file, target: target.name, expected, violation: result.violation }));
+    io.out(JSON.stringify(jsonEnvelope('replay', { file, target: target.name }, elapsedSince(startedMs), { file, target: target.name, expected, violation: result.violation })));
   } else if (got === null) {
     io.out(`✓ ${file}: no violation on ${target.name}${expected === null ? '' : ` (the trace recorded ${expected}: it now holds)`}`);
   } else {
@@ -241,17 +184,19 @@ async function commandReplay(args: string[], io: Io): Promise<number> {
 }
 
 function commandTargets(args: string[], io: Io): number {
+  const startedMs = sharedWallMs();
   const { values } = parse(args, { json: { type: 'boolean' } }, 0);
   const rows = TARGETS.map(({ name, kind, description, breaks }) => ({ name, kind, description, breaks: [...breaks] }));
-  if (values.json === true) io.out(JSON.stringify(rows, null, 2));
+  if (values.json === true) io.out(JSON.stringify(jsonEnvelope('targets', {}, elapsedSince(startedMs), { targets: rows }), null, 2));
   else for (const row of rows) io.out(`${row.name.padEnd(24)} ${row.kind.padEnd(9)} ${row.description}${row.breaks.length > 0 ? `\n${' '.repeat(35)}breaks: ${row.breaks.join(', ')}` : ''}`);
   return 0;
 }
 
 function commandProperties(args: string[], io: Io): number {
+  const startedMs = sharedWallMs();
   const { values } = parse(args, { json: { type: 'boolean' } }, 0);
   const rows = PROPERTIES.map(({ name, statement, source, kind }) => ({ name, kind, statement, source }));
-  if (values.json === true) io.out(JSON.stringify(rows, null, 2));
+  if (values.json === true) io.out(JSON.stringify(jsonEnvelope('properties', {}, elapsedSince(startedMs), { properties: rows }), null, 2));
   else for (const row of rows) io.out(`${row.name.padEnd(26)} ${row.kind.padEnd(8)} ${row.statement}\n${' '.repeat(36)}source: ${row.source}`);
   return 0;
 }
@@ -269,7 +214,7 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
         io.out(HELP);
         return 0;
       case 'fuzz':
-        return await commandFuzz(rest, io);
+        return await commandFuzz(rest, io, { parse, requireTarget, requireProperty, parseShard, quote, printViolation });
       case 'replay':
         return await commandReplay(rest, io);
       case 'targets':

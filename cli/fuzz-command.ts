@@ -1,0 +1,363 @@
+// `resumecheck fuzz`: stored counterexamples replayed first, then the search (in worker threads when asked),
+// each counterexample written the moment it is found and replaced by its shrunk form, a progress line on a
+// terminal, a summary (JSON) and a JUnit file for CI, coverage, and SIGINT/SIGTERM ending the run cleanly.
+
+import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
+import { rmSync } from 'node:fs';
+import { PROPERTIES, PROPERTY_NAMES, type PropertyName } from '../properties/index.ts';
+import { sharedWallMs } from '../sim/clock.ts';
+import { CONFIG_BOUNDS, DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
+import { type CoverageReport, coverageReport, renderCoverage } from '../sim/coverage.ts';
+import { type ExampleReplay, loadExamples, regressionsByProperty, replayExamples } from '../sim/failing-examples.ts';
+import { type Finding, type FuzzOutcome, fuzz, runSeed } from '../sim/fuzz.ts';
+import { WORKERS_MAX } from '../sim/fuzz-workers.ts';
+import type { Target } from '../targets/target.ts';
+import { writeFileAtomically, writeTrace } from '../traces/store.ts';
+import type { Trace } from '../traces/trace.ts';
+import { jsonEnvelope } from './json-envelope.ts';
+import { type JunitCase, junitXml } from './junit.ts';
+import { checkOutputFile } from './output-path.ts';
+import { createProgress, type ProgressSink } from './progress.ts';
+import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
+
+/** Where found traces go unless --out says otherwise. */
+export const DEFAULT_OUT = 'traces/found';
+/** Where kept counterexamples are replayed from before a fuzz, unless --corpus says otherwise. */
+export const DEFAULT_CORPUS = 'traces/corpus';
+/** Runs a fuzz makes unless --runs or --time says otherwise: deterministic, and under a minute on the SDK targets. */
+export const DEFAULT_RUNS = 2_000;
+
+/** What the fuzz command needs of the CLI around it. */
+export interface FuzzCommandIo {
+  out(line: string): void;
+  err(line: string): void;
+  /** Handle SIGINT and SIGTERM (only the real process does; a test calling main() in-process does not). */
+  readonly signals?: boolean;
+  /** Where a progress line may be drawn (drawn only when it is a TTY). */
+  readonly progress?: ProgressSink;
+}
+
+/** The helpers of cli/main.ts the fuzz command shares with the other commands. */
+export interface FuzzCommandKit {
+  parse(args: string[], options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>, positionals: number): { values: Record<string, unknown> };
+  requireTarget(name: string | undefined): Target;
+  requireProperty(name: string): PropertyName;
+  parseShard(text: string): { index: number; count: number };
+  quote(argument: string): string;
+  printViolation(io: FuzzCommandIo, trace: Trace, path: string | null): void;
+}
+
+/** The options of `fuzz`, for parseArgs. */
+export const FUZZ_OPTIONS = {
+  target: { type: 'string' },
+  runs: { type: 'string' },
+  time: { type: 'string' },
+  seed: { type: 'string' },
+  steps: { type: 'string' },
+  clients: { type: 'string' },
+  window: { type: 'string' },
+  calls: { type: 'string' },
+  restarts: { type: 'string' },
+  shard: { type: 'string' },
+  out: { type: 'string' },
+  property: { type: 'string', multiple: true },
+  first: { type: 'boolean' },
+  json: { type: 'boolean' },
+  summary: { type: 'string' },
+  junit: { type: 'string' },
+  workers: { type: 'string' },
+  corpus: { type: 'string' },
+  'no-corpus': { type: 'boolean' },
+  'min-coverage': { type: 'string' },
+} as const;
+
+/**
+ * Workers when --workers is not given: one per core (up to 4) for targets whose runs are slow (the SDK and store
+ * modules: milliseconds a run), one for the in-process targets, whose runs take microseconds, so that starting
+ * a worker (loading the simulator again, about a second) costs more than it saves at the default run count.
+ */
+export function defaultWorkers(target: Target): number {
+  return target.kind === 'sdk' || target.kind === 'module' ? Math.min(4, availableParallelism()) : 1;
+}
+
+function parseMinCoverage(text: string): number {
+  const match = /^(\d{1,3}(?:\.\d{1,2})?)%?$/.exec(text.trim());
+  const value = Number(match?.[1]);
+  if (match === null || value > 100) throw new UsageError(`--min-coverage takes a percentage from 0 to 100, got ${JSON.stringify(text)}`);
+  return value;
+}
+
+/** One finding as the summary, --json and JUnit report it. */
+interface FindingReport {
+  readonly property: PropertyName;
+  readonly kind: 'safety' | 'liveness';
+  readonly step: number;
+  readonly explanation: string;
+  readonly run: number;
+  readonly runSeed: string;
+  readonly originalLength: number;
+  readonly shrunkLength: number;
+  readonly shrunk: boolean;
+  readonly shrinkEvaluations: number;
+  /** True when a stored trace that still fails covers this property: that file is reported, nothing new written. */
+  readonly known: boolean;
+  readonly trace: string;
+  readonly replay: string;
+}
+
+/** Runs `resumecheck fuzz`. */
+export async function commandFuzz(args: string[], io: FuzzCommandIo, kit: FuzzCommandKit): Promise<number> {
+  const startedMs = sharedWallMs();
+  const { values } = kit.parse(args, FUZZ_OPTIONS, 0);
+  const target = kit.requireTarget(values['target'] as string | undefined);
+  const properties = values['property'] === undefined ? undefined : (values['property'] as string[]).map(kit.requireProperty);
+  if (values['runs'] !== undefined && values['time'] !== undefined) throw new UsageError('give --runs or --time, not both');
+  const runsMax = values['runs'] === undefined ? (values['time'] === undefined ? DEFAULT_RUNS : Number.MAX_SAFE_INTEGER) : parseWhole(values['runs'] as string, '--runs', 1, 100_000_000);
+  const timeMs = values['time'] === undefined ? null : parseDuration(values['time'] as string, '--time');
+  const seed = (values['seed'] as string | undefined) ?? DEFAULT_CONFIG.seed;
+  if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
+  const partial: { -readonly [K in keyof SimConfig]?: SimConfig[K] } = { seed };
+  const whole = (flag: string, key: 'stepsMax' | 'clients' | 'windowEventsMax' | 'callsPerSessionMax' | 'restartsMax'): void => {
+    const text = values[flag] as string | undefined;
+    const [least, most] = CONFIG_BOUNDS[key];
+    if (text !== undefined) partial[key] = parseWhole(text, `--${flag}`, least, most);
+  };
+  whole('steps', 'stepsMax');
+  whole('clients', 'clients');
+  whole('window', 'windowEventsMax');
+  whole('calls', 'callsPerSessionMax');
+  whole('restarts', 'restartsMax');
+  const shard = values['shard'] === undefined ? undefined : kit.parseShard(values['shard'] as string);
+  const workers = values['workers'] === undefined ? defaultWorkers(target) : parseWhole(values['workers'] as string, '--workers', 1, WORKERS_MAX);
+  const minCoverage = values['min-coverage'] === undefined ? null : parseMinCoverage(values['min-coverage'] as string);
+  const summaryPath = values['summary'] as string | undefined;
+  const junitPath = values['junit'] as string | undefined;
+  if (summaryPath !== undefined) checkOutputFile(summaryPath, '--summary');
+  if (junitPath !== undefined) checkOutputFile(junitPath, '--junit');
+  if (values['corpus'] !== undefined && values['no-corpus'] === true) throw new UsageError('give --corpus or --no-corpus, not both');
+  const config = resolveConfig(partial);
+  const out = (values['out'] as string | undefined) ?? DEFAULT_OUT;
+  const corpus = values['no-corpus'] === true ? null : ((values['corpus'] as string | undefined) ?? DEFAULT_CORPUS);
+  const json = values['json'] === true;
+  const stopAtFirst = values['first'] === true;
+  const checked: readonly PropertyName[] = properties ?? PROPERTY_NAMES;
+  const shown = (path: string): string => relative(process.cwd(), path) || path;
+  const commandConfig = {
+    target: target.name,
+    seed,
+    runsMax: timeMs === null ? runsMax : null,
+    timeMs,
+    shard: shard ?? null,
+    workers,
+    properties: properties ?? null,
+    first: stopAtFirst,
+    out,
+    corpus,
+    minCoverage,
+    sim: config,
+  };
+
+  // A first signal ends the fuzz (findings kept, summary written); a second one exits at once.
+  const controller = new AbortController();
+  let signalled: NodeJS.Signals | null = null;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled !== null) process.exit(signal === 'SIGTERM' ? 143 : 130);
+    signalled = signal;
+    io.err(`resumecheck: ${signal}: stopping; what was found is kept (${signal} again to exit at once)`);
+    controller.abort();
+  };
+  if (io.signals === true) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+  const progress = json ? null : createProgress(io.progress ?? {
+    write: () => undefined,
+  });
+  try {
+    if (!json) {
+      const budget = timeMs === null ? `${runsMax} runs` : `${values['time'] as string} budget`;
+      io.out(`resumecheck fuzz: target ${target.name}, seed ${seed}, ${budget}, up to ${config.stepsMax} steps, ${config.clients} clients, window ${config.windowEventsMax}${workers > 1 ? `, ${workers} workers` : ''}`);
+    }
+
+    // The failing-example database: what is stored for this target is replayed before anything is searched.
+    const directories = [...(corpus === null ? [] : [corpus]), out];
+    const { examples, skipped } = loadExamples(directories, target.name);
+    const replays = await replayExamples(target, examples);
+    const regressions = new Map([...regressionsByProperty(replays)].filter(([property]) => checked.includes(property)));
+    if (!json) {
+      for (const entry of skipped) io.err(`resumecheck: skipped ${shown(entry.file)}: ${entry.reason}`);
+      if (examples.length > 0) {
+        const failing = replays.filter((replay) => replay.violation !== null).length;
+        io.out(`replayed ${examples.length} stored ${examples.length === 1 ? 'trace' : 'traces'} of ${target.name} from ${directories.join(', ')}: ${failing} still ${failing === 1 ? 'fails' : 'fail'}`);
+        for (const [property, replay] of regressions) io.out(`  ✗ ${property}: ${shown(replay.file)} still fails`);
+      }
+    }
+
+    const rawPaths = new Map<PropertyName, string>();
+    const finalPaths = new Map<PropertyName, string>();
+    const write = (trace: Trace): string => {
+      try {
+        return writeTrace(out, trace).path;
+      } catch (error) {
+        throw new UsageError(`cannot write a trace into ${out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      }
+    };
+    const outcome = await fuzz({
+      target,
+      config,
+      runsMax,
+      timeMs,
+      startedMs,
+      ...(properties === undefined ? {} : { properties }),
+      ...(shard === undefined ? {} : { shard }),
+      stopAtFirst,
+      workers,
+      coverage: true,
+      known: new Set(regressions.keys()),
+      signal: controller.signal,
+      onDiscovery: ({ run, trace }) => {
+        // Written at once, unshrunk: a run that is stopped or killed later keeps it.
+        const path = write(trace);
+        rawPaths.set(trace.verdict!.property, path);
+        progress?.clear();
+        if (!json) io.out(`found ${trace.verdict!.property} in run ${run} (${trace.choices.length} steps); written unshrunk: ${shown(path)}`);
+      },
+      onFinding: (finding) => {
+        const property = finding.trace.verdict!.property;
+        if (regressions.has(property)) return;
+        const path = write(finding.trace);
+        finalPaths.set(property, path);
+        const raw = rawPaths.get(property);
+        // The shrunk trace replaces the unshrunk one (named by its content, so a different file).
+        if (raw !== undefined && raw !== path) rmSync(raw, { force: true });
+      },
+      ...(progress === null ? {} : { onProgress: (state) => progress.update(state) }),
+    });
+    progress?.clear();
+
+    const reports: FindingReport[] = outcome.findings.map((finding) => {
+      const verdict = finding.trace.verdict!;
+      const known = regressions.get(verdict.property);
+      const path = shown(known?.file ?? finalPaths.get(verdict.property) ?? rawPaths.get(verdict.property) ?? '');
+      return {
+        property: verdict.property,
+        kind: PROPERTIES.find((property) => property.name === verdict.property)!.kind,
+        step: verdict.step,
+        explanation: verdict.explanation,
+        run: finding.run,
+        runSeed: runSeed(seed, finding.run),
+        originalLength: finding.shrink.originalLength,
+        shrunkLength: finding.trace.choices.length,
+        shrunk: finding.shrunk,
+        shrinkEvaluations: finding.shrink.evaluations,
+        known: known !== undefined,
+        trace: path,
+        replay: `npx resumecheck replay ${kit.quote(path)}`,
+      };
+    });
+    // A stored trace still failing for a property the search did not hit is a failure all the same.
+    const regressionReports = [...regressions].map(([property, replay]) => regressionReport(property, replay, shown));
+    const coverage = outcome.coverage === null ? null : coverageReport(outcome.coverage);
+    const belowCoverage = minCoverage !== null && coverage !== null && coverage.percent < minCoverage;
+    const failed = reports.length > 0 || regressions.size > 0 || belowCoverage;
+    const code = failed ? 1 : signalled !== null ? (signalled === 'SIGTERM' ? 143 : 130) : 0;
+    const elapsedMs = sharedWallMs() - startedMs;
+    const document = jsonEnvelope('fuzz', commandConfig, elapsedMs, {
+      target: target.name,
+      seed,
+      seeds: { fuzz: seed, perRun: `${seed}.N for run N`, shard: shard ?? null },
+      runs: outcome.runs,
+      steps: outcome.steps,
+      interrupted: signalled,
+      exitCode: code,
+      coverage,
+      coverageBelowMinimum: belowCoverage,
+      regressions: regressionReports,
+      replayed: replays.map((replay) => ({ file: shown(replay.file), recorded: replay.recorded, violation: replay.violation?.property ?? null })),
+      violation: reports[0] ?? null,
+      violations: reports,
+    });
+    if (summaryPath !== undefined) writeFileAtomically(summaryPath, `${JSON.stringify(document, null, 2)}\n`);
+    if (junitPath !== undefined) writeFileAtomically(junitPath, junitXml({ target: target.name, elapsedMs, cases: junitCases(checked, reports, regressionReports) }));
+    if (json) {
+      io.out(JSON.stringify(document));
+      return code;
+    }
+    printOutcome(io, kit, { outcome, reports, regressions: regressionReports, coverage, minCoverage, signalled, finalPaths });
+    return code;
+  } finally {
+    if (io.signals === true) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  }
+}
+
+/** A still-failing stored trace as the reports list it. */
+interface RegressionReport {
+  readonly property: PropertyName;
+  readonly recorded: PropertyName | null;
+  readonly explanation: string;
+  readonly trace: string;
+  readonly replay: string;
+}
+
+function regressionReport(property: PropertyName, replay: ExampleReplay, shown: (path: string) => string): RegressionReport {
+  const path = shown(replay.file);
+  return { property, recorded: replay.recorded, explanation: replay.violation!.explanation, trace: path, replay: `npx resumecheck replay ${path}` };
+}
+
+function junitCases(checked: readonly PropertyName[], reports: readonly FindingReport[], regressions: readonly RegressionReport[]): JunitCase[] {
+  return checked.map((property) => {
+    const report = reports.find((entry) => entry.property === property);
+    const regression = regressions.find((entry) => entry.property === property);
+    if (report === undefined && regression === undefined) return { property, failure: null };
+    const kind = PROPERTIES.find((entry) => entry.name === property)!.kind;
+    const trace = report?.trace ?? regression!.trace;
+    const explanation = report?.explanation ?? regression!.explanation;
+    const how = report === undefined || report.known ? 'a stored counterexample still fails' : `found in run ${report.run}, ${report.shrunk ? `shrunk to ${report.shrunkLength} steps` : `${report.shrunkLength} steps, not shrunk`}`;
+    return { property, failure: { message: `${property} violated: ${explanation}`, type: kind, details: `${how}\ntrace: ${trace}\nreplay: npx resumecheck replay ${trace}` } };
+  });
+}
+
+function printOutcome(
+  io: FuzzCommandIo,
+  kit: FuzzCommandKit,
+  result: {
+    outcome: FuzzOutcome;
+    reports: readonly FindingReport[];
+    regressions: readonly RegressionReport[];
+    coverage: CoverageReport | null;
+    minCoverage: number | null;
+    signalled: NodeJS.Signals | null;
+    finalPaths: Map<PropertyName, string>;
+  },
+): void {
+  const { outcome, reports, regressions, coverage, minCoverage, signalled } = result;
+  if (signalled !== null) io.out(`interrupted by ${signalled} after ${outcome.runs} runs; everything found so far is kept`);
+  if (reports.length === 0) io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
+  else io.out(`${reports.length} ${reports.length === 1 ? 'property' : 'properties'} violated in ${outcome.runs} runs: ${reports.map((report) => report.property).join(', ')}`);
+  for (const [index, report] of reports.entries()) {
+    const finding: Finding = outcome.findings[index]!;
+    io.out('');
+    if (report.known) {
+      io.out(`── found in run ${report.run} (seed ${report.runSeed}); known already: ${report.trace} still fails (not shrunk again)`);
+      continue;
+    }
+    const how = report.shrunk ? `shrunk from ${report.originalLength} to ${report.shrunkLength} steps in ${report.shrinkEvaluations} runs` : `not shrunk (${report.shrunkLength} steps): the ${signalled === null ? 'time budget' : 'run'} ended first`;
+    io.out(`── found in run ${report.run} (seed ${report.runSeed}); ${how}`);
+    kit.printViolation(io, finding.trace, report.trace);
+  }
+  const unmatched = regressions.filter((regression) => !reports.some((report) => report.property === regression.property));
+  if (unmatched.length > 0) {
+    io.out('');
+    io.out(`${unmatched.length} stored ${unmatched.length === 1 ? 'trace still fails' : 'traces still fail'} (regressions):`);
+    for (const regression of unmatched) io.out(`  ✗ ${regression.property}: ${regression.trace} (replay: ${regression.replay})`);
+  }
+  if (coverage !== null) {
+    io.out('');
+    for (const line of renderCoverage(coverage)) io.out(line);
+    if (minCoverage !== null && coverage.percent < minCoverage) io.out(`✗ coverage ${coverage.percent}% is below --min-coverage ${minCoverage}%`);
+  }
+}
