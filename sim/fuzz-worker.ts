@@ -20,7 +20,8 @@ export type WorkerReply =
   | { readonly kind: 'progress'; readonly runs: number; readonly steps: number }
   | { readonly kind: 'searched'; readonly runs: number; readonly steps: number; readonly coverage: import('./coverage.ts').CoverageCounts | null }
   | { readonly kind: 'shrunk'; readonly id: number; readonly result: import('./shrink.ts').ShrinkResult }
-  | { readonly kind: 'failed'; readonly message: string };
+  | { readonly kind: 'failed'; readonly message: string }
+  | { readonly kind: 'ready' };
 
 async function handle(target: Target, request: WorkerRequest, reply: (message: WorkerReply) => void): Promise<void> {
   if (request.kind === 'search') {
@@ -62,4 +63,6 @@ if (port !== null && data !== null && typeof data === 'object' && data.mark === 
       reply({ kind: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     });
   });
+  // Loaded: the pool counts its start-up apart from the search.
+  reply({ kind: 'ready' });
 }

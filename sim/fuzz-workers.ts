@@ -48,6 +48,18 @@ export async function workerPoolExecutor(target: Target, count: number): Promise
     entry.worker.on('exit', (code) => entry.failure?.(new Error(`fuzz worker exited with code ${code}`)));
     return entry;
   });
+  // Every worker has loaded the simulator (and the target's modules) before the search starts.
+  await Promise.all(
+    pool.map(
+      (entry) =>
+        new Promise<void>((resolve, reject) => {
+          entry.failure = reject;
+          entry.listener = (reply) => {
+            if (reply.kind === 'ready') resolve();
+          };
+        }),
+    ),
+  );
   const idle: PoolWorker[] = [...pool];
   let shrinkId = 0;
   const ask = <T>(entry: PoolWorker, request: WorkerRequest, onReply: (reply: WorkerReply, resolve: (value: T) => void) => void): Promise<T> =>

@@ -87,6 +87,8 @@ export interface FuzzOutcome {
   readonly interrupted: boolean;
   readonly coverage: CoverageCounts | null;
   readonly elapsedMs: number;
+  /** Of it, the search's share (lanes running), for runs/s figures. */
+  readonly searchMs: number;
 }
 
 /** Re-runs `choices` with recording on and packs the result as a trace. */
@@ -216,6 +218,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     deadlineFoundMs: deadline(SEARCH_SHARE_ONCE_FOUND),
     coverage: options.coverage === true,
   }));
+  const searchStartedMs = sharedWallMs();
   const searched = await executor.search(plans, control, {
     onCandidate(candidate) {
       if (!book.offer(candidate)) return;
@@ -233,6 +236,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       progress('search');
     },
   });
+  const searchMs = sharedWallMs() - searchStartedMs;
   runs = searched.runs;
   steps = searched.steps;
   await Promise.all(discoveries);
@@ -283,6 +287,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     interrupted: options.signal?.aborted === true,
     coverage: searched.coverage,
     elapsedMs: sharedWallMs() - startedMs,
+    searchMs,
   };
 }
 

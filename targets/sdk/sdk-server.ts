@@ -22,6 +22,7 @@ import type {
   ToolName,
 } from '../target.ts';
 import { TOOL_NAMES } from '../target.ts';
+import { SHARED_JSON_SCHEMA_VALIDATOR } from './json-schema-validator.ts';
 import { type Quiescence, createQuiescence } from './quiescence.ts';
 import { patchSdkGlobals } from './random.ts';
 import { createSseParser } from './sse-parser.ts';
@@ -367,7 +368,7 @@ class SdkServer implements ServerInstance {
     transport.onclose = () => {
       if (this.sessions.get(sessionId) === entry) this.sessions.delete(sessionId);
     };
-    const server = new McpServer(SERVER_INFO, { capabilities: { logging: {} } });
+    const server = new McpServer(SERVER_INFO, { capabilities: { logging: {} }, jsonSchemaValidator: SHARED_JSON_SCHEMA_VALIDATOR });
     for (const tool of TOOL_NAMES) this.registerTool(server, tool);
     const entry: SessionEntry = { id: sessionId, transport, server, requestIdsByStream: new Map() };
     await server.connect(transport);
