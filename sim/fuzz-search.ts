@@ -76,7 +76,8 @@ export interface Candidate {
 
 /** What a lane reports while and after it searches. */
 export interface LaneHooks {
-  onCandidate(candidate: Candidate): void;
+  /** A lane in the calling thread waits for what it returns (recording a trace must not overlap its next run). */
+  onCandidate(candidate: Candidate): void | Promise<void>;
   /** Runs and steps made since the previous call. */
   onProgress(runs: number, steps: number): void;
 }
@@ -127,7 +128,7 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
     const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax)), options);
     steps += result.steps + result.healSteps;
     if (result.violation === null) continue;
-    hooks.onCandidate({ ordinal, run, violation: result.violation, choices: result.choices, steps: result.steps, healSteps: result.healSteps });
+    await hooks.onCandidate({ ordinal, run, violation: result.violation, choices: result.choices, steps: result.steps, healSteps: result.healSteps });
     // Later ordinals of this lane are all past this one: with stopAtFirst none of them can count.
     if (plan.stopAtFirst) break;
   }

@@ -129,7 +129,7 @@ export interface ShrinkTask {
 export interface FuzzExecutor {
   /** How many lanes and shrinks it runs at once. */
   readonly parallelism: number;
-  search(plans: readonly LanePlan[], control: Int32Array, hooks: { onCandidate(candidate: Candidate): void; onProgress(runs: number, steps: number): void }): Promise<{ runs: number; steps: number; coverage: CoverageCounts | null }>;
+  search(plans: readonly LanePlan[], control: Int32Array, hooks: { onCandidate(candidate: Candidate): void | Promise<void>; onProgress(runs: number, steps: number): void }): Promise<{ runs: number; steps: number; coverage: CoverageCounts | null }>;
   /** Shrinks one counterexample; `control`'s stop cell ends it early. */
   shrink(task: ShrinkTask, control: Int32Array): Promise<ShrinkResult>;
   close(): Promise<void>;
@@ -199,6 +199,14 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
 
   const book = new CandidateBook({ stopAtFirst, propertiesChecked: (checked ?? PROPERTY_NAMES).length });
   const discoveries: Promise<void>[] = [];
+  // Runs made in this thread (recording traces) take turns: an SDK run patches process globals for its length,
+  // so two may never overlap in one thread (a lane of the in-thread executor waits for its turn too).
+  let turn: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(task: () => Promise<T>): Promise<T> => {
+    const next = turn.then(task);
+    turn = next.catch(() => undefined);
+    return next;
+  };
   let runs = 0;
   let steps = 0;
   const progress = (phase: FuzzProgress['phase']): void => {
@@ -223,12 +231,15 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     onCandidate(candidate) {
       if (!book.offer(candidate)) return;
       Atomics.store(control, CONTROL.found, book.size);
-      if (options.onDiscovery !== undefined && !known.has(candidate.violation.property)) {
-        const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, candidate.run) };
-        discoveries.push(recordTrace(target, runConfig, candidate.choices, null, checked).then((trace) => options.onDiscovery!({ run: candidate.run, trace })));
-      }
       // The bound may only have come down; lanes read it before their next run.
       Atomics.store(control, CONTROL.bound, book.bound());
+      if (options.onDiscovery === undefined || known.has(candidate.violation.property)) return;
+      const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, candidate.run) };
+      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: await recordTrace(target, runConfig, candidate.choices, null, checked) }));
+      discoveries.push(discovery);
+      // Awaited with the others after the search; marked handled now, so a failure waits for that.
+      discovery.catch(() => undefined);
+      return discovery;
     },
     onProgress(laneRuns, laneSteps) {
       runs += laneRuns;
@@ -264,7 +275,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
         control,
       );
     }
-    const trace = await recordTrace(target, runConfig, shrink.choices, skip ? null : shrink, checked);
+    const trace = await inTurn(() => recordTrace(target, runConfig, shrink.choices, skip ? null : shrink, checked));
     const finding: Finding = { run: candidate.run, original, shrink, shrunk: !skip, trace };
     findings[index] = finding;
     await options.onFinding?.(finding);
