@@ -31,3 +31,23 @@ describe('findings do not depend on the number of workers (seed 1)', () => {
     expect(two.found).toEqual(one.found);
   });
 });
+
+describe('an SDK target with 2 workers (seed 1)', () => {
+  it('records each discovery in the calling thread while the search goes on, never two SDK runs at once there', { timeout: 60_000 }, async () => {
+    const discovered: string[] = [];
+    const outcome = await fuzz({
+      target: findTarget('sdk-shared')!,
+      config: resolveConfig({ seed: '1' }),
+      runsMax: 40,
+      timeMs: null,
+      stopAtFirst: false,
+      workers: 2,
+      shrinkBounds: { fastCheckEvaluationsMax: 10, passEvaluationsMax: 10 },
+      onDiscovery: ({ trace }) => {
+        discovered.push(trace.verdict!.property);
+      },
+    });
+    expect(outcome.findings.length).toBeGreaterThan(0);
+    expect(discovered.sort()).toEqual(outcome.findings.map((finding) => finding.trace.verdict!.property).sort());
+  });
+});
