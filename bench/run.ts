@@ -5,7 +5,7 @@
 //   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
 //   npm run bench -- --json       machine-readable
 //   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
-//   npm run bench -- --only sim,model,planted,fc,sdk
+//   npm run bench -- --only sim,model,planted,fc,sdk,workers,sdkraw,mainjob
 
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -20,6 +20,9 @@ import { MINIMA, MINIMA_CONFIG } from './minima.ts';
 import { type ModelCost, measureModel } from './model-cost.ts';
 import { type PlantedResult, measurePlanted, minimumOf } from './planted.ts';
 import { type SdkResult, measureSdk } from './sdk.ts';
+import { type MainJobResult, measureMainJob } from './main-job.ts';
+import { type SdkRawResult, measureSdkRaw } from './sdk-raw.ts';
+import { type ThreadCeiling, type WorkersResult, measureThreadCeiling, measureWorkers } from './workers.ts';
 import { type BareSpeed, type SimSpeed, measureBareSpeed, measureSimSpeed } from './sim-speed.ts';
 
 /** The speed targets, each a threshold printed as pass or miss. */
@@ -27,9 +30,18 @@ const TARGETS = {
   referenceStepsPerSecond: 1_000_000,
   plantedMsToFirstMedian: 50,
   sdkStepsPerSecond: 5_000,
+  /** Search runs/s with 2 workers over 1, on 2 cores. */
+  workersRatio: 1.8,
+  /** The README's main job's wall time, ours over main's. */
+  mainJobRatio: 0.5,
+  /** SDK-target steps/s over the raw cost of the same SDK requests. */
+  sdkRawRatio: 0.8,
 } as const;
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk'] as const;
+/** The checkout whose CLI is the main job's baseline (today's main), unless BENCH_BASELINE_CHECKOUT names another. */
+const BASELINE_CHECKOUT = process.env['BENCH_BASELINE_CHECKOUT'] ?? '/work/main';
+
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'workers', 'sdkraw', 'mainjob'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -46,6 +58,9 @@ interface Plan {
   readonly fcTimeMs: number;
   readonly sdkMeasureMs: number;
   readonly sdkTimeMs: number;
+  readonly workersRounds: number;
+  readonly workersReferenceRuns: number;
+  readonly workersSdkRuns: number;
 }
 
 const FULL: Plan = {
@@ -61,6 +76,9 @@ const FULL: Plan = {
   fcTimeMs: 2000,
   sdkMeasureMs: 3000,
   sdkTimeMs: 30_000,
+  workersRounds: 2,
+  workersReferenceRuns: 100_000,
+  workersSdkRuns: 600,
 };
 
 const QUICK: Plan = {
@@ -76,6 +94,9 @@ const QUICK: Plan = {
   fcTimeMs: 500,
   sdkMeasureMs: 1000,
   sdkTimeMs: 10_000,
+  workersRounds: 1,
+  workersReferenceRuns: 20_000,
+  workersSdkRuns: 100,
 };
 
 interface Machine {
@@ -213,6 +234,10 @@ interface Report {
   readonly planted: PlantedResult[] | null;
   readonly fc: { figures: FcFigure[]; referenceCheck: FcSearch } | null;
   readonly sdk: SdkResult[] | null;
+  readonly workers: WorkersResult[] | null;
+  readonly threadCeiling: ThreadCeiling | null;
+  readonly sdkRaw: SdkRawResult[] | null;
+  readonly mainJob: MainJobResult | null | 'no baseline checkout';
   readonly elapsedMs: number;
 }
 
@@ -441,6 +466,62 @@ function render(report: Report): string[] {
     for (const result of report.sdk) if (result.first.explanation !== null) out.push(`   ${result.target}: ${result.first.explanation}`);
     out.push('');
   }
+  if (report.workers !== null) {
+    out.push('6. Workers: the fuzz\'s search, runs/s with 2 worker threads against 1 (same seed and runs; pool start-up and shrinking not counted)');
+    const rows = report.workers.map((result) => [
+      result.target,
+      formatCount(result.runs),
+      `${formatCount(result.oneRunsPerSecond)}/s`,
+      `${formatCount(result.twoRunsPerSecond)}/s`,
+      formatRatio(result.ratio),
+      `${verdict(result.ratio >= TARGETS.workersRatio)} (≥ ${TARGETS.workersRatio}×)`,
+      formatMs(result.poolStartMs),
+      `${formatMs(result.oneWallMs)} / ${formatMs(result.twoWallMs)}`,
+      result.agree ? 'same' : '⚠ DIFFER',
+    ]);
+    out.push(...table(['target', 'runs', '1 worker', '2 workers', '2/1', 'target', 'pool start', 'wall 1 / 2', 'findings'], rows, [false, true, true, true, true, false, true, true, false]).map((line) => `   ${line}`));
+    if (report.threadCeiling !== null) {
+      out.push(`   ceiling, measured beside it: a busy loop (no allocation) does ${formatRatio(report.threadCeiling.ratio)} the work in 2 threads as in 1 on this machine now (an idle 2-core machine: about 2×).`);
+    }
+    out.push(`   on ${report.machine.cores} cores; load average ${report.machine.loadAtStart.map((value) => value.toFixed(2)).join(' ')} at the start of the bench: the kernel shares the CPU between sessions, so while others keep the cores busy a second thread gets little.`);
+    out.push('');
+  }
+
+  if (report.sdkRaw !== null) {
+    out.push('7. SDK targets: simulated steps/s against the raw cost of the same SDK requests (the time inside the target boundary alone)');
+    const rows = report.sdkRaw.map((result) => [
+      result.target,
+      formatCount(result.runs),
+      `${formatCount(result.stepsPerSecond)}/s`,
+      `${formatCount(result.rawStepsPerSecond)}/s`,
+      formatRatio(result.ratio),
+      `${verdict(result.ratio >= TARGETS.sdkRawRatio)} (≥ ${TARGETS.sdkRawRatio}×)`,
+    ]);
+    out.push(...table(['target', 'runs', 'steps', 'raw SDK steps', 'ours/raw', 'target'], rows, [false, true, true, true, true, false]).map((line) => `   ${line}`));
+    out.push('   raw: the same runs timed inside the target only (the SDK, its event store, and the Request/SSE plumbing any direct driver needs); the rest is the simulator.');
+    out.push('');
+  }
+
+  if (report.mainJob !== null) {
+    out.push("8. The README's main job, `npx resumecheck fuzz --target sdk-shared` (seed 1, 2 000 runs), whole process, against main's CLI");
+    if (report.mainJob === 'no baseline checkout') out.push(`   skipped: no checkout at ${BASELINE_CHECKOUT} (set BENCH_BASELINE_CHECKOUT)`);
+    else {
+      const job = report.mainJob;
+      const baseline = job.runs[0]!;
+      const rows = job.runs.map((run) => [
+        run.label,
+        formatMs(run.wallMs),
+        run === baseline ? '1.00×' : formatRatio(run.wallMs / baseline.wallMs),
+        run === baseline ? '' : `${verdict(run.wallMs / baseline.wallMs <= TARGETS.mainJobRatio)} (≤ ${TARGETS.mainJobRatio}×)`,
+        String(run.exitCode),
+        run === baseline ? run.properties.join(' ') : JSON.stringify(run.properties) === JSON.stringify(baseline.properties) ? 'the same' : `⚠ ${run.properties.join(' ')}`,
+      ]);
+      out.push(...table(['command', 'wall', 'vs main', 'target', 'exit', 'properties violated'], rows, [false, true, true, false, true, false]).map((line) => `   ${line}`));
+      out.push(`   baseline: ${job.baselineCheckout} at ${job.baselineCommit}; each run into a fresh temporary --out; ours with its default --workers (one per core for SDK targets, up to 4).`);
+      for (const run of job.runs) out.push(`   ${run.label}: ${run.command}`);
+    }
+    out.push('');
+  }
   out.push(`bench took ${formatMs(report.elapsedMs)}`);
   return out;
 }
@@ -466,11 +547,11 @@ async function main(): Promise<void> {
     log('note: DEFAULT_CONFIG differs from the config bench/minima.ts was derived under; the planted figures use the latter');
   }
 
-  log('1/5 simulation speed...');
+  log('1/8 simulation speed...');
   const sim = only.has('sim') ? await figureSim(plan) : null;
-  log('2/5 model cost...');
+  log('2/8 model cost...');
   const model = only.has('model') ? measureModel({ warmupMs: plan.modelMeasureMs / 2, measureMs: plan.modelMeasureMs }) : null;
-  log('3/5 planted targets...');
+  log('3/8 planted targets...');
   let planted: PlantedResult[] | null = null;
   if (only.has('planted')) {
     planted = [];
@@ -479,9 +560,9 @@ async function main(): Promise<void> {
       log(`  ${target.name} done`);
     }
   }
-  log('4/5 fast-check baseline...');
+  log('4/8 fast-check baseline...');
   const fc = only.has('fc') ? figureFc(plan, config, log) : null;
-  log('5/5 SDK targets...');
+  log('5/8 SDK targets...');
   let sdk: SdkResult[] | null = null;
   if (only.has('sdk')) {
     sdk = [];
@@ -489,8 +570,26 @@ async function main(): Promise<void> {
       sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
     }
   }
+  log('6/8 workers...');
+  let workers: WorkersResult[] | null = null;
+  let threadCeiling: ThreadCeiling | null = null;
+  if (only.has('workers')) {
+    threadCeiling = await measureThreadCeiling({ windowMs: plan.measureMs });
+    workers = [
+      await measureWorkers(referenceTarget, { runs: plan.workersReferenceRuns, rounds: plan.workersRounds }),
+      await measureWorkers(sdkSharedTarget, { runs: plan.workersSdkRuns, rounds: plan.workersRounds }),
+    ];
+  }
+  log('7/8 SDK raw cost...');
+  let sdkRaw: SdkRawResult[] | null = null;
+  if (only.has('sdkraw')) {
+    sdkRaw = [];
+    for (const target of [sdkTarget, sdkSharedTarget, sdkCoreTarget]) sdkRaw.push(await measureSdkRaw(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs }));
+  }
+  log('8/8 the main job against main...');
+  const mainJob = only.has('mainjob') ? (measureMainJob({ baselineCheckout: BASELINE_CHECKOUT }) ?? 'no baseline checkout') : null;
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, workers, threadCeiling, sdkRaw, mainJob, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }

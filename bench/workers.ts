@@ -74,3 +74,43 @@ export async function measureWorkers(target: Target, options: { runs: number; ro
     agree,
   };
 }
+
+/** What the machine gives a second thread right now: a busy loop's work with 2 threads over 1, same window. */
+export interface ThreadCeiling {
+  readonly one: number;
+  readonly two: number;
+  readonly ratio: number;
+}
+
+/**
+ * The ceiling of the figure above, measured beside it: a pure integer loop in 1 and then 2 worker threads for
+ * `windowMs` each (no allocation, no messages). On an idle 2-core machine it is about 2×; when other processes
+ * keep the cores busy (the kernel shares CPU between sessions, not threads), a second thread gets nothing.
+ */
+export async function measureThreadCeiling(options: { windowMs: number }): Promise<ThreadCeiling> {
+  const { Worker } = await import('node:worker_threads');
+  const code = `const { parentPort, workerData } = require('node:worker_threads');
+let x = 0; let n = 0; const started = performance.now();
+while (performance.now() - started < workerData) { for (let i = 0; i < 100000; i += 1) x = (x * 31 + i) | 0; n += 1; }
+parentPort.postMessage(n + (x & 0));`;
+  const spin = async (count: number): Promise<number> => {
+    const counts = await Promise.all(
+      Array.from(
+        { length: count },
+        () =>
+          new Promise<number>((resolve, reject) => {
+            const worker = new Worker(code, { eval: true, workerData: options.windowMs });
+            worker.on('message', (loops: number) => {
+              resolve(loops);
+              void worker.terminate();
+            });
+            worker.on('error', reject);
+          }),
+      ),
+    );
+    return counts.reduce((sum, loops) => sum + loops, 0);
+  };
+  const one = await spin(1);
+  const two = await spin(2);
+  return { one, two, ratio: two / one };
+}
