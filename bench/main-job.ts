@@ -6,22 +6,27 @@
 // searched and shrunk, as main does).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nowMs } from './measure.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The checkout: bench/precompiled.mjs runs the compiled bench from elsewhere and says where it is. */
+const ROOT = process.env['RESUMECHECK_ROOT'] ?? fileURLToPath(new URL('..', import.meta.url));
 
 /** One command's run. */
 export interface JobRun {
   readonly label: string;
   readonly command: string;
   readonly wallMs: number;
+  /** User + system CPU time of the process (and its threads), when /usr/bin/time can measure it: steadier under load. */
+  readonly cpuMs: number | null;
   readonly exitCode: number | null;
-  /** Properties violated (new findings and, for ours, stored traces still failing), sorted. */
+  /** Properties the search found violated, sorted. */
   readonly properties: readonly string[];
+  /** Properties of stored traces (traces/corpus/) that still fail, sorted: ours only, replayed before the search. */
+  readonly regressions: readonly string[];
 }
 
 /** The figure. */
@@ -31,23 +36,36 @@ export interface MainJobResult {
   readonly runs: readonly JobRun[];
 }
 
-function propertiesOf(stdout: string): string[] {
+function propertiesOf(stdout: string): { properties: string[]; regressions: string[] } {
   try {
     const document = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { violations?: Array<{ property: string }>; regressions?: Array<{ property: string }> };
-    return [...new Set([...(document.violations ?? []), ...(document.regressions ?? [])].map((entry) => entry.property))].sort();
+    const sorted = (entries: Array<{ property: string }> | undefined): string[] => [...new Set((entries ?? []).map((entry) => entry.property))].sort();
+    return { properties: sorted(document.violations), regressions: sorted(document.regressions) };
   } catch {
-    return ['(no JSON output)'];
+    return { properties: ['(no JSON output)'], regressions: [] };
   }
 }
 
+/** GNU time, which reports a child's CPU time (Node's child_process does not). */
+const GNU_TIME = '/usr/bin/time';
+
 function runJob(label: string, cwd: string, bin: string, extra: readonly string[]): JobRun {
   const out = mkdtempSync(join(tmpdir(), 'resumecheck-bench-job-'));
-  const args = [bin, 'fuzz', '--target', 'sdk-shared', '--out', out, ...extra, '--json'];
+  const cpuFile = join(out, 'cpu.txt');
+  const args = [bin, 'fuzz', '--target', 'sdk-shared', '--out', join(out, 'found'), ...extra, '--json'];
+  const timing = existsSync(GNU_TIME);
   try {
     const started = nowMs();
-    const child = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 2 ** 20, timeout: 600_000 });
+    const child = timing
+      ? spawnSync(GNU_TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 2 ** 20, timeout: 600_000 })
+      : spawnSync(process.execPath, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 2 ** 20, timeout: 600_000 });
     const wallMs = nowMs() - started;
-    return { label, command: `node ${args.join(' ')}  (in ${cwd})`, wallMs, exitCode: child.status, properties: propertiesOf(child.stdout) };
+    let cpuMs: number | null = null;
+    if (timing && existsSync(cpuFile)) {
+      const [user, system] = readFileSync(cpuFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
+      if (Number.isFinite(user) && Number.isFinite(system)) cpuMs = (user! + system!) * 1000;
+    }
+    return { label, command: `node ${args.join(' ')}  (in ${cwd})`, wallMs, cpuMs, exitCode: child.status, ...propertiesOf(child.stdout) };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
