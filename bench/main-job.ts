@@ -49,10 +49,21 @@ function propertiesOf(stdout: string): { properties: string[]; regressions: stri
 /** GNU time, which reports a child's CPU time (Node's child_process does not). */
 const GNU_TIME = '/usr/bin/time';
 
-function runJob(label: string, cwd: string, bin: string, extra: readonly string[]): JobRun {
+/**
+ * How a checkout's CLI starts: its bin when its compiled dist/ is there (the bin runs it), else the sources through
+ * tsx (cli/run.ts), else the bin of a checkout from before the compiled build (which loaded the sources itself).
+ */
+function cliOf(checkout: string): { readonly args: readonly string[]; readonly how: string } {
+  if (existsSync(join(checkout, 'dist', 'cli', 'run.js'))) return { args: [join(checkout, 'bin', 'resumecheck.mjs')], how: 'compiled dist/' };
+  if (existsSync(join(checkout, 'cli', 'run.ts'))) return { args: ['--import', 'tsx', join(checkout, 'cli', 'run.ts')], how: 'sources under tsx' };
+  return { args: [join(checkout, 'bin', 'resumecheck.mjs')], how: 'its bin (sources under tsx)' };
+}
+
+function runJob(label: string, cwd: string, extra: readonly string[]): JobRun {
   const out = mkdtempSync(join(tmpdir(), 'resumecheck-bench-job-'));
   const cpuFile = join(out, 'cpu.txt');
-  const args = [bin, 'fuzz', '--target', 'sdk-shared', '--out', join(out, 'found'), ...extra, '--json'];
+  const cli = cliOf(cwd);
+  const args = [...cli.args, 'fuzz', '--target', 'sdk-shared', '--out', join(out, 'found'), ...extra, '--json'];
   const timing = existsSync(GNU_TIME);
   try {
     const started = nowMs();
@@ -65,7 +76,7 @@ function runJob(label: string, cwd: string, bin: string, extra: readonly string[
       const [user, system] = readFileSync(cpuFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
       if (Number.isFinite(user) && Number.isFinite(system)) cpuMs = (user! + system!) * 1000;
     }
-    return { label, command: `node ${args.join(' ')}  (in ${cwd})`, wallMs, cpuMs, exitCode: child.status, ...propertiesOf(child.stdout) };
+    return { label, command: `node ${args.join(' ')}  (in ${cwd}; ${cli.how})`, wallMs, cpuMs, exitCode: child.status, ...propertiesOf(child.stdout) };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -75,11 +86,12 @@ function runJob(label: string, cwd: string, bin: string, extra: readonly string[
 export function measureMainJob(options: { readonly baselineCheckout: string }): MainJobResult | null {
   const baseline = options.baselineCheckout;
   if (!existsSync(join(baseline, 'bin', 'resumecheck.mjs'))) return null;
+  // tsx resolves from the working directory; the checkout's own node_modules has it.
   const commit = spawnSync('git', ['-C', baseline, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim() || 'unknown';
   const runs = [
-    runJob('baseline (main)', baseline, join(baseline, 'bin', 'resumecheck.mjs'), []),
-    runJob('ours, --no-corpus', ROOT, join(ROOT, 'bin', 'resumecheck.mjs'), ['--no-corpus']),
-    runJob('ours, as the README runs it', ROOT, join(ROOT, 'bin', 'resumecheck.mjs'), []),
+    runJob('baseline (main)', baseline, []),
+    runJob('ours, --no-corpus', ROOT, ['--no-corpus']),
+    runJob('ours, as the README runs it', ROOT, []),
   ];
   return { baselineCheckout: baseline, baselineCommit: commit, runs };
 }

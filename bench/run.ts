@@ -5,7 +5,7 @@
 //   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
 //   npm run bench -- --json       machine-readable
 //   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
-//   npm run bench -- --only sim,model,planted,fc,sdk,workers,sdkraw,mainjob
+//   npm run bench -- --only sim,model,planted,fc,sdk,cli,workers,sdkraw,mainjob
 
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -14,6 +14,7 @@ import { DEFAULT_CONFIG, type SimConfig } from '../sim/config.ts';
 import { PLANTED_TARGETS } from '../targets/planted/index.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { sdkCoreTarget, sdkSharedTarget, sdkTarget } from '../targets/sdk/index.ts';
+import { type CliStartup, measureCliStartup } from './cli-startup.ts';
 import { type FcConfig, type FcSearch, fcSearch } from './fc-commands.ts';
 import { formatCount, formatMs, formatRatio, median, nowMs, timestamp, verdict } from './measure.ts';
 import { MINIMA, MINIMA_CONFIG } from './minima.ts';
@@ -36,12 +37,14 @@ const TARGETS = {
   mainJobRatio: 0.5,
   /** SDK-target steps/s over the raw cost of the same SDK requests. */
   sdkRawRatio: 0.8,
+  /** `resumecheck --help`: the compiled bin at most this fraction of the tsx path's wall time. */
+  cliHelpOverTsx: 0.25,
 } as const;
 
 /** The checkout whose CLI is the main job's baseline (today's main), unless BENCH_BASELINE_CHECKOUT names another. */
 const BASELINE_CHECKOUT = process.env['BENCH_BASELINE_CHECKOUT'] ?? '/work/main';
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'workers', 'sdkraw', 'mainjob'] as const;
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'workers', 'sdkraw', 'mainjob'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -58,6 +61,8 @@ interface Plan {
   readonly fcTimeMs: number;
   readonly sdkMeasureMs: number;
   readonly sdkTimeMs: number;
+  /** Processes started per way for the --help wall time. */
+  readonly cliRounds: number;
   readonly workersRounds: number;
   readonly workersReferenceRuns: number;
   readonly workersSdkRuns: number;
@@ -76,6 +81,7 @@ const FULL: Plan = {
   fcTimeMs: 2000,
   sdkMeasureMs: 3000,
   sdkTimeMs: 30_000,
+  cliRounds: 10,
   workersRounds: 2,
   workersReferenceRuns: 100_000,
   workersSdkRuns: 600,
@@ -94,6 +100,7 @@ const QUICK: Plan = {
   fcTimeMs: 500,
   sdkMeasureMs: 1000,
   sdkTimeMs: 10_000,
+  cliRounds: 3,
   workersRounds: 1,
   workersReferenceRuns: 20_000,
   workersSdkRuns: 100,
@@ -234,6 +241,7 @@ interface Report {
   readonly planted: PlantedResult[] | null;
   readonly fc: { figures: FcFigure[]; referenceCheck: FcSearch } | null;
   readonly sdk: SdkResult[] | null;
+  readonly cli: CliStartup | null;
   readonly workers: WorkersResult[] | null;
   readonly threadCeiling: ThreadCeiling | null;
   readonly sdkRaw: SdkRawResult[] | null;
@@ -469,8 +477,27 @@ function render(report: Report): string[] {
     for (const result of report.sdk) if (result.first.explanation !== null) out.push(`   ${result.target}: ${result.first.explanation}`);
     out.push('');
   }
+  if (report.cli !== null) {
+    const { medianMs, rounds, ratio, ratioEverything } = report.cli;
+    const goal = (value: number) => `${verdict(value <= TARGETS.cliHelpOverTsx)} (≤ ${formatRatio(TARGETS.cliHelpOverTsx)})`;
+    out.push(`6. \`resumecheck --help\` wall time, a whole process each (median of ${rounds} interleaved runs per way); the compiled bin: ${formatMs(medianMs.compiled)}`);
+    out.push(
+      ...table(
+        ['against', 'wall time', 'compiled/it', 'target'],
+        [
+          ['tsx path: the same --help from the sources (cli/run.ts via tsx)', formatMs(medianMs.tsx), formatRatio(ratio), goal(ratio)],
+          ['tsx, every module of the library (what the bin loaded before --help until now)', formatMs(medianMs.tsxEverything), formatRatio(ratioEverything), goal(ratioEverything)],
+          ['node -e 0 (the floor)', formatMs(medianMs.node), formatRatio(medianMs.compiled / medianMs.node), '-'],
+        ],
+        [false, true, true, false],
+      ).map((line) => `   ${line}`),
+    );
+    out.push('   --help loads only the command table either way (the SDK, zod and fast-check load when a command needs them); the tsx path also compiles what it loads.');
+    out.push('');
+  }
+
   if (report.workers !== null) {
-    out.push('6. Workers: the fuzz\'s search, runs/s with 2 worker threads against 1 (same seed and runs; pool start-up and shrinking not counted)');
+    out.push('7. Workers: the fuzz\'s search, runs/s with 2 worker threads against 1 (same seed and runs; pool start-up and shrinking not counted)');
     const rows = report.workers.map((result) => [
       result.target,
       formatCount(result.runs),
@@ -491,7 +518,7 @@ function render(report: Report): string[] {
   }
 
   if (report.sdkRaw !== null) {
-    out.push('7. SDK targets: simulated steps/s against the raw cost of the same SDK requests (the time inside the target boundary alone)');
+    out.push('8. SDK targets: simulated steps/s against the raw cost of the same SDK requests (the time inside the target boundary alone)');
     const rows = report.sdkRaw.map((result) => [
       result.target,
       formatCount(result.runs),
@@ -506,7 +533,7 @@ function render(report: Report): string[] {
   }
 
   if (report.mainJob !== null) {
-    out.push("8. The README's main job, `npx resumecheck fuzz --target sdk-shared` (seed 1, 2 000 runs), whole process, against main's CLI");
+    out.push("9. The README's main job, `npx resumecheck fuzz --target sdk-shared` (seed 1, 2 000 runs), whole process, against main's CLI");
     if (report.mainJob === 'no baseline checkout') out.push(`   skipped: no checkout at ${BASELINE_CHECKOUT} (set BENCH_BASELINE_CHECKOUT)`);
     else {
       const job = report.mainJob;
@@ -557,11 +584,11 @@ async function main(): Promise<void> {
     log('note: DEFAULT_CONFIG differs from the config bench/minima.ts was derived under; the planted figures use the latter');
   }
 
-  log('1/8 simulation speed...');
+  log('1/9 simulation speed...');
   const sim = only.has('sim') ? await figureSim(plan) : null;
-  log('2/8 model cost...');
+  log('2/9 model cost...');
   const model = only.has('model') ? measureModel({ warmupMs: plan.modelMeasureMs / 2, measureMs: plan.modelMeasureMs }) : null;
-  log('3/8 planted targets...');
+  log('3/9 planted targets...');
   let planted: PlantedResult[] | null = null;
   if (only.has('planted')) {
     planted = [];
@@ -570,9 +597,9 @@ async function main(): Promise<void> {
       log(`  ${target.name} done`);
     }
   }
-  log('4/8 fast-check baseline...');
+  log('4/9 fast-check baseline...');
   const fc = only.has('fc') ? figureFc(plan, config, log) : null;
-  log('5/8 SDK targets...');
+  log('5/9 SDK targets...');
   let sdk: SdkResult[] | null = null;
   if (only.has('sdk')) {
     sdk = [];
@@ -580,7 +607,9 @@ async function main(): Promise<void> {
       sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
     }
   }
-  log('6/8 workers...');
+  log('6/9 --help wall time...');
+  const cli = only.has('cli') ? measureCliStartup(plan.cliRounds) : null;
+  log('7/9 workers...');
   let workers: WorkersResult[] | null = null;
   let threadCeiling: ThreadCeiling | null = null;
   if (only.has('workers')) {
@@ -590,16 +619,16 @@ async function main(): Promise<void> {
       await measureWorkers(sdkSharedTarget, { runs: plan.workersSdkRuns, rounds: plan.workersRounds }),
     ];
   }
-  log('7/8 SDK raw cost...');
+  log('8/9 SDK raw cost...');
   let sdkRaw: SdkRawResult[] | null = null;
   if (only.has('sdkraw')) {
     sdkRaw = [];
     for (const target of [sdkTarget, sdkSharedTarget, sdkCoreTarget]) sdkRaw.push(await measureSdkRaw(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs }));
   }
-  log('8/8 the main job against main...');
+  log('9/9 the main job against main...');
   const mainJob = only.has('mainjob') ? (measureMainJob({ baselineCheckout: BASELINE_CHECKOUT }) ?? 'no baseline checkout') : null;
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, workers, threadCeiling, sdkRaw, mainJob, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, workers, threadCeiling, sdkRaw, mainJob, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }

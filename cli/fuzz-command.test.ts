@@ -2,7 +2,7 @@
 // replayed first, --min-coverage, and SIGINT ending a time-budgeted run with everything found kept.
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,12 +120,18 @@ describe('fuzz --workers 2 --summary --junit (seed 1)', () => {
     expect(typeof document.elapsedMs).toBe('number');
   });
 
-  it('a --summary in a missing directory is bad input before the run: exit 2, one line', async () => {
-    const result = await run(['fuzz', '--target', 'reference', '--runs', '50', '--summary', join(scratch, 'no-such-dir', 's.json')]);
-    expect(result.code).toBe(2);
-    expect(result.err).toHaveLength(1);
-    expect(result.err[0]).toMatch(/--summary .*does not exist/);
-    expect(result.out).toEqual([]);
+  it('a --summary or --junit that cannot be written is bad input before the run: exit 2, one line, nothing run', async () => {
+    const aFile = join(scratch, 'a-file.txt');
+    writeFileSync(aFile, 'not a directory');
+    for (const flag of ['--summary', '--junit']) {
+      for (const path of [join(aFile, 's.json'), scratch, '']) {
+        const result = await run(['fuzz', '--target', 'reference', '--runs', '50', flag, path]);
+        expect(result.code, `${flag} ${path}`).toBe(2);
+        expect(result.err).toHaveLength(1);
+        expect(result.err[0]).toContain(flag);
+        expect(result.out).toEqual([]);
+      }
+    }
   });
 });
 

@@ -52,17 +52,17 @@ const port = parentPort;
 const data = workerData as { mark?: unknown; targetName?: unknown } | null;
 if (port !== null && data !== null && typeof data === 'object' && data.mark === FUZZ_WORKER_MARK && typeof data.targetName === 'string') {
   const name = data.targetName;
-  const target = targetByName(name);
   const reply = (message: WorkerReply): void => port.postMessage(message);
-  port.on('message', (request: WorkerRequest) => {
-    if (target === null) {
-      reply({ kind: 'failed', message: `worker: no target named ${name}` });
-      return;
-    }
-    handle(target, request, reply).catch((error: unknown) => {
-      reply({ kind: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  const failed = (error: unknown): void => reply({ kind: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  targetByName(name).then((target) => {
+    port.on('message', (request: WorkerRequest) => {
+      if (target === null) {
+        reply({ kind: 'failed', message: `worker: no target named ${name}` });
+        return;
+      }
+      handle(target, request, reply).catch(failed);
     });
-  });
-  // Loaded: the pool counts its start-up apart from the search.
-  reply({ kind: 'ready' });
+    // Loaded: the pool counts its start-up apart from the search.
+    reply({ kind: 'ready' });
+  }, failed);
 }

@@ -5,13 +5,11 @@ import { Worker } from 'node:worker_threads';
 import type { Target } from '../targets/target.ts';
 import type { CoverageCounts } from './coverage.ts';
 import type { FuzzExecutor } from './fuzz.ts';
-import { mergeLaneCoverage } from './fuzz.ts';
+import { WORKERS_MAX, mergeLaneCoverage } from './fuzz.ts';
 import type { WorkerReply, WorkerRequest } from './fuzz-worker.ts';
 import { targetByName } from './target-by-name.ts';
 import type { ShrinkResult } from './shrink.ts';
 
-/** Workers at the most, whatever is asked: each holds a copy of the simulator (and of the SDK, on SDK targets). */
-export const WORKERS_MAX = 64;
 
 /**
  * Starts a worker on this module's sibling. Run from TypeScript sources (under tsx), the worker registers tsx's
@@ -36,7 +34,7 @@ interface PoolWorker {
 
 /** A pool of `count` workers for `target`, which must be findable by its name (a built-in target or a store module). */
 export async function workerPoolExecutor(target: Target, count: number): Promise<FuzzExecutor> {
-  if (targetByName(target.name) === null) throw new Error(`fuzz: --workers needs a target a worker can find by name; ${target.name} is not one`);
+  if ((await targetByName(target.name)) === null) throw new Error(`fuzz: --workers needs a target a worker can find by name; ${target.name} is not one`);
   const size = Math.min(Math.max(1, count), WORKERS_MAX);
   const pool: PoolWorker[] = Array.from({ length: size }, () => {
     const entry: PoolWorker = { worker: startWorker(target.name), listener: null, failure: null };

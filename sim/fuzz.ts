@@ -15,6 +15,9 @@ import { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, shrinkChoi
 
 export { runSeed } from './fuzz-search.ts';
 
+/** Worker threads at the most, whatever is asked: each holds a copy of the simulator (and of the SDK, on SDK targets). */
+export const WORKERS_MAX = 64;
+
 /** What to fuzz and for how long. */
 export interface FuzzOptions {
   readonly target: Target;

@@ -2,75 +2,43 @@
 // each counterexample written the moment it is found and replaced by its shrunk form, a progress line on a
 // terminal, a summary (JSON) and a JUnit file for CI, coverage, and SIGINT/SIGTERM ending the run cleanly.
 
+import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { relative } from 'node:path';
-import { rmSync } from 'node:fs';
-import { PROPERTIES, PROPERTY_NAMES, type PropertyName } from '../properties/index.ts';
+import { dirname, relative } from 'node:path';
+import { PROPERTIES, PROPERTY_NAMES, type PropertyName, isPropertyName } from '../properties/index.ts';
 import { sharedWallMs } from '../sim/clock.ts';
 import { CONFIG_BOUNDS, DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
 import { type CoverageReport, coverageReport, renderCoverage } from '../sim/coverage.ts';
 import { type ExampleReplay, loadExamples, regressionsByProperty, replayExamples } from '../sim/failing-examples.ts';
-import { type Finding, type FuzzOutcome, fuzz, runSeed } from '../sim/fuzz.ts';
-import { WORKERS_MAX } from '../sim/fuzz-workers.ts';
+import { type Finding, type FuzzOutcome, WORKERS_MAX, fuzz, runSeed } from '../sim/fuzz.ts';
 import type { Target } from '../targets/target.ts';
 import { writeFileAtomically, writeTrace } from '../traces/store.ts';
 import type { Trace } from '../traces/trace.ts';
+import type { Io, ParsedArgs } from './command-spec.ts';
+import { DEFAULT_RUNS } from './commands.ts';
 import { jsonEnvelope } from './json-envelope.ts';
 import { type JunitCase, junitXml } from './junit.ts';
-import { checkOutputFile } from './output-path.ts';
-import { createProgress, type ProgressSink } from './progress.ts';
+import { DEFAULT_OUT, checkOutDir, checkOutFile } from './output-paths.ts';
+import { printViolation, quote } from './print-violation.ts';
+import { createProgress } from './progress.ts';
+import { requireTarget } from './require-target.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
 
-/** Where found traces go unless --out says otherwise. */
-export const DEFAULT_OUT = 'traces/found';
 /** Where kept counterexamples are replayed from before a fuzz, unless --corpus says otherwise. */
 export const DEFAULT_CORPUS = 'traces/corpus';
-/** Runs a fuzz makes unless --runs or --time says otherwise: deterministic, and under a minute on the SDK targets. */
-export const DEFAULT_RUNS = 2_000;
 
-/** What the fuzz command needs of the CLI around it. */
-export interface FuzzCommandIo {
-  out(line: string): void;
-  err(line: string): void;
-  /** Handle SIGINT and SIGTERM (only the real process does; a test calling main() in-process does not). */
-  readonly signals?: boolean;
-  /** Where a progress line may be drawn (drawn only when it is a TTY). */
-  readonly progress?: ProgressSink;
+function parseShard(text: string): { index: number; count: number } {
+  const match = /^(\d{1,4})\/(\d{1,4})$/.exec(text);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (match === null || count < 1 || index < 1 || index > count) throw new UsageError(`--shard takes K/N with 1 <= K <= N, got ${JSON.stringify(text)}`);
+  return { index, count };
 }
 
-/** The helpers of cli/main.ts the fuzz command shares with the other commands. */
-export interface FuzzCommandKit {
-  parse(args: string[], options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>, positionals: number): { values: Record<string, unknown> };
-  requireTarget(name: string | undefined): Target;
-  requireProperty(name: string): PropertyName;
-  parseShard(text: string): { index: number; count: number };
-  quote(argument: string): string;
-  printViolation(io: FuzzCommandIo, trace: Trace, path: string | null): void;
+function requireProperty(name: string): PropertyName {
+  if (!isPropertyName(name)) throw new UsageError(`unknown property ${JSON.stringify(name)}; \`resumecheck properties\` lists them`);
+  return name;
 }
-
-/** The options of `fuzz`, for parseArgs. */
-export const FUZZ_OPTIONS = {
-  target: { type: 'string' },
-  runs: { type: 'string' },
-  time: { type: 'string' },
-  seed: { type: 'string' },
-  steps: { type: 'string' },
-  clients: { type: 'string' },
-  window: { type: 'string' },
-  calls: { type: 'string' },
-  restarts: { type: 'string' },
-  shard: { type: 'string' },
-  out: { type: 'string' },
-  property: { type: 'string', multiple: true },
-  first: { type: 'boolean' },
-  json: { type: 'boolean' },
-  summary: { type: 'string' },
-  junit: { type: 'string' },
-  workers: { type: 'string' },
-  corpus: { type: 'string' },
-  'no-corpus': { type: 'boolean' },
-  'min-coverage': { type: 'string' },
-} as const;
 
 /**
  * Workers when --workers is not given: one per core (up to 4) for targets whose runs are slow (the SDK and store
@@ -107,11 +75,9 @@ interface FindingReport {
 }
 
 /** Runs `resumecheck fuzz`. */
-export async function commandFuzz(args: string[], io: FuzzCommandIo, kit: FuzzCommandKit): Promise<number> {
+export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   const startedMs = sharedWallMs();
-  const { values } = kit.parse(args, FUZZ_OPTIONS, 0);
-  const target = kit.requireTarget(values['target'] as string | undefined);
-  const properties = values['property'] === undefined ? undefined : (values['property'] as string[]).map(kit.requireProperty);
+  const properties = values['property'] === undefined ? undefined : (values['property'] as string[]).map(requireProperty);
   if (values['runs'] !== undefined && values['time'] !== undefined) throw new UsageError('give --runs or --time, not both');
   const runsMax = values['runs'] === undefined ? (values['time'] === undefined ? DEFAULT_RUNS : Number.MAX_SAFE_INTEGER) : parseWhole(values['runs'] as string, '--runs', 1, 100_000_000);
   const timeMs = values['time'] === undefined ? null : parseDuration(values['time'] as string, '--time');
@@ -128,16 +94,20 @@ export async function commandFuzz(args: string[], io: FuzzCommandIo, kit: FuzzCo
   whole('window', 'windowEventsMax');
   whole('calls', 'callsPerSessionMax');
   whole('restarts', 'restartsMax');
-  const shard = values['shard'] === undefined ? undefined : kit.parseShard(values['shard'] as string);
-  const workers = values['workers'] === undefined ? defaultWorkers(target) : parseWhole(values['workers'] as string, '--workers', 1, WORKERS_MAX);
+  const shard = values['shard'] === undefined ? undefined : parseShard(values['shard'] as string);
+  const workersGiven = values['workers'] === undefined ? null : parseWhole(values['workers'] as string, '--workers', 1, WORKERS_MAX);
   const minCoverage = values['min-coverage'] === undefined ? null : parseMinCoverage(values['min-coverage'] as string);
   const summaryPath = values['summary'] as string | undefined;
   const junitPath = values['junit'] as string | undefined;
-  if (summaryPath !== undefined) checkOutputFile(summaryPath, '--summary');
-  if (junitPath !== undefined) checkOutputFile(junitPath, '--junit');
+  if (summaryPath !== undefined) checkOutFile(summaryPath, '--summary');
+  if (junitPath !== undefined) checkOutFile(junitPath, '--junit');
   if (values['corpus'] !== undefined && values['no-corpus'] === true) throw new UsageError('give --corpus or --no-corpus, not both');
   const config = resolveConfig(partial);
   const out = (values['out'] as string | undefined) ?? DEFAULT_OUT;
+  checkOutDir(out, '--out');
+  // The target last: loading an SDK target costs a moment, and every other mistake is reported before it.
+  const target = await requireTarget(values['target'] as string | undefined);
+  const workers = workersGiven ?? defaultWorkers(target);
   const corpus = values['no-corpus'] === true ? null : ((values['corpus'] as string | undefined) ?? DEFAULT_CORPUS);
   const json = values['json'] === true;
   const stopAtFirst = values['first'] === true;
@@ -253,7 +223,7 @@ export async function commandFuzz(args: string[], io: FuzzCommandIo, kit: FuzzCo
         shrinkEvaluations: finding.shrink.evaluations,
         known: known !== undefined,
         trace: path,
-        replay: `npx resumecheck replay ${kit.quote(path)}`,
+        replay: `npx resumecheck replay ${quote(path)}`,
       };
     });
     // A stored trace still failing for a property the search did not hit is a failure all the same.
@@ -278,13 +248,13 @@ export async function commandFuzz(args: string[], io: FuzzCommandIo, kit: FuzzCo
       violation: reports[0] ?? null,
       violations: reports,
     });
-    if (summaryPath !== undefined) writeFileAtomically(summaryPath, `${JSON.stringify(document, null, 2)}\n`);
-    if (junitPath !== undefined) writeFileAtomically(junitPath, junitXml({ target: target.name, elapsedMs, cases: junitCases(checked, reports, regressionReports) }));
+    if (summaryPath !== undefined) writeReport(summaryPath, '--summary', `${JSON.stringify(document, null, 2)}\n`);
+    if (junitPath !== undefined) writeReport(junitPath, '--junit', junitXml({ target: target.name, elapsedMs, cases: junitCases(checked, reports, regressionReports) }));
     if (json) {
       io.out(JSON.stringify(document));
       return code;
     }
-    printOutcome(io, kit, { outcome, reports, regressions: regressionReports, coverage, minCoverage, signalled, finalPaths });
+    printOutcome(io, { outcome, reports, regressions: regressionReports, coverage, minCoverage, signalled, finalPaths });
     return code;
   } finally {
     if (io.signals === true) {
@@ -303,9 +273,19 @@ interface RegressionReport {
   readonly replay: string;
 }
 
+/** Writes a report file (its folder made if need be, checked before the run); a failure now is one line, exit 2. */
+function writeReport(path: string, flag: string, text: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileAtomically(path, text);
+  } catch (error) {
+    throw new UsageError(`${flag} ${path}: cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
 function regressionReport(property: PropertyName, replay: ExampleReplay, shown: (path: string) => string): RegressionReport {
   const path = shown(replay.file);
-  return { property, recorded: replay.recorded, explanation: replay.violation!.explanation, trace: path, replay: `npx resumecheck replay ${path}` };
+  return { property, recorded: replay.recorded, explanation: replay.violation!.explanation, trace: path, replay: `npx resumecheck replay ${quote(path)}` };
 }
 
 function junitCases(checked: readonly PropertyName[], reports: readonly FindingReport[], regressions: readonly RegressionReport[]): JunitCase[] {
@@ -322,8 +302,7 @@ function junitCases(checked: readonly PropertyName[], reports: readonly FindingR
 }
 
 function printOutcome(
-  io: FuzzCommandIo,
-  kit: FuzzCommandKit,
+  io: Io,
   result: {
     outcome: FuzzOutcome;
     reports: readonly FindingReport[];
@@ -347,7 +326,7 @@ function printOutcome(
     }
     const how = report.shrunk ? `shrunk from ${report.originalLength} to ${report.shrunkLength} steps in ${report.shrinkEvaluations} runs` : `not shrunk (${report.shrunkLength} steps): the ${signalled === null ? 'time budget' : 'run'} ended first`;
     io.out(`── found in run ${report.run} (seed ${report.runSeed}); ${how}`);
-    kit.printViolation(io, finding.trace, report.trace);
+    printViolation(io, finding.trace, report.trace);
   }
   const unmatched = regressions.filter((regression) => !reports.some((report) => report.property === regression.property));
   if (unmatched.length > 0) {
