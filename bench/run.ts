@@ -5,7 +5,7 @@
 //   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
 //   npm run bench -- --json       machine-readable
 //   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
-//   npm run bench -- --only sim,model,planted,fc,sdk,cli,workers,sdkraw,mainjob
+//   npm run bench -- --only sim,model,planted,fc,sdk,cli,sdk2,workers,sdkraw,mainjob
 
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -21,6 +21,7 @@ import { MINIMA, MINIMA_CONFIG } from './minima.ts';
 import { type ModelCost, measureModel } from './model-cost.ts';
 import { type PlantedResult, measurePlanted, minimumOf } from './planted.ts';
 import { type SdkResult, measureSdk } from './sdk.ts';
+import { type Sdk2Result, measureSdk2 } from './sdk2.ts';
 import { type MainJobResult, measureMainJob } from './main-job.ts';
 import { type SdkRawResult, measureSdkRaw } from './sdk-raw.ts';
 import { type ThreadCeiling, type WorkersResult, measureThreadCeiling, measureWorkers } from './workers.ts';
@@ -44,7 +45,7 @@ const TARGETS = {
 /** The checkout whose CLI is the main job's baseline (today's main), unless BENCH_BASELINE_CHECKOUT names another. */
 const BASELINE_CHECKOUT = process.env['BENCH_BASELINE_CHECKOUT'] ?? '/work/main';
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'workers', 'sdkraw', 'mainjob'] as const;
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'sdk2', 'workers', 'sdkraw', 'mainjob'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -242,6 +243,7 @@ interface Report {
   readonly fc: { figures: FcFigure[]; referenceCheck: FcSearch } | null;
   readonly sdk: SdkResult[] | null;
   readonly cli: CliStartup | null;
+  readonly sdk2: Sdk2Result[] | null;
   readonly workers: WorkersResult[] | null;
   readonly threadCeiling: ThreadCeiling | null;
   readonly sdkRaw: SdkRawResult[] | null;
@@ -496,8 +498,30 @@ function render(report: Report): string[] {
     out.push('');
   }
 
+  if (report.sdk2 !== null) {
+    out.push('7. The 2.x SDK targets (@modelcontextprotocol/server): speed beside the 1.x target with the same store, and the first counterexample of a seed-1 fuzz');
+    const rows = report.sdk2.map((result) => [
+      result.target,
+      `${formatCount(result.speed.stepsPerSecond)}/s`,
+      `${verdict(result.speed.stepsPerSecond >= TARGETS.sdkStepsPerSecond)} (≥ ${formatCount(TARGETS.sdkStepsPerSecond)}/s)`,
+      `${result.baseline} ${formatCount(result.baselineStepsPerSecond)}/s`,
+      formatRatio(result.speed.stepsPerSecond / result.baselineStepsPerSecond),
+      result.first.found ? formatMs(result.first.msToFirst) : `none in ${formatMs(result.first.msToFirst)}`,
+      result.first.found ? String(result.first.run) : String(result.first.runs),
+      result.first.property ?? '-',
+      result.first.length === null ? '-' : String(result.first.length),
+    ]);
+    out.push(
+      ...table(['target', 'steps', 'target', '1.x baseline', '2.x/1.x', 'time to first', 'run', 'property', 'length'], rows, [false, true, false, false, true, true, true, false, true]).map(
+        (line) => `   ${line}`,
+      ),
+    );
+    for (const result of report.sdk2) if (result.first.explanation !== null) out.push(`   ${result.target}: ${result.first.explanation}`);
+    out.push('');
+  }
+
   if (report.workers !== null) {
-    out.push('7. Workers: the fuzz\'s search, runs/s with 2 worker threads against 1 (same seed and runs; pool start-up and shrinking not counted)');
+    out.push('8. Workers: the fuzz\'s search, runs/s with 2 worker threads against 1 (same seed and runs; pool start-up and shrinking not counted)');
     const rows = report.workers.map((result) => [
       result.target,
       formatCount(result.runs),
@@ -518,7 +542,7 @@ function render(report: Report): string[] {
   }
 
   if (report.sdkRaw !== null) {
-    out.push('8. SDK targets: simulated steps/s against the raw cost of the same SDK requests (the time inside the target boundary alone)');
+    out.push('9. SDK targets: simulated steps/s against the raw cost of the same SDK requests (the time inside the target boundary alone)');
     const rows = report.sdkRaw.map((result) => [
       result.target,
       formatCount(result.runs),
@@ -533,7 +557,7 @@ function render(report: Report): string[] {
   }
 
   if (report.mainJob !== null) {
-    out.push("9. The README's main job, `npx resumecheck fuzz --target sdk-shared` (seed 1, 2 000 runs), whole process, against main's CLI");
+    out.push("10. The README's main job, `npx resumecheck fuzz --target sdk-shared` (seed 1, 2 000 runs), whole process, against main's CLI");
     if (report.mainJob === 'no baseline checkout') out.push(`   skipped: no checkout at ${BASELINE_CHECKOUT} (set BENCH_BASELINE_CHECKOUT)`);
     else {
       const job = report.mainJob;
@@ -584,11 +608,11 @@ async function main(): Promise<void> {
     log('note: DEFAULT_CONFIG differs from the config bench/minima.ts was derived under; the planted figures use the latter');
   }
 
-  log('1/9 simulation speed...');
+  log('1/10 simulation speed...');
   const sim = only.has('sim') ? await figureSim(plan) : null;
-  log('2/9 model cost...');
+  log('2/10 model cost...');
   const model = only.has('model') ? measureModel({ warmupMs: plan.modelMeasureMs / 2, measureMs: plan.modelMeasureMs }) : null;
-  log('3/9 planted targets...');
+  log('3/10 planted targets...');
   let planted: PlantedResult[] | null = null;
   if (only.has('planted')) {
     planted = [];
@@ -597,9 +621,9 @@ async function main(): Promise<void> {
       log(`  ${target.name} done`);
     }
   }
-  log('4/9 fast-check baseline...');
+  log('4/10 fast-check baseline...');
   const fc = only.has('fc') ? figureFc(plan, config, log) : null;
-  log('5/9 SDK targets...');
+  log('5/10 SDK targets...');
   let sdk: SdkResult[] | null = null;
   if (only.has('sdk')) {
     sdk = [];
@@ -607,9 +631,13 @@ async function main(): Promise<void> {
       sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
     }
   }
-  log('6/9 --help wall time...');
+  log('6/10 --help wall time...');
   const cli = only.has('cli') ? measureCliStartup(plan.cliRounds) : null;
-  log('7/9 workers...');
+  log('7/10 SDK 2.x targets...');
+  const sdk2 = only.has('sdk2')
+    ? await measureSdk2(DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }, sdk, log)
+    : null;
+  log('8/10 workers...');
   let workers: WorkersResult[] | null = null;
   let threadCeiling: ThreadCeiling | null = null;
   if (only.has('workers')) {
@@ -619,16 +647,16 @@ async function main(): Promise<void> {
       await measureWorkers(sdkSharedTarget, { runs: plan.workersSdkRuns, rounds: plan.workersRounds }),
     ];
   }
-  log('8/9 SDK raw cost...');
+  log('9/10 SDK raw cost...');
   let sdkRaw: SdkRawResult[] | null = null;
   if (only.has('sdkraw')) {
     sdkRaw = [];
     for (const target of [sdkTarget, sdkSharedTarget, sdkCoreTarget]) sdkRaw.push(await measureSdkRaw(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs }));
   }
-  log('9/9 the main job against main...');
+  log('10/10 the main job against main...');
   const mainJob = only.has('mainjob') ? (measureMainJob({ baselineCheckout: BASELINE_CHECKOUT }) ?? 'no baseline checkout') : null;
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, workers, threadCeiling, sdkRaw, mainJob, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, workers, threadCeiling, sdkRaw, mainJob, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }

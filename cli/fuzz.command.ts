@@ -101,6 +101,8 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   const junitPath = values['junit'] as string | undefined;
   if (summaryPath !== undefined) checkOutFile(summaryPath, '--summary');
   if (junitPath !== undefined) checkOutFile(junitPath, '--junit');
+  const htmlPath = values['html'] as string | undefined;
+  if (htmlPath !== undefined) checkOutFile(htmlPath, '--html');
   if (values['corpus'] !== undefined && values['no-corpus'] === true) throw new UsageError('give --corpus or --no-corpus, not both');
   const config = resolveConfig(partial);
   const out = (values['out'] as string | undefined) ?? DEFAULT_OUT;
@@ -250,6 +252,11 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
     });
     if (summaryPath !== undefined) writeReport(summaryPath, '--summary', `${JSON.stringify(document, null, 2)}\n`);
     if (junitPath !== undefined) writeReport(junitPath, '--junit', junitXml({ target: target.name, elapsedMs, cases: junitCases(checked, reports, regressionReports) }));
+    if (htmlPath !== undefined) {
+      // One page for the whole run, its findings' traces already written (their replay commands name them).
+      const pageFindings = outcome.findings.map((finding, index) => ({ trace: finding.trace, path: reports[index]!.trace, run: finding.run }));
+      (await import('../traces/render/html.ts')).writeRunHtml(pageFindings, htmlPath, { target: target.name, seed, runs: outcome.runs, steps: outcome.steps });
+    }
     if (json) {
       io.out(JSON.stringify(document));
       return code;

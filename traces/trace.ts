@@ -7,6 +7,7 @@ import type { SimConfig } from '../sim/config.ts';
 import { CONFIG_BOUNDS, ConfigError, resolveConfig } from '../sim/config.ts';
 import type { TraceStep } from '../sim/engine.ts';
 import type { Violation } from '../sim/world.ts';
+import { renderStepLines } from './render/text.ts';
 
 /** The version of the trace format this build writes and reads. */
 export const TRACE_FORMAT_VERSION = 1;
@@ -18,6 +19,11 @@ export interface Trace {
   readonly format: 'resumecheck-trace';
   readonly formatVersion: number;
   readonly resumecheckVersion: string;
+  /**
+   * The SDK the target ran, as installed when the trace was recorded (`@modelcontextprotocol/sdk@1.32.2`,
+   * `@modelcontextprotocol/server@2.4.0`); null for targets without an SDK and for traces written before this field.
+   */
+  readonly sdk: string | null;
   readonly target: string;
   readonly config: SimConfig;
   /** The properties the run checked; null for all. */
@@ -95,6 +101,8 @@ export function parseTrace(text: string, source: string): Trace {
     format: 'resumecheck-trace',
     formatVersion: TRACE_FORMAT_VERSION,
     resumecheckVersion: String(record['resumecheckVersion'] ?? 'unknown'),
+    // Optional, so traces from before it still read: they did not say which SDK they ran on.
+    sdk: typeof record['sdk'] === 'string' && record['sdk'] !== '' ? record['sdk'] : null,
     target: record['target'],
     config,
     properties: parseProperties(record['properties'], source),
@@ -114,13 +122,7 @@ function parseProperties(value: unknown, source: string): PropertyName[] | null 
   return value as PropertyName[];
 }
 
-/** Renders a trace's steps as numbered lines for a person. */
+/** Renders a trace's steps as numbered lines for a person (traces/render/text.ts, the one text renderer). */
 export function renderSteps(steps: readonly TraceStep[]): string[] {
-  const lines: string[] = [];
-  steps.forEach((step, index) => {
-    const phase = step.phase === 'liveness' ? '   (liveness phase: faults stopped)' : '';
-    lines.push(`${String(index + 1).padStart(3)}. ${step.action}${phase}`);
-    for (const note of step.notes) lines.push(`       ${note}`);
-  });
-  return lines;
+  return renderStepLines(steps);
 }
