@@ -26,10 +26,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'fuzz',
     summary: 'random runs against a target; each violation is shrunk, printed and written as a trace',
-    usage: [
-      '--target T [--runs N | --time 30s] [--seed S] [--property P ...] [--first] [--workers N] [--out DIR]',
-      '     [--corpus DIR | --no-corpus] [--summary FILE] [--junit FILE] [--html FILE] [--min-coverage P] [--json]',
-    ],
+    usage: ['--target T [--runs N | --time 30s] [--seed S] [--property P ...] [--first] [--workers N] [--out DIR] [--summary FILE] [--junit FILE] [options]'],
     positionals: [],
     options: {
       target: { type: 'string', value: 'T', help: 'the system under test (required): `resumecheck targets` lists them, or module:PATH[#EXPORT][+shared]' },
