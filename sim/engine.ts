@@ -18,6 +18,7 @@ import {
   startAction,
 } from './actions.ts';
 import type { SimConfig } from './config.ts';
+import type { CoverageObserver } from './coverage.ts';
 import { createPrng } from './prng.ts';
 import { type Provenance, progressStepsOf, provenanceOf, toolStep } from './tools.ts';
 import type { Arrival, EventOwner, SimConnection, SimExecution, StreamView, Violation, World } from './world.ts';
@@ -294,6 +295,7 @@ interface RunContext {
   readonly list: ActionList;
   readonly trace: TraceStep[] | null;
   readonly observe: (connection: SimConnection) => void;
+  readonly coverage: CoverageObserver | null;
 }
 
 async function openRun(target: Target, config: SimConfig, options: RunOptions): Promise<RunContext> {
@@ -302,7 +304,9 @@ async function openRun(target: Target, config: SimConfig, options: RunOptions): 
   world.checked = options.properties === undefined ? null : new Set(options.properties);
   const host = new Host(world);
   world.server = run.boot({ epoch: 1 }, host);
-  return { world, host, list: options.actions ?? createActionList(), trace: options.record === true ? [] : null, observe: observeResponse(world) };
+  const coverage = options.coverage ?? null;
+  coverage?.beginRun();
+  return { world, host, list: options.actions ?? createActionList(), trace: options.record === true ? [] : null, observe: observeResponse(world), coverage };
 }
 
 /** Records a step about to be taken, when the run is recorded. */
@@ -406,14 +410,18 @@ function endStep(world: World): void {
 
 function stepSync(context: RunContext, kind: number, a: number, b: number): void {
   const { world } = context;
+  if (context.coverage !== null) context.coverage.action(kind);
   let op: Op | null = startAction(world, kind, a, b);
   while (op !== null) {
+    // Coverage reads states once the request is made and again once its answer is handled.
+    if (context.coverage !== null) context.coverage.observe(world);
     continueAction(world, op, performSync(context, op), context.observe);
     drainInbox(world);
     for (let cut = settleOp(world, op); cut !== null; cut = settleOp(world, cut)) {
       performSync(context, cut);
       drainInbox(world);
     }
+    if (context.coverage !== null) context.coverage.observe(world);
     op = followUp(world, op);
   }
   endStep(world);
@@ -421,14 +429,18 @@ function stepSync(context: RunContext, kind: number, a: number, b: number): void
 
 async function stepAsync(context: RunContext, kind: number, a: number, b: number): Promise<void> {
   const { world } = context;
+  if (context.coverage !== null) context.coverage.action(kind);
   let op: Op | null = startAction(world, kind, a, b);
   while (op !== null) {
+    // Coverage reads states once the request is made and again once its answer is handled.
+    if (context.coverage !== null) context.coverage.observe(world);
     continueAction(world, op, await performAsync(context, op), context.observe);
     drainInbox(world);
     for (let cut = settleOp(world, op); cut !== null; cut = settleOp(world, cut)) {
       await performAsync(context, cut);
       drainInbox(world);
     }
+    if (context.coverage !== null) context.coverage.observe(world);
     op = followUp(world, op);
   }
   endStep(world);
@@ -507,6 +519,8 @@ export interface RunOptions {
   readonly properties?: readonly PropertyName[];
   /** A list to reuse across runs, saving its allocation. */
   readonly actions?: ActionList;
+  /** Counts the states, transitions and action kinds this run reaches (a fuzz's coverage); off by default. */
+  readonly coverage?: CoverageObserver;
 }
 
 /** Runs one simulation of a synchronous or asynchronous target. */
