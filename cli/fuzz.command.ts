@@ -11,6 +11,8 @@ import { DEFAULT_RUNS } from './commands.ts';
 import { DEFAULT_OUT, checkOutDir } from './output-paths.ts';
 import { printViolation, quote } from './print-violation.ts';
 import { requireTarget } from './require-target.ts';
+import type { Target } from '../targets/target.ts';
+import type { Topology } from '../targets/multi-node/multi-node.target.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
 
 function parseShard(text: string): { index: number; count: number } {
@@ -24,6 +26,24 @@ function parseShard(text: string): { index: number; count: number } {
 function requireProperty(name: string): PropertyName {
   if (!isPropertyName(name)) throw new UsageError(`unknown property ${JSON.stringify(name)}; \`resumecheck properties\` lists them`);
   return name;
+}
+
+/** The target on several nodes when --nodes says so (targets/multi-node); --balancer and --store-lag need --nodes. */
+async function deployed(target: Target, values: ParsedArgs['values']): Promise<Target> {
+  if (values.nodes === undefined) {
+    if (values.balancer !== undefined || values['store-lag'] !== undefined) throw new UsageError('--balancer and --store-lag need --nodes');
+    return target;
+  }
+  const { multiNodeTarget, TopologyError, NODES_MAX, STORE_LAG_MAX } = await import('../targets/multi-node/multi-node.target.ts');
+  const nodes = parseWhole(values.nodes as string, '--nodes', 1, NODES_MAX);
+  const storeLagSteps = values['store-lag'] === undefined ? 0 : parseWhole(values['store-lag'] as string, '--store-lag', 0, STORE_LAG_MAX);
+  const balancer = (values.balancer as string | undefined) ?? 'round-robin';
+  try {
+    return multiNodeTarget(target, { nodes, balancer: balancer as Topology['balancer'], storeLagSteps });
+  } catch (error) {
+    if (error instanceof TopologyError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** Runs `resumecheck fuzz`. */
@@ -45,7 +65,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   const out = (values.out as string | undefined) ?? DEFAULT_OUT;
   checkOutDir(out, '--out');
   // The target last: loading an SDK target costs a moment, and every other mistake is reported before it.
-  const target = await requireTarget(values.target as string | undefined);
+  const target = await deployed(await requireTarget(values.target as string | undefined), values);
   const json = values.json === true;
 
   if (!json) io.out(`resumecheck fuzz: target ${target.name}, seed ${seed}, ${timeMs === null ? `${runsMax} runs` : `${values.time} budget`}, up to ${config.stepsMax} steps, ${config.clients} clients, window ${config.windowEventsMax}`);

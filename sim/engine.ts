@@ -99,6 +99,7 @@ class Host implements TargetHost {
       k: 0,
       progressSteps: progressStepsOf(start.tool, world.config.workProgressSteps),
       finished: false,
+      node: start.node ?? 0,
     };
     world.executions.push(execution);
     world.running.push(execution.index);
@@ -300,6 +301,15 @@ function performSync(context: RunContext, op: Op): HttpResponse | undefined {
       world.inbox.length = 0;
       world.server = world.run.boot({ epoch: world.epoch }, host);
       return undefined;
+    case 'crashNode':
+      server.crashNode!(op.node);
+      return undefined;
+    case 'restartNode':
+      server.restartNode!(op.node);
+      return undefined;
+    case 'catchUp':
+      server.catchUp!();
+      return undefined;
   }
 }
 
@@ -328,6 +338,15 @@ async function performAsync(context: RunContext, op: Op): Promise<HttpResponse |
       await server.dispose();
       world.inbox.length = 0;
       world.server = world.run.boot({ epoch: world.epoch }, host);
+      return undefined;
+    case 'crashNode':
+      await server.crashNode!(op.node);
+      return undefined;
+    case 'restartNode':
+      await server.restartNode!(op.node);
+      return undefined;
+    case 'catchUp':
+      await server.catchUp!();
       return undefined;
   }
 }
@@ -372,6 +391,8 @@ function offer(list: ActionList, kind: number, a: number): number {
 function nextHealAction(world: World, list: ActionList): number | null {
   list.count = 0;
   if (world.running.length > 0) return offer(list, K.advance, world.running[0]!);
+  // Under a store lag, writes still on their way reach every node before the clients are judged on them.
+  if (world.server.lagging?.() === true) return offer(list, K.catchUp, 0);
   for (const client of world.clients) {
     if (client.state !== MODEL.client.state.live) continue;
     for (const viewIndex of client.views) {

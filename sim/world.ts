@@ -98,6 +98,8 @@ export interface SimExecution {
   k: number;
   readonly progressSteps: number;
   finished: boolean;
+  /** The node running it (0 on a one-node target): a crash of that node ends it. */
+  readonly node: number;
 }
 
 /** What a connection was opened for. */
@@ -121,6 +123,8 @@ export interface SimConnection {
   /** State in MODEL.connection. */
   state: number;
   status: number;
+  /** The node that answered (0 on a one-node target), as its response said: a crash of that node drops it. */
+  node: number;
   /** Provenance position the next message of the connection's own stream must have; null when any may come. */
   kExpected: number | null;
   /** Highest provenance position received on this connection (0 before any). */
@@ -178,6 +182,9 @@ export interface World {
   serverState: number;
   epoch: number;
   restarts: number;
+  /** The node that is down (several nodes, one down at a time), or -1. */
+  nodeDown: number;
+  nodeCrashes: number;
   readonly clients: SimClient[];
   readonly sessions: SimSession[];
   readonly views: StreamView[];
@@ -230,6 +237,8 @@ export function createWorld(config: SimConfig, run: TargetRun, serverRandom: Prn
     serverState: MODEL.server.initial,
     epoch: 1,
     restarts: 0,
+    nodeDown: -1,
+    nodeCrashes: 0,
     clients,
     sessions: [],
     views: [],

@@ -13,6 +13,7 @@ import type {
   HttpResponse,
   Incarnation,
   JsonRpcMessage,
+  NodeInstance,
   ServerInstance,
   Target,
   TargetHost,
@@ -188,7 +189,7 @@ function observeStore(
 }
 
 /** One incarnation of the SDK app. */
-class SdkServer implements ServerInstance {
+class SdkServer implements NodeInstance {
   private readonly sessions = new Map<string, SessionEntry>();
   private readonly connections = new Map<number, ConnectionEntry>();
   private readonly gates = new Map<number, Gate>();
@@ -324,6 +325,11 @@ class SdkServer implements ServerInstance {
     this.sessions.clear();
     this.gates.clear();
     await this.quiescence.settle();
+  }
+
+  /** A node's crash is its incarnation's end: its transports and connections are gone, the stores are not its own. */
+  async crash(): Promise<void> {
+    await this.dispose();
   }
 
   /** Answers a request the router refuses itself; the connection is recorded as complete, so a later cut is a no-op. */
@@ -477,12 +483,27 @@ export function createSdkTarget(spec: SdkTargetSpec): Target {
     open(options: TargetOptions): TargetRun {
       const globals = patchSdkGlobals(options.seed);
       const instances: SdkServer[] = [];
+      // Several nodes (targets/multi-node) share the stores of their incarnation: only the current one is kept.
+      const sharedStores = new Map<number, SdkEventStores>();
       let closed = false;
       return {
         sync: false,
         boot(incarnation: Incarnation, host: TargetHost): ServerInstance {
           if (closed) throw new Error('assertion: boot called on a closed run');
           const instance = new SdkServer(host, spec.createStores(incarnation, options));
+          instances.push(instance);
+          return instance;
+        },
+        bootNode(incarnation: Incarnation, host: TargetHost): NodeInstance {
+          if (closed) throw new Error('assertion: bootNode called on a closed run');
+          let stores = sharedStores.get(incarnation.epoch);
+          if (stores === undefined) {
+            sharedStores.clear();
+            stores = spec.createStores(incarnation, options);
+            sharedStores.set(incarnation.epoch, stores);
+          }
+          // Each node is its own app (its own session routing, transports and McpServers), as separate processes are.
+          const instance = new SdkServer(host, stores);
           instances.push(instance);
           return instance;
         },
