@@ -34,7 +34,8 @@ async function deployed(target: Target, values: ParsedArgs['values']): Promise<T
     if (values.balancer !== undefined || values['store-lag'] !== undefined) throw new UsageError('--balancer and --store-lag need --nodes');
     return target;
   }
-  const { multiNodeTarget, TopologyError, NODES_MAX, STORE_LAG_MAX } = await import('../targets/multi-node/multi-node.target.ts');
+  const { multiNodeTarget, parseMultiNodeName, TopologyError, NODES_MAX, STORE_LAG_MAX } = await import('../targets/multi-node/multi-node.target.ts');
+  if (parseMultiNodeName(target.name) !== null) throw new UsageError(`target ${target.name} already names its nodes; give --nodes with its base target instead`);
   const nodes = parseWhole(values.nodes as string, '--nodes', 1, NODES_MAX);
   const storeLagSteps = values['store-lag'] === undefined ? 0 : parseWhole(values['store-lag'] as string, '--store-lag', 0, STORE_LAG_MAX);
   const balancer = (values.balancer as string | undefined) ?? 'round-robin';

@@ -106,6 +106,19 @@ describe('node crashes', () => {
   });
 });
 
+describe('the SDK behind a non-sticky balancer', () => {
+  it('seed 1: sdk-core@3:round-robin never keeps a session: its notifications/initialized reaches another node, which answers 404', async () => {
+    const target = multiNodeTarget(sdkCoreTarget, { nodes: 3, balancer: 'round-robin', storeLagSteps: 0 });
+    const outcome = await fuzz({ target, config: resolveConfig({ seed: '1' }), runsMax: 30, timeMs: null });
+    expect(outcome.finding).toBeNull();
+    // Why it holds: no tool ever runs. Every session's first request after initialize lands on the next node.
+    const result = await runSimulation(target, resolveConfig({ seed: '1' }), scriptChoices(['client 1 initializes', 'client 1 initializes']), { record: true });
+    const notes = result.trace!.flatMap((step) => step.notes);
+    expect(notes.filter((note) => note.includes('Mcp-Session-Id')).map((note) => note.slice(-8))).toEqual(['(node 1)', '(node 3)']);
+    expect(notes.filter((note) => note.startsWith('  → 404'))).toEqual(['  → 404 (node 2)', '  → 404 (node 1)']);
+  });
+});
+
 describe('store lag', () => {
   it('seed 1: a write reaches the node holding the connection late, in order, and the liveness phase waits for it', async () => {
     const target = multiNodeTarget(referenceTarget, { nodes: 2, balancer: 'round-robin', storeLagSteps: 3 });
