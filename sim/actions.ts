@@ -341,9 +341,9 @@ export function startAction(world: World, kind: number, a: number, b: number): O
 function crashNodeWorld(world: World, node: number): Op {
   world.nodeDown = node;
   world.nodeCrashes += 1;
-  // A client may come back with a cursor from before the crash, as after a restart (into a new session, after a 404).
+  // A client may come back with a cursor from before the crash, as after a restart, once it is in a new session.
   for (const client of world.clients) {
-    if (client.cursorLatest !== null) client.cursorPreRestart = client.cursorLatest;
+    if (client.cursorLatest !== null) client.cursorBeforeCrash = client.cursorLatest;
   }
   for (let index = world.attached.length - 1; index >= 0; index -= 1) {
     const connection = world.connections[world.attached[index]!]!;
@@ -441,6 +441,10 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
       world.sessions.push(session);
       client.state = step(C, client.state, C.event.initialized);
       client.session = session;
+      if (client.cursorBeforeCrash !== null) {
+        client.cursorPreRestart = client.cursorBeforeCrash;
+        client.cursorBeforeCrash = null;
+      }
       client.standaloneView = -1;
       client.completedView = -1;
       client.views.length = 0;

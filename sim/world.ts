@@ -144,6 +144,11 @@ export interface SimClient {
   cursorLatest: Cursor | null;
   /** The latest cursor it received in an earlier incarnation. */
   cursorPreRestart: Cursor | null;
+  /**
+   * Its latest cursor when a node crashed (several nodes): it becomes `cursorPreRestart` once the client is in a new
+   * session, since the session itself may outlive the crash (its cursors are then no one's but its own).
+   */
+  cursorBeforeCrash: Cursor | null;
   /** Its current standalone view, or -1. */
   standaloneView: number;
   /** Its most recent completed call view with a cursor before the result, or -1. */
@@ -225,6 +230,7 @@ export function createWorld(config: SimConfig, run: TargetRun, serverRandom: Prn
       habit: config.requestIdHabits[index % config.requestIdHabits.length]!,
       cursorLatest: null,
       cursorPreRestart: null,
+      cursorBeforeCrash: null,
       standaloneView: -1,
       completedView: -1,
       views: [],
