@@ -30,14 +30,23 @@ export interface Balancer {
   pinned(sessionId: string, node: number): void;
 }
 
-/** FNV-1a of a string, 32 bits: a hash with no state, for the random balancer. */
-function fnv1a(text: string): number {
+/**
+ * FNV-1a of a string, 32 bits, then murmur3's finalizer: a hash with no state, for the random balancer. Without the
+ * finalizer, strings that differ only in their last character (consecutive connection numbers) fall in correlated
+ * residues modulo small numbers: two consecutive requests never reached the same one of 3 nodes.
+ */
+function hashOf(text: string): number {
   let hash = 0x811c9dc5;
   for (let index = 0; index < text.length; index += 1) {
     hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
+    hash = Math.imul(hash, 0x01000193);
   }
-  return hash;
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
+  return hash >>> 0;
 }
 
 function upNodes(up: readonly boolean[]): number[] {
@@ -68,7 +77,7 @@ export function createBalancer(name: BalancerName, seed: string): Balancer {
           return nextAfterLast(up);
         case 'random': {
           const nodes = upNodes(up);
-          return nodes[fnv1a(`${seed}/balancer/${request.connection}`) % nodes.length]!;
+          return nodes[hashOf(`${seed}/balancer/${request.connection}`) % nodes.length]!;
         }
         case 'failover':
           return upNodes(up)[0]!;

@@ -46,6 +46,10 @@ describe('the balancer', () => {
     const picks = (seed: string) => Array.from({ length: 60 }, (_, connection) => createBalancer('random', seed).pick(get(connection, 's'), [true, true, true]));
     expect(picks('1')).toEqual(picks('1'));
     expect(new Set(picks('1')).size).toBe(3);
+    // Consecutive connections are not correlated: over 60, some pairs land on the same node, and about a third do.
+    const same = picks('1').filter((node, connection, all) => connection > 0 && all[connection - 1] === node).length;
+    expect(same).toBeGreaterThan(8);
+    expect(same).toBeLessThan(32);
     expect(picks('2')).not.toEqual(picks('1'));
   });
 });
