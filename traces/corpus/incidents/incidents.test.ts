@@ -1,7 +1,8 @@
 // The seeds' incidents as hand-written scenarios (one action a line), each with the verdict it must get on every
 // target: with every property checked, and with only the incident's own properties checked (a run stops at its first
 // violation, so another property can fire before the incident's own). A verdict that changes means a target or
-// resumecheck changed: re-derive it on purpose, never to make the test pass.
+// resumecheck changed: re-derive it on purpose (`npx tsx traces/corpus/incidents/verdicts.ts` prints old → new), never
+// to make the test pass.
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +43,12 @@ describe('traces/corpus/incidents: the seeds\' incidents, replayed on every targ
       });
     }
   }
+
+  it("seed 000's first incident shows its first symptom on replay-tail (the completed-stream policy replay-tail): the result delivered twice", () => {
+    const incident = incidents.find((each) => each.file === 'seed-000-completed-stream-resumed-onto-new-post.txt');
+    expect(incident?.properties).toContain('no-duplicate-delivery');
+    expect(incident?.verdicts.get('replay-tail')?.[1]).toMatch(/^no-duplicate-delivery at step \d+$/);
+  });
 
   it('a target whose package is not installed is named with the package, not thrown (the test then skips it)', async () => {
     const absent = Object.assign(new Error("Cannot find package '@modelcontextprotocol/server' imported from /x.js"), { code: 'ERR_MODULE_NOT_FOUND' });
