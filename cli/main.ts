@@ -17,6 +17,8 @@ import { TraceFormatError, type Trace, renderSteps } from '../traces/trace.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
 import { commandCheckStore } from '../check-store/command.ts';
 import { moduleTargetFromName } from '../targets/module/module.target.ts';
+import { commandExplore } from './explore.ts';
+import { commandMatrix } from './matrix.ts';
 
 const HELP = `resumecheck — a model checker for MCP Streamable HTTP resumability
 
@@ -29,6 +31,9 @@ Usage:
   resumecheck properties [--json]
   resumecheck check-store MODULE [--export NAME] [--shared] [--runs N] [--seed S] [--out DIR] [--json]
   resumecheck check-store --replay FILE        (a contract trace written by check-store)
+  resumecheck explore --target T --depth D [--clients C] [--property P] [--seed S] [--runs-max N] [--no-reduction]
+                      [--out DIR] [--json]        (every sequence up to D steps, shortest first)
+  resumecheck matrix [--runs N | --budget 5s] [--seed S] [--target T ...] [--json | --markdown]
 
 Exit codes: 0 no violation found, 1 a violation (shrunk, printed, written), 2 bad input.
 `;
@@ -38,14 +43,14 @@ export const DEFAULT_OUT = 'traces/found';
 /** Runs a fuzz makes unless --runs or --time says otherwise: deterministic, and under a minute on the SDK targets. */
 export const DEFAULT_RUNS = 2_000;
 
-interface Io {
+export interface Io {
   out(line: string): void;
   err(line: string): void;
 }
 
 const processIo: Io = { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) };
 
-function parse(args: string[], options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>, positionals: number) {
+export function parse(args: string[], options: NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>, positionals: number) {
   let parsed;
   try {
     parsed = parseArgs({ args, options, allowPositionals: positionals > 0, strict: true });
@@ -56,7 +61,7 @@ function parse(args: string[], options: NonNullable<NonNullable<Parameters<typeo
   return parsed;
 }
 
-function requireTarget(name: string | undefined): Target {
+export function requireTarget(name: string | undefined): Target {
   if (name === undefined) throw new UsageError('--target is required; `resumecheck targets` lists them');
   // A user's store module in the SDK transport (check-store traces): module:<path>[#export][+shared].
   const moduleTarget = moduleTargetFromName(name);
@@ -74,16 +79,16 @@ function parseShard(text: string): { index: number; count: number } {
   return { index, count };
 }
 
-function requireProperty(name: string): PropertyName {
+export function requireProperty(name: string): PropertyName {
   if (!isPropertyName(name)) throw new UsageError(`unknown property ${JSON.stringify(name)}; \`resumecheck properties\` lists them`);
   return name;
 }
 
-function quote(argument: string): string {
+export function quote(argument: string): string {
   return /^[\w./:@=-]+$/.test(argument) ? argument : `'${argument.replaceAll("'", "'\\''")}'`;
 }
 
-function printViolation(io: Io, trace: Trace, path: string | null): void {
+export function printViolation(io: Io, trace: Trace, path: string | null): void {
   const verdict = trace.verdict!;
   const property = PROPERTIES.find((candidate) => candidate.name === verdict.property)!;
   io.out(`✗ ${verdict.property} violated by ${trace.target} (${property.kind})`);
@@ -280,6 +285,10 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
         return await commandScript(rest, io);
       case 'check-store':
         return await commandCheckStore(rest, io);
+      case 'explore':
+        return await commandExplore(rest, io);
+      case 'matrix':
+        return await commandMatrix(rest, io);
       default:
         throw new UsageError(`unknown command ${JSON.stringify(command)}; try resumecheck --help`);
     }

@@ -9,13 +9,19 @@ export interface Prng {
   float(): number;
   /** An integer in [0, bound). */
   below(bound: number): number;
+  /** Where the sequence stands, as plain data (exploration keys worlds by it). */
+  state(): unknown;
 }
 
 class AleaPrng implements Prng {
-  private readonly source: () => number;
+  private readonly source: seedrandom.StatefulPRNG<seedrandom.State.Alea>;
 
   constructor(seed: string) {
-    this.source = seedrandom.alea(seed);
+    this.source = seedrandom.alea(seed, { state: true });
+  }
+
+  state(): unknown {
+    return this.source.state();
   }
 
   float(): number {

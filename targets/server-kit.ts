@@ -24,6 +24,7 @@ import type {
   Incarnation,
   JsonRpcMessage,
   ServerInstance,
+  StateKeyWriter,
   TargetHost,
   TargetOptions,
   TargetRun,
@@ -62,6 +63,18 @@ export interface StrategyIncarnation {
   nextSessionId(host: TargetHost): string;
   /** Buffer request frames in their stream (a planted bug; never in the reference). */
   readonly bufferRequestFrames: boolean;
+  /**
+   * True when everything the incarnation keeps is in `state`, so the kit can key its state for exploration. Set by
+   * {@link markSelfContained} as a non-enumerable property: a spread copy (`{ ...base, ... }`), which may keep more
+   * state in its own closures, does not inherit it.
+   */
+  readonly selfContained?: boolean;
+}
+
+/** Marks an incarnation whose whole state is its `state` (see {@link StrategyIncarnation.selfContained}). */
+export function markSelfContained(incarnation: StrategyIncarnation): StrategyIncarnation {
+  Object.defineProperty(incarnation, 'selfContained', { value: true, enumerable: false });
+  return incarnation;
 }
 
 /** How a stream is opened: for a request (kept in the ledger) or as the standalone stream. */
@@ -91,7 +104,7 @@ export function coreIncarnation(
     ...(policy.completedStreamPolicy === undefined ? {} : { completedStreamPolicy: policy.completedStreamPolicy }),
   });
   // Methods, not arrow properties: tsx names every arrow property it creates, which costs on every boot.
-  return {
+  return markSelfContained({
     state,
     decide(request) {
       return decideRequest(state, request);
@@ -107,7 +120,7 @@ export function coreIncarnation(
     },
     nextSessionId: randomSessionId,
     bufferRequestFrames: false,
-  };
+  });
 }
 
 /** A run of a kit server with the given strategy. */
@@ -115,7 +128,8 @@ export function openKitRun(strategy: Strategy, options: TargetOptions): TargetRu
   return {
     sync: true,
     boot(incarnation, host) {
-      return new KitServer(strategy.boot(incarnation, options, host), host);
+      const booted = strategy.boot(incarnation, options, host);
+      return booted.selfContained === true ? new KeyedKitServer(booted, host) : new KitServer(booted, host);
     },
     close() {},
   };
@@ -149,12 +163,12 @@ function isToolName(name: unknown): name is ToolName {
 
 class KitServer implements ServerInstance {
   /** The connection each stream is attached to, if any. */
-  private readonly attached = new Map<StreamRecord<StoredMessage>, number>();
-  private readonly streamsByConnection = new Map<number, StreamRecord<StoredMessage>>();
-  private readonly executions = new Map<number, Execution>();
+  protected readonly attached = new Map<StreamRecord<StoredMessage>, number>();
+  protected readonly streamsByConnection = new Map<number, StreamRecord<StoredMessage>>();
+  protected readonly executions = new Map<number, Execution>();
 
   constructor(
-    private readonly strategy: StrategyIncarnation,
+    protected readonly strategy: StrategyIncarnation,
     private readonly host: TargetHost,
   ) {}
 
@@ -344,5 +358,30 @@ class KitServer implements ServerInstance {
     if (!this.streamsByConnection.has(connection)) return;
     this.detach(connection);
     this.host.end(connection);
+  }
+}
+
+/** A kit server whose strategy keeps all its state in the core state: it can key that state for exploration. */
+class KeyedKitServer extends KitServer {
+  stateKey(key: StateKeyWriter): void {
+    // The core's session map is the index list keyed by ID (derived); its config is fixed for the run.
+    key.value(this.strategy.state.sessionsByIndex);
+    for (const [stream, connection] of this.attached) {
+      key.value(stream);
+      key.value(key.connection(connection));
+    }
+    key.value('|');
+    for (const [connection, stream] of this.streamsByConnection) {
+      key.value(key.connection(connection));
+      key.value(stream);
+    }
+    key.value('|');
+    // An execution the simulator never advances again cannot change what the server does.
+    for (const [number, execution] of this.executions) {
+      const name = key.execution(number);
+      if (name === null) continue;
+      key.value(name);
+      key.value(execution);
+    }
   }
 }

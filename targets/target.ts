@@ -107,6 +107,23 @@ export interface ServerInstance {
   expire(sessionId: string): void | Promise<void>;
   /** The incarnation stops (a restart): everything it holds in memory is gone. */
   dispose(): void | Promise<void>;
+  /**
+   * Optional, for exhaustive exploration (sim/explore.ts): writes everything this incarnation holds that can change
+   * what it does next, so that two worlds whose keys are equal may be explored once. Offer it only when the whole
+   * state is reachable from here (no state hidden in closures); connection and execution numbers go through
+   * `key.connection` and `key.execution`, which name them canonically.
+   */
+  stateKey?(key: StateKeyWriter): void;
+}
+
+/** What a target writes its state to for {@link ServerInstance.stateKey}. */
+export interface StateKeyWriter {
+  /** Any plain value: primitives, arrays, Maps, Sets, plain objects (shared objects are written once). */
+  value(value: unknown): void;
+  /** A connection number, named by its place among the attached connections. */
+  connection(connection: number): string;
+  /** An execution number, named by its place among the running executions; null for one that never runs again. */
+  execution(execution: number): string | null;
 }
 
 /** The identity of one server incarnation. */
