@@ -12,7 +12,7 @@ import type { Target } from '../targets/target.ts';
 import { createActionList } from './actions.ts';
 import type { SimConfig } from './config.ts';
 import { type ChoiceSource, runSimulation } from './engine.ts';
-import { NO_TARGET_KEY, worldKey } from './state-key.ts';
+import { KeyNames, NO_TARGET_KEY, worldKey } from './state-key.ts';
 import type { World } from './world.ts';
 
 /** The outcome of an exhaustive exploration. */
@@ -56,10 +56,11 @@ export function prefixChoices(prefix: readonly number[], seen: { enabledAfter: n
   };
 }
 
-/** Thrown by the keyed choice source to end a run at the end of its prefix: no liveness phase is needed there. */
-class PrefixDone extends Error {
-  override readonly name = 'PrefixDone';
-}
+/**
+ * Thrown by the keyed choice source to end a run at the end of its prefix, where no liveness phase is needed. Not
+ * an Error: it is thrown for most runs of a search, and capturing a stack trace each time cost 8% of it.
+ */
+const PREFIX_DONE: unique symbol = Symbol('prefix done');
 
 /**
  * Replays `prefix`, then keys the world. A world met before at this depth or a shallower one ends the run (its
@@ -76,12 +77,13 @@ class KeyedPrefix implements ChoiceSource {
     private readonly prefix: readonly number[],
     private readonly full: boolean,
     private readonly visited: Map<number, number>,
+    private readonly names: KeyNames,
   ) {}
 
   choose(world: World, list: { readonly count: number }): number | null {
     if (this.next < this.prefix.length) return this.prefix[this.next++]!;
     this.enabledAfter = list.count;
-    const key = worldKey(world);
+    const key = worldKey(world, this.names);
     if (key === null) throw new Error('a target that offered a state key stopped offering one');
     const { hash, check } = key;
     const depth = this.prefix.length;
@@ -89,11 +91,11 @@ class KeyedPrefix implements ChoiceSource {
     // An entry packs the check hash and the shallowest depth (6 bits). Another check under the same hash is
     // another world: it is explored but cannot be recorded (slower if it recurs, never unsound).
     const same = entry !== undefined && Math.floor(entry / 64) === check;
-    if (same && entry % 64 <= depth) throw new PrefixDone();
+    if (same && entry % 64 <= depth) throw PREFIX_DONE;
     if (entry === undefined || same) this.visited.set(hash, check * 64 + depth);
     if (this.full) return null;
     this.expand = true;
-    throw new PrefixDone();
+    throw PREFIX_DONE;
   }
 }
 
@@ -183,18 +185,19 @@ async function exploreReduced(target: Target, config: SimConfig, options: Explor
   let runs = 0;
   let runsLastDepth = 0;
   let visited = new Map<number, number>();
+  const names = new KeyNames();
   const actions = createActionList();
   const checked = options.only === undefined ? {} : { properties: [options.only] };
   const visit = async (prefix: number[], depth: number): Promise<{ choices: number[]; property: PropertyName } | null | 'budget'> => {
     if (runs >= options.runsMax) return 'budget';
     runs += 1;
     runsLastDepth += 1;
-    const source = new KeyedPrefix(prefix, prefix.length === depth, visited);
+    const source = new KeyedPrefix(prefix, prefix.length === depth, visited, names);
     let result;
     try {
       result = await runSimulation(target, config, source, { ...checked, actions });
     } catch (error) {
-      if (!(error instanceof PrefixDone)) throw error;
+      if (error !== PREFIX_DONE) throw error;
       if (!source.expand) return null;
       for (let choice = 0; choice < source.enabledAfter; choice += 1) {
         const found = await visit([...prefix, choice], depth);

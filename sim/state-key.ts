@@ -18,15 +18,27 @@ export const WORLD_FIELDS = {
   violation: 'omitted: a world with a violation is never expanded',
   inbox: 'omitted: empty between steps',
   callsById: 'omitted: the calls by ID, derived from `calls`',
-  attached: 'written with `connections`: the attached connections in the order they attached',
+  attached: 'written with `connections`',
+  views:
+    "every view, named by its client and its place among that client's views (so are the view numbers held elsewhere), in name order: the order two clients created views in is only how their actions interleaved",
+  eventOwners: 'sorted by event ID: the map is only looked up',
   running: 'written with `executions`: the running executions in the order they started',
   connections:
-    'only attached connections: a connection no longer attached is read by nothing again (its frames and ends are dropped, no property or action looks it up); connection numbers are names (the target and the properties only compare them), written as their place among the attached',
+    "only attached connections, in name order, without the Last-Event-ID they were opened with (judged when the response came; later only no-hang's explanation quotes it): a connection no longer attached is read by nothing again (its frames and ends are dropped, no property or action looks it up); connection numbers are names (the target and the properties only compare them), written as the connection's client and view",
   executions:
     'only running executions: a finished one is never advanced again; execution numbers are names, written as their place among the running',
   server: "the target's own key (ServerInstance.stateKey); without one the world has no key",
   serverRandom: "the PRNG's state: the target's future session IDs",
 } as const;
+
+/**
+ * Field names seen while keying, each with its hash: names repeat in every world, and mixing them character by
+ * character was most of a key's cost. One per exploration; two field names with the same 32-bit hash would only
+ * make some keys of differently shaped objects alike, and every world's objects have the shapes the code gives them.
+ */
+export class KeyNames {
+  readonly units = new Map<string, number>();
+}
 
 /** Why a world has no key: its target cannot describe its state. */
 export const NO_TARGET_KEY = 'the target offers no state key (ServerInstance.stateKey): only the full search applies';
@@ -43,13 +55,42 @@ class KeyWriter implements StateKeyWriter {
   private readonly seen = new Map<object, number>();
   private readonly connectionNames = new Map<number, string>();
   private readonly executionNames = new Map<number, string>();
+  private readonly viewNames = new Map<number, string>();
 
   constructor(
     world: World,
     readonly text: string[] | null,
+    private readonly names: KeyNames,
   ) {
-    for (let place = 0; place < world.attached.length; place += 1) this.connectionNames.set(world.attached[place]!, `a${place}`);
-    for (let place = 0; place < world.running.length; place += 1) this.executionNames.set(world.running[place]!, `r${place}`);
+    // Views are named by their client and their place among that client's views: the order in which two
+    // clients' actions interleave does not change them.
+    const perClient = new Map<number, number>();
+    for (const view of world.views) {
+      const ordinal = perClient.get(view.client) ?? 0;
+      perClient.set(view.client, ordinal + 1);
+      this.viewNames.set(view.index, `v${view.client}.${ordinal}`);
+    }
+    // An attached connection is named by its client and the view it feeds (or what it was opened for); names
+    // two connections would share get their place in the attach order too, so naming stays one to one.
+    const wanted = new Map<number, string>();
+    const uses = new Map<string, number>();
+    for (const index of world.attached) {
+      const connection = world.connections[index]!;
+      const name = `k${connection.client}:${connection.view >= 0 ? this.viewNames.get(connection.view)! : connection.purpose}`;
+      wanted.set(index, name);
+      uses.set(name, (uses.get(name) ?? 0) + 1);
+    }
+    let place = 0;
+    for (const [index, name] of wanted) {
+      this.connectionNames.set(index, uses.get(name) === 1 ? name : `${name}#${place}`);
+      place += 1;
+    }
+    for (let at = 0; at < world.running.length; at += 1) this.executionNames.set(world.running[at]!, `r${at}`);
+  }
+
+  /** A view's canonical name. */
+  view(view: number): string {
+    return this.viewNames.get(view) ?? `w${view}`;
   }
 
   connection(connection: number): string {
@@ -74,6 +115,26 @@ class KeyWriter implements StateKeyWriter {
     this.mix(value.length);
     for (let index = 0; index < value.length; index += 1) this.mix(value.charCodeAt(index));
     if (this.text !== null) this.text.push(String.fromCharCode(tag) + value);
+  }
+
+  /** A field name, mixed as one unit: its own hash, computed once per exploration. */
+  private name(field: string): void {
+    let unit = this.names.units.get(field);
+    if (unit === undefined) {
+      unit = 0x811c9dc5;
+      for (let index = 0; index < field.length; index += 1) unit = Math.imul(unit ^ field.charCodeAt(index), 16777619);
+      this.names.units.set(field, unit);
+    }
+    this.mix(0x2e);
+    this.mix(unit);
+    if (this.text !== null) this.text.push(`.${field}`);
+  }
+
+  /** A tag and a small whole number (a length, a back reference). */
+  counted(tag: number, count: number): void {
+    this.mix(tag);
+    this.mix(count);
+    if (this.text !== null) this.text.push(String.fromCharCode(tag) + count);
   }
 
   private number(value: number): void {
@@ -114,21 +175,21 @@ class KeyWriter implements StateKeyWriter {
     const object = value as object;
     const known = this.seen.get(object);
     if (known !== undefined) {
-      this.token(0x23, String(known));
+      this.counted(0x23, known);
       return;
     }
     this.seen.set(object, this.seen.size);
     if (Array.isArray(object)) {
-      this.token(0x5b, String(object.length));
+      this.counted(0x5b, object.length);
       for (const item of object) this.value(item);
     } else if (object instanceof Map) {
-      this.token(0x4d, String(object.size));
+      this.counted(0x4d, object.size);
       for (const [key, item] of object) {
         this.value(key);
         this.value(item);
       }
     } else if (object instanceof Set) {
-      this.token(0x53, String(object.size));
+      this.counted(0x53, object.size);
       for (const item of object) this.value(item);
     } else if (ArrayBuffer.isView(object)) {
       this.token(0x42, Array.from(object as unknown as ArrayLike<number>).join(','));
@@ -137,16 +198,25 @@ class KeyWriter implements StateKeyWriter {
     }
   }
 
-  /** A plain object's own fields in their order; a field named `connection` holding a number is a connection. */
+  /**
+   * A plain object's own fields in their order. A number in a field named `connection` is a connection, one in
+   * `view`, `standaloneView` or `completedView` (or the numbers of `views`) a view: each written by its name.
+   */
   fields(object: Record<string, unknown>, skip: ReadonlySet<string> | null = null): void {
     const names = Object.keys(object);
-    this.token(0x7b, String(names.length));
+    this.counted(0x7b, names.length);
     for (const field of names) {
       if (skip !== null && skip.has(field)) continue;
-      this.token(0x2e, field);
+      // A call's request body is derived from its request id, tool and call ID, which are written.
+      if (field === 'body' && 'requestId' in object && 'tool' in object && 'session' in object) continue;
+      this.name(field);
       const item = object[field];
       if (field === 'connection' && typeof item === 'number') this.token(0x63, item < 0 ? '-' : this.connection(item));
-      else this.value(item);
+      else if (VIEW_FIELDS.has(field) && typeof item === 'number') this.token(0x76, item < 0 ? '-' : this.view(item));
+      else if (field === 'views' && Array.isArray(item) && item.every((entry) => typeof entry === 'number')) {
+        this.counted(0x5b, item.length);
+        for (const entry of item as number[]) this.token(0x76, this.view(entry));
+      } else this.value(item);
     }
   }
 
@@ -170,10 +240,18 @@ export interface WorldKey {
 }
 
 const INDEX = new Set(['index']);
+const VIEW_FIELDS: ReadonlySet<string> = new Set(['view', 'standaloneView', 'completedView']);
+// The Last-Event-ID an attached connection was opened with was judged when its response came; later only an
+// explanation (no-hang's) quotes it.
+const CONNECTION_OMITTED = new Set(['index', 'lastEventId']);
+
+function byName(left: readonly [string, unknown], right: readonly [string, unknown]): number {
+  return left[0] < right[0] ? -1 : left[0] > right[0] ? 1 : 0;
+}
 
 function writeConnection(writer: KeyWriter, connection: SimConnection): void {
   writer.token(0x40, writer.connection(connection.index));
-  writer.fields(connection as unknown as Record<string, unknown>, INDEX);
+  writer.fields(connection as unknown as Record<string, unknown>, CONNECTION_OMITTED);
 }
 
 function writeExecution(writer: KeyWriter, execution: SimExecution): void {
@@ -193,9 +271,31 @@ function writeWorld(world: World, writer: KeyWriter): void {
       case 'attached':
       case 'running':
         break;
-      case 'connections':
-        for (const index of world.attached) writeConnection(writer, world.connections[index]!);
+      case 'connections': {
+        // In name order: the attach order of two clients' connections says only how their actions interleaved.
+        const named = world.attached.map((index) => [writer.connection(index), index] as const).sort(byName);
+        for (const [, index] of named) writeConnection(writer, world.connections[index]!);
         break;
+      }
+      case 'views': {
+        const named = world.views.map((view) => [writer.view(view.index), view] as const).sort(byName);
+        writer.counted(0x5b, named.length);
+        for (const [name, view] of named) {
+          writer.token(0x40, name);
+          writer.fields(view as unknown as Record<string, unknown>, INDEX);
+        }
+        break;
+      }
+      case 'eventOwners': {
+        // Looked up by ID only: the order IDs were first delivered in is not state.
+        const owners = [...world.eventOwners].sort(byName);
+        writer.counted(0x4d, owners.length);
+        for (const [eventId, owner] of owners) {
+          writer.value(eventId);
+          writer.value(owner);
+        }
+        break;
+      }
       case 'executions':
         for (const index of world.running) writeExecution(writer, world.executions[index]!);
         break;
@@ -215,9 +315,9 @@ function writeWorld(world: World, writer: KeyWriter): void {
  * The key of a world between steps of the fault phase, or null when its target offers no state key. Equal keys
  * mean equal futures: the same actions enabled, the same answers, the same monitor verdicts.
  */
-export function worldKey(world: World): WorldKey | null {
+export function worldKey(world: World, names: KeyNames = new KeyNames()): WorldKey | null {
   if (world.server.stateKey === undefined) return null;
-  const writer = new KeyWriter(world, null);
+  const writer = new KeyWriter(world, null, names);
   writeWorld(world, writer);
   return writer.digest();
 }
@@ -226,6 +326,6 @@ export function worldKey(world: World): WorldKey | null {
 export function worldKeyText(world: World): string | null {
   if (world.server.stateKey === undefined) return null;
   const text: string[] = [];
-  writeWorld(world, new KeyWriter(world, text));
+  writeWorld(world, new KeyWriter(world, text, new KeyNames()));
   return text.join(' ');
 }

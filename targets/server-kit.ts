@@ -366,13 +366,16 @@ class KeyedKitServer extends KitServer {
   stateKey(key: StateKeyWriter): void {
     // The core's session map is the index list keyed by ID (derived); its config is fixed for the run.
     key.value(this.strategy.state.sessionsByIndex);
-    for (const [stream, connection] of this.attached) {
+    // The two maps are only looked up, never iterated to decide anything but which superseded standalone stream's
+    // connection to end (at most one is attached): written in the order of the connections' names, not of insertion.
+    const byName = (left: readonly [string, unknown], right: readonly [string, unknown]) => (left[0] < right[0] ? -1 : left[0] > right[0] ? 1 : 0);
+    for (const [name, stream] of [...this.attached].map(([stream, connection]) => [key.connection(connection), stream] as const).sort(byName)) {
+      key.value(name);
       key.value(stream);
-      key.value(key.connection(connection));
     }
     key.value('|');
-    for (const [connection, stream] of this.streamsByConnection) {
-      key.value(key.connection(connection));
+    for (const [name, stream] of [...this.streamsByConnection].map(([connection, stream]) => [key.connection(connection), stream] as const).sort(byName)) {
+      key.value(name);
       key.value(stream);
     }
     key.value('|');
