@@ -5,7 +5,7 @@
 //   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
 //   npm run bench -- --json       machine-readable
 //   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
-//   npm run bench -- --only sim,model,planted,fc,sdk
+//   npm run bench -- --only sim,model,planted,fc,sdk,explore
 
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -21,15 +21,18 @@ import { type ModelCost, measureModel } from './model-cost.ts';
 import { type PlantedResult, measurePlanted, minimumOf } from './planted.ts';
 import { type SdkResult, measureSdk } from './sdk.ts';
 import { type BareSpeed, type SimSpeed, measureBareSpeed, measureSimSpeed } from './sim-speed.ts';
+import { type ExplorePlan, type ExploreResult, measureExplore } from './explore.ts';
 
 /** The speed targets, each a threshold printed as pass or miss. */
 const TARGETS = {
   referenceStepsPerSecond: 1_000_000,
   plantedMsToFirstMedian: 50,
   sdkStepsPerSecond: 5_000,
+  /** The reduced exhaustive search on `reference`, 2 clients, cleared to depth 8 within this (issue 7). */
+  exploreDepth8Ms: 60_000,
 } as const;
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk'] as const;
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'explore'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -46,6 +49,7 @@ interface Plan {
   readonly fcTimeMs: number;
   readonly sdkMeasureMs: number;
   readonly sdkTimeMs: number;
+  readonly explore: ExplorePlan;
 }
 
 const FULL: Plan = {
@@ -61,6 +65,7 @@ const FULL: Plan = {
   fcTimeMs: 2000,
   sdkMeasureMs: 3000,
   sdkTimeMs: 30_000,
+  explore: { depths: [4, 5, 6, 7, 8], capWithoutMs: 20_000, capWithMs: 60_000 },
 };
 
 const QUICK: Plan = {
@@ -76,6 +81,7 @@ const QUICK: Plan = {
   fcTimeMs: 500,
   sdkMeasureMs: 1000,
   sdkTimeMs: 10_000,
+  explore: { depths: [4, 5, 6], capWithoutMs: 3000, capWithMs: 5000 },
 };
 
 interface Machine {
@@ -213,6 +219,7 @@ interface Report {
   readonly planted: PlantedResult[] | null;
   readonly fc: { figures: FcFigure[]; referenceCheck: FcSearch } | null;
   readonly sdk: SdkResult[] | null;
+  readonly explore: ExploreResult | null;
   readonly elapsedMs: number;
 }
 
@@ -283,6 +290,39 @@ function fcShrunkOverMinimum(target: string, searches: readonly FcSearch[]): num
     ratios.push(search.shrunkLength / (minimum.length ?? minimum.lowerBound));
   }
   return ratios.length === 0 ? null : median(ratios);
+}
+
+function renderExplore(result: ExploreResult, plan: ExplorePlan): string[] {
+  const out: string[] = [];
+  out.push(`6. Exhaustive search on \`reference\` (sim/explore.ts, 2 clients, shortest first), without and with the reduction (equal worlds merged); each search cut at ${formatMs(plan.capWithoutMs)} without, ${formatMs(plan.capWithMs)} with`);
+  const rows: string[][] = [];
+  for (const depth of plan.depths) {
+    const without = result.searches.find((search) => search.depth === depth && !search.reduce)!;
+    const withReduction = result.searches.find((search) => search.depth === depth && search.reduce)!;
+    const cell = (search: typeof without) =>
+      !search.ran ? ['not run (a shallower search hit the cap)', '', ''] : [`${formatCount(search.sequences)}${search.cut ? ` (cut at ${formatMs(search.capMs)}: depth ${search.depthCleared} cleared)` : ''}`, search.states === null ? '-' : formatCount(search.states), formatMs(search.ms)];
+    const ratio = without.ran && withReduction.ran && !without.cut && !withReduction.cut ? formatRatio(withReduction.ms / without.ms) : '-';
+    rows.push([String(depth), ...cell(without), ...cell(withReduction), ratio]);
+  }
+  out.push(...table(['depth', 'without: sequences', 'states', 'time', 'with: sequences', 'distinct states', 'time', 'with/without time'], rows, [true, true, true, true, true, true, true, true]).map((line) => `   ${line}`));
+  const eight = result.searches.find((search) => search.depth === 8 && search.reduce);
+  if (eight !== undefined) {
+    out.push(`   target: depth 8 with the reduction in ≤ ${formatMs(TARGETS.exploreDepth8Ms)}: ${verdict(eight.ran && !eight.cut && eight.ms <= TARGETS.exploreDepth8Ms)}${eight.ran && eight.cut ? ` (depth ${eight.depthCleared} cleared when the cap cut it)` : ''}`);
+  }
+  const violated = result.searches.filter((search) => search.violation !== null);
+  if (violated.length > 0) out.push(`   ⚠ the reference violated ${violated[0]!.violation} at depth ${violated[0]!.depth}`);
+  out.push('   Each planted target\'s known minimum (bench/minima.ts), searched with the reduction at exactly that depth:');
+  const minimumRows = result.minima.map((entry) => [
+    entry.target,
+    `${entry.minimum} (${entry.property})`,
+    entry.found === null ? 'NOT FOUND ⚠' : `${entry.length} (${entry.found})${entry.found === entry.property && entry.length === entry.minimum ? '' : ' ⚠'}`,
+    entry.reduced ? 'merged' : 'full search (no state key)',
+    formatCount(entry.sequences),
+    formatMs(entry.ms),
+  ]);
+  out.push(...table(['target', 'known minimum', 'found', 'reduction', 'sequences', 'time'], minimumRows, [false, false, false, false, true, true]).map((line) => `   ${line}`));
+  out.push('');
+  return out;
 }
 
 function render(report: Report): string[] {
@@ -441,6 +481,7 @@ function render(report: Report): string[] {
     for (const result of report.sdk) if (result.first.explanation !== null) out.push(`   ${result.target}: ${result.first.explanation}`);
     out.push('');
   }
+  if (report.explore !== null) out.push(...renderExplore(report.explore, report.plan.explore));
   out.push(`bench took ${formatMs(report.elapsedMs)}`);
   return out;
 }
@@ -466,11 +507,11 @@ async function main(): Promise<void> {
     log('note: DEFAULT_CONFIG differs from the config bench/minima.ts was derived under; the planted figures use the latter');
   }
 
-  log('1/5 simulation speed...');
+  log('1/6 simulation speed...');
   const sim = only.has('sim') ? await figureSim(plan) : null;
-  log('2/5 model cost...');
+  log('2/6 model cost...');
   const model = only.has('model') ? measureModel({ warmupMs: plan.modelMeasureMs / 2, measureMs: plan.modelMeasureMs }) : null;
-  log('3/5 planted targets...');
+  log('3/6 planted targets...');
   let planted: PlantedResult[] | null = null;
   if (only.has('planted')) {
     planted = [];
@@ -479,9 +520,9 @@ async function main(): Promise<void> {
       log(`  ${target.name} done`);
     }
   }
-  log('4/5 fast-check baseline...');
+  log('4/6 fast-check baseline...');
   const fc = only.has('fc') ? figureFc(plan, config, log) : null;
-  log('5/5 SDK targets...');
+  log('5/6 SDK targets...');
   let sdk: SdkResult[] | null = null;
   if (only.has('sdk')) {
     sdk = [];
@@ -489,8 +530,10 @@ async function main(): Promise<void> {
       sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
     }
   }
+  log('6/6 exhaustive search...');
+  const exploreResult = only.has('explore') ? await measureExplore(config, plan.explore, log) : null;
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, explore: exploreResult, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }

@@ -11,6 +11,7 @@ import type { PropertyName } from '../properties/names.ts';
 import type { Target } from '../targets/target.ts';
 import { createActionList } from './actions.ts';
 import type { SimConfig } from './config.ts';
+import { monotonicMs } from './clock.ts';
 import { type ChoiceSource, runSimulation } from './engine.ts';
 import { KeyNames, NO_TARGET_KEY, worldKey } from './state-key.ts';
 import type { World } from './world.ts';
@@ -30,7 +31,7 @@ export interface ExploreOutcome {
   readonly runsLastDepth: number;
   /** Whether worlds were merged; when asked for and not possible, why not. */
   readonly reduction: { readonly applied: boolean; readonly why: string | null };
-  /** True when the search stopped at `runsMax` before clearing the depth asked for. */
+  /** True when the search stopped at `runsMax` or `timeMs` before clearing the depth asked for. */
   readonly budgetSpent: boolean;
 }
 
@@ -42,6 +43,8 @@ export interface ExploreOptions {
   readonly only?: PropertyName;
   /** Merge equal worlds (default false: every sequence is run). */
   readonly reduce?: boolean;
+  /** Wall-clock budget in ms: only decides when to stop (as `runsMax` does), never what a run does. */
+  readonly timeMs?: number;
 }
 
 /** Replays `prefix` exactly, then stops, remembering how many actions were enabled after it. */
@@ -138,13 +141,19 @@ const PROBE_HOST = {
   random: () => 0,
 };
 
+/** When a search with a time budget must stop (checked every 256 runs), or null. */
+function deadlineOf(options: ExploreOptions): number | null {
+  return options.timeMs === undefined ? null : monotonicMs() + options.timeMs;
+}
+
 async function exploreAll(target: Target, config: SimConfig, options: ExploreOptions): Promise<ExploreOutcome> {
+  const deadline = deadlineOf(options);
   let runs = 0;
   let runsLastDepth = 0;
   const actions = createActionList();
   const checked = options.only === undefined ? {} : { properties: [options.only] };
   const visit = async (prefix: number[], depth: number): Promise<{ choices: number[]; property: PropertyName } | null | 'budget'> => {
-    if (runs >= options.runsMax) return 'budget';
+    if (runs >= options.runsMax || (deadline !== null && (runs & 255) === 0 && monotonicMs() >= deadline)) return 'budget';
     runs += 1;
     runsLastDepth += 1;
     const seen = { enabledAfter: 0 };
@@ -182,6 +191,7 @@ async function exploreAll(target: Target, config: SimConfig, options: ExploreOpt
 
 async function exploreReduced(target: Target, config: SimConfig, options: ExploreOptions): Promise<ExploreOutcome> {
   if (options.depthMax > REDUCED_DEPTH_MAX) throw new RangeError(`the reduced search goes to depth ${REDUCED_DEPTH_MAX} at the most`);
+  const deadline = deadlineOf(options);
   let runs = 0;
   let runsLastDepth = 0;
   let visited = new Map<number, number>();
@@ -189,7 +199,7 @@ async function exploreReduced(target: Target, config: SimConfig, options: Explor
   const actions = createActionList();
   const checked = options.only === undefined ? {} : { properties: [options.only] };
   const visit = async (prefix: number[], depth: number): Promise<{ choices: number[]; property: PropertyName } | null | 'budget'> => {
-    if (runs >= options.runsMax) return 'budget';
+    if (runs >= options.runsMax || (deadline !== null && (runs & 255) === 0 && monotonicMs() >= deadline)) return 'budget';
     runs += 1;
     runsLastDepth += 1;
     const source = new KeyedPrefix(prefix, prefix.length === depth, visited, names);
