@@ -5,7 +5,7 @@
 //   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
 //   npm run bench -- --json       machine-readable
 //   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
-//   npm run bench -- --only sim,model,planted,fc,sdk,explore
+//   npm run bench -- --only sim,model,planted,fc,sdk,cli,explore
 
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -14,6 +14,7 @@ import { DEFAULT_CONFIG, type SimConfig } from '../sim/config.ts';
 import { PLANTED_TARGETS } from '../targets/planted/index.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { sdkCoreTarget, sdkSharedTarget, sdkTarget } from '../targets/sdk/index.ts';
+import { type CliStartup, measureCliStartup } from './cli-startup.ts';
 import { type FcConfig, type FcSearch, fcSearch } from './fc-commands.ts';
 import { formatCount, formatMs, formatRatio, median, nowMs, timestamp, verdict } from './measure.ts';
 import { MINIMA, MINIMA_CONFIG } from './minima.ts';
@@ -28,11 +29,13 @@ const TARGETS = {
   referenceStepsPerSecond: 1_000_000,
   plantedMsToFirstMedian: 50,
   sdkStepsPerSecond: 5_000,
+  /** `resumecheck --help`: the compiled bin at most this fraction of the tsx path's wall time. */
+  cliHelpOverTsx: 0.25,
   /** The reduced exhaustive search on `reference`, 2 clients, cleared to depth 8 within this (issue 7). */
   exploreDepth8Ms: 60_000,
 } as const;
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'explore'] as const;
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'explore'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -49,6 +52,8 @@ interface Plan {
   readonly fcTimeMs: number;
   readonly sdkMeasureMs: number;
   readonly sdkTimeMs: number;
+  /** Processes started per way for the --help wall time. */
+  readonly cliRounds: number;
   readonly explore: ExplorePlan;
 }
 
@@ -65,6 +70,7 @@ const FULL: Plan = {
   fcTimeMs: 2000,
   sdkMeasureMs: 3000,
   sdkTimeMs: 30_000,
+  cliRounds: 10,
   explore: { depths: [4, 5, 6, 7, 8], capWithoutMs: 20_000, capWithMs: 60_000 },
 };
 
@@ -81,6 +87,7 @@ const QUICK: Plan = {
   fcTimeMs: 500,
   sdkMeasureMs: 1000,
   sdkTimeMs: 10_000,
+  cliRounds: 3,
   explore: { depths: [4, 5, 6], capWithoutMs: 3000, capWithMs: 5000 },
 };
 
@@ -219,6 +226,7 @@ interface Report {
   readonly planted: PlantedResult[] | null;
   readonly fc: { figures: FcFigure[]; referenceCheck: FcSearch } | null;
   readonly sdk: SdkResult[] | null;
+  readonly cli: CliStartup | null;
   readonly explore: ExploreResult | null;
   readonly elapsedMs: number;
 }
@@ -294,7 +302,7 @@ function fcShrunkOverMinimum(target: string, searches: readonly FcSearch[]): num
 
 function renderExplore(result: ExploreResult, plan: ExplorePlan): string[] {
   const out: string[] = [];
-  out.push(`6. Exhaustive search on \`reference\` (sim/explore.ts, 2 clients, shortest first), without and with the reduction (equal worlds merged); each search cut at ${formatMs(plan.capWithoutMs)} without, ${formatMs(plan.capWithMs)} with`);
+  out.push(`7. Exhaustive search on \`reference\` (sim/explore.ts, 2 clients, shortest first), without and with the reduction (equal worlds merged); each search cut at ${formatMs(plan.capWithoutMs)} without, ${formatMs(plan.capWithMs)} with`);
   const rows: string[][] = [];
   for (const depth of plan.depths) {
     const without = result.searches.find((search) => search.depth === depth && !search.reduce)!;
@@ -481,6 +489,24 @@ function render(report: Report): string[] {
     for (const result of report.sdk) if (result.first.explanation !== null) out.push(`   ${result.target}: ${result.first.explanation}`);
     out.push('');
   }
+  if (report.cli !== null) {
+    const { medianMs, rounds, ratio, ratioEverything } = report.cli;
+    const goal = (value: number) => `${verdict(value <= TARGETS.cliHelpOverTsx)} (≤ ${formatRatio(TARGETS.cliHelpOverTsx)})`;
+    out.push(`6. \`resumecheck --help\` wall time, a whole process each (median of ${rounds} interleaved runs per way); the compiled bin: ${formatMs(medianMs.compiled)}`);
+    out.push(
+      ...table(
+        ['against', 'wall time', 'compiled/it', 'target'],
+        [
+          ['tsx path: the same --help from the sources (cli/run.ts via tsx)', formatMs(medianMs.tsx), formatRatio(ratio), goal(ratio)],
+          ['tsx, every module of the library (what the bin loaded before --help until now)', formatMs(medianMs.tsxEverything), formatRatio(ratioEverything), goal(ratioEverything)],
+          ['node -e 0 (the floor)', formatMs(medianMs.node), formatRatio(medianMs.compiled / medianMs.node), '-'],
+        ],
+        [false, true, true, false],
+      ).map((line) => `   ${line}`),
+    );
+    out.push('   --help loads only the command table either way (the SDK, zod and fast-check load when a command needs them); the tsx path also compiles what it loads.');
+    out.push('');
+  }
   if (report.explore !== null) out.push(...renderExplore(report.explore, report.plan.explore));
   out.push(`bench took ${formatMs(report.elapsedMs)}`);
   return out;
@@ -507,11 +533,11 @@ async function main(): Promise<void> {
     log('note: DEFAULT_CONFIG differs from the config bench/minima.ts was derived under; the planted figures use the latter');
   }
 
-  log('1/6 simulation speed...');
+  log('1/7 simulation speed...');
   const sim = only.has('sim') ? await figureSim(plan) : null;
-  log('2/6 model cost...');
+  log('2/7 model cost...');
   const model = only.has('model') ? measureModel({ warmupMs: plan.modelMeasureMs / 2, measureMs: plan.modelMeasureMs }) : null;
-  log('3/6 planted targets...');
+  log('3/7 planted targets...');
   let planted: PlantedResult[] | null = null;
   if (only.has('planted')) {
     planted = [];
@@ -520,9 +546,9 @@ async function main(): Promise<void> {
       log(`  ${target.name} done`);
     }
   }
-  log('4/6 fast-check baseline...');
+  log('4/7 fast-check baseline...');
   const fc = only.has('fc') ? figureFc(plan, config, log) : null;
-  log('5/6 SDK targets...');
+  log('5/7 SDK targets...');
   let sdk: SdkResult[] | null = null;
   if (only.has('sdk')) {
     sdk = [];
@@ -530,10 +556,12 @@ async function main(): Promise<void> {
       sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
     }
   }
-  log('6/6 exhaustive search...');
+  log('6/7 --help wall time...');
+  const cli = only.has('cli') ? measureCliStartup(plan.cliRounds) : null;
+  log('7/7 exhaustive search...');
   const exploreResult = only.has('explore') ? await measureExplore(config, plan.explore, log) : null;
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, explore: exploreResult, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, explore: exploreResult, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }

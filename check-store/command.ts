@@ -2,7 +2,8 @@
 // explanation, shrunk steps, trace file, replay command), the transport's own defects apart, and exits 0 (none), 1
 // (a violation) or 2 (bad input: one line). `--replay FILE` re-runs a contract trace.
 
-import { parseArgs } from 'node:util';
+import type { ParsedArgs } from '../cli/command-spec.ts';
+import { checkOutDir } from '../cli/output-paths.ts';
 import { UsageError, parseWhole } from '../cli/usage-error.ts';
 import { type StoreSource, moduleSource } from '../targets/module/module.target.ts';
 import { type StoreModuleRef, checkStoreModulePath } from '../targets/module/store-module.ts';
@@ -24,27 +25,6 @@ export const CHECK_STORE_DEFAULT_OUT = 'traces/found';
 
 /** The usage line, as the CLI's help shows it. */
 export const CHECK_STORE_USAGE = 'resumecheck check-store MODULE [--export NAME] [--shared] [--runs N] [--seed S] [--out DIR] [--json]';
-
-function parse(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        export: { type: 'string' },
-        shared: { type: 'boolean' },
-        runs: { type: 'string' },
-        seed: { type: 'string' },
-        out: { type: 'string' },
-        json: { type: 'boolean' },
-        replay: { type: 'string' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0]!);
-  }
-}
 
 function renderContractSteps(steps: readonly ContractStep[]): string[] {
   const lines: string[] = [];
@@ -154,10 +134,11 @@ async function replay(file: string, ref: StoreModuleRef | null, json: boolean, i
   return 1;
 }
 
-/** Runs `resumecheck check-store ARGS`; returns the exit code. Bad input throws a UsageError (one line, exit 2). */
-export async function commandCheckStore(args: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parse(args);
-  if (positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}; usage: ${CHECK_STORE_USAGE}`);
+/**
+ * Runs `resumecheck check-store` with its arguments parsed by the CLI (cli/commands.ts has its options); returns the
+ * exit code. Bad input throws a UsageError (one line, exit 2).
+ */
+export async function commandCheckStore({ values, positionals }: ParsedArgs, io: CommandIo): Promise<number> {
   const modulePath = positionals[0];
   const exportName = (values.export as string | undefined) ?? null;
   const ref: StoreModuleRef | null = modulePath === undefined ? null : { path: modulePath, exportName };
@@ -169,6 +150,7 @@ export async function commandCheckStore(args: string[], io: CommandIo): Promise<
   const seed = (values.seed as string | undefined) ?? '1';
   if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
   const out = (values.out as string | undefined) ?? CHECK_STORE_DEFAULT_OUT;
+  checkOutDir(out, '--out');
   // Bad input is found before anything is printed: one line on stderr and nothing on stdout.
   await probeEventStore(ref, { shared });
   if (!json) io.out(`resumecheck check-store: ${describeStore(ref, shared)}, seed ${seed}, ${runs} runs per phase`);

@@ -2,7 +2,7 @@
 // `targets --json` is machine-readable; and the installed bin really runs.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,15 @@ async function run(args: string[]): Promise<{ code: number; out: string[]; err: 
   const err: string[] = [];
   const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
   return { code, out, err };
+}
+
+/** A directory path that cannot be made: under a read-only folder (root ignores modes, so /proc/sys for root). */
+function unwritableDir(): string {
+  if (process.getuid?.() === 0) return '/proc/sys/resumecheck-out';
+  const folder = join(scratch, 'read-only');
+  mkdirSync(folder, { recursive: true });
+  chmodSync(folder, 0o555);
+  return join(folder, 'out');
 }
 
 function file(name: string, text: string): string {
@@ -88,6 +97,20 @@ describe('bad input: exit 2, exactly one line on stderr, nothing on stdout', () 
       mentions: /unknown target "no-such-target"/,
     },
     { what: 'targets with a stray argument', args: () => ['targets', 'extra'], mentions: /unexpected argument .extra./i },
+    { what: 'a negative --runs', args: () => ['fuzz', '--target', 'reference', '--runs', '-5'], mentions: /--runs takes a whole number from 1 to \d+, got "-5"/ },
+    { what: 'a negative check-store --runs', args: () => ['check-store', 'store.ts', '--runs', '-1'], mentions: /--runs takes a whole number.*"-1"/ },
+    { what: 'a repeated --runs', args: () => ['fuzz', '--target', 'reference', '--runs', '1', '--runs', '2'], mentions: /--runs is given twice/ },
+    { what: 'a repeated --target', args: () => ['fuzz', '--target', 'reference', '--target=sdk', '--runs', '1'], mentions: /--target is given twice/ },
+    { what: 'a repeated flag', args: () => ['targets', '--json', '--json'], mentions: /--json is given twice/ },
+    { what: 'an option without its value', args: () => ['fuzz', '--target', 'reference', '--runs'], mentions: /--runs needs a value/ },
+    { what: 'a value for a flag', args: () => ['targets', '--json=yes'], mentions: /--json takes no value/ },
+    { what: '--out naming a file', args: () => ['fuzz', '--target', 'reference', '--runs', '1', '--out', file('a-file', '')], mentions: /--out .*a-file: is a file, not a directory/ },
+    { what: 'an empty --out', args: () => ['fuzz', '--target', 'reference', '--runs', '1', '--out', ''], mentions: /--out takes a directory, got an empty path/ },
+    { what: '--out under a file', args: () => ['fuzz', '--target', 'reference', '--runs', '1', '--out', join(file('b-file', ''), 'sub')], mentions: /b-file is a file, so the directory cannot be made/ },
+    { what: 'an unwritable --out', args: () => ['fuzz', '--target', 'reference', '--runs', '1', '--out', unwritableDir()], mentions: /is not writable \(E[A-Z]+\)/ },
+    { what: 'script --out naming a file', args: () => ['script', file('c.txt', 'client 1 initializes\n'), '--target', 'reference', '--out', file('c-file', '')], mentions: /--out .*c-file: is a file/ },
+    { what: 'check-store --out naming a file', args: () => ['check-store', join(ROOT, 'check-store/fixtures/core-store.ts'), '--runs', '1', '--out', file('d-file', '')], mentions: /--out .*d-file: is a file/ },
+    { what: 'help for an unknown command', args: () => ['help', 'frobnicate'], mentions: /unknown command "frobnicate"/ },
   ];
 
   for (const { what, args, mentions } of cases) {

@@ -7,6 +7,7 @@ import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { UsageError } from '../../cli/usage-error.ts';
+import { TypeScriptLoaderMissing, importUserModule } from './typescript-loader.ts';
 
 /** What the factory is told each time it is called. */
 export interface StoreContext {
@@ -96,8 +97,9 @@ export async function importStoreFactory(ref: StoreModuleRef, fresh: string | nu
   const url = pathToFileURL(absolute).href + (fresh === null ? '' : `?resumecheck-world=${encodeURIComponent(fresh)}&import=${freshImports}`);
   let namespace: Record<string, unknown>;
   try {
-    namespace = (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
+    namespace = await importUserModule(url, absolute);
   } catch (error) {
+    if (error instanceof TypeScriptLoaderMissing) throw new StoreModuleError(`${ref.path}: ${error.message}`);
     throw new StoreModuleError(`${ref.path}: importing it threw: ${firstLine(error)}`);
   }
   const name = ref.exportName ?? 'default';

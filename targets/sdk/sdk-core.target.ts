@@ -3,12 +3,13 @@
 
 import { createEventStoreBackend } from '../../event-store/index.ts';
 import type { Target } from '../target.ts';
+import { SDK_TARGET_INFOS } from './infos.ts';
 import { createSdkTarget } from './sdk-server.ts';
 
 /** The SDK transport with `resumecheck/event-store`, scoped per session, windowed by `windowEventsMax`. */
 export const sdkCoreTarget: Target = createSdkTarget({
-  name: 'sdk-core',
-  description: 'MCP TypeScript SDK 1.32 transport + McpServer with resumecheck/event-store (the decision core), one backend per incarnation',
+  name: SDK_TARGET_INFOS.sdkCore.name,
+  description: SDK_TARGET_INFOS.sdkCore.description,
   createStores: (incarnation, options) => {
     const backend = createEventStoreBackend({ epoch: `e${incarnation.epoch}`, windowEventsMax: options.windowEventsMax });
     return {

@@ -3,12 +3,13 @@
 
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import type { Target } from '../target.ts';
+import { SDK_TARGET_INFOS } from './infos.ts';
 import { createSdkTarget } from './sdk-server.ts';
 
 /** The SDK transport with one example `InMemoryEventStore` shared by all sessions of an incarnation. */
 export const sdkSharedTarget: Target = createSdkTarget({
-  name: 'sdk-shared',
-  description: 'MCP TypeScript SDK 1.32 transport + McpServer, one example InMemoryEventStore shared by all sessions (ssePollingExample)',
+  name: SDK_TARGET_INFOS.sdkShared.name,
+  description: SDK_TARGET_INFOS.sdkShared.description,
   createStores: () => {
     const store = new InMemoryEventStore();
     return {

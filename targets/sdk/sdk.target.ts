@@ -3,12 +3,13 @@
 
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import type { Target } from '../target.ts';
+import { SDK_TARGET_INFOS } from './infos.ts';
 import { createSdkTarget } from './sdk-server.ts';
 
 /** The SDK transport with one example `InMemoryEventStore` per session. */
 export const sdkTarget: Target = createSdkTarget({
-  name: 'sdk',
-  description: "MCP TypeScript SDK 1.32 transport + McpServer, one example InMemoryEventStore per session (simpleStreamableHttp)",
+  name: SDK_TARGET_INFOS.sdk.name,
+  description: SDK_TARGET_INFOS.sdk.description,
   createStores: () => ({
     forSession: () => new InMemoryEventStore(),
     // The store goes with its transport; nothing else refers to it.

@@ -1,5 +1,5 @@
 // `resumecheck matrix` as a user meets it: the same bytes for the same arguments, valid JSON with --json, a planted
-// bug in its cell and none in the reference's row. (Its bad input is tested with explore's, in explore.test.ts.)
+// bug in its cell and none in the reference's row. (Its bad input is tested with explore's, in explore.command.test.ts.)
 
 import { describe, expect, it } from 'vitest';
 import { main } from './main.ts';

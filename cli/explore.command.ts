@@ -4,46 +4,33 @@
 // searched; 1: one found; 2: bad input.
 
 import { relative } from 'node:path';
-import type { PropertyName } from '../properties/names.ts';
+import { type PropertyName, isPropertyName } from '../properties/names.ts';
 import { monotonicMs } from '../sim/clock.ts';
 import { CONFIG_BOUNDS, DEFAULT_CONFIG, resolveConfig } from '../sim/config.ts';
 import { explore } from '../sim/explore.ts';
 import { recordTrace } from '../sim/fuzz.ts';
 import { writeTrace } from '../traces/store.ts';
-import { DEFAULT_OUT, type Io, parse, printViolation, quote, requireProperty, requireTarget } from './main.ts';
+import type { Io, ParsedArgs } from './command-spec.ts';
+import { EXPLORE_DEPTH_MAX, EXPLORE_RUNS_DEFAULT } from './commands.ts';
+import { DEFAULT_OUT, checkOutDir } from './output-paths.ts';
+import { printViolation, quote } from './print-violation.ts';
+import { requireTarget } from './require-target.ts';
 import { UsageError, parseWhole } from './usage-error.ts';
 
-/** The usage line, as the CLI's help shows it. */
-export const EXPLORE_USAGE =
-  'resumecheck explore --target T --depth D [--clients C] [--property P] [--seed S] [--runs-max N] [--no-reduction] [--out DIR] [--json]';
-
-/** Deepest search the command offers: beyond it even the reduced search takes hours on the reference. */
-export const EXPLORE_DEPTH_MAX = 12;
-/** Sequences a search may run unless --runs-max says otherwise, so that no exploration runs for ever. */
-export const EXPLORE_RUNS_DEFAULT = 20_000_000;
 
 function rate(count: number, ms: number): string {
   return ms <= 0 ? '-' : String(Math.round((count * 1000) / ms));
 }
 
 /** Runs `resumecheck explore`; returns the exit code. */
-export async function commandExplore(args: string[], io: Io): Promise<number> {
-  const { values } = parse(args, {
-    target: { type: 'string' },
-    depth: { type: 'string' },
-    clients: { type: 'string' },
-    property: { type: 'string' },
-    seed: { type: 'string' },
-    'runs-max': { type: 'string' },
-    'no-reduction': { type: 'boolean' },
-    out: { type: 'string' },
-    json: { type: 'boolean' },
-  }, 0);
-  const target = requireTarget(values.target as string | undefined);
+export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number> {
+  if (values.target === undefined) throw new UsageError('--target is required; `resumecheck targets` lists them');
   if (values.depth === undefined) throw new UsageError(`--depth is required (1 to ${EXPLORE_DEPTH_MAX})`);
   const depthMax = parseWhole(values.depth as string, '--depth', 1, EXPLORE_DEPTH_MAX);
   const clients = values.clients === undefined ? DEFAULT_CONFIG.clients : parseWhole(values.clients as string, '--clients', ...CONFIG_BOUNDS.clients);
-  const only: PropertyName | undefined = values.property === undefined ? undefined : requireProperty(values.property as string);
+  const property = values.property as string | undefined;
+  if (property !== undefined && !isPropertyName(property)) throw new UsageError(`unknown property ${JSON.stringify(property)}; \`resumecheck properties\` lists them`);
+  const only: PropertyName | undefined = property;
   const seed = (values.seed as string | undefined) ?? DEFAULT_CONFIG.seed;
   if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
   const runsMax = values['runs-max'] === undefined ? EXPLORE_RUNS_DEFAULT : parseWhole(values['runs-max'] as string, '--runs-max', 1, 1_000_000_000);
@@ -51,6 +38,9 @@ export async function commandExplore(args: string[], io: Io): Promise<number> {
   const config = resolveConfig({ seed, clients });
   const json = values.json === true;
   const out = (values.out as string | undefined) ?? DEFAULT_OUT;
+  checkOutDir(out, '--out');
+  // The target last: loading an SDK target costs a moment, and every other mistake is reported before it.
+  const target = await requireTarget(values.target as string);
   if (target.kind === 'module') throw new UsageError('explore runs built-in targets; check a store module with check-store');
 
   if (!json) {

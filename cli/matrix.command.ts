@@ -7,14 +7,12 @@ import { type CompletedStreamPolicy, completedStreamPolicies } from '../core/ind
 import { PROPERTY_NAMES, type PropertyName } from '../properties/names.ts';
 import { DEFAULT_CONFIG, resolveConfig } from '../sim/config.ts';
 import { fuzz } from '../sim/fuzz.ts';
-import { TARGETS } from '../targets/index.ts';
+import { TARGET_ENTRIES } from '../targets/registry.ts';
 import { coreIncarnation, openKitRun } from '../targets/server-kit.ts';
 import type { Target } from '../targets/target.ts';
-import { type Io, parse } from './main.ts';
+import type { Io, ParsedArgs } from './command-spec.ts';
+import { MATRIX_RUNS_DEFAULT } from './commands.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
-
-/** Runs per cell unless --runs or --budget says otherwise: the whole matrix in about a minute on 2 cores. */
-export const MATRIX_RUNS_DEFAULT = 300;
 
 /** The reference server with another completed-stream policy: one row per policy of the registry. */
 export function policyVariant(policy: CompletedStreamPolicy): Target {
@@ -27,9 +25,18 @@ export function policyVariant(policy: CompletedStreamPolicy): Target {
   };
 }
 
-/** Every row of the matrix, in order: the built-in targets, then the reference under each policy. */
-export function matrixTargets(): Target[] {
-  return [...TARGETS, ...[...completedStreamPolicies.values()].map(policyVariant)];
+/** The name of every row of the matrix, in order: the built-in targets, then the reference under each policy. */
+export function matrixTargetNames(): string[] {
+  return [...TARGET_ENTRIES.map((entry) => entry.name), ...[...completedStreamPolicies.values()].map((policy) => `reference/${policy.name}`)];
+}
+
+/** A row's target by name (an SDK target is loaded only when its row is asked for). */
+async function matrixTarget(name: string): Promise<Target> {
+  const entry = TARGET_ENTRIES.find((candidate) => candidate.name === name);
+  if (entry !== undefined) return entry.load();
+  const policy = [...completedStreamPolicies.values()].find((candidate) => `reference/${candidate.name}` === name);
+  if (policy === undefined) throw new UsageError(`unknown target ${JSON.stringify(name)}; known: ${matrixTargetNames().join(', ')}`);
+  return policyVariant(policy);
 }
 
 /** One cell: what a fuzz checking only `property` found. */
@@ -103,31 +110,20 @@ export function matrixText(rows: readonly MatrixRow[]): string[] {
 }
 
 /** Runs `resumecheck matrix`; returns the exit code (0: the matrix was made, whatever it shows). */
-export async function commandMatrix(args: string[], io: Io): Promise<number> {
-  const { values } = parse(args, {
-    runs: { type: 'string' },
-    budget: { type: 'string' },
-    seed: { type: 'string' },
-    target: { type: 'string', multiple: true },
-    json: { type: 'boolean' },
-    markdown: { type: 'boolean' },
-  }, 0);
+export async function runMatrix({ values }: ParsedArgs, io: Io): Promise<number> {
   if (values.runs !== undefined && values.budget !== undefined) throw new UsageError('give --runs or --budget, not both');
   if (values.json === true && values.markdown === true) throw new UsageError('give --json or --markdown, not both');
   const runsMax = values.budget !== undefined ? null : values.runs === undefined ? MATRIX_RUNS_DEFAULT : parseWhole(values.runs as string, '--runs', 1, 10_000_000);
   const budgetMs = values.budget === undefined ? null : parseDuration(values.budget as string, '--budget');
   const seed = (values.seed as string | undefined) ?? DEFAULT_CONFIG.seed;
   if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
-  const all = matrixTargets();
   const names = (values.target as string[] | undefined) ?? null;
-  const targets =
-    names === null
-      ? all
-      : names.map((name) => {
-          const found = all.find((target) => target.name === name);
-          if (found === undefined) throw new UsageError(`unknown target ${JSON.stringify(name)}; known: ${all.map((target) => target.name).join(', ')}`);
-          return found;
-        });
+  const known = matrixTargetNames();
+  for (const name of names ?? []) {
+    if (!known.includes(name)) throw new UsageError(`unknown target ${JSON.stringify(name)}; known: ${known.join(', ')}`);
+  }
+  const targets: Target[] = [];
+  for (const name of names ?? known) targets.push(await matrixTarget(name));
   const rows = await computeMatrix({ targets, seed, runsMax, budgetMs });
   const per = runsMax === null ? `a budget of ${values.budget as string}` : `${runsMax} runs`;
   if (values.json === true) {

@@ -1,0 +1,165 @@
+// The CLI's table of commands: each entry is a command's whole interface (usage, arguments, options with their help,
+// notes) and a lazy import of the code that runs it. A new command is one entry here and one file for its code.
+// Only sim/config.ts (plain constants) is imported, so that `--help` loads nothing heavy.
+
+import { CONFIG_BOUNDS, DEFAULT_CONFIG } from '../sim/config.ts';
+import type { CommandSpec, OptionSpec } from './command-spec.ts';
+
+/** Runs a fuzz makes unless --runs or --time says otherwise: deterministic, and under a minute on the SDK targets. */
+export const DEFAULT_RUNS = 2_000;
+/** Runs per phase check-store makes unless --runs says otherwise (check-store/check-event-store.ts's default). */
+export const CHECK_STORE_HELP_RUNS = 200;
+
+const bounds = (key: keyof typeof CONFIG_BOUNDS) => `${CONFIG_BOUNDS[key][0]}–${CONFIG_BOUNDS[key][1]}`;
+
+const JSON_OPTION: OptionSpec = { type: 'boolean', help: 'print one JSON document instead of text' };
+const OUT_OPTION: OptionSpec = { type: 'string', value: 'DIR', help: 'where found traces are written (default traces/found); checked before the run' };
+const SEED_OPTION: OptionSpec = { type: 'string', value: 'S', help: `the seed: 1 to 64 letters, digits or . : _ - (default ${DEFAULT_CONFIG.seed})` };
+
+const MODULE_PATHS =
+  'Module targets (module:PATH, as check-store writes them) name the store module by its path relative to the directory the ' +
+  'trace was made in (or absolute). To replay such a trace elsewhere, e.g. a CI artifact, run from the project root or give ' +
+  '--target module:PATH[#EXPORT][+shared] with the module\'s path here.';
+
+/** Deepest search `explore` offers: beyond it even the reduced search takes hours on the reference. */
+export const EXPLORE_DEPTH_MAX = 12;
+/** Sequences an exploration may run unless --runs-max says otherwise, so that none runs for ever. */
+export const EXPLORE_RUNS_DEFAULT = 20_000_000;
+/** Runs per matrix cell unless --runs or --budget says otherwise. */
+export const MATRIX_RUNS_DEFAULT = 300;
+
+/** Every command, in the order `resumecheck --help` lists them. */
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'fuzz',
+    summary: 'random runs against a target; each violation is shrunk, printed and written as a trace',
+    usage: ['--target T [--runs N | --time 30s] [--seed S] [--property P ...] [--first] [--out DIR] [--json]'],
+    positionals: [],
+    options: {
+      target: { type: 'string', value: 'T', help: 'the system under test (required): `resumecheck targets` lists them, or module:PATH[#EXPORT][+shared]' },
+      runs: { type: 'string', value: 'N', help: `runs to make, 1–100000000 (default ${DEFAULT_RUNS}); not with --time` },
+      time: { type: 'string', value: 'D', help: 'run for a duration instead (30s, 2m, 1500ms, 1h); shrinking comes after it' },
+      seed: SEED_OPTION,
+      steps: { type: 'string', value: 'N', help: `steps per run at most, ${bounds('stepsMax')} (default ${DEFAULT_CONFIG.stepsMax})` },
+      clients: { type: 'string', value: 'N', help: `simulated clients, ${bounds('clients')} (default ${DEFAULT_CONFIG.clients})` },
+      window: { type: 'string', value: 'N', help: `events a server retains per stream, ${bounds('windowEventsMax')} (default ${DEFAULT_CONFIG.windowEventsMax})` },
+      calls: { type: 'string', value: 'N', help: `tool calls per session at most, ${bounds('callsPerSessionMax')} (default ${DEFAULT_CONFIG.callsPerSessionMax})` },
+      restarts: { type: 'string', value: 'N', help: `server restarts per run at most, ${bounds('restartsMax')} (default ${DEFAULT_CONFIG.restartsMax})` },
+      shard: { type: 'string', value: 'K/N', help: 'make only the K-th of N interleaved slices of the runs (for parallel CI jobs)' },
+      property: { type: 'string', multiple: true, value: 'P', help: 'check only this property (repeatable); `resumecheck properties` lists them' },
+      first: { type: 'boolean', help: 'stop at the first violation (default: go on, one finding per property)' },
+      out: OUT_OPTION,
+      json: JSON_OPTION,
+    },
+    notes: [MODULE_PATHS],
+    load: async () => (await import('./fuzz.command.ts')).runFuzz,
+  },
+  {
+    name: 'replay',
+    summary: 'run a trace file again and say whether its violation reproduces',
+    usage: ['FILE [--target T] [--json]'],
+    positionals: [{ name: 'FILE', help: 'a trace written by fuzz or script' }],
+    options: {
+      target: { type: 'string', value: 'T', help: "replay against this target instead of the trace's own" },
+      json: JSON_OPTION,
+    },
+    notes: [MODULE_PATHS],
+    load: async () => (await import('./replay.command.ts')).runReplay,
+  },
+  {
+    name: 'script',
+    summary: 'run a hand-written scenario: one action a line, as replay prints them (# starts a comment)',
+    usage: ['FILE --target T [--seed S] [--out DIR] [--json]'],
+    positionals: [{ name: 'FILE', help: 'the scenario, one action description a line' }],
+    options: {
+      target: { type: 'string', value: 'T', help: 'the system under test (required)' },
+      seed: SEED_OPTION,
+      out: OUT_OPTION,
+      json: JSON_OPTION,
+    },
+    notes: [],
+    load: async () => (await import('./script.command.ts')).runScript,
+  },
+  {
+    name: 'explore',
+    summary: 'every sequence up to a depth, shortest first: the shortest counterexample, or none up to that depth',
+    usage: ['--target T --depth D [--clients C] [--property P] [--seed S] [--runs-max N] [--no-reduction] [--out DIR] [--json]'],
+    positionals: [],
+    options: {
+      target: { type: 'string', value: 'T', help: 'the system under test (required): a built-in target' },
+      depth: { type: 'string', value: 'D', help: `steps per sequence at most, 1–${EXPLORE_DEPTH_MAX} (required)` },
+      clients: { type: 'string', value: 'C', help: `simulated clients, ${bounds('clients')} (default ${DEFAULT_CONFIG.clients})` },
+      property: { type: 'string', value: 'P', help: 'check only this property (a run is then not stopped by the others)' },
+      seed: SEED_OPTION,
+      'runs-max': { type: 'string', value: 'N', help: `sequences to run at most, 1–1000000000 (default ${EXPLORE_RUNS_DEFAULT})` },
+      'no-reduction': { type: 'boolean', help: 'run every sequence (default: equal worlds are explored once, where the target can key its state)' },
+      out: OUT_OPTION,
+      json: JSON_OPTION,
+    },
+    notes: [
+      'Exit 1 with a shortest counterexample written as a trace; 0 when no sequence up to D steps violates anything. ' +
+        'The reduction merges worlds whose canonical keys are equal (README: "Exhaustive exploration"); targets that cannot ' +
+        'key their state (the SDK targets, planted targets with state of their own) get the full search.',
+    ],
+    load: async () => (await import('./explore.command.ts')).runExplore,
+  },
+  {
+    name: 'matrix',
+    summary: 'every target and every completed-stream policy of the reference × every property: holds or violated',
+    usage: ['[--runs N | --budget 5s] [--seed S] [--target T ...] [--json | --markdown]'],
+    positionals: [],
+    options: {
+      runs: { type: 'string', value: 'N', help: `runs per cell, 1–10000000 (default ${MATRIX_RUNS_DEFAULT}): the same output for the same arguments` },
+      budget: { type: 'string', value: 'D', help: 'a duration per cell instead (5s, 1m); not with --runs' },
+      seed: SEED_OPTION,
+      target: { type: 'string', multiple: true, value: 'T', help: 'only these rows (repeatable): a built-in target or reference/POLICY' },
+      json: JSON_OPTION,
+      markdown: { type: 'boolean', help: 'print a Markdown table (as the README shows it)' },
+    },
+    notes: ['Each cell is a fuzz checking that property alone (a run is not stopped by another), its finding shrunk as fuzz shrinks.'],
+    load: async () => (await import('./matrix.command.ts')).runMatrix,
+  },
+  {
+    name: 'targets',
+    summary: 'list the built-in targets (reference, planted bugs, the SDK with its stores)',
+    usage: ['[--json]'],
+    positionals: [],
+    options: { json: JSON_OPTION },
+    notes: [],
+    load: async () => (await import('./targets.command.ts')).runTargets,
+  },
+  {
+    name: 'properties',
+    summary: 'list the properties checked, with their sources and kinds',
+    usage: ['[--json]'],
+    positionals: [],
+    options: { json: JSON_OPTION },
+    notes: [],
+    load: async () => (await import('./properties.command.ts')).runProperties,
+  },
+  {
+    name: 'check-store',
+    summary: "check a server author's EventStore module: its contract, then end to end inside the SDK transport",
+    usage: ['MODULE [--export NAME] [--shared] [--runs N] [--seed S] [--out DIR] [--json]', '[MODULE] --replay FILE'],
+    positionals: [{ name: 'MODULE', help: 'a .js, .mjs or .ts file exporting a factory (context) => EventStore (.ts needs tsx installed)' }],
+    options: {
+      export: { type: 'string', value: 'NAME', help: "the factory's named export (default: the default export)" },
+      shared: { type: 'boolean', help: 'one store per server incarnation shared by every session (default: one per session)' },
+      runs: { type: 'string', value: 'N', help: `runs per phase, 1–1000000 (default ${CHECK_STORE_HELP_RUNS})` },
+      seed: SEED_OPTION,
+      out: OUT_OPTION,
+      replay: { type: 'string', value: 'FILE', help: 'run a contract trace written by check-store again (MODULE overrides the one it names)' },
+      json: JSON_OPTION,
+    },
+    notes: [
+      'A contract trace names the module by its path relative to the directory it was made in (or absolute); to replay it ' +
+        'elsewhere, give MODULE: resumecheck check-store ./path/to/store.ts --replay FILE.',
+    ],
+    load: async () => (await import('../check-store/command.ts')).commandCheckStore,
+  },
+];
+
+/** A command by name, or undefined. */
+export function findCommand(name: string): CommandSpec | undefined {
+  return COMMANDS.find((command) => command.name === name);
+}

@@ -1,0 +1,33 @@
+// The built-in targets by name, each with a lazy constructor: the CLI finds and lists targets through this, so a run
+// on the reference (or `resumecheck targets`) never loads the SDK, zod and the transport; a run on an SDK target
+// loads them when it starts. The library's TARGETS (targets/index.ts) are the same targets, built eagerly.
+
+import { PLANTED_TARGETS } from './planted/index.ts';
+import { referenceTarget } from './reference/reference.target.ts';
+import { SDK_TARGET_INFOS } from './sdk/infos.ts';
+import type { Target, TargetInfo } from './target.ts';
+
+/** A built-in target's description, and how to build it. */
+export interface TargetEntry extends TargetInfo {
+  /** The target; the first call imports its code (the same object every time, as modules are cached). */
+  load(): Promise<Target>;
+}
+
+function ready(target: Target): TargetEntry {
+  const { name, kind, description, breaks } = target;
+  return { name, kind, description, breaks, load: async () => target };
+}
+
+/** Every built-in target, in the order `resumecheck targets` lists them (that of TARGETS). */
+export const TARGET_ENTRIES: readonly TargetEntry[] = [
+  ready(referenceTarget),
+  ...PLANTED_TARGETS.map(ready),
+  { ...SDK_TARGET_INFOS.sdk, load: async () => (await import('./sdk/sdk.target.ts')).sdkTarget },
+  { ...SDK_TARGET_INFOS.sdkShared, load: async () => (await import('./sdk/sdk-shared.target.ts')).sdkSharedTarget },
+  { ...SDK_TARGET_INFOS.sdkCore, load: async () => (await import('./sdk/sdk-core.target.ts')).sdkCoreTarget },
+];
+
+/** A built-in target's entry by name, or undefined. */
+export function targetEntry(name: string): TargetEntry | undefined {
+  return TARGET_ENTRIES.find((entry) => entry.name === name);
+}
