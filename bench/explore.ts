@@ -8,6 +8,7 @@ import { explore } from '../sim/explore.ts';
 import { PLANTED_TARGETS } from '../targets/planted/index.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { nowMs } from './measure.ts';
+import { type SnapshotCost, measureSnapshotCost } from './snapshot-cost.ts';
 
 /** One search: how far it got, what it explored, how long it took. */
 export interface ExploreSearch {
@@ -40,6 +41,8 @@ export interface ExploreMinimum {
 export interface ExploreResult {
   readonly searches: readonly ExploreSearch[];
   readonly minima: readonly ExploreMinimum[];
+  /** Replaying a prefix against copying the world it reaches (the snapshot design not taken). */
+  readonly snapshot: readonly SnapshotCost[];
 }
 
 /** Depths, and the time cap of each mode's search at one depth. */
@@ -47,6 +50,8 @@ export interface ExplorePlan {
   readonly depths: readonly number[];
   readonly capWithoutMs: number;
   readonly capWithMs: number;
+  /** Times each of 50 prefixes per depth is replayed and its world copied. */
+  readonly snapshotRounds: number;
 }
 
 /** Runs the explore section. */
@@ -99,5 +104,6 @@ export async function measureExplore(config: SimConfig, plan: ExplorePlan, log: 
       ms: nowMs() - started,
     });
   }
-  return { searches, minima };
+  const snapshot = await measureSnapshotCost(config, [4, 6, 8], plan.snapshotRounds);
+  return { searches, minima, snapshot };
 }

@@ -71,7 +71,7 @@ const FULL: Plan = {
   sdkMeasureMs: 3000,
   sdkTimeMs: 30_000,
   cliRounds: 10,
-  explore: { depths: [4, 5, 6, 7, 8], capWithoutMs: 20_000, capWithMs: 60_000 },
+  explore: { depths: [4, 5, 6, 7, 8], capWithoutMs: 20_000, capWithMs: 60_000, snapshotRounds: 20 },
 };
 
 const QUICK: Plan = {
@@ -88,7 +88,7 @@ const QUICK: Plan = {
   sdkMeasureMs: 1000,
   sdkTimeMs: 10_000,
   cliRounds: 3,
-  explore: { depths: [4, 5, 6], capWithoutMs: 3000, capWithMs: 5000 },
+  explore: { depths: [4, 5, 6], capWithoutMs: 3000, capWithMs: 5000, snapshotRounds: 3 },
 };
 
 interface Machine {
@@ -329,6 +329,10 @@ function renderExplore(result: ExploreResult, plan: ExplorePlan): string[] {
     formatMs(entry.ms),
   ]);
   out.push(...table(['target', 'known minimum', 'found', 'reduction', 'sequences', 'time'], minimumRows, [false, false, false, false, true, true]).map((line) => `   ${line}`));
+  out.push('   Snapshots, the design not taken (bench/snapshot-cost.ts): replaying a prefix to its end (what the search does per sequence) vs deep-copying the world it reaches, target included:');
+  for (const cost of result.snapshot) {
+    out.push(`   depth ${cost.depth}: replay ${cost.replayUs.toFixed(1)} µs, copy ${cost.copyUs.toFixed(1)} µs (copy/replay ${formatRatio(cost.copyUs / cost.replayUs)}; ${cost.prefixes} prefixes)`);
+  }
   out.push('');
   return out;
 }

@@ -49,7 +49,7 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
   const started = monotonicMs();
   const outcome = await explore(target, config, { depthMax, runsMax, reduce, ...(only === undefined ? {} : { only }) });
   const elapsedMs = monotonicMs() - started;
-  const reduction = outcome.reduction.applied ? 'equal worlds merged' : reduce ? `none (${outcome.reduction.why})` : 'none (--no-reduction)';
+  const reduction = outcome.reduction.applied ? `equal worlds merged${outcome.snapshots ? ', prefixes restored from snapshots' : ''}` : reduce ? `none (${outcome.reduction.why})` : 'none (--no-reduction)';
   const states = outcome.states;
   const summary = {
     target: target.name,
@@ -57,7 +57,7 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
     clients,
     property: only ?? null,
     seed,
-    reduction: { applied: outcome.reduction.applied, why: outcome.reduction.why },
+    reduction: { applied: outcome.reduction.applied, why: outcome.reduction.why, snapshots: outcome.snapshots },
     sequences: outcome.runs,
     sequencesDeepest: outcome.runsLastDepth,
     states,

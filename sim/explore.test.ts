@@ -59,6 +59,21 @@ describe('explore with the reduction (equal worlds merged)', () => {
     expect(reduced.runsLastDepth).toBeLessThan(full.runsLastDepth);
   });
 
+  it('restores snapshots into the same search the replaying one makes: the same worlds, the same counterexamples', async () => {
+    for (const target of [referenceTarget, ...PLANTED_TARGETS.filter((candidate) => !UNKEYED.has(candidate.name))]) {
+      const options = { depthMax: 4, runsMax: 1_000_000, reduce: true };
+      const replayed = await explore(target, MINIMA_CONFIG, { ...options, snapshots: false });
+      const restored = await explore(target, MINIMA_CONFIG, options);
+      expect(replayed.snapshots, target.name).toBe(false);
+      expect(restored.snapshots, target.name).toBe(true);
+      expect(restored.choices, target.name).toEqual(replayed.choices);
+      expect(restored.property, target.name).toBe(replayed.property);
+      expect(restored.states, target.name).toBe(replayed.states);
+      // The replaying search also counts the run that keys the empty prefix, once per depth.
+      expect(restored.runs, target.name).toBe(replayed.runs - (replayed.depthCleared + (replayed.choices === null ? 0 : 1)));
+    }
+  });
+
   it('stops at its budget and says so', async () => {
     const outcome = await explore(referenceTarget, MINIMA_CONFIG, { depthMax: 6, runsMax: 500, reduce: true });
     expect(outcome.budgetSpent).toBe(true);

@@ -12,8 +12,9 @@ import type { Target } from '../targets/target.ts';
 import { createActionList } from './actions.ts';
 import type { SimConfig } from './config.ts';
 import { monotonicMs } from './clock.ts';
-import { type ChoiceSource, runSimulation } from './engine.ts';
-import { KeyNames, NO_TARGET_KEY, worldKey } from './state-key.ts';
+import { type ChoiceSource, SteppedRun, runSimulation } from './engine.ts';
+import { type WorldSnapshot, canSnapshot, captureWorld, restoreWorld } from './snapshot.ts';
+import { KeyNames, NO_TARGET_KEY, type WorldKey, worldKey } from './state-key.ts';
 import type { World } from './world.ts';
 
 /** The outcome of an exhaustive exploration. */
@@ -31,6 +32,8 @@ export interface ExploreOutcome {
   readonly runsLastDepth: number;
   /** Whether worlds were merged; when asked for and not possible, why not. */
   readonly reduction: { readonly applied: boolean; readonly why: string | null };
+  /** Whether prefixes' ends were restored from snapshots rather than replayed. */
+  readonly snapshots: boolean;
   /** True when the search stopped at `runsMax` or `timeMs` before clearing the depth asked for. */
   readonly budgetSpent: boolean;
 }
@@ -45,6 +48,8 @@ export interface ExploreOptions {
   readonly reduce?: boolean;
   /** Wall-clock budget in ms: only decides when to stop (as `runsMax` does), never what a run does. */
   readonly timeMs?: number;
+  /** With the reduction: go back to a prefix's end from a snapshot where the target allows it (default true), or replay it. */
+  readonly snapshots?: boolean;
 }
 
 /** Replays `prefix` exactly, then stops, remembering how many actions were enabled after it. */
@@ -110,9 +115,10 @@ const REDUCED_DEPTH_MAX = 63;
  * actions), shortest first. Stops at the first violation (of `only`, when given) or after `runsMax` runs.
  */
 export async function explore(target: Target, config: SimConfig, options: ExploreOptions): Promise<ExploreOutcome> {
+  if (options.depthMax > config.stepsMax) throw new RangeError(`depth ${options.depthMax} is beyond the config's ${config.stepsMax} steps`);
   if (options.reduce === true) {
     const why = await reductionUnavailable(target, config);
-    if (why === null) return exploreReduced(target, config, options);
+    if (why === null) return options.snapshots === false ? exploreReduced(target, config, options) : exploreFromSnapshots(target, config, options);
     return { ...(await exploreAll(target, config, options)), reduction: { applied: false, why } };
   }
   return exploreAll(target, config, options);
@@ -124,6 +130,7 @@ export async function reductionUnavailable(target: Target, config: SimConfig): P
   try {
     if (!run.sync) return 'the target is asynchronous: only the full search applies';
     const instance = run.boot({ epoch: 1 }, PROBE_HOST);
+    // Snapshots come with a key: a target offering a key only is explored by replaying prefixes.
     const keyed = instance.stateKey !== undefined;
     instance.dispose();
     return keyed ? null : NO_TARGET_KEY;
@@ -178,6 +185,7 @@ async function exploreAll(target: Target, config: SimConfig, options: ExploreOpt
     states: null,
     runsLastDepth,
     reduction: { applied: false, why: null },
+    snapshots: false,
     budgetSpent,
   });
   for (let depth = 1; depth <= options.depthMax; depth += 1) {
@@ -229,6 +237,7 @@ async function exploreReduced(target: Target, config: SimConfig, options: Explor
     states: visited.size,
     runsLastDepth,
     reduction: { applied: true, why: null },
+    snapshots: false,
     budgetSpent,
   });
   for (let depth = 1; depth <= options.depthMax; depth += 1) {
@@ -239,4 +248,85 @@ async function exploreReduced(target: Target, config: SimConfig, options: Explor
     if (found !== null) return outcome(found, depth - 1, false);
   }
   return outcome(null, options.depthMax, false);
+}
+
+/** Whether a visited map already holds `key` at `depth` or shallower; records it otherwise (see KeyedPrefix). */
+function seenBefore(visited: Map<number, number>, key: WorldKey, depth: number): boolean {
+  const entry = visited.get(key.hash);
+  const same = entry !== undefined && Math.floor(entry / 64) === key.check;
+  if (same && entry % 64 <= depth) return true;
+  if (entry === undefined || same) visited.set(key.hash, key.check * 64 + depth);
+  return false;
+}
+
+/**
+ * The reduced search with snapshots: one run, set back to the end of a prefix from the snapshot taken there rather
+ * than replayed from the start. The same order, the same merges and the same verdicts as the replaying search, so
+ * the same counterexample; snapshots are kept only along the current path.
+ */
+async function exploreFromSnapshots(target: Target, config: SimConfig, options: ExploreOptions): Promise<ExploreOutcome> {
+  if (options.depthMax > REDUCED_DEPTH_MAX) throw new RangeError(`the reduced search goes to depth ${REDUCED_DEPTH_MAX} at the most`);
+  const run = await SteppedRun.open(target, config, options.only === undefined ? {} : { properties: [options.only] });
+  if (run === null) throw new Error('snapshots need a synchronous target');
+  const deadline = deadlineOf(options);
+  let runs = 0;
+  let runsLastDepth = 0;
+  let visited = new Map<number, number>();
+  const names = new KeyNames();
+  try {
+    const world = run.world;
+    if (!canSnapshot(world)) throw new Error('the target offered a state key but no snapshot');
+    const root = captureWorld(world);
+    /** The successors of the world in `here` (the end of `prefix`), to `depth`. */
+    const expand = (here: WorldSnapshot, prefix: number[], depth: number): number[] | null | 'budget' => {
+      restoreWorld(world, here);
+      const count = run.enabled().count;
+      for (let choice = 0; choice < count; choice += 1) {
+        if (runs >= options.runsMax || (deadline !== null && (runs & 255) === 0 && monotonicMs() >= deadline)) return 'budget';
+        runs += 1;
+        runsLastDepth += 1;
+        if (choice > 0) {
+          restoreWorld(world, here);
+          run.enabled();
+        }
+        run.step(choice);
+        const length = prefix.length + 1;
+        // A violation in the step: found when at the full depth (a shorter one was cleared by a shallower search).
+        if (world.violation !== null) {
+          if (length === depth) return [...prefix, choice];
+          continue;
+        }
+        const key = worldKey(world, names);
+        if (key === null) throw new Error('a target that offered a state key stopped offering one');
+        if (seenBefore(visited, key, length)) continue;
+        if (length === depth) {
+          if (run.finish() !== null) return [...prefix, choice];
+          continue;
+        }
+        const found = expand(captureWorld(world), [...prefix, choice], depth);
+        if (found !== null) return found;
+      }
+      return null;
+    };
+    const outcome = (found: number[] | null, depthCleared: number, budgetSpent: boolean): ExploreOutcome => {
+      let property: PropertyName | null = null;
+      if (found !== null) {
+        // The property as the violating run reports it (the run is left past its liveness phase or in the step).
+        property = world.violation?.property ?? null;
+      }
+      return { choices: found, property, runs, depthCleared, states: visited.size, runsLastDepth, reduction: { applied: true, why: null }, snapshots: true, budgetSpent };
+    };
+    for (let depth = 1; depth <= options.depthMax; depth += 1) {
+      runsLastDepth = 0;
+      visited = new Map();
+      restoreWorld(world, root);
+      seenBefore(visited, worldKey(world, names)!, 0);
+      const found = expand(root, [], depth);
+      if (found === 'budget') return outcome(null, depth - 1, true);
+      if (found !== null) return outcome(found, depth - 1, false);
+    }
+    return outcome(null, options.depthMax, false);
+  } finally {
+    await run.close();
+  }
 }

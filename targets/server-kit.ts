@@ -17,6 +17,7 @@ import {
   openSession,
   openStream,
 } from '../core/index.ts';
+import { deepCopy } from '../sim/deep-copy.ts';
 import { PROTOCOL_VERSION, resetMessage } from '../sim/tools.ts';
 import type {
   HttpRequest,
@@ -362,7 +363,39 @@ class KitServer implements ServerInstance {
 }
 
 /** A kit server whose strategy keeps all its state in the core state: it can key that state for exploration. */
+function refill<K, V>(target: Map<K, V>, source: Map<K, V>): void {
+  target.clear();
+  for (const [key, value] of source) target.set(key, value);
+}
+
+/** What a keyed kit server snapshots: its core state's sessions and its own maps, copied together. */
+interface KitSnapshot {
+  readonly sessions: Map<string, SessionRecord<StoredMessage>>;
+  readonly sessionsByIndex: SessionRecord<StoredMessage>[];
+  readonly attached: Map<StreamRecord<StoredMessage>, number>;
+  readonly streamsByConnection: Map<number, StreamRecord<StoredMessage>>;
+  readonly executions: Map<number, Execution>;
+}
+
 class KeyedKitServer extends KitServer {
+  snapshot(): unknown {
+    const state = this.strategy.state;
+    const parts: KitSnapshot = { sessions: state.sessions, sessionsByIndex: state.sessionsByIndex, attached: this.attached, streamsByConnection: this.streamsByConnection, executions: this.executions };
+    return deepCopy(parts, new Map());
+  }
+
+  restore(snapshot: unknown): void {
+    // Into the same objects: the strategy's methods hold its core state in closures.
+    const copy = deepCopy(snapshot as KitSnapshot, new Map());
+    const state = this.strategy.state;
+    refill(state.sessions, copy.sessions);
+    state.sessionsByIndex.length = 0;
+    state.sessionsByIndex.push(...copy.sessionsByIndex);
+    refill(this.attached, copy.attached);
+    refill(this.streamsByConnection, copy.streamsByConnection);
+    refill(this.executions, copy.executions);
+  }
+
   stateKey(key: StateKeyWriter): void {
     // The core's session map is the index list keyed by ID (derived); its config is fixed for the run.
     key.value(this.strategy.state.sessionsByIndex);

@@ -114,6 +114,13 @@ export interface ServerInstance {
    * `key.connection` and `key.execution`, which name them canonically.
    */
   stateKey?(key: StateKeyWriter): void;
+  /**
+   * Optional, with `stateKey`: everything `stateKey` writes, copied (so later changes do not reach it). The
+   * exploration restores it into this same instance instead of replaying the steps that led there.
+   */
+  snapshot?(): unknown;
+  /** Puts back what {@link ServerInstance.snapshot} returned (it may be restored many times). */
+  restore?(snapshot: unknown): void;
 }
 
 /** What a target writes its state to for {@link ServerInstance.stateKey}. */
