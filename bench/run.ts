@@ -329,7 +329,7 @@ function renderExplore(result: ExploreResult, plan: ExplorePlan): string[] {
     formatMs(entry.ms),
   ]);
   out.push(...table(['target', 'known minimum', 'found', 'reduction', 'sequences', 'time'], minimumRows, [false, false, false, false, true, true]).map((line) => `   ${line}`));
-  out.push('   Snapshots, the design not taken (bench/snapshot-cost.ts): replaying a prefix to its end (what the search does per sequence) vs deep-copying the world it reaches, target included:');
+  out.push('   Snapshot against replay (bench/snapshot-cost.ts): replaying a prefix to its end (what the search without snapshots does per sequence) vs deep-copying the world it reaches, target included (a snapshot is one copy, a restore another):');
   for (const cost of result.snapshot) {
     out.push(`   depth ${cost.depth}: replay ${cost.replayUs.toFixed(1)} µs, copy ${cost.copyUs.toFixed(1)} µs (copy/replay ${formatRatio(cost.copyUs / cost.replayUs)}; ${cost.prefixes} prefixes)`);
   }

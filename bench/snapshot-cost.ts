@@ -2,7 +2,7 @@
 // For one fixed set of prefixes on `reference`, the time to reach the end of each prefix by replaying it (open the
 // target, boot, run the steps: what sim/explore.ts does per sequence) against the time to copy the world reached
 // there, the target's objects included, with a generic deep copy that keeps object sharing (what restoring a
-// snapshot would have to do at the least). A baseline of a design not taken, measured so the choice is on record.
+// snapshot or a restore does). The search restores from snapshots where the target allows it; this says what that saves per step.
 
 import type { SimConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
