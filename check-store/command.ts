@@ -8,6 +8,7 @@ import { UsageError, parseWhole } from '../cli/usage-error.ts';
 import { type StoreSource, moduleSource } from '../targets/module/module.target.ts';
 import { type StoreModuleRef, checkStoreModulePath } from '../targets/module/store-module.ts';
 import { type Trace, renderSteps } from '../traces/trace.ts';
+import { renderStepLines } from '../traces/render/text.ts';
 import { type StoreCheckResult, type StoreViolation, DEFAULT_STORE_CHECK_RUNS, checkEventStore, probeEventStore } from './check-event-store.ts';
 import { replayContractTrace } from './contract-check.ts';
 import { SHARED_ISOLATION_NOTE, contractProperty } from './contract-properties.ts';
@@ -27,12 +28,7 @@ export const CHECK_STORE_DEFAULT_OUT = 'traces/found';
 export const CHECK_STORE_USAGE = 'resumecheck check-store MODULE [--export NAME] [--shared] [--runs N] [--seed S] [--out DIR] [--json]';
 
 function renderContractSteps(steps: readonly ContractStep[]): string[] {
-  const lines: string[] = [];
-  steps.forEach((step, index) => {
-    lines.push(`${String(index + 1).padStart(3)}. ${step.action}`);
-    for (const note of step.notes) lines.push(`       ${note}`);
-  });
-  return lines;
+  return renderStepLines(steps);
 }
 
 function stepsOf(violation: StoreViolation): string[] {

@@ -33,7 +33,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'fuzz',
     summary: 'random runs against a target; each violation is shrunk, printed and written as a trace',
-    usage: ['--target T [--runs N | --time 30s] [--seed S] [--property P ...] [--first] [--out DIR] [--json]'],
+    usage: ['--target T [--runs N | --time 30s] [--seed S] [--property P ...] [--first] [--out DIR] [--json] [--html FILE]'],
     positionals: [],
     options: {
       target: { type: 'string', value: 'T', help: 'the system under test (required): `resumecheck targets` lists them, or module:PATH[#EXPORT][+shared]' },
@@ -50,6 +50,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       first: { type: 'boolean', help: 'stop at the first violation (default: go on, one finding per property)' },
       out: OUT_OPTION,
       json: JSON_OPTION,
+      html: { type: 'string', value: 'FILE', help: 'also write one self-contained page for the whole run, every finding with its diagram; checked before the run' },
     },
     notes: [MODULE_PATHS],
     load: async () => (await import('./fuzz.command.ts')).runFuzz,
@@ -136,6 +137,30 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: { json: JSON_OPTION },
     notes: [],
     load: async () => (await import('./properties.command.ts')).runProperties,
+  },
+  {
+    name: 'render',
+    summary: 'show any trace as text, a Mermaid sequence diagram or one HTML page (fuzz, script, shrink, check-store)',
+    usage: ['FILE [--format text|mermaid|html] [--out FILE]'],
+    positionals: [{ name: 'FILE', help: "a trace file: the simulator's (fuzz, replay, script, shrink, check-store end to end) or a check-store contract trace" }],
+    options: {
+      format: { type: 'string', value: 'F', help: 'text (as fuzz prints it, the default), mermaid (a sequenceDiagram for Markdown) or html (a self-contained page)' },
+      out: { type: 'string', value: 'FILE', help: 'write it to FILE (atomically) instead of printing it' },
+    },
+    notes: ['Each format is byte-identical from run to run. The page needs no network and reads without JavaScript; with it, step through the trace and highlight one session, call or connection.'],
+    load: async () => (await import('./render.ts')).runRender,
+  },
+  {
+    name: 'shrink',
+    summary: 'minimise a trace or a hand-written scenario while the same property still fails; the result goes beside it',
+    usage: ['FILE [--target T] [--seed S]'],
+    positionals: [{ name: 'FILE', help: 'a trace (X.json gives X.shrunk.json) or a scenario, one action a line (X.txt gives X.shrunk.txt)' }],
+    options: {
+      target: { type: 'string', value: 'T', help: "the target (required for a scenario; a trace's own by default)" },
+      seed: { ...SEED_OPTION, help: `${SEED_OPTION.help}; for a scenario (a trace records its own)` },
+    },
+    notes: ['Exit 1 when the input violates a property (the shrunk result written), 0 when it holds (nothing written), 2 on bad input.'],
+    load: async () => (await import('./shrink.ts')).runShrink,
   },
   {
     name: 'check-store',

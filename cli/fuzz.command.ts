@@ -8,7 +8,7 @@ import { fuzz } from '../sim/fuzz.ts';
 import { writeTrace } from '../traces/store.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
 import { DEFAULT_RUNS } from './commands.ts';
-import { DEFAULT_OUT, checkOutDir } from './output-paths.ts';
+import { DEFAULT_OUT, checkOutDir, checkOutFile } from './output-paths.ts';
 import { printViolation, quote } from './print-violation.ts';
 import { requireTarget } from './require-target.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
@@ -44,6 +44,8 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   const config = resolveConfig(partial);
   const out = (values.out as string | undefined) ?? DEFAULT_OUT;
   checkOutDir(out, '--out');
+  const html = values.html as string | undefined;
+  if (html !== undefined) checkOutFile(html, '--html');
   // The target last: loading an SDK target costs a moment, and every other mistake is reported before it.
   const target = await requireTarget(values.target as string | undefined);
   const json = values.json === true;
@@ -58,7 +60,9 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
     ...(shard === undefined ? {} : { shard }),
     stopAtFirst: values.first === true,
   });
+  const summary = { target: target.name, seed, runs: outcome.runs, steps: outcome.steps };
   if (outcome.findings.length === 0) {
+    if (html !== undefined) (await import('../traces/render/html.ts')).writeRunHtml([], html, summary);
     if (json) io.out(JSON.stringify({ target: target.name, seed, runs: outcome.runs, steps: outcome.steps, violation: null, violations: [] }));
     else io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
     return 0;
@@ -67,6 +71,8 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
     const written = writeTrace(out, finding.trace);
     return { finding, path: relative(process.cwd(), written.path) || written.path };
   });
+  // One page for the whole run, its findings' traces already written (their replay commands name them).
+  if (html !== undefined) (await import('../traces/render/html.ts')).writeRunHtml(reports.map(({ finding, path }) => ({ trace: finding.trace, path, run: finding.run })), html, summary);
   if (json) {
     const violations = reports.map(({ finding, path }) => ({
       ...finding.trace.verdict!,

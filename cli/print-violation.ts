@@ -1,27 +1,17 @@
 // How a violation of the simulator's properties is printed by fuzz, script and replay: the property, what it demands,
 // what happened, the shrunk steps, and the command that replays the written trace.
 
-import { PROPERTIES } from '../properties/index.ts';
-import { type Trace, renderSteps } from '../traces/trace.ts';
+import { quoteArgument, readableFromTrace } from '../traces/render/readable.ts';
+import { renderText } from '../traces/render/text.ts';
+import type { Trace } from '../traces/trace.ts';
 import type { Io } from './command-spec.ts';
 
 /** An argument as a shell would need it written. */
 export function quote(argument: string): string {
-  return /^[\w./:@=-]+$/.test(argument) ? argument : `'${argument.replaceAll("'", "'\\''")}'`;
+  return quoteArgument(argument);
 }
 
-/** Prints a trace's violation; `path` is where the trace was written, or null when it was not. */
+/** Prints a trace's violation; `path` is where the trace was written, or null when it was not (the one text renderer). */
 export function printViolation(io: Io, trace: Trace, path: string | null): void {
-  const verdict = trace.verdict!;
-  const property = PROPERTIES.find((candidate) => candidate.name === verdict.property)!;
-  io.out(`✗ ${verdict.property} violated by ${trace.target} (${property.kind})`);
-  io.out(`  must hold: ${property.statement}`);
-  io.out(`  happened:  ${verdict.explanation}`);
-  io.out('');
-  for (const line of renderSteps(trace.steps)) io.out(line);
-  io.out('');
-  if (path !== null) {
-    io.out(`trace written: ${path}`);
-    io.out(`replay it:     npx resumecheck replay ${quote(path)}`);
-  }
+  for (const line of renderText(readableFromTrace(trace, path ?? ''), { written: path, replay: path !== null })) io.out(line);
 }

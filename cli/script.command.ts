@@ -6,7 +6,7 @@ import { relative } from 'node:path';
 import { DEFAULT_CONFIG, resolveConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
 import { recordTrace } from '../sim/fuzz.ts';
-import { ScriptError, scriptChoices } from '../sim/script.ts';
+import { ScriptError, parseScript, scriptChoices } from '../sim/script.ts';
 import { writeTrace } from '../traces/store.ts';
 import { renderSteps } from '../traces/trace.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
@@ -29,10 +29,7 @@ export async function runScript({ values, positionals }: ParsedArgs, io: Io): Pr
     throw new UsageError(`${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
   }
   // One action a line, as `resumecheck replay` prints them (the step number may stay); # starts a comment.
-  const script = text
-    .split('\n')
-    .map((line) => line.replace(/#(?!\d).*$/, '').replace(/^\s*\d+\.\s*/, '').trim())
-    .filter((line) => line !== '');
+  const script = parseScript(text);
   const seed = (values.seed as string | undefined) ?? DEFAULT_CONFIG.seed;
   const config = resolveConfig({ seed });
   let result;

@@ -80,3 +80,14 @@ export function scriptChoices(script: readonly string[]): ChoiceSource {
     },
   };
 }
+
+/**
+ * The action descriptions of a scenario file: one a line, as traces print them (a step number may stay); `#` starts
+ * a comment unless a digit follows it (`connection #3` is part of an action).
+ */
+export function parseScript(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.replace(/#(?!\d).*$/, '').replace(/^\s*\d+\.\s*/, '').trim())
+    .filter((line) => line !== '');
+}

@@ -7,6 +7,7 @@ import type { SimConfig } from '../sim/config.ts';
 import { CONFIG_BOUNDS, ConfigError, resolveConfig } from '../sim/config.ts';
 import type { TraceStep } from '../sim/engine.ts';
 import type { Violation } from '../sim/world.ts';
+import { renderStepLines } from './render/text.ts';
 
 /** The version of the trace format this build writes and reads. */
 export const TRACE_FORMAT_VERSION = 1;
@@ -114,13 +115,7 @@ function parseProperties(value: unknown, source: string): PropertyName[] | null 
   return value as PropertyName[];
 }
 
-/** Renders a trace's steps as numbered lines for a person. */
+/** Renders a trace's steps as numbered lines for a person (traces/render/text.ts, the one text renderer). */
 export function renderSteps(steps: readonly TraceStep[]): string[] {
-  const lines: string[] = [];
-  steps.forEach((step, index) => {
-    const phase = step.phase === 'liveness' ? '   (liveness phase: faults stopped)' : '';
-    lines.push(`${String(index + 1).padStart(3)}. ${step.action}${phase}`);
-    for (const note of step.notes) lines.push(`       ${note}`);
-  });
-  return lines;
+  return renderStepLines(steps);
 }

@@ -1,0 +1,138 @@
+// Every trace kind resumecheck writes, read into one shape the renderers share: its steps as a person reads them,
+// the verdict with the property's statement and source, and the command that replays it. A new kind of trace is one
+// more entry in TRACE_KINDS (and, if its notes say something new, one more interpreter in diagram.ts).
+
+import { readFileSync } from 'node:fs';
+import { CONTRACT_PROPERTIES } from '../../check-store/contract-properties.ts';
+import { CONTRACT_TRACE_FORMAT, type ContractTrace, readContractTrace } from '../../check-store/store-traces.ts';
+import { PROPERTIES } from '../../properties/index.ts';
+import { StoreModuleError } from '../../targets/module/store-module.ts';
+import { type Trace, TraceFormatError, parseTrace } from '../trace.ts';
+
+/** One step of any trace kind. */
+export interface ReadableStep {
+  readonly action: string;
+  /** The simulator's phase; null for kinds without phases (store contract runs). */
+  readonly phase: 'faults' | 'liveness' | null;
+  readonly notes: readonly string[];
+}
+
+/** The property a trace violates, with what it says and where it comes from. */
+export interface ReadableVerdict {
+  readonly property: string;
+  /** `safety`, `liveness`, or `contract` for the EventStore contract. */
+  readonly kind: string;
+  readonly statement: string;
+  /** The seed passage, specification sentence or reason behind it. */
+  readonly source: string;
+  readonly explanation: string;
+  /** 0-based index into the steps of the step during which it was seen; null when after the last step. */
+  readonly step: number | null;
+}
+
+/** How the trace kinds differ where the renderers care: which participants, which notes. */
+export type TraceKindName = 'simulation' | 'store-contract';
+
+/** A trace of any kind, as the renderers read it. */
+export interface ReadableTrace {
+  readonly kind: TraceKindName;
+  /** What ran: a target name, or the store module checked. */
+  readonly target: string;
+  readonly seed: string;
+  /** Simulated clients (participants of a simulation trace); 0 for other kinds. */
+  readonly clients: number;
+  readonly steps: readonly ReadableStep[];
+  /** Null when the trace records that everything held. */
+  readonly verdict: ReadableVerdict | null;
+  /** The command that replays the trace from `path`. */
+  readonly replay: string;
+  readonly shrink: { readonly originalLength: number; readonly shrunkLength: number } | null;
+}
+
+/** Quotes a command-line argument for a POSIX shell when it needs it. */
+export function quoteArgument(argument: string): string {
+  return /^[\w./:@=+-]+$/.test(argument) ? argument : `'${argument.replaceAll("'", "'\\''")}'`;
+}
+
+/** A simulator trace (fuzz, replay, script, check-store's end-to-end phase) as the renderers read it. */
+export function readableFromTrace(trace: Trace, path: string): ReadableTrace {
+  const faults = trace.steps.filter((step) => step.phase === 'faults').length;
+  const verdict = trace.verdict;
+  const property = verdict === null ? undefined : PROPERTIES.find((candidate) => candidate.name === verdict.property);
+  return {
+    kind: 'simulation',
+    target: trace.target,
+    seed: trace.seed,
+    clients: trace.config.clients,
+    steps: trace.steps.map((step) => ({ action: String(step.action), phase: step.phase === 'liveness' ? 'liveness' : 'faults', notes: (step.notes ?? []).map(String) })),
+    verdict:
+      verdict === null
+        ? null
+        : {
+            property: verdict.property,
+            kind: property?.kind ?? 'safety',
+            statement: property?.statement ?? '',
+            source: property?.source ?? '',
+            explanation: verdict.explanation,
+            // A violation seen in the liveness phase carries the fault-phase step count: it belongs after the last step.
+            step: verdict.step < faults && verdict.step < trace.steps.length ? verdict.step : null,
+          },
+    replay: `npx resumecheck replay ${quoteArgument(path)}`,
+    shrink: trace.shrink === null ? null : { originalLength: trace.shrink.originalLength, shrunkLength: trace.shrink.shrunkLength },
+  };
+}
+
+/** A check-store contract trace as the renderers read it. */
+export function readableFromContractTrace(trace: ContractTrace, path: string): ReadableTrace {
+  const property = CONTRACT_PROPERTIES.find((candidate) => candidate.name === trace.verdict.property);
+  const store = trace.store === null ? 'a store factory' : `${trace.store.path}${trace.store.exportName === null ? '' : `#${trace.store.exportName}`}${trace.config.shared ? ' (shared)' : ''}`;
+  return {
+    kind: 'store-contract',
+    target: store,
+    seed: trace.config.seed,
+    clients: 0,
+    steps: trace.steps.map((step) => ({ action: String(step.action), phase: null, notes: (step.notes ?? []).map(String) })),
+    verdict: {
+      property: trace.verdict.property,
+      kind: 'contract',
+      statement: property?.statement ?? '',
+      source: property?.why ?? '',
+      explanation: trace.verdict.explanation,
+      step: trace.verdict.step >= 0 && trace.verdict.step < trace.steps.length ? trace.verdict.step : null,
+    },
+    replay: `npx resumecheck check-store --replay ${quoteArgument(path)}`,
+    shrink: trace.shrink === null ? null : { originalLength: trace.shrink.originalLength, shrunkLength: trace.shrink.shrunkLength },
+  };
+}
+
+/** The trace kinds `render` reads, by the `format` field of the file. */
+const TRACE_KINDS: Readonly<Record<string, (text: string, path: string) => ReadableTrace>> = {
+  'resumecheck-trace': (text, path) => readableFromTrace(parseTrace(text, path), path),
+  [CONTRACT_TRACE_FORMAT]: (_text, path) => {
+    try {
+      return readableFromContractTrace(readContractTrace(path), path);
+    } catch (error) {
+      if (error instanceof StoreModuleError) throw new TraceFormatError(error.message);
+      throw error;
+    }
+  },
+};
+
+/** Reads a trace file of any kind. Throws {@link TraceFormatError} (bad input, one line) on anything off. */
+export function readReadableTrace(path: string): ReadableTrace {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new TraceFormatError(`${path}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+  let format: unknown;
+  try {
+    format = (JSON.parse(text) as Record<string, unknown> | null)?.['format'];
+  } catch {
+    throw new TraceFormatError(`${path}: not JSON`);
+  }
+  const read = typeof format === 'string' && Object.hasOwn(TRACE_KINDS, format) ? TRACE_KINDS[format]! : null;
+  if (read === null) throw new TraceFormatError(`${path}: not a trace resumecheck renders (format ${JSON.stringify(format ?? null)}; known: ${Object.keys(TRACE_KINDS).join(', ')})`);
+  return read(text, path);
+}

@@ -1,0 +1,26 @@
+// The trace files kept under traces/ (the corpus, fixtures, anything a later kind adds), for the renderers' tests and
+// the README's screenshot: every JSON file, in a stable order, but found/ (what a local fuzz left, not kept).
+
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository's root. */
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TRACES = join(ROOT, 'traces');
+
+/** Every kept trace file under traces/, as paths relative to the repository's root, sorted. */
+export function keptTraceFiles(): string[] {
+  const files: string[] = [];
+  const walk = (directory: string, depth: number) => {
+    // Bounded: the folder is a few levels deep; a link loop must not hang a test.
+    if (depth > 8) return;
+    for (const entry of readdirSync(directory, { withFileTypes: true }).sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))) {
+      const path = join(directory, entry.name);
+      if (entry.isDirectory() && !(depth === 0 && entry.name === 'found')) walk(path, depth + 1);
+      else if (entry.isFile() && entry.name.endsWith('.json')) files.push(relative(ROOT, path));
+    }
+  };
+  walk(TRACES, 0);
+  return files;
+}
