@@ -12,6 +12,10 @@ import { KeyNames, WORLD_FIELDS, worldKey, worldKeyText } from './state-key.ts';
 import { createWorld } from './world.ts';
 import { createPrng } from './prng.ts';
 
+function referenceTarget(): Target {
+  return target('reference');
+}
+
 function target(name: string): Target {
   const found = findTarget(name);
   if (found === undefined) throw new Error(`no built-in target ${name}`);
@@ -100,6 +104,27 @@ describe('world keys', () => {
   it('names only fields the world has', () => {
     const world = createWorld(MINIMA_CONFIG, { sync: true, boot: () => { throw new Error('unused'); }, close: () => undefined }, createPrng('x'));
     for (const field of Object.keys(WORLD_FIELDS)) expect(Object.keys(world), field).toContain(field);
+  });
+
+  it("the kit server keys and snapshots every field it has: a new one must be added to both (server-kit.ts)", async () => {
+    const run = await referenceTarget().open({ windowEventsMax: 2, seed: '1' });
+    const server = run.boot({ epoch: 1 }, { frame: () => undefined, end: () => undefined, startExecution: () => 0, nextStep: () => ({ kind: 'result', result: {} }), random: () => 0 });
+    expect(Object.keys(server).sort()).toEqual(['attached', 'executions', 'host', 'strategy', 'streamsByConnection']);
+    const state = (server as unknown as { strategy: { state: object } }).strategy.state;
+    expect(Object.keys(state).sort()).toEqual(['config', 'sessions', 'sessionsByIndex']);
+  });
+
+  it('a connection has the fields the key was judged for: whether a new one is read after the connection closes decides if closed connections may still be left out', async () => {
+    let fields: string[] = [];
+    let next = 0;
+    await runSimulation(referenceTarget(), MINIMA_CONFIG, {
+      choose: (world) => {
+        if (next < 1) return [0][next++]!;
+        fields = Object.keys(world.connections[0]!).sort();
+        return null;
+      },
+    });
+    expect(fields).toEqual(['client', 'cursor', 'epoch', 'index', 'kExpected', 'kLast', 'lastEventId', 'purpose', 'resetSeen', 'session', 'state', 'status', 'view']);
   });
 
   it('is null for a target that cannot key its state', async () => {
