@@ -5,7 +5,7 @@
 //   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
 //   npm run bench -- --json       machine-readable
 //   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
-//   npm run bench -- --only sim,model,planted,fc,sdk,cli,explore
+//   npm run bench -- --only sim,model,planted,fc,sdk,cli,sdk2,explore
 
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -21,6 +21,7 @@ import { MINIMA, MINIMA_CONFIG } from './minima.ts';
 import { type ModelCost, measureModel } from './model-cost.ts';
 import { type PlantedResult, measurePlanted, minimumOf } from './planted.ts';
 import { type SdkResult, measureSdk } from './sdk.ts';
+import { type Sdk2Result, measureSdk2 } from './sdk2.ts';
 import { type BareSpeed, type SimSpeed, measureBareSpeed, measureSimSpeed } from './sim-speed.ts';
 import { type ExplorePlan, type ExploreResult, measureExplore } from './explore.ts';
 
@@ -35,7 +36,7 @@ const TARGETS = {
   exploreDepth8Ms: 60_000,
 } as const;
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'explore'] as const;
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'sdk2', 'explore'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -227,6 +228,7 @@ interface Report {
   readonly fc: { figures: FcFigure[]; referenceCheck: FcSearch } | null;
   readonly sdk: SdkResult[] | null;
   readonly cli: CliStartup | null;
+  readonly sdk2: Sdk2Result[] | null;
   readonly explore: ExploreResult | null;
   readonly elapsedMs: number;
 }
@@ -302,7 +304,7 @@ function fcShrunkOverMinimum(target: string, searches: readonly FcSearch[]): num
 
 function renderExplore(result: ExploreResult, plan: ExplorePlan): string[] {
   const out: string[] = [];
-  out.push(`7. Exhaustive search on \`reference\` (sim/explore.ts, 2 clients, shortest first), without and with the reduction (equal worlds merged); each search cut at ${formatMs(plan.capWithoutMs)} without, ${formatMs(plan.capWithMs)} with`);
+  out.push(`8. Exhaustive search on \`reference\` (sim/explore.ts, 2 clients, shortest first), without and with the reduction (equal worlds merged); each search cut at ${formatMs(plan.capWithoutMs)} without, ${formatMs(plan.capWithMs)} with`);
   const rows: string[][] = [];
   for (const depth of plan.depths) {
     const without = result.searches.find((search) => search.depth === depth && !search.reduce)!;
@@ -511,6 +513,28 @@ function render(report: Report): string[] {
     out.push('   --help loads only the command table either way (the SDK, zod and fast-check load when a command needs them); the tsx path also compiles what it loads.');
     out.push('');
   }
+
+  if (report.sdk2 !== null) {
+    out.push('7. The 2.x SDK targets (@modelcontextprotocol/server): speed beside the 1.x target with the same store, and the first counterexample of a seed-1 fuzz');
+    const rows = report.sdk2.map((result) => [
+      result.target,
+      `${formatCount(result.speed.stepsPerSecond)}/s`,
+      `${verdict(result.speed.stepsPerSecond >= TARGETS.sdkStepsPerSecond)} (≥ ${formatCount(TARGETS.sdkStepsPerSecond)}/s)`,
+      `${result.baseline} ${formatCount(result.baselineStepsPerSecond)}/s`,
+      formatRatio(result.speed.stepsPerSecond / result.baselineStepsPerSecond),
+      result.first.found ? formatMs(result.first.msToFirst) : `none in ${formatMs(result.first.msToFirst)}`,
+      result.first.found ? String(result.first.run) : String(result.first.runs),
+      result.first.property ?? '-',
+      result.first.length === null ? '-' : String(result.first.length),
+    ]);
+    out.push(
+      ...table(['target', 'steps', 'target', '1.x baseline', '2.x/1.x', 'time to first', 'run', 'property', 'length'], rows, [false, true, false, false, true, true, true, false, true]).map(
+        (line) => `   ${line}`,
+      ),
+    );
+    for (const result of report.sdk2) if (result.first.explanation !== null) out.push(`   ${result.target}: ${result.first.explanation}`);
+    out.push('');
+  }
   if (report.explore !== null) out.push(...renderExplore(report.explore, report.plan.explore));
   out.push(`bench took ${formatMs(report.elapsedMs)}`);
   return out;
@@ -537,11 +561,11 @@ async function main(): Promise<void> {
     log('note: DEFAULT_CONFIG differs from the config bench/minima.ts was derived under; the planted figures use the latter');
   }
 
-  log('1/7 simulation speed...');
+  log('1/8 simulation speed...');
   const sim = only.has('sim') ? await figureSim(plan) : null;
-  log('2/7 model cost...');
+  log('2/8 model cost...');
   const model = only.has('model') ? measureModel({ warmupMs: plan.modelMeasureMs / 2, measureMs: plan.modelMeasureMs }) : null;
-  log('3/7 planted targets...');
+  log('3/8 planted targets...');
   let planted: PlantedResult[] | null = null;
   if (only.has('planted')) {
     planted = [];
@@ -550,9 +574,9 @@ async function main(): Promise<void> {
       log(`  ${target.name} done`);
     }
   }
-  log('4/7 fast-check baseline...');
+  log('4/8 fast-check baseline...');
   const fc = only.has('fc') ? figureFc(plan, config, log) : null;
-  log('5/7 SDK targets...');
+  log('5/8 SDK targets...');
   let sdk: SdkResult[] | null = null;
   if (only.has('sdk')) {
     sdk = [];
@@ -560,12 +584,16 @@ async function main(): Promise<void> {
       sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
     }
   }
-  log('6/7 --help wall time...');
+  log('6/8 --help wall time...');
   const cli = only.has('cli') ? measureCliStartup(plan.cliRounds) : null;
-  log('7/7 exhaustive search...');
+  log('7/8 SDK 2.x targets...');
+  const sdk2 = only.has('sdk2')
+    ? await measureSdk2(DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }, sdk, log)
+    : null;
+  log('8/8 exhaustive search...');
   const exploreResult = only.has('explore') ? await measureExplore(config, plan.explore, log) : null;
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, explore: exploreResult, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, explore: exploreResult, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }

@@ -16,5 +16,19 @@ export async function requireTarget(name: string | undefined): Promise<Target> {
   }
   const entry = targetEntry(name);
   if (entry === undefined) throw new UsageError(`unknown target ${JSON.stringify(name)}; known: ${TARGET_ENTRIES.map((t) => t.name).join(', ')}`);
-  return entry.load();
+  try {
+    return await entry.load();
+  } catch (error) {
+    // The 2.x SDK targets need an optional peer of the package: its absence is the user's setup, said in one line.
+    const missing = missingPackageOf(error);
+    if (missing !== null) throw new UsageError(`target ${name} needs the package ${missing}, which is not installed (npm install ${missing})`);
+    throw error;
+  }
+}
+
+/** The npm package a failed import could not find, or null when the failure is something else. */
+export function missingPackageOf(error: unknown): string | null {
+  if (typeof error !== 'object' || error === null || (error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') return null;
+  const match = /Cannot find package '((?:@[^/']+\/)?[^/']+)'/.exec(String((error as { message?: unknown }).message));
+  return match?.[1] ?? null;
 }
