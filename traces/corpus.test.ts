@@ -26,7 +26,9 @@ type Classification =
   | 'interface + transport'
   | 'example router'
   | 'transport answer'
-  | 'resumecheck false positive, fixed';
+  | 'resumecheck false positive, fixed'
+  | 'completed-stream policy'
+  | 'reference policy holds';
 
 /** What each corpus trace shows; the findings document has the full explanation with line references. */
 interface Kept {
@@ -35,6 +37,23 @@ interface Kept {
 }
 
 const KEPT: Readonly<Record<string, Kept>> = {
+  // Found by the actions of issue 7 (docs/findings/mcp-typescript-sdk-1.32.2.md, "Issue 7").
+  'sdk--one-connection-per-stream.json': { classification: 'transport', defect: 'a request ID re-sent while in flight opens a second stream for it; the first connection is never ended' },
+  'sdk--reused-request-id-refused.json': { classification: 'transport', defect: 'a request ID still in flight, sent again with other content, is executed: the ID names two calls' },
+  'sdk--no-duplicate-delivery.json': { classification: 'interface', defect: "seed 000's incident: a cursor before a result the client has replays it; no store is told what was written" },
+  'sdk-shared--one-connection-per-stream.json': { classification: 'transport', defect: 'a request ID re-sent while in flight opens a second stream for it; the first connection is never ended' },
+  'sdk-shared--reused-request-id-refused.json': { classification: 'transport', defect: 'a request ID still in flight, sent again with other content, is executed: the ID names two calls' },
+  'sdk-shared--no-duplicate-delivery.json': { classification: 'interface', defect: "seed 000's incident: a cursor before a result the client has replays it; no store is told what was written" },
+  'sdk-core--one-connection-per-stream.json': { classification: 'transport', defect: 'a request ID re-sent while in flight opens a second stream for it; the first connection is never ended' },
+  'sdk-core--reused-request-id-refused.json': { classification: 'transport', defect: 'a request ID still in flight, sent again with other content, is executed: the ID names two calls' },
+  'sdk-core--no-duplicate-delivery.json': { classification: 'interface', defect: "seed 000's incident: a cursor before a result the client has replays it; no store is told what was written" },
+  // The completed-stream policies' shortest counterexamples (docs/decision-table.md), and the reference on the same.
+  'replay-tail--no-duplicate-delivery.json': { classification: 'completed-stream policy', defect: "seed 000's incident: a cursor before a result the client has replays the result (4 steps)" },
+  'fresh-literal--no-silent-gap.json': { classification: 'completed-stream policy', defect: 'cut before the result: the resume ends with neither the result nor a reset (3 steps)' },
+  'fresh-with-reset--no-withheld-result.json': { classification: 'completed-stream policy', defect: 'cut before the result: the resume gets a reset in place of a result never sent (3 steps)' },
+  'reference--holds--stale-cursor-after-result.json': { classification: 'reference policy holds', defect: "seed 000's incident under replay-unsent: the result was written, so a reset, not a second copy" },
+  'reference--holds--cut-before-result.json': { classification: 'reference policy holds', defect: 'cut before the result under replay-unsent: the result was never written, so it is replayed' },
+  'reference--holds--lost-tail-result-signalled.json': { classification: 'reference policy holds', defect: "a lost tail took the result: replay-unsent signals it (a reset) rather than risk a duplicate; replay-tail would deliver it" },
   'sdk--exactly-once-execution.json': { classification: 'transport', defect: 'a re-sent request ID runs the tool again' },
   'sdk--in-order-per-stream.json': { classification: 'event store', defect: 'same-millisecond events replayed in random-suffix order' },
   'sdk--no-hang.json': { classification: 'event store + transport', defect: 'an unknown cursor gets 200 and an empty stream that never ends' },
@@ -109,6 +128,16 @@ const COUNTERPART: Readonly<Record<string, string>> = {
  * comparison of docs/findings/mcp-typescript-sdk-2.4.0.md. A change here means one line or the other changed.
  */
 const ON_OTHER_LINE: Readonly<Record<string, PropertyName | 'holds'>> = {
+  // Issue 7's actions: the same on both lines.
+  'sdk--no-duplicate-delivery.json': 'no-duplicate-delivery',
+  'sdk--one-connection-per-stream.json': 'one-connection-per-stream',
+  'sdk--reused-request-id-refused.json': 'reused-request-id-refused',
+  'sdk-shared--no-duplicate-delivery.json': 'no-duplicate-delivery',
+  'sdk-shared--one-connection-per-stream.json': 'one-connection-per-stream',
+  'sdk-shared--reused-request-id-refused.json': 'reused-request-id-refused',
+  'sdk-core--no-duplicate-delivery.json': 'no-duplicate-delivery',
+  'sdk-core--one-connection-per-stream.json': 'one-connection-per-stream',
+  'sdk-core--reused-request-id-refused.json': 'reused-request-id-refused',
   'sdk--exactly-once-execution.json': 'exactly-once-execution',
   'sdk--in-order-per-stream.json': 'in-order-per-stream',
   'sdk--no-hang.json': 'holds',
