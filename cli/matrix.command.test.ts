@@ -25,7 +25,7 @@ describe('resumecheck matrix', () => {
     const noLedger = table.find((line) => line.startsWith('| `no-ledger`'))!;
     const columns = table[0]!.split('|').map((cell) => cell.trim());
     const cells = noLedger.split('|').map((cell) => cell.trim());
-    expect(cells[columns.indexOf('exactly-once-execution')]).toMatch(/^✗ 4 steps \(run \d+\)$/);
+    expect(cells[columns.indexOf('exactly-once-execution')]).toMatch(/^✗ \d+ steps \(run \d+\)$/);
     expect(table.find((line) => line.startsWith('| `reference` |'))).not.toMatch(/✗/);
   });
 
