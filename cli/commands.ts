@@ -33,12 +33,12 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'fuzz',
     summary: 'random runs against a target; each violation is shrunk, printed and written as a trace',
-    usage: ['--target T [--runs N | --time 30s] [--seed S] [--property P ...] [--first] [--out DIR] [--json] [--html FILE]'],
+    usage: ['--target T [--runs N | --time 30s] [--seed S] [--property P ...] [--first] [--workers N] [--out DIR] [--summary FILE] [--junit FILE] [options]'],
     positionals: [],
     options: {
       target: { type: 'string', value: 'T', help: 'the system under test (required): `resumecheck targets` lists them, or module:PATH[#EXPORT][+shared]' },
       runs: { type: 'string', value: 'N', help: `runs to make, 1–100000000 (default ${DEFAULT_RUNS}); not with --time` },
-      time: { type: 'string', value: 'D', help: 'run for a duration instead (30s, 2m, 1500ms, 1h); shrinking comes after it' },
+      time: { type: 'string', value: 'D', help: 'run for a duration instead (30s, 2m, 1500ms, 1h): it bounds the whole command, shrinking included' },
       seed: SEED_OPTION,
       steps: { type: 'string', value: 'N', help: `steps per run at most, ${bounds('stepsMax')} (default ${DEFAULT_CONFIG.stepsMax})` },
       clients: { type: 'string', value: 'N', help: `simulated clients, ${bounds('clients')} (default ${DEFAULT_CONFIG.clients})` },
@@ -47,12 +47,25 @@ export const COMMANDS: readonly CommandSpec[] = [
       restarts: { type: 'string', value: 'N', help: `server restarts per run at most, ${bounds('restartsMax')} (default ${DEFAULT_CONFIG.restartsMax})` },
       shard: { type: 'string', value: 'K/N', help: 'make only the K-th of N interleaved slices of the runs (for parallel CI jobs)' },
       property: { type: 'string', multiple: true, value: 'P', help: 'check only this property (repeatable); `resumecheck properties` lists them' },
-      first: { type: 'boolean', help: 'stop at the first violation (default: go on, one finding per property)' },
+      first: { type: 'boolean', help: 'stop at the first violation (default: go on until every checked property has one, or the budget ends)' },
+      workers: { type: 'string', value: 'N', help: 'worker threads for the search and the shrinks, 1–64 (default: one per core, up to 4, on SDK and module targets; 1 otherwise)' },
       out: OUT_OPTION,
+      corpus: { type: 'string', value: 'DIR', help: 'stored traces replayed before the search, with the --out directory\'s (default traces/corpus)' },
+      'no-corpus': { type: 'boolean', help: 'replay no stored traces but the --out directory\'s' },
+      summary: { type: 'string', value: 'FILE', help: 'write the result as JSON (the --json document): config, seeds, runs, coverage, every finding and its file' },
+      junit: { type: 'string', value: 'FILE', help: 'write JUnit XML: one test case per property, failing when violated' },
+      'min-coverage': { type: 'string', value: 'P', help: 'exit 1 when the runs reach less than P % of the model\'s states, transitions and action kinds' },
       json: JSON_OPTION,
       html: { type: 'string', value: 'FILE', help: 'also write one self-contained page for the whole run, every finding with its diagram; checked before the run' },
     },
-    notes: [MODULE_PATHS],
+    notes: [
+      'Stored traces of the target (--corpus and --out) are replayed first: one that still fails is reported with its file, and ' +
+        'its property is not searched out and shrunk again. Each counterexample is written when found, then the shortest of each ' +
+        'property\'s is shrunk and replaces it. With one --property the search ends at its first violation. For a given seed and ' +
+        'run count the findings do not depend on --workers. SIGINT or SIGTERM stops within a second, keeping every trace found ' +
+        'and writing the summary; a second one exits at once.',
+      MODULE_PATHS,
+    ],
     load: async () => (await import('./fuzz.command.ts')).runFuzz,
   },
   {
@@ -165,11 +178,23 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'check-store',
     summary: "check a server author's EventStore module: its contract, then end to end inside the SDK transport",
-    usage: ['MODULE [--export NAME] [--shared] [--runs N] [--seed S] [--out DIR] [--json]', '[MODULE] --replay FILE'],
+    usage: [
+      'MODULE [--export NAME] [--shared] [--durable] [--strict] [--runs N] [--seed S] [--call-timeout D] [--steps N] [--sessions N] [--streams N] [--events N] [--window N] [--restarts N] [--out DIR] [--json]',
+      '[MODULE] --replay FILE',
+    ],
     positionals: [{ name: 'MODULE', help: 'a .js, .mjs or .ts file exporting a factory (context) => EventStore (.ts needs tsx installed)' }],
     options: {
       export: { type: 'string', value: 'NAME', help: "the factory's named export (default: the default export)" },
       shared: { type: 'boolean', help: 'one store per server incarnation shared by every session (default: one per session)' },
+      durable: { type: 'boolean', help: 'storage and sessions outlive restarts (Redis, Durable Objects): pre-restart cursors of a live session are resumptions' },
+      strict: { type: 'boolean', help: 'warnings (an MCP SHOULD, a seed\'s advice) fail the check too (default: only MUSTs do)' },
+      'call-timeout': { type: 'string', value: 'D', help: 'real-clock time a store call may take before it counts as never settling (default 3s; at most 10m)' },
+      steps: { type: 'string', value: 'N', help: 'contract steps per run, 1–10000' },
+      sessions: { type: 'string', value: 'N', help: 'sessions per contract run, 1–64' },
+      streams: { type: 'string', value: 'N', help: 'streams per session, 1–16' },
+      events: { type: 'string', value: 'N', help: 'events per stream, 1–10000 (to reach a store\'s own caps and eviction)' },
+      window: { type: 'string', value: 'N', help: 'events the end-to-end phase expects retained per stream, 1–10000' },
+      restarts: { type: 'string', value: 'N', help: 'server restarts per run, 0–16' },
       runs: { type: 'string', value: 'N', help: `runs per phase, 1–1000000 (default ${CHECK_STORE_HELP_RUNS})` },
       seed: SEED_OPTION,
       out: OUT_OPTION,

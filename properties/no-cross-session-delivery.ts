@@ -13,8 +13,4 @@ export const noCrossSessionDelivery: Property = {
     const where = session === null ? 'a request without a session' : `session ${session.id}`;
     return `${describeMessage(arrival)} was delivered to ${where} on connection ${arrival.connection.index}`;
   },
-  onEventId(_world, connection, eventId, own, owner) {
-    if (owner === undefined || owner.session === own.session) return null;
-    return `event ${eventId}, first delivered to session ${owner.session?.id ?? '(none)'}, was delivered to session ${own.session?.id ?? '(none)'} on connection ${connection.index}`;
-  },
 };

@@ -18,6 +18,7 @@ import {
   startAction,
 } from './actions.ts';
 import type { SimConfig } from './config.ts';
+import type { CoverageObserver } from './coverage.ts';
 import { createPrng } from './prng.ts';
 import { type Provenance, progressStepsOf, provenanceOf, toolStep } from './tools.ts';
 import type { Arrival, EventOwner, SimConnection, SimExecution, StreamView, Violation, World } from './world.ts';
@@ -226,7 +227,9 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
     if (view !== null && (view.call === null ? null : view.call.id) === provenance.callId) receiveOwn(world, connection, view, provenance);
   }
   if (frame.eventId !== null && view !== null) {
-    const key = frame.eventId;
+    // Event IDs are unique within a session (MCP), not across sessions: an ID is judged within the session that got it
+    // (a per-session counter repeats IDs in every session); cross-session delivery is judged by provenance.
+    const key = `${connection.session === null ? -1 : connection.session.index}|${frame.eventId}`;
     const stream = view.call === null ? 'standalone' : view.call.id;
     const owner = world.eventOwners.get(key);
     // Only an ID seen before on another stream or session needs the monitors; the common case allocates nothing.
@@ -292,6 +295,7 @@ interface RunContext {
   readonly list: ActionList;
   readonly trace: TraceStep[] | null;
   readonly observe: (connection: SimConnection) => void;
+  readonly coverage: CoverageObserver | null;
 }
 
 async function openRun(target: Target, config: SimConfig, options: RunOptions): Promise<RunContext> {
@@ -300,7 +304,9 @@ async function openRun(target: Target, config: SimConfig, options: RunOptions): 
   world.checked = options.properties === undefined ? null : new Set(options.properties);
   const host = new Host(world);
   world.server = run.boot({ epoch: 1 }, host);
-  return { world, host, list: options.actions ?? createActionList(), trace: options.record === true ? [] : null, observe: observeResponse(world) };
+  const coverage = options.coverage ?? null;
+  coverage?.beginRun();
+  return { world, host, list: options.actions ?? createActionList(), trace: options.record === true ? [] : null, observe: observeResponse(world), coverage };
 }
 
 /** Records a step about to be taken, when the run is recorded. */
@@ -404,14 +410,18 @@ function endStep(world: World): void {
 
 function stepSync(context: RunContext, kind: number, a: number, b: number): void {
   const { world } = context;
+  if (context.coverage !== null) context.coverage.action(kind);
   let op: Op | null = startAction(world, kind, a, b);
   while (op !== null) {
+    // Coverage reads states once the request is made and again once its answer is handled.
+    if (context.coverage !== null) context.coverage.observe(world);
     continueAction(world, op, performSync(context, op), context.observe);
     drainInbox(world);
     for (let cut = settleOp(world, op); cut !== null; cut = settleOp(world, cut)) {
       performSync(context, cut);
       drainInbox(world);
     }
+    if (context.coverage !== null) context.coverage.observe(world);
     op = followUp(world, op);
   }
   endStep(world);
@@ -419,14 +429,18 @@ function stepSync(context: RunContext, kind: number, a: number, b: number): void
 
 async function stepAsync(context: RunContext, kind: number, a: number, b: number): Promise<void> {
   const { world } = context;
+  if (context.coverage !== null) context.coverage.action(kind);
   let op: Op | null = startAction(world, kind, a, b);
   while (op !== null) {
+    // Coverage reads states once the request is made and again once its answer is handled.
+    if (context.coverage !== null) context.coverage.observe(world);
     continueAction(world, op, await performAsync(context, op), context.observe);
     drainInbox(world);
     for (let cut = settleOp(world, op); cut !== null; cut = settleOp(world, cut)) {
       await performAsync(context, cut);
       drainInbox(world);
     }
+    if (context.coverage !== null) context.coverage.observe(world);
     op = followUp(world, op);
   }
   endStep(world);
@@ -505,6 +519,8 @@ export interface RunOptions {
   readonly properties?: readonly PropertyName[];
   /** A list to reuse across runs, saving its allocation. */
   readonly actions?: ActionList;
+  /** Counts the states, transitions and action kinds this run reaches (a fuzz's coverage); off by default. */
+  readonly coverage?: CoverageObserver;
 }
 
 /** Runs one simulation of a synchronous or asynchronous target. */

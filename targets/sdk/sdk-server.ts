@@ -24,6 +24,7 @@ import type {
   ToolName,
 } from '../target.ts';
 import { TOOL_NAMES } from '../target.ts';
+import { SHARED_JSON_SCHEMA_VALIDATOR } from './json-schema-validator.ts';
 import { type Quiescence, createQuiescence } from './quiescence.ts';
 import { patchSdkGlobals } from './random.ts';
 import { createSseParser } from './sse-parser.ts';
@@ -49,6 +50,8 @@ export interface SdkEventStores {
   forSession(sessionId: string): EventStore | Promise<EventStore>;
   /** A session ended, by expiry or DELETE; stores that track sessions forget it. */
   endSession(sessionId: string, how: 'expired' | 'deleted'): void;
+  /** Store calls still running (a store doing real I/O): the harness does not count as settled while there are any. */
+  pendingWork?(): number;
 }
 
 /** The parts of a line's `WebStandardStreamableHTTPServerTransport` the harness uses (the same in 1.x and 2.x). */
@@ -239,7 +242,7 @@ export const SDK_1_LINE: SdkLine = {
   sdk: `@modelcontextprotocol/sdk@${installedVersion('@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/server/mcp.js')}`,
   createTransport: (options) => new WebStandardStreamableHTTPServerTransport(options),
   createServer(run) {
-    const server = new McpServer(SERVER_INFO, { capabilities: { logging: {} } });
+    const server = new McpServer(SERVER_INFO, { capabilities: { logging: {} }, jsonSchemaValidator: SHARED_JSON_SCHEMA_VALIDATOR });
     for (const tool of TOOL_NAMES) {
       server.registerTool(
         tool,
@@ -304,7 +307,7 @@ class SdkServer implements ServerInstance {
   private readonly sessions = new Map<string, SessionEntry>();
   private readonly connections = new Map<number, ConnectionEntry>();
   private readonly gates = new Map<number, Gate>();
-  private readonly quiescence: Quiescence = createQuiescence();
+  private readonly quiescence: Quiescence = createQuiescence(() => this.stores.pendingWork?.() ?? 0);
   private handling: HandlingContext | null = null;
   private disposedFlag = false;
   /** Transports made for requests the router could not place (`transport` routing); they never initialize. */
