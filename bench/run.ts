@@ -5,7 +5,7 @@
 //   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
 //   npm run bench -- --json       machine-readable
 //   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
-//   npm run bench -- --only sim,model,planted,fc,sdk,cli,sdk2,check-store,workers,sdkraw,mainjob
+//   npm run bench -- --only sim,model,planted,fc,sdk,cli,sdk2,check-store,workers,sdkraw,mainjob,explore
 
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -27,6 +27,7 @@ import { type MainJobResult, measureMainJob } from './main-job.ts';
 import { type SdkRawResult, measureSdkRaw } from './sdk-raw.ts';
 import { type ThreadCeiling, type WorkersResult, measureThreadCeiling, measureWorkers } from './workers.ts';
 import { type BareSpeed, type SimSpeed, measureBareSpeed, measureSimSpeed } from './sim-speed.ts';
+import { type ExplorePlan, type ExploreResult, measureExplore } from './explore.ts';
 
 /** The speed targets, each a threshold printed as pass or miss. */
 const TARGETS = {
@@ -41,6 +42,8 @@ const TARGETS = {
   sdkRawRatio: 0.8,
   /** `resumecheck --help`: the compiled bin at most this fraction of the tsx path's wall time. */
   cliHelpOverTsx: 0.25,
+  /** The reduced exhaustive search on `reference`, 2 clients, cleared to depth 8 within this (issue 7). */
+  exploreDepth8Ms: 60_000,
 } as const;
 
 /**
@@ -49,7 +52,7 @@ const TARGETS = {
  */
 const BASELINE_CHECKOUT = process.env['BENCH_BASELINE_CHECKOUT'] ?? '';
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'sdk2', 'workers', 'sdkraw', 'mainjob', 'check-store'] as const;
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'sdk2', 'workers', 'sdkraw', 'mainjob', 'check-store', 'explore'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -71,6 +74,7 @@ interface Plan {
   readonly workersRounds: number;
   readonly workersReferenceRuns: number;
   readonly workersSdkRuns: number;
+  readonly explore: ExplorePlan;
 }
 
 const FULL: Plan = {
@@ -90,6 +94,7 @@ const FULL: Plan = {
   workersRounds: 2,
   workersReferenceRuns: 100_000,
   workersSdkRuns: 600,
+  explore: { depths: [4, 5, 6, 7, 8], capWithoutMs: 20_000, capWithMs: 60_000, snapshotRounds: 20 },
 };
 
 const QUICK: Plan = {
@@ -109,6 +114,7 @@ const QUICK: Plan = {
   workersRounds: 1,
   workersReferenceRuns: 20_000,
   workersSdkRuns: 100,
+  explore: { depths: [4, 5, 6], capWithoutMs: 3000, capWithMs: 5000, snapshotRounds: 3 },
 };
 
 interface Machine {
@@ -253,6 +259,7 @@ interface Report {
   readonly threadCeiling: ThreadCeiling | null;
   readonly sdkRaw: SdkRawResult[] | null;
   readonly mainJob: MainJobResult | null | 'no baseline checkout';
+  readonly explore: ExploreResult | null;
   readonly elapsedMs: number;
 }
 
@@ -323,6 +330,43 @@ function fcShrunkOverMinimum(target: string, searches: readonly FcSearch[]): num
     ratios.push(search.shrunkLength / (minimum.length ?? minimum.lowerBound));
   }
   return ratios.length === 0 ? null : median(ratios);
+}
+
+function renderExplore(result: ExploreResult, plan: ExplorePlan): string[] {
+  const out: string[] = [];
+  out.push(`12. Exhaustive search on \`reference\` (sim/explore.ts, 2 clients, shortest first), without and with the reduction (equal worlds merged); each search cut at ${formatMs(plan.capWithoutMs)} without, ${formatMs(plan.capWithMs)} with`);
+  const rows: string[][] = [];
+  for (const depth of plan.depths) {
+    const without = result.searches.find((search) => search.depth === depth && !search.reduce)!;
+    const withReduction = result.searches.find((search) => search.depth === depth && search.reduce)!;
+    const cell = (search: typeof without) =>
+      !search.ran ? ['not run (a shallower search hit the cap)', '', ''] : [`${formatCount(search.sequences)}${search.cut ? ` (cut at ${formatMs(search.capMs)}: depth ${search.depthCleared} cleared)` : ''}`, search.states === null ? '-' : formatCount(search.states), formatMs(search.ms)];
+    const ratio = without.ran && withReduction.ran && !without.cut && !withReduction.cut ? formatRatio(withReduction.ms / without.ms) : '-';
+    rows.push([String(depth), ...cell(without), ...cell(withReduction), ratio]);
+  }
+  out.push(...table(['depth', 'without: sequences', 'states', 'time', 'with: sequences', 'distinct states', 'time', 'with/without time'], rows, [true, true, true, true, true, true, true, true]).map((line) => `   ${line}`));
+  const eight = result.searches.find((search) => search.depth === 8 && search.reduce);
+  if (eight !== undefined) {
+    out.push(`   target: depth 8 with the reduction in ≤ ${formatMs(TARGETS.exploreDepth8Ms)}: ${verdict(eight.ran && !eight.cut && eight.ms <= TARGETS.exploreDepth8Ms)}${eight.ran && eight.cut ? ` (depth ${eight.depthCleared} cleared when the cap cut it)` : ''}`);
+  }
+  const violated = result.searches.filter((search) => search.violation !== null);
+  if (violated.length > 0) out.push(`   ⚠ the reference violated ${violated[0]!.violation} at depth ${violated[0]!.depth}`);
+  out.push('   Each planted target\'s known minimum (bench/minima.ts), searched with the reduction at exactly that depth:');
+  const minimumRows = result.minima.map((entry) => [
+    entry.target,
+    `${entry.minimum} (${entry.property})`,
+    entry.found === null ? 'NOT FOUND ⚠' : `${entry.length} (${entry.found})${entry.found === entry.property && entry.length === entry.minimum ? '' : ' ⚠'}`,
+    entry.reduced ? 'merged' : 'full search (no state key)',
+    formatCount(entry.sequences),
+    formatMs(entry.ms),
+  ]);
+  out.push(...table(['target', 'known minimum', 'found', 'reduction', 'sequences', 'time'], minimumRows, [false, false, false, false, true, true]).map((line) => `   ${line}`));
+  out.push('   Snapshot against replay (bench/snapshot-cost.ts): replaying a prefix to its end (what the search without snapshots does per sequence) vs deep-copying the world it reaches, target included (a snapshot is one copy, a restore another):');
+  for (const cost of result.snapshot) {
+    out.push(`   depth ${cost.depth}: replay ${cost.replayUs.toFixed(1)} µs, copy ${cost.copyUs.toFixed(1)} µs (copy/replay ${formatRatio(cost.copyUs / cost.replayUs)}; ${cost.prefixes} prefixes)`);
+  }
+  out.push('');
+  return out;
 }
 
 function render(report: Report): string[] {
@@ -599,6 +643,7 @@ function render(report: Report): string[] {
     }
     out.push('');
   }
+  if (report.explore !== null) out.push(...renderExplore(report.explore, report.plan.explore));
   out.push(`bench took ${formatMs(report.elapsedMs)}`);
   return out;
 }
@@ -673,8 +718,10 @@ async function main(): Promise<void> {
   const mainJob = only.has('mainjob') ? (measureMainJob({ baselineCheckout: BASELINE_CHECKOUT }) ?? 'no baseline checkout') : null;
   log('11/11 check-store on Redis...');
   const checkStore = only.has('check-store') ? await measureCheckStoreRedis({ runs: values.quick ? 200 : 2000, seed: '1' }) : null;
+  log('12/12 exhaustive search...');
+  const exploreResult = only.has('explore') ? await measureExplore(config, plan.explore, log) : null;
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, workers, threadCeiling, sdkRaw, mainJob, checkStore, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, workers, threadCeiling, sdkRaw, mainJob, checkStore, explore: exploreResult, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }

@@ -21,6 +21,13 @@ const MODULE_PATHS =
   'trace was made in (or absolute). To replay such a trace elsewhere, e.g. a CI artifact, run from the project root or give ' +
   '--target module:PATH[#EXPORT][+shared] with the module\'s path here.';
 
+/** Deepest search `explore` offers: beyond it even the reduced search takes hours on the reference. */
+export const EXPLORE_DEPTH_MAX = 12;
+/** Sequences an exploration may run unless --runs-max says otherwise, so that none runs for ever. */
+export const EXPLORE_RUNS_DEFAULT = 20_000_000;
+/** Runs per matrix cell unless --runs or --budget says otherwise. */
+export const MATRIX_RUNS_DEFAULT = 300;
+
 /** Every command, in the order `resumecheck --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
   {
@@ -89,6 +96,45 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
     notes: [],
     load: async () => (await import('./script.command.ts')).runScript,
+  },
+  {
+    name: 'explore',
+    summary: 'every sequence up to a depth, shortest first: the shortest counterexample, or none up to that depth',
+    usage: ['--target T --depth D [--clients C] [--property P] [--seed S] [--runs-max N] [--no-reduction] [--out DIR] [--json]'],
+    positionals: [],
+    options: {
+      target: { type: 'string', value: 'T', help: 'the system under test (required): a built-in target' },
+      depth: { type: 'string', value: 'D', help: `steps per sequence at most, 1–${EXPLORE_DEPTH_MAX} (required)` },
+      clients: { type: 'string', value: 'C', help: `simulated clients, ${bounds('clients')} (default ${DEFAULT_CONFIG.clients})` },
+      property: { type: 'string', value: 'P', help: 'check only this property (a run is then not stopped by the others)' },
+      seed: SEED_OPTION,
+      'runs-max': { type: 'string', value: 'N', help: `sequences to run at most, 1–1000000000 (default ${EXPLORE_RUNS_DEFAULT})` },
+      'no-reduction': { type: 'boolean', help: 'run every sequence (default: equal worlds are explored once, where the target can key its state)' },
+      out: OUT_OPTION,
+      json: JSON_OPTION,
+    },
+    notes: [
+      'Exit 1 with a shortest counterexample written as a trace; 0 when no sequence up to D steps violates anything. ' +
+        'The reduction merges worlds whose canonical keys are equal (README: "Exhaustive exploration"); targets that cannot ' +
+        'key their state (the SDK targets, planted targets with state of their own) get the full search.',
+    ],
+    load: async () => (await import('./explore.command.ts')).runExplore,
+  },
+  {
+    name: 'matrix',
+    summary: 'every target and every completed-stream policy of the reference × every property: holds or violated',
+    usage: ['[--runs N | --budget 5s] [--seed S] [--target T ...] [--json | --markdown]'],
+    positionals: [],
+    options: {
+      runs: { type: 'string', value: 'N', help: `runs per cell, 1–10000000 (default ${MATRIX_RUNS_DEFAULT}): the same output for the same arguments` },
+      budget: { type: 'string', value: 'D', help: 'a duration per cell instead (5s, 1m); not with --runs' },
+      seed: SEED_OPTION,
+      target: { type: 'string', multiple: true, value: 'T', help: 'only these rows (repeatable): a built-in target or reference/POLICY' },
+      json: JSON_OPTION,
+      markdown: { type: 'boolean', help: 'print a Markdown table (as the README shows it)' },
+    },
+    notes: ['Each cell is a fuzz checking that property alone (a run is not stopped by another), its finding shrunk as fuzz shrinks.'],
+    load: async () => (await import('./matrix.command.ts')).runMatrix,
   },
   {
     name: 'targets',

@@ -635,3 +635,58 @@ async function runLoopAsync(context: RunContext, source: ChoiceSource): Promise<
   }
   return result(context, progress);
 }
+
+/** A choice source that stops at once: ends the fault phase of a stepped run. */
+const STOP_SOURCE: ChoiceSource = { choose: () => null };
+
+/**
+ * A synchronous run driven one step at a time by an exhaustive search, which sets its world back to a snapshot
+ * (sim/snapshot.ts) instead of replaying a prefix. Steps are taken as the run loop takes them; `finish` runs the
+ * liveness phase and the final checks as a run does after its last choice.
+ */
+export class SteppedRun {
+  private constructor(private readonly context: RunContext) {}
+
+  /** Opens a run of a synchronous target; null when the target is asynchronous. */
+  static async open(target: Target, config: SimConfig, options: RunOptions = {}): Promise<SteppedRun | null> {
+    const context = await openRun(target, config, options);
+    if (!context.world.run.sync) {
+      await context.world.run.close();
+      return null;
+    }
+    return new SteppedRun(context);
+  }
+
+  get world(): World {
+    return this.context.world;
+  }
+
+  /** Fills the run's action list with the actions enabled now (fault phase) and returns it. */
+  enabled(): ActionList {
+    const { world, list } = this.context;
+    list.count = 0;
+    if (world.step < world.config.stepsMax) enumerateActions(world, list);
+    return list;
+  }
+
+  /** Takes enabled action `choice` of the list {@link SteppedRun.enabled} filled, as the run loop does. */
+  step(choice: number): void {
+    const { world, list } = this.context;
+    stepSync(this.context, list.kind[choice]!, list.a[choice]!, list.b[choice]!);
+    world.step += 1;
+  }
+
+  /** Ends the fault phase here: the liveness phase, then the final checks. The world is left as they leave it. */
+  finish(): Violation | null {
+    const { world, list } = this.context;
+    const progress = newProgress();
+    for (let choice = nextStep(this.context, STOP_SOURCE, progress); choice !== null; choice = nextStep(this.context, STOP_SOURCE, progress)) {
+      stepSync(this.context, list.kind[choice]!, list.a[choice]!, list.b[choice]!);
+    }
+    return world.violation;
+  }
+
+  async close(): Promise<void> {
+    await this.context.world.run.close();
+  }
+}

@@ -1,20 +1,55 @@
 // Exhaustive exploration: every choice sequence up to a depth, shortest first (iterative deepening). The first
 // violation found is a shortest counterexample, which proves the minimum a shrinker should reach.
+//
+// The reduction (`reduce: true`) merges equal worlds: each depth's search keys the world after each prefix
+// (sim/state-key.ts) and explores a world only the first time, at the shallowest depth, it is reached. Equal keys
+// mean equal futures (the same actions, answers and monitor verdicts, the liveness phase included), so a merged
+// prefix has nothing to show that its twin did not; interleavings of independent actions that reach the same world
+// are explored once, whatever made them commute. It needs the target's own key (ServerInstance.stateKey).
 
 import type { PropertyName } from '../properties/names.ts';
 import type { Target } from '../targets/target.ts';
+import { createActionList } from './actions.ts';
 import type { SimConfig } from './config.ts';
-import { type ChoiceSource, runSimulation } from './engine.ts';
+import { monotonicMs } from './clock.ts';
+import { type ChoiceSource, SteppedRun, runSimulation } from './engine.ts';
+import { type WorldSnapshot, canSnapshot, captureWorld, restoreWorld } from './snapshot.ts';
+import { KeyNames, NO_TARGET_KEY, type WorldKey, worldKey } from './state-key.ts';
+import type { World } from './world.ts';
 
 /** The outcome of an exhaustive exploration. */
 export interface ExploreOutcome {
   /** A shortest violating choice sequence, or null when none exists up to the depth. */
   readonly choices: readonly number[] | null;
   readonly property: PropertyName | null;
-  /** Runs made. */
+  /** Runs made: sequences explored, each deepening counted again. */
   readonly runs: number;
   /** The depth searched completely without a violation (one less than the counterexample's length, if found). */
   readonly depthCleared: number;
+  /** Distinct worlds met in the deepest search (with the reduction), or null without it. */
+  readonly states: number | null;
+  /** Sequences explored by the deepest search alone. */
+  readonly runsLastDepth: number;
+  /** Whether worlds were merged; when asked for and not possible, why not. */
+  readonly reduction: { readonly applied: boolean; readonly why: string | null };
+  /** Whether prefixes' ends were restored from snapshots rather than replayed. */
+  readonly snapshots: boolean;
+  /** True when the search stopped at `runsMax` or `timeMs` before clearing the depth asked for. */
+  readonly budgetSpent: boolean;
+}
+
+/** How to explore. */
+export interface ExploreOptions {
+  readonly depthMax: number;
+  readonly runsMax: number;
+  /** Check only this property (the others are not checked, so a run does not stop at them). */
+  readonly only?: PropertyName;
+  /** Merge equal worlds (default false: every sequence is run). */
+  readonly reduce?: boolean;
+  /** Wall-clock budget in ms: only decides when to stop (as `runsMax` does), never what a run does. */
+  readonly timeMs?: number;
+  /** With the reduction: go back to a prefix's end from a snapshot where the target allows it (default true), or replay it. */
+  readonly snapshots?: boolean;
 }
 
 /** Replays `prefix` exactly, then stops, remembering how many actions were enabled after it. */
@@ -30,21 +65,107 @@ export function prefixChoices(prefix: readonly number[], seen: { enabledAfter: n
 }
 
 /**
+ * Thrown by the keyed choice source to end a run at the end of its prefix, where no liveness phase is needed. Not
+ * an Error: it is thrown for most runs of a search, and capturing a stack trace each time cost 8% of it.
+ */
+const PREFIX_DONE: unique symbol = Symbol('prefix done');
+
+/**
+ * Replays `prefix`, then keys the world. A world met before at this depth or a shallower one ends the run (its
+ * twin was explored with at least as many steps left); a new one is recorded and, short of the search's full
+ * depth, ends the run with `expand` set (it was judged by a shallower search; its successors are next). At the
+ * full depth a new world goes on to its liveness phase and final checks.
+ */
+class KeyedPrefix implements ChoiceSource {
+  private next = 0;
+  enabledAfter = 0;
+  expand = false;
+
+  constructor(
+    private readonly prefix: readonly number[],
+    private readonly full: boolean,
+    private readonly visited: Map<number, number>,
+    private readonly names: KeyNames,
+  ) {}
+
+  choose(world: World, list: { readonly count: number }): number | null {
+    if (this.next < this.prefix.length) return this.prefix[this.next++]!;
+    this.enabledAfter = list.count;
+    const key = worldKey(world, this.names);
+    if (key === null) throw new Error('a target that offered a state key stopped offering one');
+    const { hash, check } = key;
+    const depth = this.prefix.length;
+    const entry = this.visited.get(hash);
+    // An entry packs the check hash and the shallowest depth (6 bits). Another check under the same hash is
+    // another world: it is explored but cannot be recorded (slower if it recurs, never unsound).
+    const same = entry !== undefined && Math.floor(entry / 64) === check;
+    if (same && entry % 64 <= depth) throw PREFIX_DONE;
+    if (entry === undefined || same) this.visited.set(hash, check * 64 + depth);
+    if (this.full) return null;
+    this.expand = true;
+    throw PREFIX_DONE;
+  }
+}
+
+/** Deepest search the reduction packs into its visited entries. */
+const REDUCED_DEPTH_MAX = 63;
+
+/**
  * Explores every choice sequence of length 1..depthMax (each step's choice ranging over that step's enabled
  * actions), shortest first. Stops at the first violation (of `only`, when given) or after `runsMax` runs.
  */
-export async function explore(
-  target: Target,
-  config: SimConfig,
-  options: { depthMax: number; runsMax: number; only?: PropertyName },
-): Promise<ExploreOutcome> {
+export async function explore(target: Target, config: SimConfig, options: ExploreOptions): Promise<ExploreOutcome> {
+  if (options.depthMax > config.stepsMax) throw new RangeError(`depth ${options.depthMax} is beyond the config's ${config.stepsMax} steps`);
+  if (options.reduce === true) {
+    const why = await reductionUnavailable(target, config);
+    if (why === null) return options.snapshots === false ? exploreReduced(target, config, options) : exploreFromSnapshots(target, config, options);
+    return { ...(await exploreAll(target, config, options)), reduction: { applied: false, why } };
+  }
+  return exploreAll(target, config, options);
+}
+
+/** Why the reduction cannot be used on `target`, or null when it can. */
+export async function reductionUnavailable(target: Target, config: SimConfig): Promise<string | null> {
+  const run = await target.open({ windowEventsMax: config.windowEventsMax, seed: config.seed });
+  try {
+    if (!run.sync) return 'the target is asynchronous: only the full search applies';
+    const instance = run.boot({ epoch: 1 }, PROBE_HOST);
+    // Snapshots come with a key: a target offering a key only is explored by replaying prefixes.
+    const keyed = instance.stateKey !== undefined;
+    instance.dispose();
+    return keyed ? null : NO_TARGET_KEY;
+  } finally {
+    await run.close();
+  }
+}
+
+/** A host for booting a target only to ask what it offers; a booted server calls nothing before a request. */
+const PROBE_HOST = {
+  frame: () => undefined,
+  end: () => undefined,
+  startExecution: () => 0,
+  nextStep: () => ({ kind: 'result' as const, result: {} }),
+  random: () => 0,
+};
+
+/** When a search with a time budget must stop (checked every 256 runs), or null. */
+function deadlineOf(options: ExploreOptions): number | null {
+  return options.timeMs === undefined ? null : monotonicMs() + options.timeMs;
+}
+
+async function exploreAll(target: Target, config: SimConfig, options: ExploreOptions): Promise<ExploreOutcome> {
+  const deadline = deadlineOf(options);
   let runs = 0;
+  let runsLastDepth = 0;
+  const actions = createActionList();
+  const checked = options.only === undefined ? {} : { properties: [options.only] };
   const visit = async (prefix: number[], depth: number): Promise<{ choices: number[]; property: PropertyName } | null | 'budget'> => {
-    if (runs >= options.runsMax) return 'budget';
+    if (runs >= options.runsMax || (deadline !== null && (runs & 255) === 0 && monotonicMs() >= deadline)) return 'budget';
     runs += 1;
+    runsLastDepth += 1;
     const seen = { enabledAfter: 0 };
     // With `only`, the other properties are not checked: a run must not stop at them before reaching it.
-    const result = await runSimulation(target, config, prefixChoices(prefix, seen), options.only === undefined ? {} : { properties: [options.only] });
+    const result = await runSimulation(target, config, prefixChoices(prefix, seen), { ...checked, actions });
     if (result.violation !== null) {
       // A violation before the prefix ended was found at a shorter depth already; only a full-length one is new.
       return result.choices.length === prefix.length ? { choices: prefix, property: result.violation.property } : null;
@@ -56,10 +177,156 @@ export async function explore(
     }
     return null;
   };
+  const outcome = (found: { choices: number[]; property: PropertyName } | null, depthCleared: number, budgetSpent: boolean): ExploreOutcome => ({
+    choices: found?.choices ?? null,
+    property: found?.property ?? null,
+    runs,
+    depthCleared,
+    states: null,
+    runsLastDepth,
+    reduction: { applied: false, why: null },
+    snapshots: false,
+    budgetSpent,
+  });
   for (let depth = 1; depth <= options.depthMax; depth += 1) {
+    runsLastDepth = 0;
     const found = await visit([], depth);
-    if (found === 'budget') return { choices: null, property: null, runs, depthCleared: depth - 1 };
-    if (found !== null) return { choices: found.choices, property: found.property, runs, depthCleared: depth - 1 };
+    if (found === 'budget') return outcome(null, depth - 1, true);
+    if (found !== null) return outcome(found, depth - 1, false);
   }
-  return { choices: null, property: null, runs, depthCleared: options.depthMax };
+  return outcome(null, options.depthMax, false);
+}
+
+async function exploreReduced(target: Target, config: SimConfig, options: ExploreOptions): Promise<ExploreOutcome> {
+  if (options.depthMax > REDUCED_DEPTH_MAX) throw new RangeError(`the reduced search goes to depth ${REDUCED_DEPTH_MAX} at the most`);
+  const deadline = deadlineOf(options);
+  let runs = 0;
+  let runsLastDepth = 0;
+  let visited = new Map<number, number>();
+  const names = new KeyNames();
+  const actions = createActionList();
+  const checked = options.only === undefined ? {} : { properties: [options.only] };
+  const visit = async (prefix: number[], depth: number): Promise<{ choices: number[]; property: PropertyName } | null | 'budget'> => {
+    if (runs >= options.runsMax || (deadline !== null && (runs & 255) === 0 && monotonicMs() >= deadline)) return 'budget';
+    runs += 1;
+    runsLastDepth += 1;
+    const source = new KeyedPrefix(prefix, prefix.length === depth, visited, names);
+    let result;
+    try {
+      result = await runSimulation(target, config, source, { ...checked, actions });
+    } catch (error) {
+      if (error !== PREFIX_DONE) throw error;
+      if (!source.expand) return null;
+      for (let choice = 0; choice < source.enabledAfter; choice += 1) {
+        const found = await visit([...prefix, choice], depth);
+        if (found !== null) return found;
+      }
+      return null;
+    }
+    // A run that ended without reaching the end of its prefix's choices (nothing enabled) or at the full depth.
+    if (result.violation !== null) {
+      return result.choices.length === prefix.length ? { choices: prefix, property: result.violation.property } : null;
+    }
+    return null;
+  };
+  const outcome = (found: { choices: number[]; property: PropertyName } | null, depthCleared: number, budgetSpent: boolean): ExploreOutcome => ({
+    choices: found?.choices ?? null,
+    property: found?.property ?? null,
+    runs,
+    depthCleared,
+    states: visited.size,
+    runsLastDepth,
+    reduction: { applied: true, why: null },
+    snapshots: false,
+    budgetSpent,
+  });
+  for (let depth = 1; depth <= options.depthMax; depth += 1) {
+    runsLastDepth = 0;
+    visited = new Map();
+    const found = await visit([], depth);
+    if (found === 'budget') return outcome(null, depth - 1, true);
+    if (found !== null) return outcome(found, depth - 1, false);
+  }
+  return outcome(null, options.depthMax, false);
+}
+
+/** Whether a visited map already holds `key` at `depth` or shallower; records it otherwise (see KeyedPrefix). */
+function seenBefore(visited: Map<number, number>, key: WorldKey, depth: number): boolean {
+  const entry = visited.get(key.hash);
+  const same = entry !== undefined && Math.floor(entry / 64) === key.check;
+  if (same && entry % 64 <= depth) return true;
+  if (entry === undefined || same) visited.set(key.hash, key.check * 64 + depth);
+  return false;
+}
+
+/**
+ * The reduced search with snapshots: one run, set back to the end of a prefix from the snapshot taken there rather
+ * than replayed from the start. The same order, the same merges and the same verdicts as the replaying search, so
+ * the same counterexample; snapshots are kept only along the current path.
+ */
+async function exploreFromSnapshots(target: Target, config: SimConfig, options: ExploreOptions): Promise<ExploreOutcome> {
+  if (options.depthMax > REDUCED_DEPTH_MAX) throw new RangeError(`the reduced search goes to depth ${REDUCED_DEPTH_MAX} at the most`);
+  const run = await SteppedRun.open(target, config, options.only === undefined ? {} : { properties: [options.only] });
+  if (run === null) throw new Error('snapshots need a synchronous target');
+  const deadline = deadlineOf(options);
+  let runs = 0;
+  let runsLastDepth = 0;
+  let visited = new Map<number, number>();
+  const names = new KeyNames();
+  try {
+    const world = run.world;
+    if (!canSnapshot(world)) throw new Error('the target offered a state key but no snapshot');
+    const root = captureWorld(world);
+    /** The successors of the world in `here` (the end of `prefix`), to `depth`. */
+    const expand = (here: WorldSnapshot, prefix: number[], depth: number): number[] | null | 'budget' => {
+      restoreWorld(world, here);
+      const count = run.enabled().count;
+      for (let choice = 0; choice < count; choice += 1) {
+        if (runs >= options.runsMax || (deadline !== null && (runs & 255) === 0 && monotonicMs() >= deadline)) return 'budget';
+        runs += 1;
+        runsLastDepth += 1;
+        if (choice > 0) {
+          restoreWorld(world, here);
+          run.enabled();
+        }
+        run.step(choice);
+        const length = prefix.length + 1;
+        // A violation in the step: found when at the full depth (a shorter one was cleared by a shallower search).
+        if (world.violation !== null) {
+          if (length === depth) return [...prefix, choice];
+          continue;
+        }
+        const key = worldKey(world, names);
+        if (key === null) throw new Error('a target that offered a state key stopped offering one');
+        if (seenBefore(visited, key, length)) continue;
+        if (length === depth) {
+          if (run.finish() !== null) return [...prefix, choice];
+          continue;
+        }
+        const found = expand(captureWorld(world), [...prefix, choice], depth);
+        if (found !== null) return found;
+      }
+      return null;
+    };
+    const outcome = (found: number[] | null, depthCleared: number, budgetSpent: boolean): ExploreOutcome => {
+      let property: PropertyName | null = null;
+      if (found !== null) {
+        // The property as the violating run reports it (the run is left past its liveness phase or in the step).
+        property = world.violation?.property ?? null;
+      }
+      return { choices: found, property, runs, depthCleared, states: visited.size, runsLastDepth, reduction: { applied: true, why: null }, snapshots: true, budgetSpent };
+    };
+    for (let depth = 1; depth <= options.depthMax; depth += 1) {
+      runsLastDepth = 0;
+      visited = new Map();
+      restoreWorld(world, root);
+      seenBefore(visited, worldKey(world, names)!, 0);
+      const found = expand(root, [], depth);
+      if (found === 'budget') return outcome(null, depth - 1, true);
+      if (found !== null) return outcome(found, depth - 1, false);
+    }
+    return outcome(null, options.depthMax, false);
+  } finally {
+    await run.close();
+  }
 }

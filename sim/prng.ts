@@ -9,13 +9,25 @@ export interface Prng {
   float(): number;
   /** An integer in [0, bound). */
   below(bound: number): number;
+  /** Where the sequence stands, as plain data (exploration keys worlds by it and snapshots it). */
+  state(): unknown;
+  /** Goes back to where {@link Prng.state} said the sequence stood. */
+  restore(state: unknown): void;
 }
 
 class AleaPrng implements Prng {
-  private readonly source: () => number;
+  private source: seedrandom.StatefulPRNG<seedrandom.State.Alea>;
 
   constructor(seed: string) {
-    this.source = seedrandom.alea(seed);
+    this.source = seedrandom.alea(seed, { state: true });
+  }
+
+  state(): unknown {
+    return this.source.state();
+  }
+
+  restore(state: unknown): void {
+    this.source = seedrandom.alea('', { state: state as seedrandom.State.Alea });
   }
 
   float(): number {

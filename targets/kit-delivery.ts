@@ -10,14 +10,14 @@ import type { Frame, TargetHost } from './target.ts';
 /** Frames (and ends) waiting for a lagging write to become visible, per deployment at the most. */
 const QUEUED_MAX = 100_000;
 
-interface Attachment<M> {
+export interface Attachment<M> {
   readonly stream: StreamRecord<M>;
   /** The node that answered the connection's request, which holds it. */
   readonly node: number;
 }
 
 /** A frame (null: the end) held back, and the stream position it carries, recorded as sent when it goes out. */
-type Queued = { readonly due: number; readonly connection: number; readonly frame: Frame | null; readonly sent: Sent | null };
+export type Queued = { readonly due: number; readonly connection: number; readonly frame: Frame | null; readonly sent: Sent | null };
 
 /** The stream and position a frame carries: what the server records as written toward the client. */
 export interface Sent {
@@ -28,6 +28,14 @@ export interface Sent {
 /** Where a write comes from: the node that made it and the deployment operation it was made in. */
 export interface WriteOrigin {
   readonly node: number;
+  readonly tick: number;
+}
+
+/** A delivery's state as plain parts, for a snapshot (copied by the caller, with the streams it refers to). */
+export interface DeliveryParts<M> {
+  readonly byStream: Map<StreamRecord<M>, number>;
+  readonly byConnection: Map<number, Attachment<M>>;
+  readonly queue: Queued[];
   readonly tick: number;
 }
 
@@ -160,6 +168,22 @@ export class KitDelivery<M> {
   private write(connection: number, frame: Frame, sent: Sent | null): void {
     this.host.frame(connection, frame);
     if (sent !== null) recordSent(sent.stream, sent.seq);
+  }
+
+  /** Its state, by reference: a snapshot copies it together with what refers to the same streams. */
+  parts(): DeliveryParts<M> {
+    return { byStream: this.byStream, byConnection: this.byConnection, queue: this.queue, tick: this.tickNow };
+  }
+
+  /** Puts back a copy of what {@link parts} returned. */
+  restoreParts(parts: DeliveryParts<M>): void {
+    this.byStream.clear();
+    for (const [stream, connection] of parts.byStream) this.byStream.set(stream, connection);
+    this.byConnection.clear();
+    for (const [connection, attachment] of parts.byConnection) this.byConnection.set(connection, attachment);
+    this.queue.length = 0;
+    this.queue.push(...parts.queue);
+    this.tickNow = parts.tick;
   }
 
   /** Forgets everything (the whole deployment restarted). */

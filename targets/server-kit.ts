@@ -18,8 +18,9 @@ import {
   openSession,
   openStream,
 } from '../core/index.ts';
+import { deepCopy } from '../sim/deep-copy.ts';
 import { PROTOCOL_VERSION, resetMessage } from '../sim/tools.ts';
-import { KitDelivery, type WriteOrigin } from './kit-delivery.ts';
+import { type DeliveryParts, KitDelivery, type WriteOrigin } from './kit-delivery.ts';
 import type {
   Frame,
   HttpRequest,
@@ -28,6 +29,7 @@ import type {
   JsonRpcMessage,
   NodeBootOptions,
   NodeInstance,
+  StateKeyWriter,
   TargetHost,
   TargetOptions,
   TargetRun,
@@ -73,6 +75,18 @@ export interface StrategyIncarnation {
    * client knows (the reference), or forgets it, leaving it open with nothing more to come (a planted bug).
    */
   readonly supersededConnection?: 'end' | 'forget';
+  /**
+   * True when everything the incarnation keeps is in `state`, so the kit can key its state for exploration. Set by
+   * {@link markSelfContained} as a non-enumerable property: a spread copy (`{ ...base, ... }`), which may keep more
+   * state in its own closures, does not inherit it.
+   */
+  readonly selfContained?: boolean;
+}
+
+/** Marks an incarnation whose whole state is its `state` (see {@link StrategyIncarnation.selfContained}). */
+export function markSelfContained(incarnation: StrategyIncarnation): StrategyIncarnation {
+  Object.defineProperty(incarnation, 'selfContained', { value: true, enumerable: false });
+  return incarnation;
 }
 
 /** How a stream is opened: for a request (kept in the ledger) or as the standalone stream. */
@@ -102,7 +116,7 @@ export function coreIncarnation(
     ...(policy.completedStreamPolicy === undefined ? {} : { completedStreamPolicy: policy.completedStreamPolicy }),
   });
   // Methods, not arrow properties: tsx names every arrow property it creates, which costs on every boot.
-  return {
+  return markSelfContained({
     state,
     decide(request) {
       return decideRequest(state, request);
@@ -118,7 +132,7 @@ export function coreIncarnation(
     },
     nextSessionId: randomSessionId,
     bufferRequestFrames: false,
-  };
+  });
 }
 
 /** How a kit server's nodes share a deployment (see kit-delivery.ts). */
@@ -145,7 +159,9 @@ export function openKitRun(strategy: Strategy, options: TargetOptions, kit: KitR
   return {
     sync: true,
     boot(incarnation, host) {
-      return new KitServer(strategy.boot(incarnation, options, host), host, new KitDelivery(host, 0), 0);
+      const booted = strategy.boot(incarnation, options, host);
+      // One node: a strategy whose whole state is in the core state can be keyed and snapshot for exploration.
+      return booted.selfContained === true ? new KeyedKitServer(booted, host, new KitDelivery(host, 0), 0) : new KitServer(booted, host, new KitDelivery(host, 0), 0);
     },
     bootNode(incarnation, host, boot: NodeBootOptions) {
       let deployment = deployments.get(incarnation.epoch);
@@ -189,13 +205,13 @@ function isToolName(name: unknown): name is ToolName {
 }
 
 class KitServer implements NodeInstance {
-  private readonly executions = new Map<number, Execution>();
+  protected readonly executions = new Map<number, Execution>();
 
   constructor(
-    private readonly strategy: StrategyIncarnation,
+    protected readonly strategy: StrategyIncarnation,
     private readonly host: TargetHost,
     /** Which connection each stream is attached to: this node's own, or the deployment's (several nodes). */
-    private readonly delivery: KitDelivery<StoredMessage>,
+    protected readonly delivery: KitDelivery<StoredMessage>,
     private readonly node: number,
   ) {}
 
@@ -411,4 +427,63 @@ class KitServer implements NodeInstance {
 
 function frameOf(event: BufferedEvent<StoredMessage>): Frame {
   return { eventId: event.id, event: null, data: event.message.message, retryMs: null };
+}
+
+/** A kit server whose strategy keeps all its state in the core state: it can key that state for exploration. */
+function refill<K, V>(target: Map<K, V>, source: Map<K, V>): void {
+  target.clear();
+  for (const [key, value] of source) target.set(key, value);
+}
+
+/** What a keyed kit server snapshots: its core state's sessions, its delivery's attachments and its executions, copied together. */
+interface KitSnapshot {
+  readonly sessions: Map<string, SessionRecord<StoredMessage>>;
+  readonly sessionsByIndex: SessionRecord<StoredMessage>[];
+  readonly delivery: DeliveryParts<StoredMessage>;
+  readonly executions: Map<number, Execution>;
+}
+
+class KeyedKitServer extends KitServer {
+  snapshot(): unknown {
+    const state = this.strategy.state;
+    const parts: KitSnapshot = { sessions: state.sessions, sessionsByIndex: state.sessionsByIndex, delivery: this.delivery.parts(), executions: this.executions };
+    return deepCopy(parts, new Map());
+  }
+
+  restore(snapshot: unknown): void {
+    // Into the same objects: the strategy's methods hold its core state in closures.
+    const copy = deepCopy(snapshot as KitSnapshot, new Map());
+    const state = this.strategy.state;
+    refill(state.sessions, copy.sessions);
+    state.sessionsByIndex.length = 0;
+    state.sessionsByIndex.push(...copy.sessionsByIndex);
+    this.delivery.restoreParts(copy.delivery);
+    refill(this.executions, copy.executions);
+  }
+
+  stateKey(key: StateKeyWriter): void {
+    // The core's session map is the index list keyed by ID (derived); its config is fixed for the run.
+    key.value(this.strategy.state.sessionsByIndex);
+    // The two maps are only looked up, never iterated to decide anything but which superseded standalone stream's
+    // connection to end (at most one is attached): written in the order of the connections' names, not of insertion.
+    const byName = (left: readonly [string, unknown], right: readonly [string, unknown]) => (left[0] < right[0] ? -1 : left[0] > right[0] ? 1 : 0);
+    const { byStream, byConnection } = this.delivery.parts();
+    for (const [name, stream] of [...byStream].map(([stream, connection]) => [key.connection(connection), stream] as const).sort(byName)) {
+      key.value(name);
+      key.value(stream);
+    }
+    key.value('|');
+    for (const [name, stream] of [...byConnection].map(([connection, attachment]) => [key.connection(connection), attachment.stream] as const).sort(byName)) {
+      key.value(name);
+      key.value(stream);
+    }
+    key.value('|');
+    // An execution the simulator never advances again cannot change what the server does.
+    for (const [number, execution] of this.executions) {
+      const name = key.execution(number);
+      if (name === null) continue;
+      key.value(name);
+      key.value(execution);
+    }
+  }
 }

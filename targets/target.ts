@@ -121,6 +121,30 @@ export interface ServerInstance {
   catchUp?(): void | Promise<void>;
   /** Several nodes with store lag only: true while some write has not reached every node yet. */
   lagging?(): boolean;
+  /**
+   * Optional, for exhaustive exploration (sim/explore.ts): writes everything this incarnation holds that can change
+   * what it does next, so that two worlds whose keys are equal may be explored once. Offer it only when the whole
+   * state is reachable from here (no state hidden in closures); connection and execution numbers go through
+   * `key.connection` and `key.execution`, which name them canonically.
+   */
+  stateKey?(key: StateKeyWriter): void;
+  /**
+   * Optional, with `stateKey`: everything `stateKey` writes, copied (so later changes do not reach it). The
+   * exploration restores it into this same instance instead of replaying the steps that led there.
+   */
+  snapshot?(): unknown;
+  /** Puts back what {@link ServerInstance.snapshot} returned (it may be restored many times). */
+  restore?(snapshot: unknown): void;
+}
+
+/** What a target writes its state to for {@link ServerInstance.stateKey}. */
+export interface StateKeyWriter {
+  /** Any plain value: primitives, arrays, Maps, Sets, plain objects (shared objects are written once). */
+  value(value: unknown): void;
+  /** A connection number, named by its place among the attached connections. */
+  connection(connection: number): string;
+  /** An execution number, named by its place among the running executions; null for one that never runs again. */
+  execution(execution: number): string | null;
 }
 
 /** One node of a deployment of several over one shared storage, booted by {@link TargetRun.bootNode}. */

@@ -3,7 +3,7 @@
 
 import { type BufferedEvent, type CoreRequest, type StreamRecord, parseEventId } from '../../core/index.ts';
 import type { PropertyName } from '../../properties/names.ts';
-import { type KitDecision, type StoredMessage, type Strategy, type StrategyIncarnation, coreIncarnation, openKitRun } from '../server-kit.ts';
+import { type KitDecision, type StoredMessage, type Strategy, type StrategyIncarnation, coreIncarnation, markSelfContained, openKitRun } from '../server-kit.ts';
 import type { Target } from '../target.ts';
 
 /** Builds a planted target from its description and strategy (or a maker of one per run, for state that outlives restarts). */
@@ -14,7 +14,10 @@ export function plantedTarget(
   return { ...info, kind: 'planted', open: (options) => openKitRun(typeof strategy === 'function' ? strategy() : strategy, options) };
 }
 
-/** The reference strategy with its decision replaced by `decide`, which may consult the correct one. */
+/**
+ * The reference strategy with its decision replaced by `decide`, which may consult the correct one. `decide` and
+ * `overrides` keep no state of their own (everything stays in the core state), so the result is marked self-contained.
+ */
 export function withDecide(
   decide: (request: CoreRequest, base: StrategyIncarnation) => KitDecision,
   overrides: Partial<Omit<StrategyIncarnation, 'decide' | 'state'>> = {},
@@ -22,7 +25,7 @@ export function withDecide(
   return {
     boot: (incarnation, options) => {
       const base = coreIncarnation(incarnation, options);
-      return { ...base, ...overrides, decide: (request) => decide(request, base) };
+      return markSelfContained({ ...base, ...overrides, decide: (request) => decide(request, base) });
     },
   };
 }

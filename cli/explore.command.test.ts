@@ -1,0 +1,91 @@
+// `resumecheck explore` as a user meets it (and the bad input of `matrix`, beside it): bad input is one line and
+// exit 2; explore exits 1 with a written, replayable shortest counterexample and 0 when there is none.
+
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from './main.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-explore-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function run(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
+  return { code, out, err };
+}
+
+describe('bad input to explore and matrix: exit 2, one line on stderr, nothing on stdout', () => {
+  const cases: ReadonlyArray<readonly [string, readonly string[], RegExp]> = [
+    ['explore without --target', ['explore', '--depth', '3'], /--target is required/],
+    ['explore without --depth', ['explore', '--target', 'reference'], /--depth is required/],
+    ['explore --depth 0', ['explore', '--target', 'reference', '--depth', '0'], /--depth/],
+    ['explore --depth 99', ['explore', '--target', 'reference', '--depth', '99'], /--depth/],
+    ['explore --clients 4', ['explore', '--target', 'reference', '--depth', '2', '--clients', '4'], /--clients/],
+    ['explore with an unknown property', ['explore', '--target', 'reference', '--depth', '2', '--property', 'no-such'], /unknown property "no-such"/],
+    ['explore with an unknown target', ['explore', '--target', 'nope', '--depth', '2'], /unknown target "nope"/],
+    ['explore with an unknown flag', ['explore', '--target', 'reference', '--depth', '2', '--fast'], /fast/],
+    ['matrix --runs and --budget', ['matrix', '--runs', '5', '--budget', '1s'], /--runs or --budget/],
+    ['matrix --runs x', ['matrix', '--runs', 'x'], /--runs/],
+    ['matrix --budget soon', ['matrix', '--budget', 'soon'], /--budget/],
+    ['matrix --json and --markdown', ['matrix', '--json', '--markdown'], /--json or --markdown/],
+    ['matrix with an unknown target', ['matrix', '--target', 'nope'], /unknown target "nope"/],
+  ];
+  for (const [what, args, mentions] of cases) {
+    it(what, async () => {
+      const result = await run([...args]);
+      expect(result.code).toBe(2);
+      expect(result.out).toEqual([]);
+      expect(result.err).toHaveLength(1);
+      expect(result.err[0]).toMatch(mentions);
+    });
+  }
+});
+
+describe('resumecheck explore', () => {
+  it('finds no-owner-check\'s shortest counterexample (4 steps), writes it and prints its replay command; exit 1', async () => {
+    const out = join(scratch, 'explore');
+    const result = await run(['explore', '--target', 'no-owner-check', '--depth', '5', '--out', out]);
+    expect(result.code).toBe(1);
+    const text = result.out.join('\n');
+    expect(text).toMatch(/reduction: equal worlds merged/);
+    expect(text).toMatch(/explored: \d+ sequences \(\d+ at the deepest search\), \d+ distinct states, [\d.]+ s \(\d+ states\/s\)/);
+    expect(text).toMatch(/shortest counterexample: 4 steps/);
+    expect(text).toMatch(/✗ no-cross-session-delivery violated by no-owner-check/);
+    const files = readdirSync(out);
+    expect(files).toHaveLength(1);
+    expect(text).toContain(`replay it:     npx resumecheck replay`);
+    const replayed = await run(['replay', join(out, files[0]!)]);
+    expect(replayed.code).toBe(1);
+    expect(replayed.out[0]).toBe('reproduced: no-cross-session-delivery on no-owner-check');
+  });
+
+  it('holds on the reference to depth 3, with and without the reduction; exit 0', async () => {
+    const reduced = await run(['explore', '--target', 'reference', '--depth', '3', '--json']);
+    const full = await run(['explore', '--target', 'reference', '--depth', '3', '--no-reduction', '--json']);
+    expect(reduced.code).toBe(0);
+    expect(full.code).toBe(0);
+    const reducedOutcome = JSON.parse(reduced.out[0]!) as { violation: unknown; states: number; sequences: number; depthCleared: number };
+    const fullOutcome = JSON.parse(full.out[0]!) as { violation: unknown; states: number | null; sequences: number };
+    expect(reducedOutcome.violation).toBeNull();
+    expect(reducedOutcome.depthCleared).toBe(3);
+    expect(fullOutcome.states).toBeNull();
+    expect(reducedOutcome.sequences).toBeLessThan(fullOutcome.sequences);
+  });
+
+  it('says why a target without a state key gets the full search', async () => {
+    const result = await run(['explore', '--target', 'counter-ids', '--depth', '2']);
+    expect(result.code).toBe(0);
+    expect(result.out.join('\n')).toMatch(/reduction: none \(the target offers no state key/);
+  });
+
+  it('checks one property alone with --property', async () => {
+    const out = join(scratch, 'only');
+    const result = await run(['explore', '--target', 'fresh-literal', '--depth', '4', '--property', 'no-lost-result', '--out', out, '--json']);
+    expect(result.code).toBe(1);
+    const outcome = JSON.parse(result.out[0]!) as { violation: { property: string; length: number } };
+    expect(outcome.violation.property).toBe('no-lost-result');
+  });
+});

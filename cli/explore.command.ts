@@ -1,0 +1,91 @@
+// `resumecheck explore`: the bounded exhaustive search of sim/explore.ts as a command. Every choice sequence up to
+// a depth, shortest first, with equal worlds merged where the target can key its state; the first counterexample
+// is a shortest one, recorded and written as a trace with its replay command. Exit 0: none up to the depth
+// searched; 1: one found; 2: bad input.
+
+import { relative } from 'node:path';
+import { type PropertyName, isPropertyName } from '../properties/names.ts';
+import { monotonicMs } from '../sim/clock.ts';
+import { CONFIG_BOUNDS, DEFAULT_CONFIG, resolveConfig } from '../sim/config.ts';
+import { explore } from '../sim/explore.ts';
+import { recordTrace } from '../sim/fuzz.ts';
+import { writeTrace } from '../traces/store.ts';
+import type { Io, ParsedArgs } from './command-spec.ts';
+import { EXPLORE_DEPTH_MAX, EXPLORE_RUNS_DEFAULT } from './commands.ts';
+import { DEFAULT_OUT, checkOutDir } from './output-paths.ts';
+import { printViolation, quote } from './print-violation.ts';
+import { requireTarget } from './require-target.ts';
+import { UsageError, parseWhole } from './usage-error.ts';
+
+
+function rate(count: number, ms: number): string {
+  return ms <= 0 ? '-' : String(Math.round((count * 1000) / ms));
+}
+
+/** Runs `resumecheck explore`; returns the exit code. */
+export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number> {
+  if (values.target === undefined) throw new UsageError('--target is required; `resumecheck targets` lists them');
+  if (values.depth === undefined) throw new UsageError(`--depth is required (1 to ${EXPLORE_DEPTH_MAX})`);
+  const depthMax = parseWhole(values.depth as string, '--depth', 1, EXPLORE_DEPTH_MAX);
+  const clients = values.clients === undefined ? DEFAULT_CONFIG.clients : parseWhole(values.clients as string, '--clients', ...CONFIG_BOUNDS.clients);
+  const property = values.property as string | undefined;
+  if (property !== undefined && !isPropertyName(property)) throw new UsageError(`unknown property ${JSON.stringify(property)}; \`resumecheck properties\` lists them`);
+  const only: PropertyName | undefined = property;
+  const seed = (values.seed as string | undefined) ?? DEFAULT_CONFIG.seed;
+  if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
+  const runsMax = values['runs-max'] === undefined ? EXPLORE_RUNS_DEFAULT : parseWhole(values['runs-max'] as string, '--runs-max', 1, 1_000_000_000);
+  const reduce = values['no-reduction'] !== true;
+  const config = resolveConfig({ seed, clients });
+  const json = values.json === true;
+  const out = (values.out as string | undefined) ?? DEFAULT_OUT;
+  checkOutDir(out, '--out');
+  // The target last: loading an SDK target costs a moment, and every other mistake is reported before it.
+  const target = await requireTarget(values.target as string);
+  if (target.kind === 'module') throw new UsageError('explore runs built-in targets; check a store module with check-store');
+
+  if (!json) {
+    io.out(`resumecheck explore: target ${target.name}, depth ${depthMax}, ${clients} ${clients === 1 ? 'client' : 'clients'}, ${only ?? 'every property'}, seed ${seed}`);
+  }
+  const started = monotonicMs();
+  const outcome = await explore(target, config, { depthMax, runsMax, reduce, ...(only === undefined ? {} : { only }) });
+  const elapsedMs = monotonicMs() - started;
+  const reduction = outcome.reduction.applied ? `equal worlds merged${outcome.snapshots ? ', prefixes restored from snapshots' : ''}` : reduce ? `none (${outcome.reduction.why})` : 'none (--no-reduction)';
+  const states = outcome.states;
+  const summary = {
+    target: target.name,
+    depth: depthMax,
+    clients,
+    property: only ?? null,
+    seed,
+    reduction: { applied: outcome.reduction.applied, why: outcome.reduction.why, snapshots: outcome.snapshots },
+    sequences: outcome.runs,
+    sequencesDeepest: outcome.runsLastDepth,
+    states,
+    depthCleared: outcome.depthCleared,
+    budgetSpent: outcome.budgetSpent,
+    elapsedMs: Math.round(elapsedMs),
+  };
+  if (!json) {
+    io.out(`reduction: ${reduction}`);
+    io.out(
+      `explored: ${outcome.runs} sequences (${outcome.runsLastDepth} at the deepest search), ${states === null ? 'distinct states not counted without the reduction' : `${states} distinct states`}, ${(elapsedMs / 1000).toFixed(1)} s (${states === null ? `${rate(outcome.runs, elapsedMs)} sequences/s` : `${rate(states, elapsedMs)} states/s`})`,
+    );
+  }
+  if (outcome.choices === null) {
+    if (json) io.out(JSON.stringify({ ...summary, violation: null }));
+    else if (outcome.budgetSpent) io.out(`? no violation up to depth ${outcome.depthCleared}; the budget of ${runsMax} sequences ran out before depth ${depthMax} was cleared`);
+    else io.out(`✓ no violation in any sequence of up to ${depthMax} steps`);
+    return 0;
+  }
+  const trace = await recordTrace(target, config, outcome.choices, null, only === undefined ? null : [only]);
+  const written = writeTrace(out, trace);
+  const path = relative(process.cwd(), written.path) || written.path;
+  if (json) {
+    io.out(JSON.stringify({ ...summary, violation: { ...trace.verdict!, length: outcome.choices.length, choices: outcome.choices, trace: path, replay: `npx resumecheck replay ${quote(path)}` } }));
+    return 1;
+  }
+  io.out(`shortest counterexample: ${outcome.choices.length} steps (every shorter sequence holds)`);
+  io.out('');
+  printViolation(io, trace, path);
+  return 1;
+}

@@ -1,0 +1,143 @@
+// `resumecheck matrix`: every target, and the reference under every completed-stream policy, against every property,
+// each cell a fuzz of its own with only that property checked (sim/fuzz.ts, which shrinks what it finds): holds
+// (runs, steps) or violated (shrunk length, the run that found it). Targets, policies and properties come from
+// their registries, so a new one gets its row or column without a change here.
+
+import { type CompletedStreamPolicy, completedStreamPolicies } from '../core/index.ts';
+import { PROPERTY_NAMES, type PropertyName } from '../properties/names.ts';
+import { DEFAULT_CONFIG, resolveConfig } from '../sim/config.ts';
+import { fuzz } from '../sim/fuzz.ts';
+import { TARGET_ENTRIES } from '../targets/registry.ts';
+import { coreIncarnation, openKitRun } from '../targets/server-kit.ts';
+import type { Target } from '../targets/target.ts';
+import type { Io, ParsedArgs } from './command-spec.ts';
+import { MATRIX_RUNS_DEFAULT } from './commands.ts';
+import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
+
+/** The reference server with another completed-stream policy: one row per policy of the registry. */
+export function policyVariant(policy: CompletedStreamPolicy): Target {
+  return {
+    name: `reference/${policy.name}`,
+    kind: 'reference',
+    description: `the reference with the completed-stream policy ${policy.name}: ${policy.rationale}`,
+    breaks: [],
+    open: (options) => openKitRun({ boot: (incarnation, bootOptions) => coreIncarnation(incarnation, bootOptions, { completedStreamPolicy: policy }) }, options),
+  };
+}
+
+/** The name of every row of the matrix, in order: the built-in targets, then the reference under each policy. */
+export function matrixTargetNames(): string[] {
+  return [...TARGET_ENTRIES.map((entry) => entry.name), ...[...completedStreamPolicies.values()].map((policy) => `reference/${policy.name}`)];
+}
+
+/** A row's target by name (an SDK target is loaded only when its row is asked for). */
+async function matrixTarget(name: string): Promise<Target> {
+  const entry = TARGET_ENTRIES.find((candidate) => candidate.name === name);
+  if (entry !== undefined) return entry.load();
+  const policy = [...completedStreamPolicies.values()].find((candidate) => `reference/${candidate.name}` === name);
+  if (policy === undefined) throw new UsageError(`unknown target ${JSON.stringify(name)}; known: ${matrixTargetNames().join(', ')}`);
+  return policyVariant(policy);
+}
+
+/** One cell: what a fuzz checking only `property` found. */
+export type MatrixCell =
+  | { readonly verdict: 'holds'; readonly runs: number; readonly steps: number }
+  | { readonly verdict: 'violated'; readonly shrunkLength: number; readonly run: number; readonly choices: readonly number[]; readonly explanation: string };
+
+/** One row: a target and its cells, by property. */
+export interface MatrixRow {
+  readonly target: string;
+  readonly kind: string;
+  readonly cells: Readonly<Record<PropertyName, MatrixCell>>;
+}
+
+/** How the matrix is made. */
+export interface MatrixOptions {
+  readonly targets: readonly Target[];
+  readonly seed: string;
+  /** Runs per cell (deterministic) or null with a budget. */
+  readonly runsMax: number | null;
+  /** Wall-clock budget per cell in ms, or null. */
+  readonly budgetMs: number | null;
+}
+
+/** Fills the matrix, one fuzz per cell. */
+export async function computeMatrix(options: MatrixOptions): Promise<MatrixRow[]> {
+  const config = resolveConfig({ seed: options.seed });
+  const rows: MatrixRow[] = [];
+  for (const target of options.targets) {
+    const cells: Partial<Record<PropertyName, MatrixCell>> = {};
+    for (const property of PROPERTY_NAMES) {
+      const outcome = await fuzz({
+        target,
+        config,
+        runsMax: options.runsMax ?? Number.MAX_SAFE_INTEGER,
+        timeMs: options.budgetMs,
+        properties: [property],
+        stopAtFirst: true,
+      });
+      const finding = outcome.finding;
+      cells[property] =
+        finding === null
+          ? { verdict: 'holds', runs: outcome.runs, steps: outcome.steps }
+          : { verdict: 'violated', shrunkLength: finding.trace.choices.length, run: finding.run, choices: finding.trace.choices, explanation: finding.trace.verdict!.explanation };
+    }
+    rows.push({ target: target.name, kind: target.kind, cells: cells as Record<PropertyName, MatrixCell> });
+  }
+  return rows;
+}
+
+function cellText(cell: MatrixCell): string {
+  return cell.verdict === 'holds' ? `holds (${cell.runs} runs, ${cell.steps} steps)` : `✗ ${cell.shrunkLength} steps (run ${cell.run})`;
+}
+
+/** The matrix as a Markdown table: a row per target, a column per property. */
+export function matrixMarkdown(rows: readonly MatrixRow[]): string[] {
+  const lines = [`| target | ${PROPERTY_NAMES.join(' | ')} |`, `|---|${PROPERTY_NAMES.map(() => '---').join('|')}|`];
+  for (const row of rows) lines.push(`| \`${row.target}\` | ${PROPERTY_NAMES.map((property) => cellText(row.cells[property])).join(' | ')} |`);
+  return lines;
+}
+
+/** The matrix as plain text: a block per target, a line per property, aligned. */
+export function matrixText(rows: readonly MatrixRow[]): string[] {
+  const width = Math.max(...PROPERTY_NAMES.map((name) => name.length));
+  const lines: string[] = [];
+  for (const row of rows) {
+    lines.push(`${row.target} (${row.kind})`);
+    for (const property of PROPERTY_NAMES) lines.push(`  ${property.padEnd(width)}  ${cellText(row.cells[property])}`);
+  }
+  return lines;
+}
+
+/** Runs `resumecheck matrix`; returns the exit code (0: the matrix was made, whatever it shows). */
+export async function runMatrix({ values }: ParsedArgs, io: Io): Promise<number> {
+  if (values.runs !== undefined && values.budget !== undefined) throw new UsageError('give --runs or --budget, not both');
+  if (values.json === true && values.markdown === true) throw new UsageError('give --json or --markdown, not both');
+  const runsMax = values.budget !== undefined ? null : values.runs === undefined ? MATRIX_RUNS_DEFAULT : parseWhole(values.runs as string, '--runs', 1, 10_000_000);
+  const budgetMs = values.budget === undefined ? null : parseDuration(values.budget as string, '--budget');
+  const seed = (values.seed as string | undefined) ?? DEFAULT_CONFIG.seed;
+  if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
+  const names = (values.target as string[] | undefined) ?? null;
+  const known = matrixTargetNames();
+  for (const name of names ?? []) {
+    if (!known.includes(name)) throw new UsageError(`unknown target ${JSON.stringify(name)}; known: ${known.join(', ')}`);
+  }
+  const targets: Target[] = [];
+  for (const name of names ?? known) targets.push(await matrixTarget(name));
+  const rows = await computeMatrix({ targets, seed, runsMax, budgetMs });
+  const per = runsMax === null ? `a budget of ${values.budget as string}` : `${runsMax} runs`;
+  if (values.json === true) {
+    io.out(JSON.stringify({ seed, runsPerCell: runsMax, budgetMsPerCell: budgetMs, properties: PROPERTY_NAMES, rows }));
+    return 0;
+  }
+  const command = `npx resumecheck matrix ${runsMax === null ? `--budget ${values.budget as string}` : `--runs ${runsMax}`} --seed ${seed}${names === null ? '' : names.map((name) => ` --target ${name}`).join('')}`;
+  if (values.markdown === true) {
+    io.out(`Each cell: a fuzz of ${per}, seed ${seed}, checking that property alone; ✗ gives the shrunk length and the run that found it (\`${command} --markdown\`).`);
+    io.out('');
+    for (const line of matrixMarkdown(rows)) io.out(line);
+    return 0;
+  }
+  io.out(`resumecheck matrix: ${targets.length} targets × ${PROPERTY_NAMES.length} properties, ${per} per cell, seed ${seed}, each property checked alone`);
+  for (const line of matrixText(rows)) io.out(line);
+  return 0;
+}

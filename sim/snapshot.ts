@@ -1,0 +1,46 @@
+// Snapshots of a world between two steps, for the exhaustive search: a copy of everything the world holds (the
+// target's state through its own ServerInstance.snapshot), put back into the same world object, so the search goes
+// back to a prefix's end instead of replaying the prefix. Only for targets that can snapshot their state.
+
+import type { ServerInstance } from '../targets/target.ts';
+import { deepCopy } from './deep-copy.ts';
+import type { World } from './world.ts';
+
+/** Fields of a world that a snapshot does not copy: fixed for the run, or handled apart. */
+const NOT_COPIED: ReadonlySet<string> = new Set(['config', 'run', 'checked', 'server', 'serverRandom', 'notes']);
+
+/** A world between two steps. */
+export interface WorldSnapshot {
+  readonly fields: Readonly<Record<string, unknown>>;
+  /** The incarnation current then (a later restart boots another one) and its own snapshot. */
+  readonly server: ServerInstance;
+  readonly serverState: unknown;
+  readonly random: unknown;
+}
+
+/** True when the world's current incarnation can be snapshot. */
+export function canSnapshot(world: World): boolean {
+  return world.server.snapshot !== undefined && world.server.restore !== undefined;
+}
+
+/** Copies the world (between steps: its inbox is empty and nothing is being recorded). */
+export function captureWorld(world: World): WorldSnapshot {
+  if (world.inbox.length > 0) throw new Error('a world is snapshot only between steps, with its inbox empty');
+  const server = world.server;
+  if (server.snapshot === undefined) throw new Error('the target cannot snapshot its state');
+  const memo = new Map<object, unknown>();
+  const fields: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(world)) if (!NOT_COPIED.has(field)) fields[field] = deepCopy(value, memo);
+  return { fields, server, serverState: server.snapshot(), random: world.serverRandom.state() };
+}
+
+/** Puts a snapshot back into `world` (the same object, which the run's host and monitors hold). */
+export function restoreWorld(world: World, snapshot: WorldSnapshot): void {
+  const memo = new Map<object, unknown>();
+  const target = world as unknown as Record<string, unknown>;
+  for (const [field, value] of Object.entries(snapshot.fields)) target[field] = deepCopy(value, memo);
+  world.server = snapshot.server;
+  snapshot.server.restore!(snapshot.serverState);
+  world.serverRandom.restore(snapshot.random);
+  world.notes = null;
+}

@@ -1,0 +1,153 @@
+// A world's key says everything about its future: worlds reached by different sequences with equal keys have
+// successors with the same verdicts (each checked with its liveness phase), and so on one level down. Checked on every
+// pair of merged worlds up to depth 3 on the reference and on planted targets (whose bugs a wrong merge would hide).
+
+import { describe, expect, it } from 'vitest';
+import { MINIMA_CONFIG } from '../bench/minima.ts';
+import { findTarget } from '../targets/index.ts';
+import type { Target } from '../targets/target.ts';
+import type { ChoiceSource } from './engine.ts';
+import { runSimulation } from './engine.ts';
+import { KeyNames, WORLD_FIELDS, worldKey, worldKeyText } from './state-key.ts';
+import { createWorld } from './world.ts';
+import { createPrng } from './prng.ts';
+
+function referenceTarget(): Target {
+  return target('reference');
+}
+
+function target(name: string): Target {
+  const found = findTarget(name);
+  if (found === undefined) throw new Error(`no built-in target ${name}`);
+  return found;
+}
+
+/** What one prefix leads to: its world's key, how many actions are enabled there, and the run's verdict. */
+interface Reached {
+  readonly key: string;
+  readonly enabled: number;
+  readonly verdict: string | null;
+}
+
+async function reach(subject: Target, prefix: readonly number[], names: KeyNames): Promise<Reached> {
+  let next = 0;
+  let key = '';
+  let enabled = 0;
+  const source: ChoiceSource = {
+    choose: (world, list) => {
+      if (next < prefix.length) return prefix[next++]!;
+      const digest = worldKey(world, names)!;
+      key = `${digest.hash}/${digest.check}`;
+      enabled = list.count;
+      return null;
+    },
+  };
+  const result = await runSimulation(subject, MINIMA_CONFIG, source);
+  return { key, enabled, verdict: result.violation === null ? null : `${result.violation.property}@${result.choices.length}` };
+}
+
+/** The successors of a prefix as a sorted list of (key, verdict), a level deep or two. */
+async function future(subject: Target, prefix: readonly number[], levels: number, names: KeyNames): Promise<string[]> {
+  const here = await reach(subject, prefix, names);
+  const lines: string[] = [];
+  for (let choice = 0; choice < here.enabled; choice += 1) {
+    const next = await reach(subject, [...prefix, choice], names);
+    // A violation in the step itself ends the run there: its length is the prefix's plus one either way.
+    const verdict = next.verdict === null ? 'holds' : next.verdict.replace(/@\d+$/, '');
+    const deeper = levels > 1 && next.key !== '' ? (await future(subject, [...prefix, choice], levels - 1, names)).join(',') : '';
+    // By verdict, not by key: a connection that is no longer attached keeps its number in a key, so twins may
+    // differ there later (less merging, never a wrong one); what must agree is what every successor shows.
+    lines.push(`${verdict} [${deeper}]`);
+  }
+  return lines.sort();
+}
+
+describe('world keys', () => {
+  for (const name of ['reference', 'resume-if-known', 'no-owner-check', 'cross-stream-replay', 'replay-includes-cursor']) {
+    it(`${name}: merged worlds up to depth 3 have equal futures two levels down`, async () => {
+      const subject = target(name);
+      const names = new KeyNames();
+      const first = new Map<string, number[]>();
+      const pairs: Array<readonly [number[], number[]]> = [];
+      const walk = async (prefix: number[]): Promise<void> => {
+        const here = await reach(subject, prefix, names);
+        if (here.key === '') return;
+        const seen = first.get(here.key);
+        if (seen !== undefined) {
+          pairs.push([seen, prefix]);
+          return;
+        }
+        first.set(here.key, prefix);
+        if (prefix.length === 3) return;
+        for (let choice = 0; choice < here.enabled; choice += 1) await walk([...prefix, choice]);
+      };
+      await walk([]);
+      expect(pairs.length).toBeGreaterThan(10);
+      // Bounded: the first pairs in search order, each with its successors two levels down.
+      for (const [left, right] of pairs.slice(0, 20)) {
+        const leftFuture = await future(subject, left, 2, names);
+        const rightFuture = await future(subject, right, 2, names);
+        expect(rightFuture, `${left.join(',')} and ${right.join(',')} share a key`).toEqual(leftFuture);
+      }
+    });
+  }
+
+  it('tells different worlds apart', async () => {
+    const names = new KeyNames();
+    const reference = target('reference');
+    // 0: client 1 initializes; then 0: it calls read, 1: it calls append.
+    const read = await reach(reference, [0, 0], names);
+    const append = await reach(reference, [0, 1], names);
+    expect(read.key).not.toBe(append.key);
+    expect(await keyTextAfter(reference, [0, 0])).toContain('sread');
+    expect(await keyTextAfter(reference, [0, 1])).toContain('sappend');
+  });
+
+  it('names only fields the world has', () => {
+    const world = createWorld(MINIMA_CONFIG, { sync: true, boot: () => { throw new Error('unused'); }, close: () => undefined }, createPrng('x'));
+    for (const field of Object.keys(WORLD_FIELDS)) expect(Object.keys(world), field).toContain(field);
+  });
+
+  it("the kit server keys and snapshots every field it has: a new one must be added to both (server-kit.ts)", async () => {
+    const run = await referenceTarget().open({ windowEventsMax: 2, seed: '1' });
+    const server = run.boot({ epoch: 1 }, { frame: () => undefined, end: () => undefined, startExecution: () => 0, nextStep: () => ({ kind: 'result', result: {} }), random: () => 0 });
+    // `delivery` is keyed and snapshot by its parts (attachments, the lag's queue and tick); `node` is 0 on the one node
+    // a keyed server runs (several nodes are never keyed).
+    expect(Object.keys(server).sort()).toEqual(['delivery', 'executions', 'host', 'node', 'strategy']);
+    const state = (server as unknown as { strategy: { state: object } }).strategy.state;
+    expect(Object.keys(state).sort()).toEqual(['config', 'sessions', 'sessionsByIndex']);
+  });
+
+  it('a connection has the fields the key was judged for: whether a new one is read after the connection closes decides if closed connections may still be left out', async () => {
+    let fields: string[] = [];
+    let next = 0;
+    await runSimulation(referenceTarget(), MINIMA_CONFIG, {
+      choose: (world) => {
+        if (next < 1) return [0][next++]!;
+        fields = Object.keys(world.connections[0]!).sort();
+        return null;
+      },
+    });
+    // `node` is 0 in every keyed world: only one-node targets are keyed.
+    expect(fields).toEqual(['client', 'cursor', 'epoch', 'framesToLose', 'index', 'kExpected', 'kLast', 'lastEventId', 'node', 'purpose', 'resetReason', 'resetSeen', 'session', 'state', 'status', 'view']);
+  });
+
+  it('is null for a target that cannot key its state', async () => {
+    expect(await keyTextAfter(target('counter-ids'), [0])).toBeNull();
+  });
+});
+
+/** The key text of the world after `prefix`, or null when its target cannot key its state. */
+async function keyTextAfter(subject: Target, prefix: readonly number[]): Promise<string | null> {
+  let next = 0;
+  let text: string | null | undefined;
+  await runSimulation(subject, MINIMA_CONFIG, {
+    choose: (world) => {
+      if (next < prefix.length) return prefix[next++]!;
+      text = worldKeyText(world);
+      return null;
+    },
+  });
+  if (text === undefined) throw new Error('the prefix did not end in the fault phase');
+  return text;
+}

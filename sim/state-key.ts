@@ -1,0 +1,331 @@
+// The canonical key of a world between two steps: everything the enabled actions, the target, the monitors and
+// the liveness phase read, so that two worlds with equal keys behave the same from there on and an exhaustive
+// search may explore only one of them. What the key leaves out, and why, is in WORLD_FIELDS below.
+
+import type { StateKeyWriter } from '../targets/target.ts';
+import type { SimConnection, SimExecution, World } from './world.ts';
+
+/**
+ * How each field of the world enters the key. A field the table does not name is written in full (the safe
+ * default: a new field can only make keys differ more, never merge worlds that differ).
+ */
+export const WORLD_FIELDS = {
+  config: 'omitted: the same for every world of one exploration',
+  run: 'omitted: the same for every world of one exploration',
+  checked: 'omitted: the same for every world of one exploration',
+  notes: 'omitted: readable notes of a recorded step, read by nothing',
+  step: 'omitted: the depth, which the search keeps beside the key',
+  violation: 'omitted: a world with a violation is never expanded',
+  inbox: 'omitted: empty between steps',
+  callsById: 'omitted: the calls by ID, derived from `calls`',
+  attached: 'written with `connections`',
+  views:
+    "every view, named by its client and its place among that client's views (so are the view numbers held elsewhere), in name order: the order two clients created views in is only how their actions interleaved",
+  eventOwners: 'sorted by event ID: the map is only looked up',
+  running: 'written with `executions`: the running executions in the order they started',
+  connections:
+    "only attached connections, in name order, without the Last-Event-ID they were opened with (judged when the response came; later only no-hang's explanation quotes it): a connection no longer attached is read by nothing again (its frames and ends are dropped, no property or action looks it up); connection numbers are names (the target and the properties only compare them), written as the connection's client and view",
+  executions:
+    'only running executions: a finished one is never advanced again; execution numbers are names, written as their place among the running',
+  server: "the target's own key (ServerInstance.stateKey); without one the world has no key",
+  serverRandom: "the PRNG's state: the target's future session IDs",
+} as const;
+
+/**
+ * Field names seen while keying, each with its hash: names repeat in every world, and mixing them character by
+ * character was most of a key's cost. One per exploration; two field names with the same 32-bit hash would only
+ * make some keys of differently shaped objects alike, and every world's objects have the shapes the code gives them.
+ */
+export class KeyNames {
+  readonly units = new Map<string, number>();
+}
+
+/** Why a world has no key: its target cannot describe its state. */
+export const NO_TARGET_KEY = 'the target offers no state key (ServerInstance.stateKey): only the full search applies';
+
+/**
+ * Writes values as tokens into two running hashes (and, for a readable key, into text), each object once (later
+ * occurrences refer back to it), Maps and Sets in their order. Hashing as it goes keeps keying cheap: a key is
+ * never built as a string unless asked for.
+ */
+class KeyWriter implements StateKeyWriter {
+  private h1 = 0xdeadbeef;
+  private h2 = 0x41c6ce57;
+  private check = 0x811c9dc5;
+  private readonly seen = new Map<object, number>();
+  private readonly connectionNames = new Map<number, string>();
+  private readonly executionNames = new Map<number, string>();
+  private readonly viewNames = new Map<number, string>();
+
+  constructor(
+    world: World,
+    readonly text: string[] | null,
+    private readonly names: KeyNames,
+  ) {
+    // Views are named by their client and their place among that client's views: the order in which two
+    // clients' actions interleave does not change them.
+    const perClient = new Map<number, number>();
+    for (const view of world.views) {
+      const ordinal = perClient.get(view.client) ?? 0;
+      perClient.set(view.client, ordinal + 1);
+      this.viewNames.set(view.index, `v${view.client}.${ordinal}`);
+    }
+    // An attached connection is named by its client and the view it feeds (or what it was opened for); names
+    // two connections would share get their place in the attach order too, so naming stays one to one.
+    const wanted = new Map<number, string>();
+    const uses = new Map<string, number>();
+    for (const index of world.attached) {
+      const connection = world.connections[index]!;
+      const name = `k${connection.client}:${connection.view >= 0 ? this.viewNames.get(connection.view)! : connection.purpose}`;
+      wanted.set(index, name);
+      uses.set(name, (uses.get(name) ?? 0) + 1);
+    }
+    let place = 0;
+    for (const [index, name] of wanted) {
+      this.connectionNames.set(index, uses.get(name) === 1 ? name : `${name}#${place}`);
+      place += 1;
+    }
+    for (let at = 0; at < world.running.length; at += 1) this.executionNames.set(world.running[at]!, `r${at}`);
+  }
+
+  /** A view's canonical name. */
+  view(view: number): string {
+    return this.viewNames.get(view) ?? `w${view}`;
+  }
+
+  connection(connection: number): string {
+    // A connection that is not attached keeps its number: distinct from every attached one's name.
+    return this.connectionNames.get(connection) ?? `n${connection}`;
+  }
+
+  execution(execution: number): string | null {
+    return this.executionNames.get(execution) ?? null;
+  }
+
+  /** Mixes one 32-bit unit into the three hashes (cyrb53's two lanes, FNV-1a for the check). */
+  private mix(unit: number): void {
+    this.h1 = Math.imul(this.h1 ^ unit, 2654435761);
+    this.h2 = Math.imul(this.h2 ^ unit, 1597334677);
+    this.check = Math.imul(this.check ^ unit, 16777619);
+  }
+
+  /** A tag (one of a few letters) and a string: tagged and length-prefixed, so no two token sequences mix alike. */
+  token(tag: number, value: string): void {
+    this.mix(tag);
+    this.mix(value.length);
+    for (let index = 0; index < value.length; index += 1) this.mix(value.charCodeAt(index));
+    if (this.text !== null) this.text.push(String.fromCharCode(tag) + value);
+  }
+
+  /** A field name, mixed as one unit: its own hash, computed once per exploration. */
+  private name(field: string): void {
+    let unit = this.names.units.get(field);
+    if (unit === undefined) {
+      unit = 0x811c9dc5;
+      for (let index = 0; index < field.length; index += 1) unit = Math.imul(unit ^ field.charCodeAt(index), 16777619);
+      this.names.units.set(field, unit);
+    }
+    this.mix(0x2e);
+    this.mix(unit);
+    if (this.text !== null) this.text.push(`.${field}`);
+  }
+
+  /** A tag and a small whole number (a length, a back reference). */
+  counted(tag: number, count: number): void {
+    this.mix(tag);
+    this.mix(count);
+    if (this.text !== null) this.text.push(String.fromCharCode(tag) + count);
+  }
+
+  private number(value: number): void {
+    if ((value | 0) === value) {
+      this.mix(0x69);
+      this.mix(value);
+      if (this.text !== null) this.text.push(String(value));
+    } else this.token(0x64, String(value));
+  }
+
+  value(value: unknown): void {
+    switch (typeof value) {
+      case 'number':
+        this.number(value);
+        return;
+      case 'string':
+        this.token(0x73, value);
+        return;
+      case 'boolean':
+        this.token(0x62, value ? 'T' : 'F');
+        return;
+      case 'undefined':
+        this.token(0x75, '');
+        return;
+      case 'bigint':
+        this.token(0x6e, String(value));
+        return;
+      case 'function':
+      case 'symbol':
+        // Behaviour, not state: the same functions for every world of one exploration.
+        this.token(0x66, '');
+        return;
+    }
+    if (value === null) {
+      this.token(0x4e, '');
+      return;
+    }
+    const object = value as object;
+    const known = this.seen.get(object);
+    if (known !== undefined) {
+      this.counted(0x23, known);
+      return;
+    }
+    this.seen.set(object, this.seen.size);
+    if (Array.isArray(object)) {
+      this.counted(0x5b, object.length);
+      for (const item of object) this.value(item);
+    } else if (object instanceof Map) {
+      this.counted(0x4d, object.size);
+      for (const [key, item] of object) {
+        this.value(key);
+        this.value(item);
+      }
+    } else if (object instanceof Set) {
+      this.counted(0x53, object.size);
+      for (const item of object) this.value(item);
+    } else if (ArrayBuffer.isView(object)) {
+      this.token(0x42, Array.from(object as unknown as ArrayLike<number>).join(','));
+    } else {
+      this.fields(object as Record<string, unknown>);
+    }
+  }
+
+  /**
+   * A plain object's own fields in their order. A number in a field named `connection` is a connection, one in
+   * `view`, `standaloneView` or `completedView` (or the numbers of `views`) a view: each written by its name.
+   */
+  fields(object: Record<string, unknown>, skip: ReadonlySet<string> | null = null): void {
+    const names = Object.keys(object);
+    this.counted(0x7b, names.length);
+    for (const field of names) {
+      if (skip !== null && skip.has(field)) continue;
+      // A call's request body is derived from its request id, tool and call ID, which are written.
+      if (field === 'body' && 'requestId' in object && 'tool' in object && 'session' in object) continue;
+      this.name(field);
+      const item = object[field];
+      if (field === 'connection' && typeof item === 'number') this.token(0x63, item < 0 ? '-' : this.connection(item));
+      else if (VIEW_FIELDS.has(field) && typeof item === 'number') this.token(0x76, item < 0 ? '-' : this.view(item));
+      else if (field === 'views' && Array.isArray(item) && item.every((entry) => typeof entry === 'number')) {
+        this.counted(0x5b, item.length);
+        for (const entry of item as number[]) this.token(0x76, this.view(entry));
+      } else this.value(item);
+    }
+  }
+
+  /** The 53-bit hash and the 32-bit check of everything written. */
+  digest(): WorldKey {
+    let h1 = this.h1;
+    let h2 = this.h2;
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return { hash: 4294967296 * (2097151 & h2) + (h1 >>> 0), check: this.check >>> 0 };
+  }
+}
+
+/**
+ * A world's key as a 53-bit hash and an independent 32-bit check (cyrb53 and FNV-1a over the same tokens): the
+ * keys themselves would take gigabytes at depth 8, and the pair collides about once in 2^85 pairs of worlds.
+ */
+export interface WorldKey {
+  readonly hash: number;
+  readonly check: number;
+}
+
+const INDEX = new Set(['index']);
+const VIEW_FIELDS: ReadonlySet<string> = new Set(['view', 'standaloneView', 'completedView']);
+// The Last-Event-ID an attached connection was opened with was judged when its response came; later only an
+// explanation (no-hang's) quotes it.
+const CONNECTION_OMITTED = new Set(['index', 'lastEventId']);
+
+function byName(left: readonly [string, unknown], right: readonly [string, unknown]): number {
+  return left[0] < right[0] ? -1 : left[0] > right[0] ? 1 : 0;
+}
+
+function writeConnection(writer: KeyWriter, connection: SimConnection): void {
+  writer.token(0x40, writer.connection(connection.index));
+  writer.fields(connection as unknown as Record<string, unknown>, CONNECTION_OMITTED);
+}
+
+function writeExecution(writer: KeyWriter, execution: SimExecution): void {
+  writer.token(0x40, writer.execution(execution.index)!);
+  writer.fields(execution as unknown as Record<string, unknown>, INDEX);
+}
+
+function writeWorld(world: World, writer: KeyWriter): void {
+  const server = world.server;
+  if (world.inbox.length > 0) throw new Error('a world is keyed only between steps, with its inbox empty');
+  const fields = world as unknown as Record<string, unknown>;
+  for (const field of Object.keys(fields)) {
+    const rule = (WORLD_FIELDS as Record<string, string>)[field];
+    if (rule !== undefined && rule.startsWith('omitted')) continue;
+    writer.token(0x7c, field);
+    switch (field) {
+      case 'attached':
+      case 'running':
+        break;
+      case 'connections': {
+        // In name order: the attach order of two clients' connections says only how their actions interleaved.
+        const named = world.attached.map((index) => [writer.connection(index), index] as const).sort(byName);
+        for (const [, index] of named) writeConnection(writer, world.connections[index]!);
+        break;
+      }
+      case 'views': {
+        const named = world.views.map((view) => [writer.view(view.index), view] as const).sort(byName);
+        writer.counted(0x5b, named.length);
+        for (const [name, view] of named) {
+          writer.token(0x40, name);
+          writer.fields(view as unknown as Record<string, unknown>, INDEX);
+        }
+        break;
+      }
+      case 'eventOwners': {
+        // Looked up by ID only: the order IDs were first delivered in is not state.
+        const owners = [...world.eventOwners].sort(byName);
+        writer.counted(0x4d, owners.length);
+        for (const [eventId, owner] of owners) {
+          writer.value(eventId);
+          writer.value(owner);
+        }
+        break;
+      }
+      case 'executions':
+        for (const index of world.running) writeExecution(writer, world.executions[index]!);
+        break;
+      case 'server':
+        server.stateKey!(writer);
+        break;
+      case 'serverRandom':
+        writer.value(world.serverRandom.state());
+        break;
+      default:
+        writer.value(fields[field]);
+    }
+  }
+}
+
+/**
+ * The key of a world between steps of the fault phase, or null when its target offers no state key. Equal keys
+ * mean equal futures: the same actions enabled, the same answers, the same monitor verdicts.
+ */
+export function worldKey(world: World, names: KeyNames = new KeyNames()): WorldKey | null {
+  if (world.server.stateKey === undefined) return null;
+  const writer = new KeyWriter(world, null, names);
+  writeWorld(world, writer);
+  return writer.digest();
+}
+
+/** The key as text, one token after another: for tests and for finding out why two worlds differ. */
+export function worldKeyText(world: World): string | null {
+  if (world.server.stateKey === undefined) return null;
+  const text: string[] = [];
+  writeWorld(world, new KeyWriter(world, text, new KeyNames()));
+  return text.join(' ');
+}
