@@ -99,7 +99,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzOutcome> {
     if (options.timeMs !== null && runs > 0 && monotonicMs() - started >= options.timeMs) return outcome();
     runs += 1;
     const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, run) };
-    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax)), { ...only, actions });
+    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, target.level?.faultKinds)), { ...only, actions });
     steps += result.steps + result.healSteps;
     if (result.violation === null) continue;
     const { property } = result.violation;

@@ -5,6 +5,7 @@
 import { PLANTED_TARGETS } from './planted/index.ts';
 import { referenceTarget } from './reference/reference.target.ts';
 import { SDK_TARGET_INFOS } from './sdk/infos.ts';
+import { CLIENT_TARGET_INFOS } from './clients/infos.ts';
 import type { Target, TargetInfo } from './target.ts';
 
 /** A built-in target's description, and how to build it. */
@@ -25,6 +26,12 @@ export const TARGET_ENTRIES: readonly TargetEntry[] = [
   { ...SDK_TARGET_INFOS.sdk, load: async () => (await import('./sdk/sdk.target.ts')).sdkTarget },
   { ...SDK_TARGET_INFOS.sdkShared, load: async () => (await import('./sdk/sdk-shared.target.ts')).sdkSharedTarget },
   { ...SDK_TARGET_INFOS.sdkCore, load: async () => (await import('./sdk/sdk-core.target.ts')).sdkCoreTarget },
+  { ...CLIENT_TARGET_INFOS.clientSdk, load: async () => (await import('./clients/client-sdk.target.ts')).clientSdkTarget },
+  { ...CLIENT_TARGET_INFOS.clientSdkDropsToken, load: async () => (await import('./clients/client-sdk.target.ts')).clientSdkDropsTokenTarget },
+  { ...CLIENT_TARGET_INFOS.clientSdkStorm, load: async () => (await import('./clients/client-sdk.target.ts')).clientSdkStormTarget },
+  { ...CLIENT_TARGET_INFOS.clientSdk2, load: async () => (await import('./clients/client-sdk2.target.ts')).clientSdk2Target },
+  { ...CLIENT_TARGET_INFOS.clientSdk2DropsToken, load: async () => (await import('./clients/client-sdk2.target.ts')).clientSdk2DropsTokenTarget },
+  { ...CLIENT_TARGET_INFOS.clientSdk2Storm, load: async () => (await import('./clients/client-sdk2.target.ts')).clientSdk2StormTarget },
 ];
 
 /** A built-in target's entry by name, or undefined. */

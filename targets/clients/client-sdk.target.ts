@@ -1,0 +1,14 @@
+// The 1.32.2 client targets: the real client, and its two planted variants.
+
+import type { Target } from '../target.ts';
+import { clientTarget } from './client-target.ts';
+import { CLIENT_TARGET_INFOS } from './infos.ts';
+import { DROPS_TOKEN, RECONNECTS_UNBOUNDED } from './planted-variants.ts';
+import { sdkClientFactory } from './sdk-client.ts';
+
+/** The SDK 1.32.2 client. */
+export const clientSdkTarget: Target = clientTarget(CLIENT_TARGET_INFOS.clientSdk, sdkClientFactory());
+/** Planted: 1.32.2 with its resumption token dropped. */
+export const clientSdkDropsTokenTarget: Target = clientTarget(CLIENT_TARGET_INFOS.clientSdkDropsToken, sdkClientFactory(DROPS_TOKEN));
+/** Planted: 1.32.2 reconnecting without bound. */
+export const clientSdkStormTarget: Target = clientTarget(CLIENT_TARGET_INFOS.clientSdkStorm, sdkClientFactory(RECONNECTS_UNBOUNDED));
