@@ -21,7 +21,8 @@ type Classification =
   | 'interface'
   | 'event store + transport'
   | 'interface + transport'
-  | 'resumecheck false positive, fixed';
+  | 'resumecheck false positive, fixed'
+  | 'client transport';
 
 /** What each corpus trace shows; the findings document has the full explanation with line references. */
 interface Kept {
@@ -56,6 +57,10 @@ const KEPT: Readonly<Record<string, Kept>> = {
   'sdk-shared--no-lost-notification.json': { classification: 'event store', defect: 'the standalone stream cannot be resumed: its cursor splits on "_" to stream "", and later notifications are never sent' },
   'sdk--well-formed-messages.json': { classification: 'event store', defect: 'the stored priming placeholder {} sorts after a progress event of its millisecond and is replayed as an event' },
   'sdk-shared--well-formed-messages.json': { classification: 'event store', defect: 'the stored priming placeholder {} sorts after a progress event of its millisecond and is replayed as an event' },
+  'client-sdk--client-resumes-latest.json': { classification: 'client transport', defect: 'a resumed stream closed before a new event ID: the reconnect carries no Last-Event-ID (typescript-sdk #2499)' },
+  'client-sdk2--client-resumes-latest.json': { classification: 'client transport', defect: 'a resumed stream closed before a new event ID: the reconnect carries no Last-Event-ID (typescript-sdk #2499)' },
+  'client-sdk--client-reinitializes-after-404.json': { classification: 'client transport', defect: 'after a 404 the transport keeps the dead session ID and never re-initializes (typescript-sdk #1708)' },
+  'client-sdk2--client-reinitializes-after-404.json': { classification: 'client transport', defect: 'after a 404 the transport keeps the dead session ID and never re-initializes (typescript-sdk #1708)' },
 };
 
 const files = readdirSync(CORPUS)

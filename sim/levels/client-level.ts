@@ -170,7 +170,8 @@ class ClientLevelRun implements LevelRun {
     };
     world.exchanges.push(exchange);
     world.quiescence.touch();
-    world.note(`  → #${exchange.index} ${describeRequest(exchange)}`);
+    // As the server level notes a request (method, then connection), so the diagram draws it as one.
+    world.note(`  ${exchange.method} #${exchange.index}${describeRequest(exchange).slice(exchange.method.length)}`);
     monitor(world, 'onRequest', exchange);
     const signal = init?.signal ?? null;
     return new Promise<Response>((resolve, reject) => {

@@ -101,18 +101,20 @@ export function patchClock(clock: SimClock): PatchedClock {
     dateNow: Object.getOwnPropertyDescriptor(Date, 'now')!,
   };
   const idOf = (handle: unknown): unknown => (handle instanceof TimerHandle ? handle.id : handle);
+  // Intervals are named by negative numbers, so an interval's handle never equals a timer's; the map gives its current timer.
   const intervals = new Map<number, number>();
+  let intervalsSet = 0;
   const fakeSetTimeout = (callback: (...args: unknown[]) => void, delayMs?: number, ...args: unknown[]): TimerHandle =>
     new TimerHandle(clock.setTimer(() => callback(...args), delayMs ?? 0));
   const fakeSetInterval = (callback: (...args: unknown[]) => void, delayMs?: number, ...args: unknown[]): TimerHandle => {
-    const handle = new TimerHandle(0);
+    intervalsSet += 1;
+    const handle = new TimerHandle(-intervalsSet);
     const arm = (): void => {
       intervals.set(handle.id, clock.setTimer(() => {
         arm();
         callback(...args);
       }, Math.max(1, delayMs ?? 1)));
     };
-    (handle as { id: number }).id = -(intervals.size + 1);
     arm();
     return handle;
   };
