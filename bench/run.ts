@@ -5,7 +5,7 @@
 //   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
 //   npm run bench -- --json       machine-readable
 //   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
-//   npm run bench -- --only sim,model,planted,fc,sdk,cli
+//   npm run bench -- --only sim,model,planted,fc,sdk,cli,clients
 
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -21,6 +21,7 @@ import { MINIMA, MINIMA_CONFIG } from './minima.ts';
 import { type ModelCost, measureModel } from './model-cost.ts';
 import { type PlantedResult, measurePlanted, minimumOf } from './planted.ts';
 import { type SdkResult, measureSdk } from './sdk.ts';
+import { type ClientResult, measureClients } from './clients.ts';
 import { type BareSpeed, type SimSpeed, measureBareSpeed, measureSimSpeed } from './sim-speed.ts';
 
 /** The speed targets, each a threshold printed as pass or miss. */
@@ -28,11 +29,12 @@ const TARGETS = {
   referenceStepsPerSecond: 1_000_000,
   plantedMsToFirstMedian: 50,
   sdkStepsPerSecond: 5_000,
+  clientStepsPerSecond: 5_000,
   /** `resumecheck --help`: the compiled bin at most this fraction of the tsx path's wall time. */
   cliHelpOverTsx: 0.25,
 } as const;
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli'] as const;
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'clients'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -221,6 +223,7 @@ interface Report {
   readonly fc: { figures: FcFigure[]; referenceCheck: FcSearch } | null;
   readonly sdk: SdkResult[] | null;
   readonly cli: CliStartup | null;
+  readonly clients: ClientResult[] | null;
   readonly elapsedMs: number;
 }
 
@@ -467,6 +470,21 @@ function render(report: Report): string[] {
     out.push('   --help loads only the command table either way (the SDK, zod and fast-check load when a command needs them); the tsx path also compiles what it loads.');
     out.push('');
   }
+  if (report.clients !== null) {
+    out.push('7. Client targets (the real SDK clients against the reference server, client level): steps/s against sdk-core (the real 1.32.2 server transport, server level), same run');
+    const rows = report.clients.map((result) => [
+      result.target,
+      `${formatCount(result.speed.stepsPerSecond)}/s`,
+      `${formatCount(result.speed.runsPerSecond)}/s`,
+      `${formatCount(result.baseline.stepsPerSecond)}/s`,
+      formatRatio(result.ratio),
+      `${verdict(result.speed.stepsPerSecond >= TARGETS.clientStepsPerSecond)} (≥ ${formatCount(TARGETS.clientStepsPerSecond)}/s)`,
+      String(result.speed.violations),
+    ]);
+    out.push(...table(['target', 'steps', 'runs', 'sdk-core steps', 'ours/sdk-core', 'target', 'runs with a violation'], rows, [false, true, true, true, true, false, true]).map((line) => `   ${line}`));
+    out.push('   steps: fault and liveness steps of fuzz-shaped walks (every property checked, so a run stops at its first violation, as a fuzz does).');
+    out.push('');
+  }
   out.push(`bench took ${formatMs(report.elapsedMs)}`);
   return out;
 }
@@ -517,8 +535,15 @@ async function main(): Promise<void> {
   }
   log('6/6 --help wall time...');
   const cli = only.has('cli') ? measureCliStartup(plan.cliRounds) : null;
+  log('7/7 client targets...');
+  let clients: ClientResult[] | null = null;
+  if (only.has('clients')) {
+    const { clientSdkTarget } = await import('../targets/clients/client-sdk.target.ts');
+    const { clientSdk2Target } = await import('../targets/clients/client-sdk2.target.ts');
+    clients = await measureClients([clientSdkTarget, clientSdk2Target], sdkCoreTarget, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, config: DEFAULT_CONFIG });
+  }
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, clients, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }
