@@ -42,8 +42,13 @@ const K = CLIENT_KINDS;
 
 /** The `retry` a polling close asks for, in ms. */
 export const POLL_RETRY_MS = 500;
-/** Liveness steps at the most (each delivers, advances or fires one timer). */
-export const CLIENT_HEAL_STEPS_MAX = 400;
+/**
+ * Liveness steps at the most (each delivers, advances or fires one timer): enough for the clients' 60 s request
+ * timeout to come round even while a client and the server poll each other every 500 ms (about 8 steps a round).
+ */
+export const CLIENT_HEAL_STEPS_MAX = 3000;
+/** Once every call has settled, the liveness phase ends when this much simulated time has passed since the start. */
+export const CLIENT_HEAL_QUIET_MS = 120_000;
 /** Prelude steps at the most while the application connects. */
 const CONNECT_STEPS_MAX = 16;
 
@@ -223,7 +228,11 @@ class ClientLevelRun implements LevelRun {
   nextHeal(): number | null {
     const { world, list } = this;
     list.count = 0;
-    if (world.healSteps >= CLIENT_HEAL_STEPS_MAX) return null;
+    if (world.healSteps >= CLIENT_HEAL_STEPS_MAX) {
+      world.healExhausted = true;
+      return null;
+    }
+    if (world.calls.every((call) => call.outcome !== null) && world.clock.nowMs - world.clockStartMs >= CLIENT_HEAL_QUIET_MS) return null;
     const offer = (kind: number, a: number): number => {
       world.healSteps += 1;
       push(list, kind, a);

@@ -103,6 +103,8 @@ export class ClientWorld {
   retried = false;
   /** Liveness steps taken, against the level's bound. */
   healSteps = 0;
+  /** The liveness phase stopped at its step bound, with work left: a liveness verdict is then inconclusive. */
+  healExhausted = false;
   readonly clockStartMs: number;
   server: ServerInstance | null = null;
 
