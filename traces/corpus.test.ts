@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sequenceChoices } from '../sim/choices.ts';
 import { runSimulation } from '../sim/engine.ts';
-import { findTarget } from '../targets/index.ts';
+import { targetEntry } from '../targets/registry.ts';
 import { readTrace } from './store.ts';
 import type { Trace } from './trace.ts';
 
@@ -84,8 +84,9 @@ describe('traces/corpus', () => {
     it(title, async () => {
       // The name says what the trace shows (a variant may follow), so a renamed or swapped file cannot pass unnoticed.
       expect(file).toMatch(new RegExp(`^${trace.target}--${property}(--[a-z-]+)?\\.json$`));
-      const target = findTarget(trace.target);
-      if (target === undefined) throw new Error(`${file}: no target named ${trace.target}`);
+      const entry = targetEntry(trace.target);
+      if (entry === undefined) throw new Error(`${file}: no target named ${trace.target}`);
+      const target = await entry.load();
       const result = await runSimulation(target, trace.config, sequenceChoices(trace.choices), {
         ...(trace.properties === null ? {} : { properties: trace.properties }),
       });
