@@ -16,5 +16,14 @@ export async function requireTarget(name: string | undefined): Promise<Target> {
   }
   const entry = targetEntry(name);
   if (entry === undefined) throw new UsageError(`unknown target ${JSON.stringify(name)}; known: ${TARGET_ENTRIES.map((t) => t.name).join(', ')}`);
-  return entry.load();
+  try {
+    return await entry.load();
+  } catch (error) {
+    // An SDK line is an optional peer: a target whose package is not installed is a setup to fix, not a crash.
+    const missing = /Cannot find (?:package|module) '([^']+)'/.exec(error instanceof Error ? error.message : '');
+    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && missing !== null) {
+      throw new UsageError(`target ${name} needs ${missing[1]}, which is not installed (npm install --save-dev ${missing[1]})`);
+    }
+    throw error;
+  }
 }
