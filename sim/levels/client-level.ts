@@ -526,7 +526,8 @@ export function clientLevel(createApplication: ClientFactory): Level {
     faultKinds: [K.cut, K.serverClose, K.restart],
     async open(config: SimConfig, options: LevelRunOptions): Promise<LevelRun> {
       const clock = new SimClock();
-      const patched = patchClock(clock);
+      const clientRandom = createPrng(`${config.seed}/client`);
+      const patched = patchClock(clock, () => clientRandom.float());
       let run: ClientLevelRun | null = null;
       try {
         const quiescence = createQuiescence();

@@ -17,13 +17,14 @@ describe('the simulated clock', () => {
     expect(clock.nowMs).toBe(SIM_CLOCK_EPOCH_MS + 500);
   });
 
-  it('puts setTimeout, clearTimeout, setInterval and Date.now on the clock for a run, and restores them', () => {
-    const saved = { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout, setInterval: globalThis.setInterval, now: Date.now };
+  it('puts setTimeout, clearTimeout, setInterval and Date.now on the clock (and Math.random on a seeded PRNG) for a run, and restores them', () => {
+    const saved = { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout, setInterval: globalThis.setInterval, now: Date.now, random: Math.random };
     const clock = new SimClock();
-    const patched = patchClock(clock);
+    const patched = patchClock(clock, () => 0.25);
     const fired: number[] = [];
     try {
-      expect(() => patchClock(new SimClock())).toThrow(/already on a simulated clock/);
+      expect(Math.random()).toBe(0.25);
+      expect(() => patchClock(new SimClock(), () => 0)).toThrow(/already on a simulated clock/);
       setTimeout(() => fired.push(Date.now() - SIM_CLOCK_EPOCH_MS), 1000);
       const dropped = setTimeout(() => fired.push(-1), 10);
       clearTimeout(dropped);
@@ -39,5 +40,6 @@ describe('the simulated clock', () => {
     expect(globalThis.clearTimeout).toBe(saved.clearTimeout);
     expect(globalThis.setInterval).toBe(saved.setInterval);
     expect(Date.now).toBe(saved.now);
+    expect(Math.random).toBe(saved.random);
   });
 });

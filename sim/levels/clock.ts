@@ -85,10 +85,11 @@ class TimerHandle {
 
 /**
  * Replaces `setTimeout`, `clearTimeout`, `setInterval`, `clearInterval` and `Date.now` with `clock`'s for the length of
- * one run. An interval is a timer that sets itself again when it fires. Only one run may hold them at a time.
+ * one run, and `Math.random` with `random` (a PRNG of the run's seed: a client's ambient randomness is part of the run).
+ * An interval is a timer that sets itself again when it fires. Only one run may hold them at a time.
  * `setImmediate` and microtasks stay real: they carry no time, and the level lets the system settle with them.
  */
-export function patchClock(clock: SimClock): PatchedClock {
+export function patchClock(clock: SimClock, random: () => number): PatchedClock {
   const global = globalThis as unknown as Record<string, unknown>;
   if ((global['setTimeout'] as Record<symbol, unknown>)[PATCH_MARK] === true) {
     throw new Error('assertion: the timers are already on a simulated clock; close that run (in finally) first');
@@ -99,6 +100,7 @@ export function patchClock(clock: SimClock): PatchedClock {
     setInterval: global['setInterval'],
     clearInterval: global['clearInterval'],
     dateNow: Object.getOwnPropertyDescriptor(Date, 'now')!,
+    mathRandom: Object.getOwnPropertyDescriptor(Math, 'random')!,
   };
   const idOf = (handle: unknown): unknown => (handle instanceof TimerHandle ? handle.id : handle);
   // Intervals are named by negative numbers, so an interval's handle never equals a timer's; the map gives its current timer.
@@ -130,6 +132,7 @@ export function patchClock(clock: SimClock): PatchedClock {
   global['setInterval'] = fakeSetInterval;
   global['clearInterval'] = fakeClearInterval;
   Object.defineProperty(Date, 'now', { ...saved.dateNow, value: () => clock.nowMs });
+  Object.defineProperty(Math, 'random', { ...saved.mathRandom, value: random });
   let restored = false;
   return {
     restore() {
@@ -140,6 +143,7 @@ export function patchClock(clock: SimClock): PatchedClock {
       global['setInterval'] = saved.setInterval;
       global['clearInterval'] = saved.clearInterval;
       Object.defineProperty(Date, 'now', saved.dateNow);
+      Object.defineProperty(Math, 'random', saved.mathRandom);
     },
   };
 }
