@@ -1,8 +1,7 @@
 // The planted clients: the real clients with one thing changed, each a defect seen in the field. The client
 // properties must catch each, and the shrinker must reduce each to a short trace.
 
-import type { LevelFetch } from './client-application.ts';
-import type { ClientVariant } from './sdk-client.ts';
+import type { ClientVariant, LevelFetch } from './client-application.ts';
 
 /** Strips Last-Event-ID from every request: the client resumes a broken stream as a new one (its token dropped). */
 export function dropResumptionToken(fetch: LevelFetch): LevelFetch {

@@ -3,32 +3,13 @@
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { ClientApplication, ClientFactory, LevelFetch } from './client-application.ts';
-
-/** How a planted client differs from the real one. */
-export interface ClientVariant {
-  /** Wraps the level's fetch (a client that drops its resumption token strips Last-Event-ID here). */
-  readonly wrapFetch?: (fetch: LevelFetch) => LevelFetch;
-  /** Reconnection options for the transport (a storming client never gives up). */
-  readonly reconnectionOptions?: { readonly initialReconnectionDelay: number; readonly maxReconnectionDelay: number; readonly reconnectionDelayGrowFactor: number; readonly maxRetries: number };
-}
+import { type ClientApplication, type ClientFactory, type ClientVariant, sdkApplication, transportOptions } from './client-application.ts';
 
 /** The 1.32.2 client, as an application using it in the documented way would. */
 export function sdkClientFactory(variant: ClientVariant = {}): ClientFactory {
   return (fetch, url): ClientApplication => {
-    const transport = new StreamableHTTPClientTransport(url, {
-      fetch: variant.wrapFetch === undefined ? fetch : variant.wrapFetch(fetch),
-      ...(variant.reconnectionOptions === undefined ? {} : { reconnectionOptions: { ...variant.reconnectionOptions } }),
-    });
+    const transport = new StreamableHTTPClientTransport(url, transportOptions(fetch, variant));
     const client = new Client({ name: 'resumecheck-application', version: '0.1.0' });
-    // The transport reports every disconnect here; an application logs them, and so has nothing to do with them.
-    client.onerror = () => undefined;
-    return {
-      connect: () => client.connect(transport),
-      callTool: async (tool, callId) => {
-        await client.callTool({ name: tool, arguments: { callId } });
-      },
-      close: () => client.close(),
-    };
+    return sdkApplication(client, () => client.connect(transport));
   };
 }

@@ -3,25 +3,13 @@
 // reference server speaks; the planted variants change its fetch or its reconnection options, as for 1.32.2.
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { ClientApplication, ClientFactory } from './client-application.ts';
-import type { ClientVariant } from './sdk-client.ts';
+import { type ClientApplication, type ClientFactory, type ClientVariant, sdkApplication, transportOptions } from './client-application.ts';
 
 /** The 2.4.0 client, as an application using it in the documented way would. */
 export function sdk2ClientFactory(variant: ClientVariant = {}): ClientFactory {
   return (fetch, url): ClientApplication => {
-    const transport = new StreamableHTTPClientTransport(url, {
-      fetch: variant.wrapFetch === undefined ? fetch : variant.wrapFetch(fetch),
-      ...(variant.reconnectionOptions === undefined ? {} : { reconnectionOptions: { ...variant.reconnectionOptions } }),
-    });
+    const transport = new StreamableHTTPClientTransport(url, transportOptions(fetch, variant));
     const client = new Client({ name: 'resumecheck-application', version: '0.1.0' });
-    // The transport reports every disconnect here; an application logs them, and so has nothing to do with them.
-    client.onerror = () => undefined;
-    return {
-      connect: () => client.connect(transport),
-      callTool: async (tool, callId) => {
-        await client.callTool({ name: tool, arguments: { callId } });
-      },
-      close: () => client.close(),
-    };
+    return sdkApplication(client, () => client.connect(transport));
   };
 }
