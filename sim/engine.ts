@@ -139,7 +139,8 @@ class Host implements TargetHost {
   }
 }
 
-function describeFrame(frame: Frame): string {
+/** A frame as trace notes show it (the client level notes its frames the same way). */
+export function describeFrame(frame: Frame): string {
   if (frame.event === 'reset') return `reset ${JSON.stringify(frame.data?.['params'] ?? {})}`;
   const provenance = provenanceOf(frame.data);
   const id = frame.eventId === null ? '' : `id ${frame.eventId} `;

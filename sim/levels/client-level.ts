@@ -11,9 +11,9 @@ import type { ExecutionStart, Frame, HttpRequest, JsonRpcMessage, TargetHost, To
 import { TOOL_NAMES } from '../../targets/target.ts';
 import { type ActionList, createActionList } from '../actions.ts';
 import type { SimConfig } from '../config.ts';
-import type { TraceStep } from '../engine.ts';
+import { type TraceStep, describeFrame } from '../engine.ts';
 import { createPrng } from '../prng.ts';
-import { progressStepsOf, provenanceOf, toolStep } from '../tools.ts';
+import { progressStepsOf, toolStep } from '../tools.ts';
 import { SimClock, patchClock } from './clock.ts';
 import { ClientWorld, type Exchange } from './client-world.ts';
 import type { Level, LevelRun, LevelRunOptions } from './level.ts';
@@ -60,15 +60,6 @@ function sseText(frame: Frame): string {
   if (frame.event !== null) text += `event: ${frame.event}\n`;
   if (frame.retryMs !== null) text += `retry: ${frame.retryMs}\n`;
   return `${text}data: ${frame.data === null ? '' : JSON.stringify(frame.data)}\n\n`;
-}
-
-function describeFrame(frame: Frame): string {
-  const id = frame.eventId === null ? '' : `id ${frame.eventId} `;
-  if (frame.event === 'reset') return `${id}reset`;
-  const provenance = provenanceOf(frame.data);
-  if (provenance === null) return frame.data === null ? `${id}${frame.retryMs === null ? 'priming event' : `retry ${frame.retryMs} ms`}`.trim() : `${id}${JSON.stringify(frame.data).slice(0, 80)}`;
-  const what = provenance.callId === null ? `notification #${provenance.k}` : provenance.result ? `result of ${provenance.callId}` : `progress #${provenance.k} of ${provenance.callId}`;
-  return `${id}${what} [epoch ${provenance.epoch}, session ${provenance.sessionId}]`;
 }
 
 function describeRequest(exchange: Exchange): string {
