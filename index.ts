@@ -5,6 +5,7 @@
 export {
   type CheckEventStoreOptions,
   type StoreCheckResult,
+  type StoreCheckSizes,
   type StoreInput,
   type StoreViolation,
   DEFAULT_STORE_CHECK_RUNS,
@@ -12,7 +13,9 @@ export {
   checkEventStore,
   probeEventStore,
 } from './check-store/check-event-store.ts';
-export { CONTRACT_PROPERTIES, CONTRACT_PROPERTY_NAMES, type ContractProperty, type ContractPropertyName, SHARED_ISOLATION_NOTE } from './check-store/contract-properties.ts';
+export { CONTRACT_PROPERTIES, CONTRACT_PROPERTY_NAMES, type ContractProperty, type ContractPropertyName, SHARED_ISOLATION_NOTE, type Severity } from './check-store/contract-properties.ts';
+export { DEFAULT_CALL_TIMEOUT_MS } from './check-store/contract-world.ts';
+export { endToEndSeverity } from './check-store/end-to-end-properties.ts';
 export type { TransportDefect } from './check-store/end-to-end.ts';
 export type { ContractTrace } from './check-store/store-traces.ts';
 export { type EventStoreFactory, type StoreContext, type StoreModuleRef, StoreModuleError } from './targets/module/store-module.ts';

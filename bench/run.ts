@@ -5,7 +5,7 @@
 //   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
 //   npm run bench -- --json       machine-readable
 //   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
-//   npm run bench -- --only sim,model,planted,fc,sdk,cli,clients
+//   npm run bench -- --only sim,model,planted,fc,sdk,cli,sdk2,check-store,clients
 
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -16,11 +16,13 @@ import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { sdkCoreTarget, sdkSharedTarget, sdkTarget } from '../targets/sdk/index.ts';
 import { type CliStartup, measureCliStartup } from './cli-startup.ts';
 import { type FcConfig, type FcSearch, fcSearch } from './fc-commands.ts';
+import { type CheckStoreRedisFigure, measureCheckStoreRedis } from './check-store-redis.ts';
 import { formatCount, formatMs, formatRatio, median, nowMs, timestamp, verdict } from './measure.ts';
 import { MINIMA, MINIMA_CONFIG } from './minima.ts';
 import { type ModelCost, measureModel } from './model-cost.ts';
 import { type PlantedResult, measurePlanted, minimumOf } from './planted.ts';
 import { type SdkResult, measureSdk } from './sdk.ts';
+import { type Sdk2Result, measureSdk2 } from './sdk2.ts';
 import { type ClientResult, measureClients } from './clients.ts';
 import { type BareSpeed, type SimSpeed, measureBareSpeed, measureSimSpeed } from './sim-speed.ts';
 
@@ -34,7 +36,7 @@ const TARGETS = {
   cliHelpOverTsx: 0.25,
 } as const;
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'clients'] as const;
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'sdk2', 'check-store', 'clients'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -223,6 +225,8 @@ interface Report {
   readonly fc: { figures: FcFigure[]; referenceCheck: FcSearch } | null;
   readonly sdk: SdkResult[] | null;
   readonly cli: CliStartup | null;
+  readonly sdk2: Sdk2Result[] | null;
+  readonly checkStore: CheckStoreRedisFigure | null;
   readonly clients: ClientResult[] | null;
   readonly elapsedMs: number;
 }
@@ -470,8 +474,41 @@ function render(report: Report): string[] {
     out.push('   --help loads only the command table either way (the SDK, zod and fast-check load when a command needs them); the tsx path also compiles what it loads.');
     out.push('');
   }
+
+  if (report.sdk2 !== null) {
+    out.push('7. The 2.x SDK targets (@modelcontextprotocol/server): speed beside the 1.x target with the same store, and the first counterexample of a seed-1 fuzz');
+    const rows = report.sdk2.map((result) => [
+      result.target,
+      `${formatCount(result.speed.stepsPerSecond)}/s`,
+      `${verdict(result.speed.stepsPerSecond >= TARGETS.sdkStepsPerSecond)} (≥ ${formatCount(TARGETS.sdkStepsPerSecond)}/s)`,
+      `${result.baseline} ${formatCount(result.baselineStepsPerSecond)}/s`,
+      formatRatio(result.speed.stepsPerSecond / result.baselineStepsPerSecond),
+      result.first.found ? formatMs(result.first.msToFirst) : `none in ${formatMs(result.first.msToFirst)}`,
+      result.first.found ? String(result.first.run) : String(result.first.runs),
+      result.first.property ?? '-',
+      result.first.length === null ? '-' : String(result.first.length),
+    ]);
+    out.push(
+      ...table(['target', 'steps', 'target', '1.x baseline', '2.x/1.x', 'time to first', 'run', 'property', 'length'], rows, [false, true, false, false, true, true, true, false, true]).map(
+        (line) => `   ${line}`,
+      ),
+    );
+    for (const result of report.sdk2) if (result.first.explanation !== null) out.push(`   ${result.target}: ${result.first.explanation}`);
+    out.push('');
+  }
+  if (report.checkStore !== null) {
+    const figure = report.checkStore;
+    out.push('8. check-store on a correct Redis Streams store (--durable, redis-server on 127.0.0.1), seed 1');
+    if (figure.skipped !== null) out.push(`   skipped: ${figure.skipped}`);
+    else {
+      out.push(`   ${figure.runs} runs per phase: ${formatMs(figure.redisMs)} (${figure.holds ? 'holds' : 'FAILS'}), ${formatCount(figure.commands)} Redis commands, ${formatCount(figure.roundTripsPerSecond)} round trips/s`);
+      out.push(`   baseline, the same check of the in-memory counter store: ${formatMs(figure.baselineMs)}; Redis / in-memory = ${formatRatio(figure.redisMs / figure.baselineMs)}`);
+      out.push(`   peak RSS after ${figure.shortRuns} runs: ${figure.peakRssAfterShortMib} MiB; after ${figure.runs} more: ${figure.peakRssAfterLongMib} MiB`);
+    }
+    out.push('');
+  }
   if (report.clients !== null) {
-    out.push('7. Client targets (the real SDK clients against the reference server, client level): steps/s against sdk-core (the real 1.32.2 server transport, server level), same run');
+    out.push('9. Client targets (the real SDK clients against the reference server, client level): steps/s against sdk-core (the real 1.32.2 server transport, server level), same run');
     const rows = report.clients.map((result) => [
       result.target,
       `${formatCount(result.speed.stepsPerSecond)}/s`,
@@ -510,11 +547,11 @@ async function main(): Promise<void> {
     log('note: DEFAULT_CONFIG differs from the config bench/minima.ts was derived under; the planted figures use the latter');
   }
 
-  log('1/5 simulation speed...');
+  log('1/7 simulation speed...');
   const sim = only.has('sim') ? await figureSim(plan) : null;
-  log('2/5 model cost...');
+  log('2/7 model cost...');
   const model = only.has('model') ? measureModel({ warmupMs: plan.modelMeasureMs / 2, measureMs: plan.modelMeasureMs }) : null;
-  log('3/5 planted targets...');
+  log('3/7 planted targets...');
   let planted: PlantedResult[] | null = null;
   if (only.has('planted')) {
     planted = [];
@@ -523,9 +560,9 @@ async function main(): Promise<void> {
       log(`  ${target.name} done`);
     }
   }
-  log('4/5 fast-check baseline...');
+  log('4/7 fast-check baseline...');
   const fc = only.has('fc') ? figureFc(plan, config, log) : null;
-  log('5/5 SDK targets...');
+  log('5/7 SDK targets...');
   let sdk: SdkResult[] | null = null;
   if (only.has('sdk')) {
     sdk = [];
@@ -533,9 +570,15 @@ async function main(): Promise<void> {
       sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
     }
   }
-  log('6/6 --help wall time...');
+  log('6/7 --help wall time...');
   const cli = only.has('cli') ? measureCliStartup(plan.cliRounds) : null;
-  log('7/7 client targets...');
+  log('7/7 SDK 2.x targets...');
+  const sdk2 = only.has('sdk2')
+    ? await measureSdk2(DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }, sdk, log)
+    : null;
+  log('check-store on Redis...');
+  const checkStore = only.has('check-store') ? await measureCheckStoreRedis({ runs: values.quick ? 200 : 2000, seed: '1' }) : null;
+  log('client targets...');
   let clients: ClientResult[] | null = null;
   if (only.has('clients')) {
     const { clientSdkTarget } = await import('../targets/clients/client-sdk.target.ts');
@@ -543,7 +586,7 @@ async function main(): Promise<void> {
     clients = await measureClients([clientSdkTarget, clientSdk2Target], sdkCoreTarget, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, config: DEFAULT_CONFIG });
   }
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, clients, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, checkStore, clients, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }

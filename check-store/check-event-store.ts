@@ -6,12 +6,13 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROPERTIES } from '../properties/index.ts';
 import { type StoreSource, functionSource, moduleSource, moduleTargetName } from '../targets/module/module.target.ts';
-import { type EventStoreFactory, type StoreModuleRef, callFactory, checkStoreModulePath, probeContext } from '../targets/module/store-module.ts';
+import { type EventStoreFactory, type StoreModuleRef, StoreModuleError, callFactory, checkStoreModulePath, probeContext } from '../targets/module/store-module.ts';
 import type { Trace } from '../traces/trace.ts';
 import { checkContract } from './contract-check.ts';
-import { SHARED_ISOLATION_NOTE, contractProperty } from './contract-properties.ts';
-import { DEFAULT_CONTRACT_CONFIG } from './contract-world.ts';
-import { type TransportDefect, checkEndToEnd } from './end-to-end.ts';
+import { SHARED_ISOLATION_NOTE, type Severity, contractProperty } from './contract-properties.ts';
+import { type ContractConfig, DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONTRACT_CONFIG } from './contract-world.ts';
+import { type EndToEndFinding, type TransportDefect, checkEndToEnd } from './end-to-end.ts';
+import { endToEndSeverity, endToEndStoreDid } from './end-to-end-properties.ts';
 import { type ContractTrace, writeContractTrace } from './store-traces.ts';
 import { writeTrace } from '../traces/store.ts';
 
@@ -22,6 +23,10 @@ export type StoreInput = EventStoreFactory | string | URL | StoreModuleRef;
 export interface CheckEventStoreOptions {
   /** One instance per incarnation serving every session (the SDK's polling example); default false. */
   readonly shared?: boolean;
+  /** Storage and sessions outlive restarts (Redis, Durable Objects): a live session's pre-restart cursors are its own. */
+  readonly durable?: boolean;
+  /** Warnings (an MCP SHOULD or a seed's advice) fail the check too; default false. */
+  readonly strict?: boolean;
   /** Runs of each phase; default {@link DEFAULT_STORE_CHECK_RUNS}. */
   readonly runs?: number;
   /** Default '1'. The same seed gives the same result and the same trace bytes (for a deterministic store). */
@@ -30,8 +35,32 @@ export interface CheckEventStoreOptions {
   readonly contractRuns?: number;
   /** Runs of the end-to-end phase, overriding `runs`; 0 skips it. */
   readonly endToEndRuns?: number;
-  /** Write each violation's trace into this folder (the CLI's --out); default: none written. */
+  /** Real milliseconds one store call may take before it counts as never settling; default {@link DEFAULT_CALL_TIMEOUT_MS}. */
+  readonly callTimeoutMs?: number;
+  /** Sizes, so a store's own caps, eviction and TTL can be reached; defaults stay small. */
+  readonly sizes?: StoreCheckSizes;
+  /** Write each violation's trace into this folder (the CLI's --out) as soon as it is found; default: none written. */
   readonly out?: string | null;
+  /** Called with each violation as soon as it is found (its trace already written with `out`). */
+  readonly onViolation?: (violation: StoreViolation) => void;
+  /** Asked between runs: true stops the check, which returns what it found so far (`interrupted`). */
+  readonly stopped?: () => boolean;
+}
+
+/** Sizes of the simulated runs. Each is optional; the contract's and the simulator's defaults stay small. */
+export interface StoreCheckSizes {
+  /** Operations (contract) and fault steps (end to end) per run. */
+  readonly steps?: number;
+  /** Sessions per incarnation (contract) and clients (end to end, at most 3). */
+  readonly sessions?: number;
+  /** Request streams per session (contract) and calls per session (end to end). */
+  readonly streams?: number;
+  /** storeEvent calls per stream (contract). */
+  readonly eventsPerStream?: number;
+  /** The retention the checker expects: a cursor with at most this many events after it must be replayed (context.windowEventsMax). */
+  readonly window?: number;
+  /** Restarts per contract run. */
+  readonly restarts?: number;
 }
 
 /** A violation the store causes. */
@@ -40,13 +69,19 @@ export interface StoreViolation {
   /** A contract property or a simulator property (`resumecheck properties`). */
   readonly property: string;
   readonly statement: string;
+  /** failure: an MCP MUST (or what the transport needs of any store); warning: a SHOULD or a seed's advice. */
+  readonly severity: Severity;
   readonly explanation: string;
+  /** End to end: one sentence on what the store did wrong; null in the contract phase (the explanation says it). */
+  readonly storeDid: string | null;
   /** The seed of the run that found it, and its number. */
   readonly seed: string;
   readonly run: number;
   /** The shrunk, replayable run: a contract trace or a simulator trace; null for a hang found end to end. */
   readonly trace: ContractTrace | Trace | null;
   readonly shrink: { readonly originalLength: number; readonly shrunkLength: number; readonly evaluations: number } | null;
+  /** Null when it reproduced on re-running; else how often it did (a store with real timing or randomness). */
+  readonly flaky: { readonly reproduced: number; readonly reruns: number } | null;
   /** The trace file written (with `out`), and the command that replays it. */
   readonly file: string | null;
   readonly replay: string | null;
@@ -65,28 +100,44 @@ export const STORE_CALLS_SUCCEED = {
 
 /** The verdict. */
 export interface StoreCheckResult {
-  /** True when neither phase found a violation the store causes (transport defects do not count). */
+  /** True when neither phase found a failure the store causes (with `strict`, nor a warning); transport defects do not count. */
   readonly holds: boolean;
-  /** The store as a target name: `module:<path>[#export][+shared]`, or `module:(function)`. */
+  /** The store as a target name: `module:<path>[#export][+shared][+durable]`, or `module:(function)`. */
   readonly target: string;
   readonly shared: boolean;
+  readonly durable: boolean;
+  readonly strict: boolean;
   readonly seed: string;
+  readonly callTimeoutMs: number;
+  /** Every violation, failures and warnings (see each one's severity). */
   readonly violations: readonly StoreViolation[];
-  /** Properties the SDK transport breaks with resumecheck's own store too (sdk-core, same choices): not the store's. */
+  /** How many violations are failures, and how many warnings. */
+  readonly failures: number;
+  readonly warnings: number;
+  /** Properties the SDK transport breaks with resumecheck's own store too (sdk-core, same actions): not the store's. */
   readonly transportDefects: readonly TransportDefect[];
+  /** Teardown problems (an onRunEnd hook or close() threw or hung), a warning; the first few, one line each. */
+  readonly teardown: readonly string[];
   readonly contract: { readonly runs: number };
   /** `skipped` says why the phase did not run, if it did not. */
   readonly endToEnd: { readonly runs: number; readonly steps: number; readonly skipped: string | null };
+  /** True when `stopped` ended the check early: what it found so far. */
+  readonly interrupted: boolean;
 }
 
 /** Runs of each phase unless told otherwise. */
 export const DEFAULT_STORE_CHECK_RUNS = 200;
+/** Runs of a phase at the most. */
+export const STORE_CHECK_RUNS_MAX = 1_000_000;
 
 function sourceOf(store: StoreInput): StoreSource {
   if (typeof store === 'function') return functionSource(store);
   if (store instanceof URL) return moduleSource({ path: fileURLToPath(store), exportName: null });
   if (typeof store === 'string') return moduleSource({ path: store, exportName: null });
-  return moduleSource(store);
+  if (typeof store !== 'object' || store === null || typeof (store as StoreModuleRef).path !== 'string') {
+    throw new StoreModuleError('checkEventStore takes a factory function, a module path, a file URL or { path, exportName }');
+  }
+  return moduleSource({ path: store.path, exportName: store.exportName ?? null });
 }
 
 function quote(argument: string): string {
@@ -97,122 +148,243 @@ function shown(path: string): string {
   return relative(process.cwd(), path) || path;
 }
 
-async function probe(source: StoreSource, shared: boolean): Promise<void> {
+function whole(value: unknown, name: string, least: number, most: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < least || value > most) {
+    throw new StoreModuleError(`checkEventStore: ${name} takes a whole number from ${least} to ${most}, got ${typeof value === 'number' ? String(value) : JSON.stringify(value) ?? String(value)}`);
+  }
+  return value;
+}
+
+/** The options, checked: what the CLI refuses (exit 2) checkEventStore throws on, as a one-line StoreModuleError. */
+function checkedOptions(options: CheckEventStoreOptions) {
+  if (typeof options !== 'object' || options === null) throw new StoreModuleError('checkEventStore: options must be an object');
+  const runs = options.runs === undefined ? DEFAULT_STORE_CHECK_RUNS : whole(options.runs, 'runs', 1, STORE_CHECK_RUNS_MAX);
+  const seed = options.seed ?? '1';
+  if (typeof seed !== 'string' || !/^[\w.:-]{1,64}$/.test(seed)) throw new StoreModuleError('checkEventStore: seed takes 1 to 64 letters, digits or . : _ -');
+  const sizes = options.sizes ?? {};
+  const size = (key: keyof StoreCheckSizes, least: number, most: number): number | undefined => (sizes[key] === undefined ? undefined : whole(sizes[key], `sizes.${key}`, least, most));
+  return {
+    shared: options.shared === true,
+    durable: options.durable === true,
+    strict: options.strict === true,
+    runs,
+    seed,
+    contractRuns: options.contractRuns === undefined ? runs : whole(options.contractRuns, 'contractRuns', 1, STORE_CHECK_RUNS_MAX),
+    endToEndRuns: options.endToEndRuns === undefined ? runs : whole(options.endToEndRuns, 'endToEndRuns', 0, STORE_CHECK_RUNS_MAX),
+    callTimeoutMs: options.callTimeoutMs === undefined ? DEFAULT_CALL_TIMEOUT_MS : whole(options.callTimeoutMs, 'callTimeoutMs', 1, 600_000),
+    sizes: {
+      steps: size('steps', 1, 10_000),
+      sessions: size('sessions', 1, 64),
+      streams: size('streams', 1, 16),
+      eventsPerStream: size('eventsPerStream', 1, 10_000),
+      window: size('window', 1, 10_000),
+      restarts: size('restarts', 0, 16),
+    },
+  };
+}
+
+function contractSizes(sizes: ReturnType<typeof checkedOptions>['sizes'], durable: boolean, callTimeoutMs: number): Partial<Omit<ContractConfig, 'seed' | 'shared'>> {
+  return {
+    durable,
+    callTimeoutMs,
+    ...(sizes.steps === undefined ? {} : { stepsMax: sizes.steps }),
+    ...(sizes.sessions === undefined ? {} : { sessionsPerEpochMax: sizes.sessions }),
+    ...(sizes.streams === undefined ? {} : { postStreamsPerSessionMax: sizes.streams }),
+    ...(sizes.eventsPerStream === undefined ? {} : { eventsPerStreamMax: sizes.eventsPerStream }),
+    ...(sizes.window === undefined ? {} : { windowEventsMax: sizes.window }),
+    ...(sizes.restarts === undefined ? {} : { restartsMax: sizes.restarts }),
+  };
+}
+
+async function probe(source: StoreSource, options: { shared: boolean; durable: boolean; callTimeoutMs: number }): Promise<void> {
   if (source.ref !== null) checkStoreModulePath(source.ref);
   const where = source.ref === null ? 'the factory' : source.ref.path;
-  await callFactory(await source.factoryFor('probe'), probeContext({ shared, windowEventsMax: DEFAULT_CONTRACT_CONFIG.windowEventsMax }), where);
+  const world = await source.openWorld('probe');
+  try {
+    await callFactory(
+      world.factory,
+      probeContext({ shared: options.shared, durable: options.durable, windowEventsMax: DEFAULT_CONTRACT_CONFIG.windowEventsMax, onRunEnd: world.onRunEnd }),
+      where,
+      options.callTimeoutMs,
+    );
+  } finally {
+    await world.end(options.callTimeoutMs);
+  }
 }
 
 /**
  * Checks that a store can be used at all, as {@link checkEventStore} does first: the module imports, the export is a
- * factory, and one call with a probe context returns an EventStore. Throws a one-line `StoreModuleError` otherwise.
+ * factory, and one call with a probe context returns an EventStore (within the call timeout). Throws a one-line
+ * `StoreModuleError` otherwise.
  */
-export async function probeEventStore(store: StoreInput, options: { readonly shared?: boolean } = {}): Promise<void> {
-  await probe(sourceOf(store), options.shared ?? false);
+export async function probeEventStore(store: StoreInput, options: { readonly shared?: boolean; readonly durable?: boolean; readonly callTimeoutMs?: number } = {}): Promise<void> {
+  await probe(sourceOf(store), { shared: options.shared === true, durable: options.durable === true, callTimeoutMs: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS });
 }
 
 /**
- * Checks a server author's EventStore. Bad input (a module that cannot be imported, an export that is no function,
- * a factory whose result lacks storeEvent or replayEventsAfter) throws a `StoreModuleError` with one line; it is
- * found by calling the factory once with a probe context before anything is checked.
+ * Checks a server author's EventStore. Bad input (invalid options, a module that cannot be imported, an export that
+ * is no function, a factory whose result lacks storeEvent or replayEventsAfter or that never settles) throws a
+ * `StoreModuleError` with one line; the store is found usable by calling the factory once with a probe context
+ * before anything is checked.
  */
 export async function checkEventStore(store: StoreInput, options: CheckEventStoreOptions = {}): Promise<StoreCheckResult> {
-  const shared = options.shared ?? false;
-  const seed = options.seed ?? '1';
-  const runs = options.runs ?? DEFAULT_STORE_CHECK_RUNS;
-  const source = sourceOf(store);
-  await probe(source, shared);
-  const target = moduleTargetName(source.ref, { shared });
+  const checked = checkedOptions(options);
+  return checkStoreSource(sourceOf(store), options, checked);
+}
+
+/** Checks the options as {@link checkEventStore} does; throws a one-line StoreModuleError on an invalid one. */
+export function validateCheckOptions(options: CheckEventStoreOptions): void {
+  checkedOptions(options);
+}
+
+/** {@link checkEventStore} on a store source (the CLI's worker wraps the source to name each store call). */
+export async function checkStoreSource(source: StoreSource, options: CheckEventStoreOptions, checked = checkedOptions(options)): Promise<StoreCheckResult> {
+  const { shared, durable, strict, seed, callTimeoutMs } = checked;
+  await probe(source, { shared, durable, callTimeoutMs });
+  const target = moduleTargetName(source.ref, { shared, durable });
   const out = options.out ?? null;
   const violations: StoreViolation[] = [];
+  const stopped = (): boolean => options.stopped?.() === true;
+  const push = (violation: StoreViolation): void => {
+    violations.push(violation);
+    options.onViolation?.(violation);
+  };
 
-  const contract = await checkContract(source, { shared, runs: options.contractRuns ?? runs, seed });
-  for (const finding of contract.findings) {
-    const { trace } = finding;
-    const property = contractProperty(trace.verdict.property);
-    const file = out === null ? null : shown(writeContractTrace(out, trace).path);
-    violations.push({
-      phase: 'contract',
-      property: property.name,
-      statement: property.statement,
-      explanation: trace.verdict.explanation,
-      seed: trace.config.seed,
-      run: finding.run,
-      trace,
-      shrink: trace.shrink,
-      file,
-      replay: file === null ? null : `npx resumecheck check-store --replay ${quote(file)}`,
-      note: property.name === 'session-isolation' && shared ? SHARED_ISOLATION_NOTE : null,
-      actions: null,
-    });
-  }
-
-  const endToEndRuns = options.endToEndRuns ?? runs;
-  const hung = contract.findings.some((finding) => finding.trace.verdict.property === 'calls-settle');
-  const skipped = endToEndRuns === 0 ? 'no end-to-end runs asked for' : hung ? 'a store call never settled in the contract phase: inside the transport it would hang the request' : null;
-  let endToEnd = { runs: 0, steps: 0, skipped, transportDefects: [] as readonly TransportDefect[] };
-  if (skipped === null) {
-    const outcome = await checkEndToEnd(source, { shared, runs: endToEndRuns, seed });
-    endToEnd = { runs: outcome.runs, steps: outcome.steps, skipped: null, transportDefects: outcome.transportDefects };
-    const finding = outcome.finding;
-    if (finding?.kind === 'hang') {
-      violations.push({
-        phase: 'end-to-end',
-        property: 'calls-settle',
-        statement: contractProperty('calls-settle').statement,
-        explanation: `inside the transport, ${finding.explanation}`,
-        seed: finding.seed,
-        run: finding.run,
-        trace: null,
-        shrink: null,
-        file: null,
-        replay: null,
-        note: null,
-        actions: null,
-      });
-    } else if (finding?.kind === 'failure') {
-      violations.push({
-        phase: 'end-to-end',
-        property: STORE_CALLS_SUCCEED.name,
-        statement: STORE_CALLS_SUCCEED.statement,
-        explanation: finding.explanation,
-        seed: finding.seed,
-        run: finding.run,
-        trace: null,
-        shrink: { originalLength: finding.originalLength, shrunkLength: finding.choices.length, evaluations: finding.evaluations },
-        file: null,
-        replay: null,
-        note: `the shrunk run's choices, for resumecheck's simulator: [${finding.choices.join(', ')}] (seed ${finding.seed})`,
-        actions: finding.steps,
-      });
-    } else if (finding?.kind === 'violation') {
+  const contract = await checkContract(source, {
+    shared,
+    runs: checked.contractRuns,
+    seed,
+    config: contractSizes(checked.sizes, durable, callTimeoutMs),
+    stopped,
+    onFinding: (finding) => {
       const { trace } = finding;
-      const verdict = trace.verdict!;
-      const file = out === null ? null : shown(writeTrace(out, trace).path);
-      violations.push({
-        phase: 'end-to-end',
-        property: verdict.property,
-        statement: PROPERTIES.find((candidate) => candidate.name === verdict.property)?.statement ?? verdict.property,
-        explanation: verdict.explanation,
-        seed: trace.seed,
+      const property = contractProperty(trace.verdict.property);
+      const file = out === null ? null : shown(writeContractTrace(out, trace).path);
+      push({
+        phase: 'contract',
+        property: property.name,
+        statement: property.statement,
+        severity: property.severity,
+        explanation: trace.verdict.explanation,
+        storeDid: null,
+        seed: trace.config.seed,
         run: finding.run,
         trace,
         shrink: trace.shrink,
+        flaky: finding.flaky,
         file,
-        replay: file === null ? null : `npx resumecheck replay ${quote(file)}`,
-        note: verdict.property === 'no-cross-session-delivery' && shared ? SHARED_ISOLATION_NOTE : null,
+        replay: file === null ? null : `npx resumecheck check-store --replay ${quote(file)}`,
+        note: property.name === 'session-isolation' && shared ? SHARED_ISOLATION_NOTE : null,
         actions: null,
       });
-    }
+    },
+  });
+
+  const hung = contract.findings.some((finding) => finding.trace.verdict.property === 'calls-settle');
+  const skipped =
+    checked.endToEndRuns === 0
+      ? 'no end-to-end runs asked for'
+      : hung
+        ? 'a store call never settled in the contract phase: inside the transport it would hang the request'
+        : stopped()
+          ? 'interrupted'
+          : null;
+  let endToEnd = { runs: 0, steps: 0, skipped, transportDefects: [] as readonly TransportDefect[], teardown: [] as readonly string[] };
+  if (skipped === null) {
+    const outcome = await checkEndToEnd(source, {
+      shared,
+      durable,
+      runs: checked.endToEndRuns,
+      seed,
+      callTimeoutMs,
+      sizes: {
+        ...(checked.sizes.steps === undefined ? {} : { stepsMax: checked.sizes.steps }),
+        ...(checked.sizes.sessions === undefined ? {} : { clients: Math.min(3, checked.sizes.sessions) }),
+        ...(checked.sizes.streams === undefined ? {} : { callsPerSessionMax: checked.sizes.streams }),
+      },
+      stopped,
+      onFinding: (finding) => push(endToEndViolation(finding, { out, shared })),
+    });
+    endToEnd = { runs: outcome.runs, steps: outcome.steps, skipped: null, transportDefects: outcome.transportDefects, teardown: outcome.teardown };
   }
+  const failures = violations.filter((violation) => violation.severity === 'failure').length;
+  const warnings = violations.length - failures;
   return {
-    holds: violations.length === 0,
+    holds: failures === 0 && (!strict || warnings === 0),
     target,
     shared,
+    durable,
+    strict,
     seed,
+    callTimeoutMs,
     violations,
+    failures,
+    warnings,
     transportDefects: endToEnd.transportDefects,
+    teardown: [...contract.teardown, ...endToEnd.teardown],
     contract: { runs: contract.runs },
     endToEnd: { runs: endToEnd.runs, steps: endToEnd.steps, skipped: endToEnd.skipped },
+    interrupted: stopped(),
+  };
+}
+
+function endToEndViolation(finding: EndToEndFinding, options: { out: string | null; shared: boolean }): StoreViolation {
+  if (finding.kind === 'hang') {
+    return {
+      phase: 'end-to-end',
+      property: 'calls-settle',
+      statement: contractProperty('calls-settle').statement,
+      severity: contractProperty('calls-settle').severity,
+      explanation: `inside the transport, ${finding.explanation}`,
+      storeDid: 'A store call never settled, which hangs the request the transport was handling.',
+      seed: finding.seed,
+      run: finding.run,
+      trace: null,
+      shrink: null,
+      flaky: null,
+      file: null,
+      replay: null,
+      note: null,
+      actions: null,
+    };
+  }
+  if (finding.kind === 'failure') {
+    return {
+      phase: 'end-to-end',
+      property: STORE_CALLS_SUCCEED.name,
+      statement: STORE_CALLS_SUCCEED.statement,
+      severity: 'failure',
+      explanation: finding.explanation,
+      storeDid: 'A store call rejected where resumecheck\'s own store\'s succeeds, failing the request or message at hand.',
+      seed: finding.seed,
+      run: finding.run,
+      trace: null,
+      shrink: { originalLength: finding.originalLength, shrunkLength: finding.choices.length, evaluations: finding.evaluations },
+      flaky: null,
+      file: null,
+      replay: null,
+      note: `the shrunk run's choices, for resumecheck's simulator: [${finding.choices.join(', ')}] (seed ${finding.seed})`,
+      actions: finding.steps,
+    };
+  }
+  const { trace } = finding;
+  const verdict = trace.verdict!;
+  const file = options.out === null ? null : shown(writeTrace(options.out, trace).path);
+  return {
+    phase: 'end-to-end',
+    property: verdict.property,
+    statement: PROPERTIES.find((candidate) => candidate.name === verdict.property)?.statement ?? verdict.property,
+    severity: endToEndSeverity(verdict.property),
+    explanation: verdict.explanation,
+    storeDid: endToEndStoreDid(verdict.property),
+    seed: trace.seed,
+    run: finding.run,
+    trace,
+    shrink: trace.shrink,
+    flaky: finding.flaky,
+    file,
+    replay: file === null ? null : `npx resumecheck replay ${quote(file)}`,
+    note: verdict.property === 'no-cross-session-delivery' && options.shared ? SHARED_ISOLATION_NOTE : null,
+    actions: null,
   };
 }

@@ -68,8 +68,8 @@ describe(`check-store, seed ${SEED}, ${RUNS} runs per phase`, () => {
     // The CLI prints the same verdict (fewer runs here: the function is the same).
     const cli = await run(['check-store', CORE, '--runs', '10', '--seed', SEED]);
     expect(cli.code).toBe(0);
-    expect(cli.out).toContain("transport defects, not the store's (sdk-core, resumecheck's own store in the same SDK transport, violates them on the same choices):");
-    expect(cli.out.at(-1)).toBe('✓ no store violation: the contract held in 10 runs, and end to end the store caused no violation in 10 runs');
+    expect(cli.out).toContain("transport defects, not the store's (sdk-core, resumecheck's own store in the same SDK transport, violates them on the same actions):");
+    expect(cli.out.at(-1)).toBe('✓ no store violation: the contract held in 10 runs, and end to end the store caused no failure in 10 runs');
   });
 
   it(`the same seed gives the same output and byte-identical traces (seed ${SEED})`, async () => {

@@ -4,12 +4,15 @@
 
 import type { ParsedArgs } from '../cli/command-spec.ts';
 import { checkOutDir } from '../cli/output-paths.ts';
-import { UsageError, parseWhole } from '../cli/usage-error.ts';
+import { UsageError, parseDuration, parseWhole } from '../cli/usage-error.ts';
+import { realNowMs } from '../targets/module/clock.ts';
 import { type StoreSource, moduleSource } from '../targets/module/module.target.ts';
-import { type StoreModuleRef, checkStoreModulePath } from '../targets/module/store-module.ts';
+import { type StoreModuleRef, StoreModuleError, checkStoreModulePath } from '../targets/module/store-module.ts';
 import { type Trace, renderSteps } from '../traces/trace.ts';
 import { renderStepLines } from '../traces/render/text.ts';
-import { type StoreCheckResult, type StoreViolation, DEFAULT_STORE_CHECK_RUNS, checkEventStore, probeEventStore } from './check-event-store.ts';
+import { type StoreCheckResult, type StoreViolation, DEFAULT_STORE_CHECK_RUNS } from './check-event-store.ts';
+import { type ContainedOutcome, startContainedCheck } from './contained-check.ts';
+import { DEFAULT_CALL_TIMEOUT_MS } from './contract-world.ts';
 import { replayContractTrace } from './contract-check.ts';
 import { SHARED_ISOLATION_NOTE, contractProperty } from './contract-properties.ts';
 import type { ContractStep } from './contract-world.ts';
@@ -25,7 +28,8 @@ export interface CommandIo {
 export const CHECK_STORE_DEFAULT_OUT = 'traces/found';
 
 /** The usage line, as the CLI's help shows it. */
-export const CHECK_STORE_USAGE = 'resumecheck check-store MODULE [--export NAME] [--shared] [--runs N] [--seed S] [--out DIR] [--json]';
+export const CHECK_STORE_USAGE =
+  'resumecheck check-store MODULE [--export NAME] [--shared] [--durable] [--strict] [--runs N] [--seed S] [--call-timeout DURATION] [--steps N] [--sessions N] [--streams N] [--events N] [--window N] [--restarts N] [--out DIR] [--json]';
 
 function renderContractSteps(steps: readonly ContractStep[]): string[] {
   return renderStepLines(steps);
@@ -45,9 +49,15 @@ function describeStore(ref: StoreModuleRef, shared: boolean): string {
 
 function printViolation(io: CommandIo, violation: StoreViolation): void {
   const shrink = violation.shrink === null ? '' : `; shrunk from ${violation.shrink.originalLength} to ${violation.shrink.shrunkLength} ${violation.phase === 'contract' ? 'operations' : 'steps'} in ${violation.shrink.evaluations} runs`;
-  io.out(`✗ ${violation.property} (${violation.phase}), found in run ${violation.run} (seed ${violation.seed})${shrink}`);
+  const mark = violation.severity === 'failure' ? '✗' : '⚠';
+  const weight = violation.severity === 'failure' ? '' : ', a warning (an MCP SHOULD or a seed\'s advice; fails only with --strict)';
+  io.out(`${mark} ${violation.property} (${violation.phase}${weight}), found in run ${violation.run} (seed ${violation.seed})${shrink}`);
   io.out(`  must hold: ${violation.statement}`);
+  if (violation.storeDid !== null) io.out(`  the store: ${violation.storeDid}`);
   io.out(`  happened:  ${violation.explanation}`);
+  if (violation.flaky !== null) {
+    io.out(`  flaky:     it did not reproduce every time the same choices ran again (${violation.flaky.reproduced} of ${violation.flaky.reruns} re-runs showed it): the store has timing or randomness of its own`);
+  }
   if (violation.note !== null) io.out(`  note:      ${violation.note}`);
   const steps = stepsOf(violation);
   if (steps.length > 0) {
@@ -62,44 +72,72 @@ function printViolation(io: CommandIo, violation: StoreViolation): void {
   }
 }
 
-function printResult(io: CommandIo, result: StoreCheckResult): void {
+function printSummary(io: CommandIo, result: StoreCheckResult): void {
   const contract = result.violations.filter((violation) => violation.phase === 'contract');
   const endToEnd = result.violations.filter((violation) => violation.phase === 'end-to-end');
-  io.out('');
-  io.out(`contract phase (the store driven directly, calls overlapping): ${contract.length === 0 ? 'every property held' : `${contract.length} propert${contract.length === 1 ? 'y' : 'ies'} violated`} in ${result.contract.runs} runs`);
-  io.out('');
-  for (const violation of contract) printViolation(io, violation);
+  io.out(`contract phase (the store driven directly, calls overlapping): ${contract.length === 0 ? 'every property held' : `${contract.length} violation${contract.length === 1 ? '' : 's'}`} in ${result.contract.runs} runs`);
   const { runs, steps, skipped } = result.endToEnd;
   if (skipped !== null) {
     io.out(`end-to-end phase (the store inside the SDK transport): skipped, ${skipped}`);
   } else {
-    io.out(`end-to-end phase (the store inside the SDK transport, judged against sdk-core on the same choices): ${endToEnd.length === 0 ? 'no violation the store causes' : 'the store causes a violation'} in ${runs} runs (${steps} steps)`);
+    io.out(`end-to-end phase (the store inside the SDK transport, judged against sdk-core on the same actions): ${endToEnd.length === 0 ? 'no violation the store causes' : `${endToEnd.length} violation${endToEnd.length === 1 ? '' : 's'} the store causes`} in ${runs} runs (${steps} steps)`);
   }
   io.out('');
-  for (const violation of endToEnd) printViolation(io, violation);
   if (result.transportDefects.length > 0) {
-    io.out('transport defects, not the store\'s (sdk-core, resumecheck\'s own store in the same SDK transport, violates them on the same choices):');
-    for (const defect of result.transportDefects) io.out(`  ${defect.property}: ${defect.explanation} (seed ${defect.seed})`);
+    io.out('transport defects, not the store\'s (sdk-core, resumecheck\'s own store in the same SDK transport, violates them on the same actions):');
+    for (const defect of result.transportDefects) {
+      io.out(`  ${defect.property}: ${defect.explanation} (seed ${defect.seed})${defect.reproducedOnSdkCore ? '' : ' — sdk-core could not take the same actions, so the store is not blamed'}`);
+    }
     io.out('');
   }
+  if (result.teardown.length > 0) {
+    io.out('⚠ teardown (a warning): ending the runs went wrong:');
+    for (const line of result.teardown) io.out(`  ${line}`);
+    io.out('');
+  }
+  if (result.interrupted) io.out(`interrupted: the check stopped early; the ${result.violations.length} violation(s) above were found before it, their traces kept`);
+  const warnings = result.warnings === 0 ? '' : ` (${result.warnings} warning${result.warnings === 1 ? '' : 's'}${result.strict ? ', failing with --strict' : ', which fail only with --strict'})`;
   if (result.holds) {
-    io.out(`✓ no store violation: the contract held in ${result.contract.runs} runs${skipped === null ? `, and end to end the store caused no violation in ${runs} runs` : ''}`);
+    io.out(`✓ no store violation${warnings}: the contract held in ${result.contract.runs} runs${skipped === null ? `, and end to end the store caused no failure in ${runs} runs` : ''}`);
   } else {
-    const names = result.violations.map((violation) => `${violation.property} (${violation.phase})`).join(', ');
-    io.out(`✗ the store fails: ${names}`);
+    const names = [...new Set(result.violations.filter((violation) => result.strict || violation.severity === 'failure').map((violation) => `${violation.property} (${violation.phase})`))].join(', ');
+    io.out(`✗ the store fails: ${names}${warnings}`);
   }
 }
 
-function jsonOf(result: StoreCheckResult): string {
+/** The `--json` envelope all resumecheck commands share, with the check's fields beside its keys. */
+function jsonOf(result: StoreCheckResult | null, extra: { config: Record<string, unknown>; elapsedMs: number; violations: readonly StoreViolation[]; contained: string | null; interrupted: boolean }): string {
+  const violations = (result?.violations ?? extra.violations).map(({ phase, property, severity, explanation, storeDid, seed, run, shrink, flaky, file, replay, note }) => ({
+    phase,
+    property,
+    severity,
+    explanation,
+    storeDid,
+    seed,
+    run,
+    shrink,
+    flaky,
+    trace: file,
+    replay,
+    note,
+  }));
   return JSON.stringify({
-    target: result.target,
-    shared: result.shared,
-    seed: result.seed,
-    holds: result.holds,
-    contract: result.contract,
-    endToEnd: result.endToEnd,
-    violations: result.violations.map(({ phase, property, explanation, seed, run, shrink, file, replay, note }) => ({ phase, property, explanation, seed, run, shrink, trace: file, replay, note })),
-    transportDefects: result.transportDefects.map(({ property, explanation, seed }) => ({ property, explanation, seed })),
+    schemaVersion: 1,
+    tool: 'resumecheck',
+    command: 'check-store',
+    config: extra.config,
+    elapsedMs: extra.elapsedMs,
+    target: result?.target ?? null,
+    holds: result === null ? false : result.holds,
+    failures: result?.failures ?? violations.filter((violation) => violation.severity === 'failure').length,
+    warnings: result?.warnings ?? violations.filter((violation) => violation.severity === 'warning').length,
+    contained: extra.contained,
+    interrupted: extra.interrupted,
+    contract: result?.contract ?? null,
+    endToEnd: result?.endToEnd ?? null,
+    violations,
+    transportDefects: (result?.transportDefects ?? []).map(({ property, explanation, seed, reproducedOnSdkCore }) => ({ property, explanation, seed, reproducedOnSdkCore })),
+    teardown: result?.teardown ?? [],
   });
 }
 
@@ -130,11 +168,34 @@ async function replay(file: string, ref: StoreModuleRef | null, json: boolean, i
   return 1;
 }
 
-/**
- * Runs `resumecheck check-store` with its arguments parsed by the CLI (cli/commands.ts has its options); returns the
- * exit code. Bad input throws a UsageError (one line, exit 2).
- */
+function whole(values: Record<string, unknown>, flag: string, least: number, most: number): number | undefined {
+  const text = values[flag] as string | undefined;
+  return text === undefined ? undefined : parseWhole(text, `--${flag}`, least, most);
+}
+
+/** How the CLI is interrupted: SIGINT or SIGTERM once stops the check, twice exits at once. Returns the remover. */
+function onInterrupt(stop: () => void): () => void {
+  let signals = 0;
+  const handler = (signal: NodeJS.Signals): void => {
+    signals += 1;
+    if (signals === 1) {
+      stop();
+      return;
+    }
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+}
+
+/** Runs `resumecheck check-store ARGS`; returns the exit code. Bad input throws a UsageError (one line, exit 2). */
 export async function commandCheckStore({ values, positionals }: ParsedArgs, io: CommandIo): Promise<number> {
+  const started = realNowMs();
+  if (positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}; usage: ${CHECK_STORE_USAGE}`);
   const modulePath = positionals[0];
   const exportName = (values.export as string | undefined) ?? null;
   const ref: StoreModuleRef | null = modulePath === undefined ? null : { path: modulePath, exportName };
@@ -142,16 +203,69 @@ export async function commandCheckStore({ values, positionals }: ParsedArgs, io:
   if (values.replay !== undefined) return replay(values.replay as string, ref, json, io);
   if (ref === null) throw new UsageError(`check-store needs a MODULE; usage: ${CHECK_STORE_USAGE}`);
   const shared = values.shared === true;
+  const durable = values.durable === true;
+  const strict = values.strict === true;
   const runs = values.runs === undefined ? DEFAULT_STORE_CHECK_RUNS : parseWhole(values.runs as string, '--runs', 1, 1_000_000);
   const seed = (values.seed as string | undefined) ?? '1';
   if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
+  const callTimeoutMs = values['call-timeout'] === undefined ? DEFAULT_CALL_TIMEOUT_MS : parseDuration(values['call-timeout'] as string, '--call-timeout');
+  if (callTimeoutMs > 600_000) throw new UsageError('--call-timeout must be 10m or shorter');
+  const sizes = {
+    ...optional('steps', whole(values, 'steps', 1, 10_000)),
+    ...optional('sessions', whole(values, 'sessions', 1, 64)),
+    ...optional('streams', whole(values, 'streams', 1, 16)),
+    ...optional('eventsPerStream', whole(values, 'events', 1, 10_000)),
+    ...optional('window', whole(values, 'window', 1, 10_000)),
+    ...optional('restarts', whole(values, 'restarts', 0, 16)),
+  };
   const out = (values.out as string | undefined) ?? CHECK_STORE_DEFAULT_OUT;
   checkOutDir(out, '--out');
-  // Bad input is found before anything is printed: one line on stderr and nothing on stdout.
-  await probeEventStore(ref, { shared });
-  if (!json) io.out(`resumecheck check-store: ${describeStore(ref, shared)}, seed ${seed}, ${runs} runs per phase`);
-  const result = await checkEventStore(ref, { shared, runs, seed, out });
-  if (json) io.out(jsonOf(result));
-  else printResult(io, result);
-  return result.holds ? 0 : 1;
+  const options = { shared, durable, strict, runs, seed, callTimeoutMs, sizes, out };
+  checkStoreModulePath(ref);
+  const config = { module: ref.path, export: ref.exportName, shared, durable, strict, runs, seed, callTimeoutMs, sizes, out };
+  // The store runs in a worker: bad input found by its probe comes back before anything is printed (one line, exit 2).
+  let printedHeader = false;
+  const header = (): void => {
+    if (json || printedHeader) return;
+    printedHeader = true;
+    io.out(`resumecheck check-store: ${describeStore(ref, shared)}${durable ? ', durable (storage and sessions outlive restarts)' : ''}, seed ${seed}, ${runs} runs per phase, call timeout ${callTimeoutMs} ms`);
+    io.out('');
+  };
+  const check = startContainedCheck(ref, options, (violation) => {
+    if (json) return;
+    header();
+    printViolation(io, violation);
+  });
+  const removeHandlers = onInterrupt(() => check.interrupt());
+  let outcome: ContainedOutcome;
+  try {
+    outcome = await check.outcome;
+  } finally {
+    removeHandlers();
+  }
+  const elapsedMs = Math.round(realNowMs() - started);
+  if (outcome.kind === 'bad-input') throw new StoreModuleError(outcome.message);
+  if (outcome.kind === 'done') {
+    if (json) io.out(jsonOf(outcome.result, { config, elapsedMs, violations: outcome.result.violations, contained: null, interrupted: outcome.result.interrupted }));
+    else {
+      header();
+      printSummary(io, outcome.result);
+    }
+    return outcome.result.holds ? 0 : 1;
+  }
+  const { violations } = outcome;
+  const verdict = outcome.kind === 'contained' ? outcome.verdict : null;
+  if (json) {
+    io.out(jsonOf(null, { config, elapsedMs, violations, contained: verdict, interrupted: outcome.kind === 'interrupted' }));
+  } else {
+    header();
+    if (verdict !== null) io.out(`✗ ${verdict} (seed ${seed}; the check ran in a worker thread, which took the blow)`);
+    else io.out(`interrupted: the check stopped early; the ${violations.length} violation(s) above were found before it, their traces kept`);
+  }
+  if (verdict !== null) return 1;
+  return violations.some((violation) => strict || violation.severity === 'failure') ? 1 : 0;
+}
+
+function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
 }

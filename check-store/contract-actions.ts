@@ -5,9 +5,9 @@
 
 import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { macrotaskTurn } from '../sim/clock.ts';
+import { waitUntil } from '../targets/module/clock.ts';
 import { SDK_STANDALONE_STREAM_ID } from '../event-store/index.ts';
-import { callFactory, firstLine } from '../targets/module/store-module.ts';
+import { type StoreContext, callFactory, firstLine } from '../targets/module/store-module.ts';
 import {
   type ContractSession,
   type ContractStream,
@@ -18,6 +18,7 @@ import {
   type StoredEvent,
   describeEvent,
   note,
+  originKey,
   sessionLabel,
   show,
   snapshotOf,
@@ -51,12 +52,8 @@ export interface ContractAction {
   readonly b: number;
 }
 
-/** Macrotask turns an awaiting operation waits for the store at the most before moving on. */
-export const YIELD_TURNS_MAX = 20;
-/** Turns without any activity after which the final drain gives up on calls that have not settled. */
-export const DRAIN_QUIET_TURNS = 100;
-/** Rounds of the final drain at the most (each releases every held send and yields one turn). */
-export const DRAIN_TURNS_MAX = 5_000;
+/** Rounds of the final drain at the most (each releases every held send and waits for something to happen). */
+export const DRAIN_ROUNDS_MAX = 5_000;
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 const HEX = '0123456789abcdef';
@@ -70,7 +67,7 @@ function primingResolved(stream: ContractStream): boolean {
 }
 
 function canStore(world: ContractWorld, stream: ContractStream): boolean {
-  return stream.session.epoch === world.epoch && stream.responseCall === null && stream.calls.length < world.config.eventsPerStreamMax && primingResolved(stream);
+  return stream.session.epoch === world.epoch && (stream.kind === 'standalone' || stream.epoch === world.epoch) && stream.responseCall === null && stream.calls.length < world.config.eventsPerStreamMax && primingResolved(stream);
 }
 
 /** The resolved events of a session, in resolution order: the cursors it holds. */
@@ -179,9 +176,22 @@ export function describeContractAction(world: ContractWorld, action: ContractAct
   }
 }
 
-/** Waits for the store until `done` holds or {@link YIELD_TURNS_MAX} turns pass. */
-async function yieldUntil(done: () => boolean): Promise<void> {
-  for (let turn = 0; turn < YIELD_TURNS_MAX && !done(); turn += 1) await macrotaskTurn();
+/** Waits for the store until `done` holds or the call timeout passes (real time: the store may do I/O). */
+async function yieldUntil(world: ContractWorld, done: () => boolean): Promise<void> {
+  await waitUntil(done, world.config.callTimeoutMs);
+}
+
+/** The context of a factory call in this world. */
+function contextOf(world: ContractWorld, sessionId: string | null): StoreContext {
+  return {
+    sessionId,
+    epoch: world.epoch,
+    shared: world.config.shared,
+    durable: world.config.durable,
+    windowEventsMax: world.config.windowEventsMax,
+    world: world.config.seed,
+    onRunEnd: world.onRunEnd,
+  };
 }
 
 function drawId(world: ContractWorld, prefix: string, alphabet: string, length: number): string {
@@ -206,8 +216,8 @@ async function openSession(world: ContractWorld, reuse: ContractSession | null):
     if (world.sharedStore === null) throw new Error('assertion: no shared store in this incarnation');
     store = world.sharedStore;
   } else {
-    const context = { sessionId: id, epoch: world.epoch, shared: false, windowEventsMax: world.config.windowEventsMax, world: world.config.seed };
-    store = await callFactory(world.factory, context, world.where);
+    const context = contextOf(world, id);
+    store = await callFactory(world.factory, context, world.where, world.config.callTimeoutMs);
     note(world, `  factory(${show(context.sessionId)}, epoch ${world.epoch}) → a store for session ${label}`);
   }
   const session: ContractSession = { index, label, id, epoch: world.epoch, store, streams: [], requestIdNext: 1 };
@@ -224,6 +234,7 @@ function addStream(world: ContractWorld, session: ContractSession, kind: 'post' 
     label: `${session.label}.${kind === 'post' ? `post${posts + 1}` : 'standalone'}`,
     streamId,
     kind,
+    epoch: world.epoch,
     calls: [],
     resolved: [],
     responseCall: null,
@@ -265,6 +276,7 @@ function startStore(world: ContractWorld, stream: ContractStream, kind: 'priming
   };
   world.tick += 1;
   world.storeCalls.push(call);
+  world.callsByOrigin.set(originKey(stream.label, stream.calls.length), call);
   stream.calls.push(call);
   if (kind === 'response') stream.responseCall = call;
   note(world, `  storeEvent(${show(stream.streamId)}, ${call.label}) started`);
@@ -324,7 +336,12 @@ function malformed(world: ContractWorld): string {
   }
 }
 
-async function startReplay(world: ContractWorld, session: ContractSession, cursor: string, kind: CursorKind, source: StoredEvent | null): Promise<void> {
+async function startReplay(world: ContractWorld, session: ContractSession, cursor: string, given: CursorKind, givenSource: StoredEvent | null): Promise<void> {
+  // What a cursor means is what it names for the session presenting it: a foreign, forged or pre-restart cursor equal
+  // to one of the session's own IDs is that session's own cursor (a per-session counter repeats IDs across sessions).
+  const own = given === 'own' ? null : (cursorsOf(world, session).find((event) => event.id === cursor) ?? null);
+  const kind: CursorKind = own === null ? given : 'own';
+  const source = own ?? givenSource;
   const replay: ReplayCall = {
     index: world.replays.length,
     session,
@@ -344,6 +361,7 @@ async function startReplay(world: ContractWorld, session: ContractSession, curso
   world.replays.push(replay);
   const store = session.store;
   note(world, `  replay #${replay.index + 1} of session ${session.label}, Last-Event-ID ${show(cursor)}`);
+  if (own !== null) note(world, `  the cursor is also session ${session.label}'s own ID of ${own.call.label}: judged as its own cursor`);
   if (store.getStreamIdForEventId !== undefined) {
     // The transport asks first; a falsy answer is a 400 and replayEventsAfter is never called.
     replay.lookup = { state: 'pending' };
@@ -365,7 +383,7 @@ async function startReplay(world: ContractWorld, session: ContractSession, curso
         note(world, `  getStreamIdForEventId rejected: ${firstLine(error)}`);
       },
     );
-    await yieldUntil(() => replay.lookup.state !== 'pending');
+    await yieldUntil(world, () => replay.lookup.state !== 'pending');
     if (replay.lookup.state === 'pending') return;
   }
   continueReplay(world, replay);
@@ -426,10 +444,12 @@ function allSettled(world: ContractWorld): boolean {
   return world.storeCalls.every((call) => call.state !== 'pending') && world.replays.every((replay) => replay.state !== 'pending' && replay.lookup.state !== 'pending');
 }
 
-/** Lets every call finish: releases each held send and yields, until all settled or nothing happens any more. */
+/**
+ * Lets every call finish: releases each held send and waits, until all settled or nothing happens for the call
+ * timeout (real time: a store doing I/O is slow, not stuck).
+ */
 export async function drain(world: ContractWorld): Promise<void> {
-  let quiet = 0;
-  for (let turn = 0; turn < DRAIN_TURNS_MAX && quiet < DRAIN_QUIET_TURNS; turn += 1) {
+  for (let round = 0; round < DRAIN_ROUNDS_MAX; round += 1) {
     for (const replay of world.replays) {
       while (replay.held.length > 0) releaseOne(world, replay);
       // A lookup that answered while the checker was busy elsewhere goes on as the transport would.
@@ -437,8 +457,7 @@ export async function drain(world: ContractWorld): Promise<void> {
     }
     if (allSettled(world)) return;
     const before = world.activity;
-    await macrotaskTurn();
-    quiet = world.activity === before ? quiet + 1 : 0;
+    if (!(await waitUntil(() => world.activity !== before || allSettled(world), world.config.callTimeoutMs))) return;
   }
 }
 
@@ -488,14 +507,14 @@ export function performContractAction(world: ContractWorld, action: ContractActi
     }
     case 'awaitStore': {
       const call = world.storeCalls[action.a]!;
-      return yieldUntil(() => call.state !== 'pending');
+      return yieldUntil(world, () => call.state !== 'pending');
     }
     case 'awaitReplay':
       return awaitReplay(world, world.replays[action.a]!);
     case 'releaseSend': {
       const replay = world.replays[action.a]!;
       releaseOne(world, replay);
-      return yieldUntil(() => replay.held.length > 0 || replay.state !== 'pending');
+      return yieldUntil(world, () => replay.held.length > 0 || replay.state !== 'pending');
     }
     case 'restart':
       return restart(world);
@@ -503,15 +522,14 @@ export function performContractAction(world: ContractWorld, action: ContractActi
 }
 
 async function awaitReplay(world: ContractWorld, replay: ReplayCall): Promise<void> {
-  await yieldUntil(() => replay.held.length > 0 || (replay.state !== 'pending' && replay.lookup.state !== 'pending'));
+  await yieldUntil(world, () => replay.held.length > 0 || (replay.state !== 'pending' && replay.lookup.state !== 'pending'));
   if (replay.state === 'lookup' && replay.lookup.state !== 'pending') continueReplay(world, replay);
 }
 
 /** Opens the shared instance of the current incarnation (with `shared`). */
 export async function openIncarnation(world: ContractWorld): Promise<void> {
   if (!world.config.shared) return;
-  const context = { sessionId: null, epoch: world.epoch, shared: true, windowEventsMax: world.config.windowEventsMax, world: world.config.seed };
-  world.sharedStore = await callFactory(world.factory, context, world.where);
+  world.sharedStore = await callFactory(world.factory, contextOf(world, null), world.where, world.config.callTimeoutMs);
   note(world, `  factory(null, epoch ${world.epoch}) → the store every session of incarnation ${world.epoch} shares`);
 }
 
@@ -522,4 +540,14 @@ async function restart(world: ContractWorld): Promise<void> {
   world.epoch += 1;
   world.sharedStore = null;
   await openIncarnation(world);
+  if (!world.config.durable) return;
+  // Durable: storage and sessions outlive the restart. Each live session goes on in the new incarnation with a new
+  // instance (the process is new), keeping its ID, its standalone stream and its cursors; its request streams died
+  // with their requests.
+  for (const session of world.sessions) {
+    if (session.epoch !== world.epoch - 1) continue;
+    session.epoch = world.epoch;
+    session.store = world.config.shared ? world.sharedStore! : await callFactory(world.factory, contextOf(world, session.id), world.where, world.config.callTimeoutMs);
+    note(world, `  session ${session.label} (${session.id}) goes on in incarnation ${world.epoch} (--durable)`);
+  }
 }

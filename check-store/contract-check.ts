@@ -1,24 +1,31 @@
 // The contract phase: seeded random walks of operations against the store, each run judged against every contract
-// property; the first violation of each property is shrunk to a minimal operation sequence and recorded as a trace.
+// property. Each distinct violation of a property (up to a bound) is shrunk to a minimal operation sequence and
+// recorded as a trace; one that does not reproduce when re-run is reported as flaky, with how often it did.
 
 import { RESUMECHECK_VERSION } from '../traces/trace.ts';
 import type { StoreSource } from '../targets/module/module.target.ts';
 import { CONTRACT_PROPERTY_NAMES, type ContractPropertyName } from './contract-properties.ts';
-import { contractKeyed, contractSequence, contractWalk, runContract } from './contract-run.ts';
-import { type ContractConfig, DEFAULT_CONTRACT_CONFIG } from './contract-world.ts';
-import { shrinkSequence } from './shrink-sequence.ts';
+import { type ContractRunResult, contractKeyed, contractSequence, contractWalk, runContract } from './contract-run.ts';
+import { type ContractConfig, type ContractViolation, DEFAULT_CONTRACT_CONFIG } from './contract-world.ts';
+import { type KeyedChoice, shrinkSequence } from './shrink-sequence.ts';
 import { CONTRACT_TRACE_FORMAT, CONTRACT_TRACE_FORMAT_VERSION, type ContractTrace } from './store-traces.ts';
 
 /** What the contract phase is asked to do. */
 export interface ContractCheckOptions {
   readonly shared: boolean;
-  /** Runs at the most (the phase stops early once every property has a counterexample). */
+  /** Runs at the most (the phase stops early once every property has used its shrink attempts). */
   readonly runs: number;
   readonly seed: string;
   /** Predicate evaluations one shrink may make. */
   readonly shrinkEvaluationsMax?: number;
   /** Settings besides seed and shared; defaults from {@link DEFAULT_CONTRACT_CONFIG}. */
   readonly config?: Partial<Omit<ContractConfig, 'seed' | 'shared'>>;
+  /** Called with each finding as soon as it is recorded (the CLI writes its trace then). */
+  readonly onFinding?: (finding: ContractFinding) => void | Promise<void>;
+  /** Asked between runs: true stops the phase (an interrupted check keeps what it found). */
+  readonly stopped?: () => boolean;
+  /** Distinct violations kept per property; default {@link DISTINCT_VIOLATIONS_MAX}. */
+  readonly distinctMax?: number;
 }
 
 /** A contract violation found, shrunk and recorded. */
@@ -26,35 +33,54 @@ export interface ContractFinding {
   /** 1-based number of the run that found it. */
   readonly run: number;
   readonly trace: ContractTrace;
+  /** Null when it reproduced; else how often re-running the run's choices showed it again. */
+  readonly flaky: { readonly reproduced: number; readonly reruns: number } | null;
 }
 
 /** The outcome of the contract phase. */
 export interface ContractCheckOutcome {
   readonly runs: number;
-  /** The first violation of each property found, in property order. */
+  /** The distinct violations found, in property order, then in the order found. */
   readonly findings: readonly ContractFinding[];
+  /** Teardown problems (an onRunEnd hook or close() that threw or hung), the first few, one line each. */
+  readonly teardown: readonly string[];
 }
 
 /** Shrink evaluations unless told otherwise: contract runs take milliseconds. */
 export const CONTRACT_SHRINK_EVALUATIONS_MAX = 400;
+/** Distinct violations reported per property at the most. */
+export const DISTINCT_VIOLATIONS_MAX = 3;
+/** Re-runs of a finding that did not reproduce, to say how flaky it is. */
+const FLAKY_RERUNS = 5;
+/** Teardown problems kept. */
+const TEARDOWN_PROBLEMS_MAX = 5;
 
 /** The seed of contract run `run` of a check seeded with `seed`. */
 export function contractRunSeed(seed: string, run: number): string {
   return `${seed}.c${run}`;
 }
 
-/** Re-runs a choice sequence with recording on and packs it as a trace of `property`'s violation. */
+/** The contract config of a check: defaults, then the caller's settings. */
+export function contractConfigOf(options: Pick<ContractCheckOptions, 'shared' | 'config'>, seed: string): ContractConfig {
+  return { ...DEFAULT_CONTRACT_CONFIG, ...options.config, seed, shared: options.shared };
+}
+
+/**
+ * Re-runs a choice sequence with recording on and packs it as a trace of `property`'s violation. When the recorded
+ * run no longer shows it (a flaky store), the trace keeps the verdict first seen, and `reproduced` is false.
+ */
 export async function recordContractTrace(
   source: StoreSource,
   config: ContractConfig,
   choices: readonly number[],
   property: ContractPropertyName,
   shrink: { originalLength: number; evaluations: number } | null,
-): Promise<ContractTrace> {
+  seen: ContractViolation | null = null,
+): Promise<{ trace: ContractTrace; reproduced: boolean }> {
   const recorded = await runContract(source, config, contractSequence(choices), { record: true });
-  const verdict = recorded.violations.find((violation) => violation.property === property);
-  if (verdict === undefined) throw new Error(`assertion: the recorded contract run no longer violates ${property} (is the store deterministic?)`);
-  return {
+  const verdict = recorded.violations.find((violation) => violation.property === property) ?? seen;
+  if (verdict === null) throw new Error(`assertion: no verdict of ${property} to record`);
+  const trace: ContractTrace = {
     format: CONTRACT_TRACE_FORMAT,
     formatVersion: CONTRACT_TRACE_FORMAT_VERSION,
     resumecheckVersion: RESUMECHECK_VERSION,
@@ -65,31 +91,79 @@ export async function recordContractTrace(
     verdict,
     shrink: shrink === null ? null : { originalLength: shrink.originalLength, shrunkLength: recorded.choices.length, evaluations: shrink.evaluations },
   };
+  return { trace, reproduced: recorded.violations.some((violation) => violation.property === property) };
+}
+
+/** The shape of a violation for telling distinct ones apart: its property and the kinds of its operations. */
+function shapeOf(property: ContractPropertyName, steps: readonly KeyedChoice[]): string {
+  return `${property}|${steps.map((step) => (step.key ?? '').split(':')[0]).join(',')}`;
+}
+
+/** The explanation with the run's particulars (IDs, labels, numbers) taken out: a cheap guess at "the same defect". */
+function gistOf(violation: ContractViolation): string {
+  return `${violation.property}|${violation.explanation.replace(/"(?:[^"\\]|\\.)*"/g, 'S').replace(/\b[A-Z]\d*\.(?:post\d+|standalone)(?:#\d+)?/g, 'L').replace(/\b(?:session|replay) #?[A-Z0-9]+\b/g, 'N').replace(/\d+/g, 'n')}`;
 }
 
 /** Runs the contract phase. */
 export async function checkContract(source: StoreSource, options: ContractCheckOptions): Promise<ContractCheckOutcome> {
-  const findings = new Map<ContractPropertyName, ContractFinding>();
+  const found = new Map<ContractPropertyName, ContractFinding[]>();
+  const shrinks = new Map<ContractPropertyName, number>();
+  const shapes = new Set<string>();
+  const gists = new Set<string>();
+  const teardown: string[] = [];
+  const distinctMax = options.distinctMax ?? DISTINCT_VIOLATIONS_MAX;
+  // Shrinks per property at the most (a violation whose shrunk shape was seen already used one up).
+  const shrinksMax = 2 * distinctMax;
   let runs = 0;
-  for (let run = 1; run <= options.runs && findings.size < CONTRACT_PROPERTY_NAMES.length; run += 1) {
+  const exhausted = (): boolean => CONTRACT_PROPERTY_NAMES.every((property) => (shrinks.get(property) ?? 0) >= shrinksMax || (found.get(property)?.length ?? 0) >= distinctMax);
+  const rerun = async (config: ContractConfig, steps: readonly KeyedChoice[]): Promise<ContractRunResult> => runContract(source, config, contractKeyed(steps));
+  for (let run = 1; run <= options.runs && !exhausted() && options.stopped?.() !== true; run += 1) {
     runs = run;
-    const config: ContractConfig = { ...DEFAULT_CONTRACT_CONFIG, ...options.config, seed: contractRunSeed(options.seed, run), shared: options.shared };
+    const config = contractConfigOf(options, contractRunSeed(options.seed, run));
     const result = await runContract(source, config, contractWalk(config.seed, config.stepsMax));
+    for (const problem of result.teardown) if (teardown.length < TEARDOWN_PROBLEMS_MAX) teardown.push(`run ${run} (seed ${config.seed}): ${problem}`);
     for (const property of CONTRACT_PROPERTY_NAMES) {
-      if (findings.has(property) || !result.violations.some((violation) => violation.property === property)) continue;
-      const shrink = await shrinkSequence(
-        result.taken,
-        async (candidate) => {
-          const rerun = await runContract(source, config, contractKeyed(candidate));
-          return rerun.violations.some((violation) => violation.property === property) ? rerun.taken : null;
-        },
-        options.shrinkEvaluationsMax ?? CONTRACT_SHRINK_EVALUATIONS_MAX,
-      );
-      const choices = shrink.steps.map((step) => step.choice);
-      findings.set(property, { run, trace: await recordContractTrace(source, config, choices, property, shrink) });
+      const violation = result.violations.find((candidate) => candidate.property === property);
+      if (violation === undefined) continue;
+      const list = found.get(property) ?? [];
+      if (list.length >= distinctMax || (shrinks.get(property) ?? 0) >= shrinksMax) continue;
+      const gist = gistOf(violation);
+      if (gists.has(gist)) continue;
+      gists.add(gist);
+      shrinks.set(property, (shrinks.get(property) ?? 0) + 1);
+      // A candidate counts as failing only if it fails again on a second run: a flaky store cannot steer the shrink.
+      const fails = async (candidate: readonly KeyedChoice[]): Promise<readonly KeyedChoice[] | null> => {
+        const first = await rerun(config, candidate);
+        if (!first.violations.some((item) => item.property === property)) return null;
+        const second = await rerun(config, candidate);
+        return second.violations.some((item) => item.property === property) ? first.taken : null;
+      };
+      const shrink = await shrinkSequence(result.taken, fails, options.shrinkEvaluationsMax ?? CONTRACT_SHRINK_EVALUATIONS_MAX);
+      let finding: ContractFinding;
+      if (shrink === null) {
+        let reproduced = 0;
+        for (let attempt = 0; attempt < FLAKY_RERUNS; attempt += 1) {
+          if ((await rerun(config, result.taken)).violations.some((item) => item.property === property)) reproduced += 1;
+        }
+        const recorded = await recordContractTrace(source, config, result.choices, property, null, violation);
+        finding = { run, trace: recorded.trace, flaky: { reproduced, reruns: FLAKY_RERUNS + 1 } };
+      } else {
+        const shape = shapeOf(property, shrink.steps);
+        if (shapes.has(shape)) continue;
+        shapes.add(shape);
+        const recorded = await recordContractTrace(source, config, shrink.steps.map((step) => step.choice), property, shrink, violation);
+        // Shrunk, two findings that read alike (IDs and labels aside) are one defect.
+        const shrunkGist = gistOf(recorded.trace.verdict);
+        if (gist !== shrunkGist && gists.has(shrunkGist)) continue;
+        gists.add(shrunkGist);
+        finding = { run, trace: recorded.trace, flaky: recorded.reproduced ? null : { reproduced: 0, reruns: 1 } };
+      }
+      list.push(finding);
+      found.set(property, list);
+      await options.onFinding?.(finding);
     }
   }
-  return { runs, findings: CONTRACT_PROPERTY_NAMES.flatMap((property) => findings.get(property) ?? []) };
+  return { runs, findings: CONTRACT_PROPERTY_NAMES.flatMap((property) => found.get(property) ?? []), teardown };
 }
 
 /** Replays a contract trace against the store from `source`: the violations the same choices give now. */

@@ -4,7 +4,7 @@
 
 import { type Prng, createPrng } from '../sim/prng.ts';
 import { patchSdkGlobals } from '../targets/sdk/random.ts';
-import type { StoreSource } from '../targets/module/module.target.ts';
+import type { StoreSource, StoreWorld } from '../targets/module/module.target.ts';
 import { CONTRACT_ACTION_KINDS, type ContractAction, type ContractActionKind, describeContractAction, drain, enumerateContractActions, openIncarnation, performContractAction } from './contract-actions.ts';
 import { judgeContract } from './contract-judge.ts';
 import type { ContractConfig, ContractStep, ContractViolation, ContractWorld } from './contract-world.ts';
@@ -25,6 +25,8 @@ export interface ContractRunResult {
   readonly taken: readonly KeyedChoice[];
   /** Present when the run was recorded; the last step is the final drain. */
   readonly steps: readonly ContractStep[] | null;
+  /** What went wrong ending the run (an onRunEnd hook or the module's close() threw or hung), one line each. */
+  readonly teardown: readonly string[];
 }
 
 /** Replays a choice sequence; each choice is reduced modulo the enabled operations, so any sequence is a valid run. */
@@ -137,11 +139,13 @@ export async function runContract(
 ): Promise<ContractRunResult> {
   const record = options.record === true;
   const globals = patchSdkGlobals(config.seed);
+  let storeWorld: StoreWorld | null = null;
   try {
-    const factory = await source.factoryFor(config.seed);
+    storeWorld = await source.openWorld(config.seed);
     const world: ContractWorld = {
       config,
-      factory,
+      factory: storeWorld.factory,
+      onRunEnd: storeWorld.onRunEnd,
       where: source.ref === null ? 'the factory' : source.ref.path,
       prng: createPrng(`${config.seed}/contract`),
       epoch: 1,
@@ -152,6 +156,7 @@ export async function runContract(
       storeCalls: [],
       replays: [],
       eventsById: new Map(),
+      callsByOrigin: new Map(),
       resolutions: 0,
       tick: 0,
       activity: 0,
@@ -188,8 +193,16 @@ export async function runContract(
     }
     await drain(world);
     world.notes = null;
-    return { violations: judgeContract(world), choices: used, taken, steps };
+    const violations = judgeContract(world);
+    const opened = storeWorld;
+    storeWorld = null;
+    const teardown = await opened.end(config.callTimeoutMs);
+    return { violations, choices: used, taken, steps, teardown };
   } finally {
-    globals.restore();
+    try {
+      if (storeWorld !== null) await storeWorld.end(config.callTimeoutMs);
+    } finally {
+      globals.restore();
+    }
   }
 }

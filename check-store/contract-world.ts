@@ -22,7 +22,14 @@ export interface ContractConfig {
   readonly restartsMax: number;
   /** The retention the checker expects (context.windowEventsMax). */
   readonly windowEventsMax: number;
+  /** Real milliseconds one awaited store call may take before it counts as never settling (--call-timeout). */
+  readonly callTimeoutMs: number;
+  /** Storage and sessions outlive restarts (--durable): a live session's pre-restart cursors are its own. */
+  readonly durable: boolean;
 }
+
+/** Real milliseconds a store call may take unless --call-timeout says otherwise. */
+export const DEFAULT_CALL_TIMEOUT_MS = 3_000;
 
 /** Defaults: small enough to shrink well, large enough to exceed the window and interleave. */
 export const DEFAULT_CONTRACT_CONFIG: Omit<ContractConfig, 'seed' | 'shared'> = {
@@ -32,6 +39,8 @@ export const DEFAULT_CONTRACT_CONFIG: Omit<ContractConfig, 'seed' | 'shared'> = 
   eventsPerStreamMax: 7,
   restartsMax: 1,
   windowEventsMax: 4,
+  callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS,
+  durable: false,
 };
 
 /** A session the checker opened. */
@@ -41,9 +50,10 @@ export interface ContractSession {
   readonly label: string;
   /** Its `Mcp-Session-Id`, as the factory was told it. */
   readonly id: string;
-  readonly epoch: number;
+  /** The incarnation it lives in now (with `durable`, a session carried over a restart moves on). */
+  epoch: number;
   /** The store its transport would use: its own instance, or the incarnation's shared one. */
-  readonly store: EventStore;
+  store: EventStore;
   readonly streams: ContractStream[];
   /** Request IDs of its responses. */
   requestIdNext: number;
@@ -57,6 +67,8 @@ export interface ContractStream {
   readonly label: string;
   readonly streamId: string;
   readonly kind: 'post' | 'standalone';
+  /** The incarnation that opened it: a request stream dies with its incarnation (its request is gone). */
+  readonly epoch: number;
   /** storeEvent calls on it, in call order. */
   readonly calls: StoreCall[];
   /** The events whose storeEvent resolved, in resolution order. */
@@ -142,6 +154,8 @@ export interface ContractStep {
 export interface ContractWorld {
   readonly config: ContractConfig;
   readonly factory: EventStoreFactory;
+  /** Given to the factory as `context.onRunEnd`: hooks called when the run is over. */
+  readonly onRunEnd: (hook: () => unknown) => void;
   readonly where: string;
   readonly prng: Prng;
   epoch: number;
@@ -152,8 +166,10 @@ export interface ContractWorld {
   readonly streams: ContractStream[];
   readonly storeCalls: StoreCall[];
   readonly replays: ReplayCall[];
-  /** Every event ID a storeEvent resolved to (first owner kept for duplicates). */
+  /** Every event ID a storeEvent resolved to (first owner kept for duplicates: only for telling IDs issued from new ones). */
   readonly eventsById: Map<string, StoredEvent>;
+  /** Every storeEvent call by the origin its message carries (`A.post1#2`): how a replayed event is attributed. */
+  readonly callsByOrigin: Map<string, StoreCall>;
   /** Resolutions so far. */
   resolutions: number;
   /** Calls started so far (store and replay). */
@@ -176,11 +192,36 @@ export function note(world: ContractWorld, text: string): void {
   if (world.notes !== null) world.notes.push(text);
 }
 
-/** Shortens a value for notes and explanations. */
+/** Characters of a value shown in notes and explanations; longer ones keep their start and their end. */
+const SHOWN_MAX = 240;
+
+/** Shortens a value for notes and explanations (the end is kept too: payload provenance sits there). */
 export function show(value: unknown): string {
   if (value === undefined) return 'undefined';
   const text = typeof value === 'string' ? JSON.stringify(value) : safeJson(value);
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+  return text.length > SHOWN_MAX ? `${text.slice(0, SHOWN_MAX / 2 - 2)}...${text.slice(-(SHOWN_MAX / 2 - 2))}` : text;
+}
+
+/** The origin key of a stream position: `A.post1#2`. */
+export function originKey(streamLabel: string, position: number): string {
+  return `${streamLabel}#${position}`;
+}
+
+/**
+ * The origin a stored message carries (stream label and position, put in its payload by the checker), or null for
+ * a message without one (a priming event {}, or a payload the store altered).
+ */
+export function originOf(snapshot: unknown): string | null {
+  if (typeof snapshot !== 'object' || snapshot === null) return null;
+  const record = snapshot as Record<string, unknown>;
+  const params = record['params'] as Record<string, unknown> | undefined;
+  const result = record['result'] as Record<string, unknown> | undefined;
+  for (const candidate of [params?.['_meta'], params?.['data'], result?.['structuredContent']]) {
+    if (typeof candidate !== 'object' || candidate === null) continue;
+    const origin = candidate as Record<string, unknown>;
+    if (typeof origin['stream'] === 'string' && Number.isInteger(origin['position'])) return originKey(origin['stream'], origin['position'] as number);
+  }
+  return null;
 }
 
 function safeJson(value: unknown): string {

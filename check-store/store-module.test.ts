@@ -71,7 +71,7 @@ describe('module target names', () => {
     ] as const) {
       const name = moduleTargetName(ref, { shared });
       expect(name).toBe(`module:${ref.path}${ref.exportName === null ? '' : `#${ref.exportName}`}${shared ? '+shared' : ''}`);
-      expect(parseModuleTargetName(name)).toEqual({ ref, shared });
+      expect(parseModuleTargetName(name)).toEqual({ ref, shared, durable: false });
     }
     expect(parseModuleTargetName('sdk-core')).toBeNull();
   });

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { StoreModuleError, type StoreModuleRef } from '../targets/module/store-module.ts';
 import { CONTRACT_PROPERTY_NAMES, type ContractPropertyName } from './contract-properties.ts';
-import type { ContractConfig, ContractStep, ContractViolation } from './contract-world.ts';
+import { type ContractConfig, type ContractStep, type ContractViolation, DEFAULT_CALL_TIMEOUT_MS } from './contract-world.ts';
 
 /** The format name of contract traces. */
 export const CONTRACT_TRACE_FORMAT = 'resumecheck-store-contract';
@@ -99,7 +99,9 @@ export function readContractTrace(path: string): ContractTrace {
     config === null ||
     typeof config['seed'] !== 'string' ||
     typeof config['shared'] !== 'boolean' ||
-    !numbers.every((key) => Number.isInteger(config[key]) && (config[key] as number) >= 0 && (config[key] as number) <= 10_000)
+    !numbers.every((key) => Number.isInteger(config[key]) && (config[key] as number) >= 0 && (config[key] as number) <= 10_000) ||
+    (config['callTimeoutMs'] !== undefined && !(Number.isInteger(config['callTimeoutMs']) && (config['callTimeoutMs'] as number) >= 1 && (config['callTimeoutMs'] as number) <= 600_000)) ||
+    (config['durable'] !== undefined && typeof config['durable'] !== 'boolean')
   ) {
     fail(`${path}: config must give seed, shared and the contract's bounds`);
   }
@@ -116,7 +118,8 @@ export function readContractTrace(path: string): ContractTrace {
     formatVersion: CONTRACT_TRACE_FORMAT_VERSION,
     resumecheckVersion: String(record['resumecheckVersion'] ?? 'unknown'),
     store: store === null ? null : { path: store['path'] as string, exportName: (store['exportName'] as string | null) ?? null },
-    config: config as unknown as ContractConfig,
+    // Traces written before --call-timeout and --durable existed ran with the defaults.
+    config: { callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS, durable: false, ...(config as object) } as ContractConfig,
     choices: choices as number[],
     steps: Array.isArray(record['steps']) ? (record['steps'] as ContractStep[]) : [],
     verdict: { property: verdict['property'] as ContractPropertyName, step: Number(verdict['step'] ?? 0), explanation: String(verdict['explanation'] ?? '') },

@@ -19,11 +19,16 @@ export async function requireTarget(name: string | undefined): Promise<Target> {
   try {
     return await entry.load();
   } catch (error) {
-    // An SDK line is an optional peer: a target whose package is not installed is a setup to fix, not a crash.
-    const missing = /Cannot find (?:package|module) '([^']+)'/.exec(error instanceof Error ? error.message : '');
-    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && missing !== null) {
-      throw new UsageError(`target ${name} needs ${missing[1]}, which is not installed (npm install --save-dev ${missing[1]})`);
-    }
+    // The 2.x SDK targets need an optional peer of the package: its absence is the user's setup, said in one line.
+    const missing = missingPackageOf(error);
+    if (missing !== null) throw new UsageError(`target ${name} needs the package ${missing}, which is not installed (npm install ${missing})`);
     throw error;
   }
+}
+
+/** The npm package a failed import could not find, or null when the failure is something else. */
+export function missingPackageOf(error: unknown): string | null {
+  if (typeof error !== 'object' || error === null || (error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') return null;
+  const match = /Cannot find package '((?:@[^/']+\/)?[^/']+)'/.exec(String((error as { message?: unknown }).message));
+  return match?.[1] ?? null;
 }

@@ -26,7 +26,10 @@ import {
   openSession,
   openStream,
   parseEventId,
+  recordSent,
   replayTail,
+  replayUnsent,
+  setStreamAttached,
 } from './index.ts';
 
 /** A message that says where it was emitted, so a wrongly routed replay is visible in the assertion. */
@@ -127,6 +130,7 @@ const RULES: Record<Rule, true> = {
   'notification-accepted': true,
   'duplicate-request-attaches': true,
   'request-id-reused': true,
+  'request-in-flight': true,
   'stream-limit': true,
   'standalone-get': true,
   'cursor-malformed': true,
@@ -137,6 +141,7 @@ const RULES: Record<Rule, true> = {
   'completed-replay-tail': true,
   'completed-fresh-silent': true,
   'completed-fresh-reset': true,
+  'completed-replay-unsent': true,
   'aborted-stream': true,
   'superseded-stream': true,
   'delete-session': true,
@@ -448,7 +453,8 @@ describe('decideRequest: one row of the decision table per Rule', () => {
 
   it('completed-replay-tail: a cursor before the result replays the missed tail with the result once, then ends (not seed 000 literally)', () => {
     const { state, stream, ids } = completedStream(replayTail, 4);
-    expect(createCoreState({ epoch: 'default' }).config.completedStreamPolicy).toBe(replayTail);
+    // Everything was written on a connection: replay-tail replays it regardless.
+    recordSent(stream, 4);
     // Seed 000's literal rule answers a fresh empty stream here and the client never gets its result.
     const decision = expectStream(decideRequest(state, get('s', ids[1] ?? null)));
     expect(decision.rule).toBe('completed-replay-tail');
@@ -456,6 +462,49 @@ describe('decideRequest: one row of the decision table per Rule', () => {
     expect(decision.replay.at(-1)?.seq).toBe(stream.seqTerminal);
     expect(decision.reset).toBeNull();
     expect(decision.then).toBe('end');
+  });
+
+  it('completed-replay-unsent: the reference policy replays what was never written and signals what was', () => {
+    const { state, stream, ids } = completedStream(replayUnsent, 4);
+    expect(createCoreState({ epoch: 'default' }).config.completedStreamPolicy).toBe(replayUnsent);
+    // Events 1..2 were written on a connection (possibly delivered); 3..4 never were (the client was cut before).
+    recordSent(stream, 2);
+    const decision = expectStream(decideRequest(state, get('s', ids[0] ?? null)));
+    expect(decision.rule).toBe('completed-replay-unsent');
+    expect(replayedSeqs(decision)).toEqual([3, 4]);
+    expect(decision.reset).toEqual({ reason: 'possibly-delivered', missedFromSeq: 2, missedToSeq: 2 });
+    expect(decision.then).toBe('end');
+    // Seed 000's incident: the result itself was written; a cursor before it gets no second copy, only the signal.
+    recordSent(stream, 4);
+    const incident = expectStream(decideRequest(state, get('s', ids[1] ?? null)));
+    expect(incident.replay).toEqual([]);
+    expect(incident.reset).toEqual({ reason: 'possibly-delivered', missedFromSeq: 3, missedToSeq: 4 });
+    // Nothing written after the cursor: nothing withheld, no reset.
+    const stream2 = completedStream(replayUnsent, 3);
+    recordSent(stream2.stream, 1);
+    const clean = expectStream(decideRequest(stream2.state, get('s', stream2.ids[0] ?? null)));
+    expect(replayedSeqs(clean)).toEqual([2, 3]);
+    expect(clean.reset).toBeNull();
+  });
+
+  it('request-in-flight: a request ID whose stream is open and carried by a connection is refused, same content or not', () => {
+    const state = createCoreState<Tagged>({ epoch: 'e1' });
+    const session = openSession(state, 's');
+    const stream = requestStream(state, session, '7');
+    emit(state, session, stream, 2);
+    setStreamAttached(stream, true);
+    const same = expectReject(decideRequest(state, post('s', { requestKey: '7' })));
+    expect(same.rule).toBe('request-in-flight');
+    expect(same.status).toBe(409);
+    const other = expectReject(decideRequest(state, post('s', { requestKey: '7', fingerprint: 'other' })));
+    expect(other.rule).toBe('request-id-reused');
+    // Once no connection carries it, a re-send joins it (duplicate-request-attaches), with what was written signalled.
+    setStreamAttached(stream, false);
+    recordSent(stream, 2);
+    const joined = expectStream(decideRequest(state, post('s', { requestKey: '7' })));
+    expect(joined.rule).toBe('duplicate-request-attaches');
+    expect(joined.replay).toEqual([]);
+    expect(joined.reset).toEqual({ reason: 'possibly-delivered', missedFromSeq: 1, missedToSeq: 2 });
   });
 
   it('completed-fresh-silent: the fresh-literal policy answers an empty ended stream and loses the result silently', () => {

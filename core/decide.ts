@@ -29,6 +29,7 @@ export type Rule =
   | 'notification-accepted'
   | 'duplicate-request-attaches'
   | 'request-id-reused'
+  | 'request-in-flight'
   | 'stream-limit'
   | 'standalone-get'
   | 'cursor-malformed'
@@ -39,6 +40,7 @@ export type Rule =
   | 'completed-replay-tail'
   | 'completed-fresh-silent'
   | 'completed-fresh-reset'
+  | 'completed-replay-unsent'
   | 'aborted-stream'
   | 'superseded-stream'
   | 'delete-session';
@@ -48,7 +50,7 @@ export type RejectStatus = 400 | 404 | 409 | 429;
 
 /** An explicit signal that the client lost events it cannot get back. */
 export interface ResetSignal {
-  readonly reason: 'gap' | 'aborted' | 'superseded' | 'result-withheld';
+  readonly reason: 'gap' | 'aborted' | 'superseded' | 'result-withheld' | 'possibly-delivered';
   /** First and last sequence numbers the client will never receive on this stream. */
   readonly missedFromSeq: number;
   readonly missedToSeq: number;
@@ -123,11 +125,16 @@ function decidePost<M>(
   if (entry.fingerprint !== request.fingerprint) {
     return reject('request-id-reused', 409, `request id ${request.requestKey} was already used for another request`);
   }
-  // The same request sent again (a retrying proxy): never executed twice; the re-send joins the original
-  // stream from its start, so the response it carries is the original's.
   const stream = streamOf(session, entry.streamIndex);
   if (stream === undefined) throw new Error(`ledger names stream ${entry.streamIndex} that does not exist`);
-  return joinStream(session, stream, 0, 'duplicate-request-attaches');
+  // Still in flight and still carried by a connection: the first request keeps its connection and its result
+  // (a second one would make two live connections for one stream).
+  if (stream.status === 'open' && stream.attached) {
+    return reject('request-in-flight', 409, `request id ${request.requestKey} is still in flight on a connection`);
+  }
+  // The same request sent again (a retrying proxy): never executed twice; the re-send joins the original
+  // stream from its start, so the response it carries is the original's (what was written before is signalled).
+  return joinStream(session, stream, 0, 'duplicate-request-attaches', { withhold: true });
 }
 
 function decideResume<M>(state: CoreState<M>, session: SessionRecord<M>, lastEventId: string): Decision<M> {
@@ -148,7 +155,7 @@ function decideResume<M>(state: CoreState<M>, session: SessionRecord<M>, lastEve
   }
   switch (stream.status) {
     case 'open':
-      return joinStream(session, stream, cursor.seq, 'resume-open');
+      return joinStream(session, stream, cursor.seq, 'resume-open', { withhold: true });
     case 'aborted':
       return freshWithSignal(session, stream, { reason: 'aborted', cursorSeq: cursor.seq }, 'aborted-stream');
     case 'superseded':
@@ -167,9 +174,11 @@ function decideCompleted<M>(
   if (cursorSeq >= stream.seqTerminal) {
     return { kind: 'stream', rule: 'completed-nothing-missed', session, stream, replay: [], reset: null, then: 'end' };
   }
-  switch (state.config.completedStreamPolicy.answer({ cursorSeq, seqTerminal: stream.seqTerminal })) {
+  switch (state.config.completedStreamPolicy.answer({ cursorSeq, seqTerminal: stream.seqTerminal, seqSent: stream.seqSent })) {
     case 'replay-tail':
-      return joinStream(session, stream, cursorSeq, 'completed-replay-tail');
+      return joinStream(session, stream, cursorSeq, 'completed-replay-tail', { withhold: false });
+    case 'replay-unsent':
+      return joinStream(session, stream, cursorSeq, 'completed-replay-unsent', { withhold: true });
     case 'fresh-silent':
       return { kind: 'stream', rule: 'completed-fresh-silent', session, stream, replay: [], reset: null, then: 'end' };
     case 'fresh-with-reset':
@@ -187,30 +196,43 @@ function freshWithSignal<M>(
   return { kind: 'stream', rule, session, stream, replay: [], reset, then: 'end' };
 }
 
+/** True when events `fromSeq..toSeq` of the stream include one that carries a message (not only its priming event). */
+function carriesMessages<M>(stream: StreamRecord<M>, fromSeq: number, toSeq: number): boolean {
+  const count = toSeq - fromSeq + 1;
+  if (count <= 0) return false;
+  return count > (stream.seqPriming >= fromSeq && stream.seqPriming <= toSeq ? 1 : 0);
+}
+
 /**
  * Joins `stream` after `cursorSeq`: the retained events strictly after it, in order, then live (open) or the end
  * (completed). When the window no longer holds the event after the cursor, nothing is replayed and the gap is
- * signalled: the client must never be skipped past events silently.
+ * signalled: the client must never be skipped past events silently. With `withhold`, events the server already
+ * wrote on a connection (up to `seqSent`) are not replayed but signalled: the client may have them (a stale
+ * cursor, a proxy) or may have lost them on the way (a lost tail), and only a reset is right in both cases.
  */
 function joinStream<M>(
   session: SessionRecord<M>,
   stream: StreamRecord<M>,
   cursorSeq: number,
   rule: Rule,
+  options: { withhold: boolean },
 ): Decision<M> {
   const then = stream.status === 'open' ? 'live' : 'end';
   if (stream.status === 'aborted' || stream.status === 'superseded') {
     return freshWithSignal(session, stream, { reason: stream.status, cursorSeq }, stream.status === 'aborted' ? 'aborted-stream' : 'superseded-stream');
   }
+  const withheld = options.withhold && carriesMessages(stream, cursorSeq + 1, stream.seqSent);
+  const replayAfterSeq = options.withhold ? Math.max(cursorSeq, stream.seqSent) : cursorSeq;
   const first = stream.retained[0];
   const seqFirstRetained = first === undefined ? stream.seqLast + 1 : first.seq;
-  if (cursorSeq + 1 < seqFirstRetained) {
+  if (replayAfterSeq + 1 < seqFirstRetained) {
     const reset: ResetSignal = { reason: 'gap', missedFromSeq: cursorSeq + 1, missedToSeq: seqFirstRetained - 1 };
     // The retained events after the gap are not replayed either: a reset starts the stream afresh (seed 004).
     return { kind: 'stream', rule: 'resume-outside-window', session, stream, replay: [], reset: widenGap(reset, stream), then };
   }
-  const replay = stream.retained.slice(cursorSeq + 1 - seqFirstRetained);
-  return { kind: 'stream', rule, session, stream, replay, reset: null, then };
+  const replay = stream.retained.slice(replayAfterSeq + 1 - seqFirstRetained);
+  const reset: ResetSignal | null = withheld ? { reason: 'possibly-delivered', missedFromSeq: cursorSeq + 1, missedToSeq: stream.seqSent } : null;
+  return { kind: 'stream', rule, session, stream, replay, reset, then };
 }
 
 // After a gap the whole retained tail is withheld too, so the reset covers everything up to the last event.

@@ -2,7 +2,7 @@
 // Plain values passed explicitly; the functions here are the only ones that change them.
 
 import { eventIdPrefix, isValidEpochToken } from './event-id.ts';
-import { type CompletedStreamPolicy, replayTail } from './policy.ts';
+import { type CompletedStreamPolicy, replayUnsent } from './policy.ts';
 
 /** Lifecycle of a logical SSE event sequence. */
 export type StreamStatus = 'open' | 'completed' | 'aborted' | 'superseded';
@@ -28,6 +28,16 @@ export interface StreamRecord<M> {
   seqLast: number;
   /** Sequence number of the terminal event (the result) once the stream completed; 0 otherwise. */
   seqTerminal: number;
+  /**
+   * The highest sequence number the server wrote on a connection (0 when it never wrote one), as the server knows it:
+   * a written event may still have been lost on the way (TCP does not tell), so events up to it are *possibly
+   * delivered*, those after it certainly not. Servers that cannot see their writes (an SDK event store) leave it 0.
+   */
+  seqSent: number;
+  /** Sequence number of the stream's priming event (an ID with empty data), 0 when it has none. */
+  seqPriming: number;
+  /** True while a connection carries the stream (a request's own POST response or a resume). */
+  attached: boolean;
   /** The retained tail of the stream: contiguous, ascending, ending at `seqLast`. */
   retained: BufferedEvent<M>[];
   /** The ledger key of the request that opened the stream, for request streams. */
@@ -92,7 +102,7 @@ export function createCoreState<M>(config: Partial<CoreConfig> & { epoch: string
   const full: CoreConfig = {
     windowEventsMax: config.windowEventsMax ?? CORE_DEFAULTS.windowEventsMax,
     streamsPerSessionMax: config.streamsPerSessionMax ?? CORE_DEFAULTS.streamsPerSessionMax,
-    completedStreamPolicy: config.completedStreamPolicy ?? replayTail,
+    completedStreamPolicy: config.completedStreamPolicy ?? replayUnsent,
     epoch: config.epoch,
   };
   if (!(full.windowEventsMax >= 1) || !(full.streamsPerSessionMax >= 1)) {
@@ -147,6 +157,9 @@ export function openStream<M>(
     status: 'open',
     seqLast: 0,
     seqTerminal: 0,
+    seqSent: 0,
+    seqPriming: 0,
+    attached: false,
     retained: [],
     requestKey: opening.origin === 'request' ? opening.requestKey : null,
     idPrefix: eventIdPrefix({ epoch: state.config.epoch, sessionIndex: session.index, streamIndex: session.streams.length + 1 }),
@@ -170,13 +183,14 @@ export function openStream<M>(
 
 /**
  * Issues the next event of an open stream and keeps it for replay, dropping the oldest beyond the window.
- * With `terminal`, the event is the stream's result and the stream completes.
+ * With `terminal`, the event is the stream's result and the stream completes; with `priming`, it is the stream's
+ * priming event (no message a client could miss).
  */
 export function appendEvent<M>(
   state: CoreState<M>,
   stream: StreamRecord<M>,
   message: M,
-  options?: { terminal?: boolean },
+  options?: { terminal?: boolean; priming?: boolean },
 ): BufferedEvent<M> {
   if (stream.status !== 'open') throw new CoreUsageError(`stream ${stream.index} is ${stream.status}`);
   const seq = stream.seqLast + 1;
@@ -192,7 +206,18 @@ export function appendEvent<M>(
     stream.status = 'completed';
     stream.seqTerminal = seq;
   }
+  if (options?.priming === true) stream.seqPriming = seq;
   return event;
+}
+
+/** The server wrote event `seq` of the stream on a connection: it may have reached the client (or been lost on the way). */
+export function recordSent<M>(stream: StreamRecord<M>, seq: number): void {
+  if (seq > stream.seqSent) stream.seqSent = seq;
+}
+
+/** A connection now carries the stream, or no longer does. */
+export function setStreamAttached<M>(stream: StreamRecord<M>, attached: boolean): void {
+  stream.attached = attached;
 }
 
 /** Ends an open stream without a result (the call was cancelled or failed without an answer). */

@@ -20,8 +20,8 @@ export const MODEL = {
   >(sessionMachine),
   server: compileMachine<'faulty' | 'healing', 'serve' | 'restart' | 'heal'>(serverMachine),
   connection: compileMachine<
-    'pending' | 'attached' | 'answered' | 'cut' | 'ended' | 'closed',
-    'stream' | 'answer' | 'frame' | 'cut' | 'end' | 'close' | 'drop'
+    'pending' | 'attached' | 'losing' | 'answered' | 'cut' | 'ended' | 'closed',
+    'stream' | 'answer' | 'frame' | 'cut' | 'end' | 'close' | 'drop' | 'rival' | 'loseTail'
   >(connectionMachine),
   client: compileMachine<
     'idle' | 'initialising' | 'live' | 'dead',

@@ -4,13 +4,17 @@ import { inOrderPerStream } from './in-order-per-stream.ts';
 import { PROPERTY_NAMES, type ServerPropertyName } from './names.ts';
 import { noCrossEpochReplay } from './no-cross-epoch-replay.ts';
 import { noCrossSessionDelivery } from './no-cross-session-delivery.ts';
+import { noDuplicateDelivery } from './no-duplicate-delivery.ts';
 import { noCrossStreamReplay } from './no-cross-stream-replay.ts';
 import { noHang } from './no-hang.ts';
 import { noLostNotification } from './no-lost-notification.ts';
 import { noLostResult } from './no-lost-result.ts';
 import { noRedelivery } from './no-redelivery.ts';
 import { noSilentGap } from './no-silent-gap.ts';
+import { noWithheldResult } from './no-withheld-result.ts';
+import { oneConnectionPerStream } from './one-connection-per-stream.ts';
 import type { Property } from './property.ts';
+import { reusedRequestIdRefused } from './reused-request-id-refused.ts';
 import { resultToItsRequest } from './result-to-its-request.ts';
 import { statusCodes } from './status-codes.ts';
 import { wellFormedMessages } from './well-formed-messages.ts';
@@ -32,6 +36,10 @@ const byName: Record<ServerPropertyName, Property> = {
   'no-lost-result': noLostResult,
   'no-hang': noHang,
   'no-lost-notification': noLostNotification,
+  'no-duplicate-delivery': noDuplicateDelivery,
+  'one-connection-per-stream': oneConnectionPerStream,
+  'reused-request-id-refused': reusedRequestIdRefused,
+  'no-withheld-result': noWithheldResult,
 };
 
 /** All properties in monitor order. */

@@ -15,6 +15,10 @@ export const PROPERTY_NAMES = [
   'no-lost-result',
   'no-hang',
   'no-lost-notification',
+  'no-duplicate-delivery',
+  'one-connection-per-stream',
+  'reused-request-id-refused',
+  'no-withheld-result',
 ] as const;
 
 /** The name of one property of the server level. */

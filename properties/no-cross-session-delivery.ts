@@ -6,14 +6,11 @@ export const noCrossSessionDelivery: Property = {
   statement: 'A message produced in one session is delivered only on connections of that session.',
   source: 'Seed 004: "a Last-Event-ID from a dead session can be replayed against a new session\'s event buffer"; "Physical presence in a buffer is not authorization to deliver."',
   kind: 'safety',
+  severity: 'seed advice',
   onArrival(_world, arrival) {
     const session = arrival.connection.session;
     if (session !== null && session.id === arrival.provenance.sessionId) return null;
     const where = session === null ? 'a request without a session' : `session ${session.id}`;
     return `${describeMessage(arrival)} was delivered to ${where} on connection ${arrival.connection.index}`;
-  },
-  onEventId(_world, connection, eventId, own, owner) {
-    if (owner === undefined || owner.session === own.session) return null;
-    return `event ${eventId}, first delivered to session ${owner.session?.id ?? '(none)'}, was delivered to session ${own.session?.id ?? '(none)'} on connection ${connection.index}`;
   },
 };

@@ -67,7 +67,8 @@ const doubleReplayOnResend = inlineTarget('double-replay-on-resend', "a re-sent 
       decide: (request) => {
         const decision = base.decide(request);
         if (decision.kind !== 'stream' || decision.rule !== 'duplicate-request-attaches') return decision;
-        return { ...decision, replay: [...decision.replay, ...decision.replay] };
+        const retained = decision.stream.retained;
+        return { ...decision, reset: null, replay: [...retained, ...retained] };
       },
     };
   },
@@ -83,6 +84,22 @@ const freshAndOpen = inlineTarget('fresh-and-open', 'a resume into a completed s
         const decision = base.decide(request);
         if (decision.kind !== 'stream' || decision.rule !== 'completed-fresh-silent') return decision;
         return { ...decision, then: 'live' };
+      },
+    };
+  },
+});
+
+/** Replays everything after the presented cursor, as SSE reads literally: what the server wrote before is sent again. */
+const replayAfterCursor = inlineTarget('replay-after-cursor', 'a resume replays every retained event after the cursor, written before or not', ['no-duplicate-delivery'], {
+  boot: (incarnation, options) => {
+    const base = coreIncarnation(incarnation, options);
+    return {
+      ...base,
+      decide: (request) => {
+        const decision = base.decide(request);
+        if (decision.kind !== 'stream' || decision.reset?.reason !== 'possibly-delivered') return decision;
+        const fromSeq = decision.reset.missedFromSeq;
+        return { ...decision, reset: null, replay: decision.stream.retained.filter((event) => event.seq >= fromSeq) };
       },
     };
   },
@@ -176,7 +193,7 @@ const CASES: readonly Case[] = [
     property: 'in-order-per-stream',
     what: "a re-sent request's replay delivers progress #1 twice on one connection",
     target: doubleReplayOnResend,
-    script: ['client 1 initializes', 'client 1 calls work', 'the server advances c1', 'the network cuts connection #2', 'a proxy re-sends c1'],
+    script: ['client 1 initializes', 'client 1 calls work', 'the network cuts connection #2', 'the server advances c1', 'a proxy re-sends c1'],
     step: 4,
   },
   {
@@ -251,6 +268,91 @@ const CASES: readonly Case[] = [
       'client 1 resumes the stream of c1 with its latest cursor',
     ],
     step: 5,
+  },
+  {
+    property: 'no-duplicate-delivery',
+    what: "seed 000's incident: the client got c1's result, a cursor before it is presented, and the result is replayed",
+    target: builtIn('replay-tail'),
+    script: [
+      'client 1 initializes',
+      'client 1 calls read',
+      'the server advances c1 (read, execution 1)',
+      'client 1 resumes the stream of c1 with a cursor before the result',
+    ],
+    step: 3,
+  },
+  {
+    property: 'no-duplicate-delivery',
+    what: 'an earlier cursor of an open stream replays progress #1, which the client already has',
+    target: replayAfterCursor,
+    script: [
+      'client 1 initializes',
+      'client 1 calls work',
+      'the server advances c1',
+      'the network cuts connection #2',
+      'client 1 resumes the stream of c1 with an earlier cursor',
+    ],
+    step: 4,
+  },
+  {
+    property: 'one-connection-per-stream',
+    what: 'a second GET for a stream its first connection still carries takes it over, and the first is left open silently',
+    target: builtIn('rival-connection-kept'),
+    script: [
+      'client 1 initializes',
+      'client 1 calls work',
+      'the server advances c1',
+      'client 1 resumes the stream of c1 with its latest cursor while connection #2 still carries it',
+    ],
+    step: 3,
+  },
+  {
+    property: 'one-connection-per-stream',
+    what: 'a request re-sent while its first POST is still open runs on a second stream; the first connection is left open',
+    target: builtIn('no-ledger'),
+    script: ['client 1 initializes', 'client 1 calls read', 'a proxy re-sends c1 (read, request 2) of client 1 while it is in flight'],
+    step: 2,
+  },
+  {
+    property: 'reused-request-id-refused',
+    what: 'a POST reusing the request ID of a call still in flight, with other content, is executed',
+    target: builtIn('no-in-flight-check'),
+    script: ['client 1 initializes', 'client 1 calls read', 'client 1 reuses request 2 of c1, still in flight, for a call of append'],
+    step: 2,
+  },
+  {
+    property: 'no-redelivery',
+    what: "a resume with the result's own event ID replays the result (a duplicate too; no-redelivery's monitor runs first)",
+    target: builtIn('terminal-cursor-replays'),
+    script: ['client 1 initializes', 'client 1 calls read', 'the server advances c1', "client 1 resumes the stream of c1 with its result's event ID"],
+    step: 3,
+  },
+  {
+    property: 'no-silent-gap',
+    what: 'a lost tail took progress #1; the server, trusting it delivered, resumes after it without a reset',
+    target: builtIn('trusts-delivery'),
+    script: [
+      'client 1 initializes',
+      'client 1 calls work',
+      'the network loses the next frame on connection #2',
+      'the server advances c1',
+      'the server advances c1',
+      'client 1 resumes the stream of c1 with its latest cursor',
+    ],
+    step: 5,
+  },
+  {
+    property: 'no-withheld-result',
+    what: 'the client was cut before the result; its resume gets a reset in place of the result the server never sent',
+    target: builtIn('fresh-with-reset'),
+    script: [
+      'client 1 initializes',
+      'client 1 calls read',
+      'the network cuts connection #2',
+      'the server advances c1',
+      'client 1 resumes the stream of c1 with its latest cursor',
+    ],
+    step: 4,
   },
   {
     property: 'no-lost-notification',

@@ -5,6 +5,9 @@ import type { Arrival, EventOwner, SimConnection, SimExecution, World } from '..
 import type { Frame } from '../targets/target.ts';
 import type { PropertyName } from './names.ts';
 
+/** How strongly a property's source requires it. */
+export type Severity = 'MUST' | 'SHOULD' | 'seed advice';
+
 /** An invariant resumecheck checks. Each hook returns an explanation when it sees a violation, else null. */
 export interface Property {
   readonly name: PropertyName;
@@ -13,6 +16,8 @@ export interface Property {
   /** The seed passage or specification sentence it comes from. */
   readonly source: string;
   readonly kind: 'safety' | 'liveness';
+  /** How strongly its source requires it: an MCP MUST, an MCP SHOULD, or the advice of a seed (or DESIGN). */
+  readonly severity: Severity;
   /** A message with provenance arrived on a connection (checked before the world records it). */
   readonly onArrival?: (world: World, arrival: Arrival) => string | null;
   /**
@@ -28,6 +33,8 @@ export interface Property {
   readonly onEnd?: (world: World, connection: SimConnection) => string | null;
   /** A tool execution started. */
   readonly onExecution?: (world: World, execution: SimExecution) => string | null;
+  /** A step is over (its operations and everything they caused were handled), in either phase. */
+  readonly onStep?: (world: World) => string | null;
   /** The run is over, after the liveness phase. */
   readonly onFinish?: (world: World) => string | null;
 }

@@ -95,8 +95,41 @@ export function enumerateActions(world: World, list: ActionList): void {
   }
   for (const index of world.running) push(list, K.advance, index, 0);
   if (world.restarts < world.config.restartsMax && accepts(SRV, world.serverState, SRV.event.restart)) push(list, K.restart, 0, 0);
+  enumerateLaterKinds(world, list);
   if (list.count > ACTIONS_MAX) throw new Error(`${list.count} actions enabled in one step, more than the ${ACTIONS_MAX} a list holds`);
 }
+
+/** The kinds added after the first ones, enumerated last so that recorded choice indices keep their meaning. */
+function enumerateLaterKinds(world: World, list: ActionList): void {
+  for (const client of world.clients) {
+    if (!accepts(C, client.state, C.event.request)) continue;
+    const session = client.session!;
+    for (const viewIndex of client.views) {
+      const view = world.views[viewIndex]!;
+      if (view.session !== session) continue;
+      // A stream one of its connections still carries: the client (or a proxy duplicating its GET) resumes it again.
+      if (view.connection >= 0 && view.received.length > 0 && accepts(CONN, world.connections[view.connection]!.state, CONN.event.rival)) {
+        push(list, K.resumeAttached, viewIndex, 0);
+        if (view.received.length >= 2) push(list, K.resumeAttached, viewIndex, 1);
+      }
+      if (view.terminalCursor !== null && view.connection < 0) push(list, K.resumeTerminal, viewIndex, 0);
+    }
+    for (const call of session.calls) {
+      const view = world.views[call.view]!;
+      // In flight: the server has not produced the call's result yet (its stream still accepts events).
+      if (!accepts(STREAM, view.stream, STREAM.event.emit)) continue;
+      if (view.connection >= 0) push(list, K.resendInFlight, call.index, 0);
+      push(list, K.resendInFlight, call.index, 1);
+    }
+  }
+  for (const index of world.attached) {
+    if (world.connections[index]!.view < 0) continue;
+    for (let frames = 1; frames <= LOST_TAIL_FRAMES_MAX; frames += 1) push(list, K.loseTail, index, frames);
+  }
+}
+
+/** A lost tail loses 1 to this many frames before the connection breaks. */
+export const LOST_TAIL_FRAMES_MAX = 2;
 
 /** One operation on the target. */
 export type Op =
@@ -106,7 +139,9 @@ export type Op =
   | { readonly kind: 'notify'; readonly sessionId: string; readonly message: JsonRpcMessage }
   | { readonly kind: 'closeConnection'; readonly connection: number; readonly retryMs: number }
   | { readonly kind: 'expire'; readonly sessionId: string }
-  | { readonly kind: 'restart' };
+  | { readonly kind: 'restart' }
+  /** Nothing reaches the target (the network changes what it will do with later frames). */
+  | { readonly kind: 'network' };
 
 /** Steps a connection's machine, keeping the world's list of attached connections in step with it. */
 export function changeConnection(world: World, connection: SimConnection, event: number): void {
@@ -137,6 +172,8 @@ function openConnection(
     kExpected: fields.kExpected,
     kLast: fields.cursor === null ? 0 : fields.cursor.k,
     resetSeen: false,
+    resetReason: null,
+    framesToLose: 0,
   };
   world.connections.push(connection);
   return connection;
@@ -155,10 +192,18 @@ function createView(world: World, client: SimClient, session: SimSession, call: 
     outcome: 'pending',
     beforeResult: null,
     healed: 0,
+    deliveredMask: 0,
+    terminalCursor: null,
+    resultWritten: false,
   };
   world.views.push(view);
   client.views.push(view.index);
   return view;
+}
+
+/** The tool a request reusing another's id asks for: the next one, so the content differs. */
+function otherTool(tool: ToolName): ToolName {
+  return TOOL_NAMES[(TOOL_NAMES.indexOf(tool) + 1) % TOOL_NAMES.length]!;
 }
 
 /** Changes a number in a cursor, as an attacker would try: the last run of digits plus 1000. */
@@ -181,8 +226,10 @@ function resumeRequest(world: World, client: SimClient, view: StreamView | null,
     view: view === null ? -1 : view.index,
     cursor,
     lastEventId,
-    // Standalone notifications are numbered per session: before the first one on a stream, any may come next.
-    kExpected: cursor === null || (view !== null && view.call === null && cursor.k === 0) ? null : cursor.k + 1,
+    // Standalone notifications are numbered per session: before the first one on a stream, any may come next. What
+    // is due next is judged against what the client has (a stale cursor does not make the client miss what it has).
+    kExpected:
+      cursor === null || (view !== null && view.call === null && cursor.k === 0) ? null : Math.max(cursor.k, view === null || view.call === null ? 0 : view.kLast) + 1,
   });
   if (world.notes !== null) world.notes.push(`GET #${connection.index} Last-Event-ID: ${lastEventId}`);
   return handleOp({ method: 'GET', connection: connection.index, sessionId: client.session!.id, lastEventId });
@@ -217,6 +264,7 @@ export function startAction(world: World, kind: number, a: number, b: number): O
         body: callRequest(requestId, tool, id),
         view: -1,
         executions: 0,
+        reuses: null,
       };
       world.calls.push(call);
       world.callsById.set(id, call);
@@ -295,18 +343,64 @@ export function startAction(world: World, kind: number, a: number, b: number): O
       const message = standaloneNotification({ epoch: world.epoch, sessionId: session.id, k: session.notifications });
       return { kind: 'notify', sessionId: session.id, message };
     }
-    case 'serverClose': {
-      const connection = world.connections[a]!;
-      changeConnection(world, connection, CONN.event.close);
-      if (connection.view >= 0 && world.views[connection.view]!.connection === a) world.views[connection.view]!.connection = -1;
+    case 'serverClose':
+      // The connection is closed only if the server really closes it (an end it reports while asked to): a target
+      // that cannot close it (the SDK, for a request it has completed) leaves it open, and the model follows.
+      world.closing = a;
       return { kind: 'closeConnection', connection: a, retryMs: 1000 };
-    }
     case 'restart':
       return restartWorld(world);
     case 'expire': {
       const session = world.clients[a]!.session!;
       endSessionTruth(world, session, S.event.expire);
       return { kind: 'expire', sessionId: session.id };
+    }
+    case 'resumeAttached': {
+      const view = world.views[a]!;
+      const client = world.clients[view.client]!;
+      changeConnection(world, world.connections[view.connection]!, CONN.event.rival);
+      const cursor = b === 0 ? view.received[view.received.length - 1]! : view.received[0]!;
+      return resumeRequest(world, client, view, cursor, cursor.eventId);
+    }
+    case 'resumeTerminal': {
+      const view = world.views[a]!;
+      return resumeRequest(world, world.clients[view.client]!, view, view.terminalCursor!, view.terminalCursor!.eventId);
+    }
+    case 'resendInFlight': {
+      const call = world.calls[a]!;
+      const client = world.clients[call.client]!;
+      if (b === 0) {
+        const connection = openConnection(world, client, 'resend', { session: call.session, view: call.view, cursor: null, lastEventId: null, kExpected: null });
+        if (world.notes !== null) world.notes.push(`POST #${connection.index} re-sends ${call.id}'s tools/call (request ${call.requestId}) while it is in flight`);
+        return handleOp({ method: 'POST', connection: connection.index, sessionId: call.session.id, lastEventId: null, body: call.body });
+      }
+      // Other content under the same request id: a call of its own (so its execution would be seen), with no stream
+      // the client waits on: the server must refuse it, and the first call keeps its result.
+      const tool = otherTool(call.tool);
+      const id = `c${world.calls.length + 1}`;
+      const reuse: SimCall = {
+        index: world.calls.length,
+        id,
+        client: client.index,
+        session: call.session,
+        requestId: call.requestId,
+        tool,
+        body: callRequest(call.requestId, tool, id),
+        view: -1,
+        executions: 0,
+        reuses: call,
+      };
+      world.calls.push(reuse);
+      world.callsById.set(id, reuse);
+      const connection = openConnection(world, client, 'reuse', { session: call.session, view: -1, cursor: null, lastEventId: null, kExpected: null });
+      if (world.notes !== null) world.notes.push(`POST #${connection.index} tools/call ${tool} as ${id} (request ${call.requestId}, still in flight for ${call.id})`);
+      return handleOp({ method: 'POST', connection: connection.index, sessionId: call.session.id, lastEventId: null, body: reuse.body });
+    }
+    case 'loseTail': {
+      const connection = world.connections[a]!;
+      changeConnection(world, connection, CONN.event.loseTail);
+      connection.framesToLose = b;
+      return { kind: 'network' };
     }
     default:
       throw new Error(`unknown action kind ${kind}`);
@@ -385,6 +479,7 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
         notifications: 0,
         calls: [],
         notifiedInLiveness: false,
+        notificationsReceived: 0,
       };
       world.sessions.push(session);
       client.state = step(C, client.state, C.event.initialized);
@@ -491,6 +586,23 @@ export function describeAction(world: World, kind: number, a: number, b: number)
       return `the server restarts (epoch ${world.epoch + 1})`;
     case 'expire':
       return `the server expires ${client(a)}'s session`;
+    case 'resumeAttached': {
+      const view = world.views[a]!;
+      const stream = view.call === null ? 'its standalone stream' : `the stream of ${view.call.id}`;
+      return `${client(view.client)} resumes ${stream} with ${b === 0 ? 'its latest cursor' : 'an earlier cursor'} while connection #${view.connection} still carries it`;
+    }
+    case 'resumeTerminal': {
+      const view = world.views[a]!;
+      return `${client(view.client)} resumes the stream of ${view.call!.id} with its result's event ID`;
+    }
+    case 'resendInFlight': {
+      const call = world.calls[a]!;
+      return b === 0
+        ? `a proxy re-sends ${call.id} (${call.tool}, request ${call.requestId}) of ${client(call.client)} while it is in flight`
+        : `${client(call.client)} reuses request ${call.requestId} of ${call.id}, still in flight, for a call of ${otherTool(call.tool)}`;
+    }
+    case 'loseTail':
+      return `the network loses the next ${b === 1 ? 'frame' : `${b} frames`} on connection #${a} (${client(world.connections[a]!.client)}), then breaks it`;
     default:
       return `unknown action ${kind}`;
   }

@@ -22,6 +22,12 @@ export const ACTION_KINDS = [
   'serverClose', // server: closes a connection asking the client to poll back (2025-11-25)
   'restart', // server: a new incarnation (epoch)
   'expire', // server: a session expires
+  // Kinds added later come last, and their actions are enumerated after the others, so a recorded choice index
+  // still names the action it named before they existed.
+  'resumeAttached', // client or proxy: GET for a stream one of its connections still carries (latest or earlier cursor)
+  'resendInFlight', // proxy or client: POST under a request id still in flight in the session (same content, or other)
+  'resumeTerminal', // client: GET with the terminal event's ID of a completed stream
+  'loseTail', // network: the next k frames written on a connection are lost, then the connection breaks
 ] as const;
 
 /** One kind of action. */
@@ -43,6 +49,10 @@ export const FAULT_KINDS: readonly ActionKind[] = [
   'serverClose',
   'restart',
   'expire',
+  'resumeAttached',
+  'resendInFlight',
+  'resumeTerminal',
+  'loseTail',
 ];
 
 /** How a client numbers its requests. */

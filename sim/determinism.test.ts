@@ -72,7 +72,7 @@ describe('same (target, config, choices), same trace', () => {
 describe('the CLI fuzz is reproducible (seed 7)', () => {
   const fuzzInto = async (directory: string) => {
     const { io, out, err } = capture();
-    const code = await main(['fuzz', '--target', 'no-ledger', '--runs', '2000', '--seed', '7', '--out', directory], io);
+    const code = await main(['fuzz', '--target', 'no-ledger', '--runs', '2000', '--seed', '7', '--property', 'exactly-once-execution', '--out', directory], io);
     return { code, out, err, files: readdirSync(directory).sort() };
   };
 

@@ -63,6 +63,7 @@ const RESPONSE_MONITORS = PROPERTIES.filter((property) => property.onResponse !=
 const END_MONITORS = PROPERTIES.filter((property) => property.onEnd !== undefined);
 const EXECUTION_MONITORS = PROPERTIES.filter((property) => property.onExecution !== undefined);
 const FINISH_MONITORS = PROPERTIES.filter((property) => property.onFinish !== undefined);
+const STEP_MONITORS = PROPERTIES.filter((property) => property.onStep !== undefined);
 
 function report(world: World, property: Property, explanation: string | null): void {
   if (explanation !== null && world.violation === null && (world.checked === null || world.checked.has(property.name))) {
@@ -126,7 +127,7 @@ class Host implements TargetHost {
       world.running.splice(world.running.indexOf(index), 1);
       const call = execution.call;
       // The call's stream completes when its own execution (its session, its incarnation) produces the result.
-      if (call !== null && call.session.id === execution.sessionIdSeen && call.session.epoch === execution.epoch) {
+      if (call !== null && call.view >= 0 && call.session.id === execution.sessionIdSeen && call.session.epoch === execution.epoch) {
         const view = world.views[call.view]!;
         if (accepts(STREAM, view.stream, STREAM.event.complete)) view.stream = step(STREAM, view.stream, STREAM.event.complete);
       }
@@ -165,7 +166,8 @@ function receiveOwn(world: World, connection: SimConnection, view: StreamView, p
     connection.kExpected = provenance.k + 1;
     if (provenance.k > view.kLast) view.kLast = provenance.k;
   }
-  if (provenance.result && !isSettled(view.outcome)) {
+  // A result after a reset on the same stream is still the result: the reset said only what was lost before it.
+  if (provenance.result && view.outcome !== 'result' && view.outcome !== 'session-gone') {
     view.outcome = 'result';
     for (let index = view.received.length - 1; index >= 0 && view.beforeResult === null; index -= 1) {
       if (view.received[index]!.k < provenance.k) view.beforeResult = view.received[index]!;
@@ -174,8 +176,39 @@ function receiveOwn(world: World, connection: SimConnection, view: StreamView, p
   }
 }
 
+/**
+ * A result of one of the client's calls was written toward it, on whatever connection, and arrived or was lost on the
+ * way: any execution's result answers the call's request, so none is withheld afterwards (no-withheld-result).
+ */
+function noteResultWritten(world: World, connection: SimConnection, provenance: Provenance): void {
+  const call = provenance.callId === null ? undefined : world.callsById.get(provenance.callId);
+  if (call !== undefined && call.client === connection.client && call.view >= 0) world.views[call.view]!.resultWritten = true;
+}
+
+/** A frame written on a losing connection never arrives; the last one lost breaks the connection. */
+function loseFrame(world: World, connection: SimConnection, frame: Frame): void {
+  if (world.notes !== null) world.notes.push(`  ✗ #${connection.index} lost: ${describeFrame(frame)}`);
+  const provenance = provenanceOf(frame.data);
+  if (provenance !== null && provenance.result) noteResultWritten(world, connection, provenance);
+  connection.framesToLose -= 1;
+  if (connection.framesToLose > 0) return;
+  breakConnection(world, connection);
+  world.pendingCuts.push(connection.index);
+}
+
+/** A losing connection breaks: the client sees it cut, as after any cut. */
+function breakConnection(world: World, connection: SimConnection): void {
+  changeConnection(world, connection, CONN.event.cut);
+  connection.framesToLose = 0;
+  if (world.notes !== null) world.notes.push(`  ✗ #${connection.index} breaks (the client sees a cut)`);
+  if (connection.view >= 0 && world.views[connection.view]!.connection === connection.index) world.views[connection.view]!.connection = -1;
+}
+
 function receiveFrame(world: World, connection: SimConnection, frame: Frame): void {
-  if (connection.state !== CONN.state.attached) return;
+  if (connection.state !== CONN.state.attached) {
+    if (connection.state === CONN.state.losing) loseFrame(world, connection, frame);
+    return;
+  }
   if (world.notes !== null) world.notes.push(`  ← #${connection.index} ${describeFrame(frame)}`);
   const view = connection.view >= 0 ? world.views[connection.view]! : null;
   if (world.violation === null) {
@@ -183,6 +216,8 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
   }
   if (frame.event === 'reset') {
     connection.resetSeen = true;
+    const reason = (frame.data?.['params'] as { reason?: unknown } | undefined)?.reason;
+    connection.resetReason = typeof reason === 'string' ? reason : null;
     if (view !== null && !isSettled(view.outcome)) view.outcome = 'reset';
     return;
   }
@@ -192,10 +227,13 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
     if (world.violation === null) {
       for (const monitor of ARRIVAL_MONITORS) report(world, monitor, monitor.onArrival!(world, arrival));
     }
+    if (provenance.result) noteResultWritten(world, connection, provenance);
     if (view !== null && (view.call === null ? null : view.call.id) === provenance.callId) receiveOwn(world, connection, view, provenance);
   }
   if (frame.eventId !== null && view !== null) {
-    const key = frame.eventId;
+    // Event IDs are unique within a session (MCP), not across sessions: an ID is judged within the session that got it
+    // (a per-session counter repeats IDs in every session); cross-session delivery is judged by provenance.
+    const key = `${connection.session === null ? -1 : connection.session.index}|${frame.eventId}`;
     const stream = view.call === null ? 'standalone' : view.call.id;
     const owner = world.eventOwners.get(key);
     // Only an ID seen before on another stream or session needs the monitors; the common case allocates nothing.
@@ -207,16 +245,26 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
     // The position a cursor stands for is where this connection had got to in its stream, not the view's best.
     const cursor = { eventId: frame.eventId, view: view.index, k: connection.kLast };
     view.received.push(cursor);
+    if (provenance !== null && provenance.result && provenance.execution === 1 && view.call !== null && view.call.id === provenance.callId) view.terminalCursor = cursor;
     const client = world.clients[connection.client]!;
     client.cursorLatest = cursor;
   }
 }
 
 function endConnection(world: World, connection: SimConnection): void {
-  if (connection.state !== CONN.state.attached) return;
-  changeConnection(world, connection, CONN.event.end);
-  if (world.notes !== null) world.notes.push(`  ← #${connection.index} end of stream`);
-  if (world.violation === null) {
+  if (connection.state !== CONN.state.attached) {
+    // The end of a losing connection's response is lost with its tail: the client only sees the connection break.
+    if (connection.state === CONN.state.losing) {
+      if (world.notes !== null) world.notes.push(`  ✗ #${connection.index} lost: end of stream`);
+      breakConnection(world, connection);
+    }
+    return;
+  }
+  // Asked to close it (polling), the server closes the connection without ending the stream: no end to judge.
+  const closing = world.closing === connection.index;
+  changeConnection(world, connection, closing ? CONN.event.close : CONN.event.end);
+  if (world.notes !== null) world.notes.push(`  ← #${connection.index} ${closing ? 'closed (the stream goes on)' : 'end of stream'}`);
+  if (world.violation === null && !closing) {
     for (const monitor of END_MONITORS) report(world, monitor, monitor.onEnd!(world, connection));
   }
   if (connection.view >= 0) {
@@ -342,6 +390,8 @@ function performSync(context: RunContext, op: Op): HttpResponse | undefined {
       world.inbox.length = 0;
       world.server = world.run.boot({ epoch: world.epoch }, host);
       return undefined;
+    case 'network':
+      return undefined;
   }
 }
 
@@ -371,7 +421,29 @@ async function performAsync(context: RunContext, op: Op): Promise<HttpResponse |
       world.inbox.length = 0;
       world.server = world.run.boot({ epoch: world.epoch }, host);
       return undefined;
+    case 'network':
+      return undefined;
   }
+}
+
+/**
+ * What follows an operation besides its own continuation: the server is told of the cuts a lost tail caused (it
+ * learns of a broken connection only after it wrote into it), and a close that did not happen is noted.
+ */
+function settleOp(world: World, op: Op): Op | null {
+  if (op.kind === 'closeConnection') {
+    world.closing = -1;
+    const connection = world.connections[op.connection]!;
+    if (world.notes !== null && connection.state === CONN.state.attached) world.notes.push(`  (the server did not close #${op.connection}: it stays open)`);
+  }
+  const index = world.pendingCuts.pop();
+  return index === undefined ? null : { kind: 'cut', connection: index };
+}
+
+/** Runs the step-end monitors. */
+function endStep(world: World): void {
+  if (world.violation !== null) return;
+  for (const monitor of STEP_MONITORS) report(world, monitor, monitor.onStep!(world));
 }
 
 function stepSync(context: RunContext, kind: number, a: number, b: number): void {
@@ -380,8 +452,13 @@ function stepSync(context: RunContext, kind: number, a: number, b: number): void
   while (op !== null) {
     continueAction(world, op, performSync(context, op), context.observe);
     drainInbox(world);
+    for (let cut = settleOp(world, op); cut !== null; cut = settleOp(world, cut)) {
+      performSync(context, cut);
+      drainInbox(world);
+    }
     op = followUp(world, op);
   }
+  endStep(world);
 }
 
 async function stepAsync(context: RunContext, kind: number, a: number, b: number): Promise<void> {
@@ -390,8 +467,13 @@ async function stepAsync(context: RunContext, kind: number, a: number, b: number
   while (op !== null) {
     continueAction(world, op, await performAsync(context, op), context.observe);
     drainInbox(world);
+    for (let cut = settleOp(world, op); cut !== null; cut = settleOp(world, cut)) {
+      await performAsync(context, cut);
+      drainInbox(world);
+    }
     op = followUp(world, op);
   }
+  endStep(world);
 }
 
 /** Liveness-phase rounds at the most; each round lets every execution finish and every client resume once. */
@@ -413,6 +495,10 @@ function offer(list: ActionList, kind: number, a: number): number {
  */
 function nextHealAction(world: World, list: ActionList): number | null {
   list.count = 0;
+  // Faults have stopped: a connection still losing its tail breaks now (the network gives up on it).
+  for (const connection of world.connections) {
+    if (connection.state === CONN.state.losing) return offer(list, K.cut, connection.index);
+  }
   if (world.running.length > 0) return offer(list, K.advance, world.running[0]!);
   for (const client of world.clients) {
     if (client.state !== MODEL.client.state.live) continue;

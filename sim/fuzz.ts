@@ -70,6 +70,7 @@ export async function recordTrace(
     format: 'resumecheck-trace',
     formatVersion: TRACE_FORMAT_VERSION,
     resumecheckVersion: RESUMECHECK_VERSION,
+    sdk: target.sdk ?? null,
     target: target.name,
     config,
     properties: properties === null ? null : [...properties],

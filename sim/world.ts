@@ -24,6 +24,8 @@ export interface SimSession {
   readonly calls: SimCall[];
   /** True once the liveness phase sent it its closing notification. */
   notifiedInLiveness: boolean;
+  /** Bit k set: the client received standalone notification k of this session (no-duplicate-delivery's record). */
+  notificationsReceived: number;
 }
 
 /**
@@ -66,6 +68,12 @@ export interface StreamView {
   beforeResult: Cursor | null;
   /** The liveness round that last resumed it (0 for none), so each round resumes a view once. */
   healed: number;
+  /** Bit k set: the client received position k of the call's first execution, on any connection (no-duplicate-delivery). */
+  deliveredMask: number;
+  /** The cursor of the call's result (its stream's terminal event), once received with an ID. */
+  terminalCursor: Cursor | null;
+  /** True once the server wrote the call's result on a connection of the client: received, or lost on the way. */
+  resultWritten: boolean;
 }
 
 /** One logical tool invocation by a client. */
@@ -82,6 +90,8 @@ export interface SimCall {
   view: number;
   /** Executions the server started for it. */
   executions: number;
+  /** For a request sent under another call's request id while that one was in flight: that call. Null otherwise. */
+  readonly reuses: SimCall | null;
 }
 
 /** One execution of a tool by the server. */
@@ -101,7 +111,16 @@ export interface SimExecution {
 }
 
 /** What a connection was opened for. */
-export type ConnectionPurpose = 'initialize' | 'initialized' | 'call' | 'resend' | 'resume' | 'standalone' | 'delete' | 'headerless';
+export type ConnectionPurpose =
+  | 'initialize'
+  | 'initialized'
+  | 'call'
+  | 'resend'
+  | 'reuse'
+  | 'resume'
+  | 'standalone'
+  | 'delete'
+  | 'headerless';
 
 /** One HTTP exchange. */
 export interface SimConnection {
@@ -126,6 +145,10 @@ export interface SimConnection {
   /** Highest provenance position received on this connection (0 before any). */
   kLast: number;
   resetSeen: boolean;
+  /** The reason the last reset on it gave (its `reason` field), or null. */
+  resetReason: string | null;
+  /** Frames still to be lost before a losing connection breaks (a lost tail); 0 otherwise. */
+  framesToLose: number;
 }
 
 /** A client of the simulated server. */
@@ -146,6 +169,8 @@ export interface SimClient {
   completedView: number;
   /** Its views in its current session, in creation order. */
   readonly views: number[];
+  /** Messages it received that no view or session bit records (no-duplicate-delivery), made on first need. */
+  deliveredKeys: Set<string> | null;
 }
 
 /** Where an event ID was first delivered: the session and the stream it belongs to. */
@@ -189,6 +214,10 @@ export interface World {
   readonly connections: SimConnection[];
   /** Indices of the connections whose response body is open (attached), so a step need not scan them all. */
   readonly attached: number[];
+  /** Connections a lost tail broke during the current operation: the server is told of each cut once it returns. */
+  readonly pendingCuts: number[];
+  /** The connection the server is being asked to close (serverClose), or -1: its end, if any, is that close. */
+  closing: number;
   /** Each event ID delivered in this incarnation, with the stream it was first delivered on. */
   readonly eventOwners: Map<string, EventOwner>;
   readonly inbox: InboxItem[];
@@ -221,6 +250,7 @@ export function createWorld(config: SimConfig, run: TargetRun, serverRandom: Prn
       standaloneView: -1,
       completedView: -1,
       views: [],
+      deliveredKeys: null,
     });
   }
   return {
@@ -239,6 +269,8 @@ export function createWorld(config: SimConfig, run: TargetRun, serverRandom: Prn
     running: [],
     connections: [],
     attached: [],
+    pendingCuts: [],
+    closing: -1,
     eventOwners: new Map(),
     inbox: [],
     appends: new Map(),

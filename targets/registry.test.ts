@@ -1,23 +1,30 @@
 // The registry is the CLI's view of TARGETS: the same names, descriptions and order, and each lazy constructor
-// builds the very target the library exports; then the client targets, which only the registry loads.
+// builds the very target the library exports; then the 2.x SDK targets and the client targets, which the library's
+// eager TARGETS leave out (@modelcontextprotocol/server and /client are optional peers: importing the library must not
+// need them).
 
 import { describe, expect, it } from 'vitest';
 import { TARGETS } from './index.ts';
 import { TARGET_ENTRIES, targetEntry } from './registry.ts';
+import { SDK2_TARGET_INFOS } from './sdk2/infos.ts';
 import type { TargetInfo } from './target.ts';
+import { CLIENT_TARGET_INFOS } from './clients/infos.ts';
 
 describe('the lazy target registry', () => {
-  it('lists what TARGETS lists, in the same order', () => {
-    const info = ({ name, kind, description, breaks }: TargetInfo) => ({ name, kind, description, breaks: [...breaks] });
-    expect(TARGET_ENTRIES.slice(0, TARGETS.length).map(info)).toEqual(TARGETS.map(info));
+  const info = ({ name, kind, description, breaks }: TargetInfo) => ({ name, kind, description, breaks: [...breaks] });
+
+  it('lists what TARGETS lists, in the same order, then the 2.x SDK targets, then the client targets', () => {
+    expect(TARGET_ENTRIES.map(info)).toEqual([...TARGETS, ...Object.values(SDK2_TARGET_INFOS), ...Object.values(CLIENT_TARGET_INFOS)].map(info));
   });
 
-  it('then lists the client targets, each loading as a target that runs at its own level', async () => {
-    const clients = TARGET_ENTRIES.slice(TARGETS.length);
-    expect(clients.map((entry) => entry.name)).toEqual(['client-sdk', 'client-sdk-drops-token', 'client-sdk-storm', 'client-sdk2', 'client-sdk2-drops-token', 'client-sdk2-storm']);
-    for (const entry of clients) {
-      const target = await entry.load();
-      expect(target.name).toBe(entry.name);
+  it('loads each 2.x SDK entry as a target that says what its entry says', async () => {
+    for (const described of Object.values(SDK2_TARGET_INFOS)) expect(info(await targetEntry(described.name)!.load())).toEqual(info(described));
+  });
+
+  it('loads each client entry as a target that says what its entry says and runs at its own level', async () => {
+    for (const described of Object.values(CLIENT_TARGET_INFOS)) {
+      const target = await targetEntry(described.name)!.load();
+      expect(info(target)).toEqual(info(described));
       expect(target.level).toBeDefined();
     }
   });

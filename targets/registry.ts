@@ -5,6 +5,7 @@
 import { PLANTED_TARGETS } from './planted/index.ts';
 import { referenceTarget } from './reference/reference.target.ts';
 import { SDK_TARGET_INFOS } from './sdk/infos.ts';
+import { SDK2_TARGET_INFOS } from './sdk2/infos.ts';
 import { CLIENT_TARGET_INFOS } from './clients/infos.ts';
 import type { Target, TargetInfo } from './target.ts';
 
@@ -19,13 +20,19 @@ function ready(target: Target): TargetEntry {
   return { name, kind, description, breaks, load: async () => target };
 }
 
-/** Every built-in target, in the order `resumecheck targets` lists them (that of TARGETS). */
+/** Every built-in target, in the order `resumecheck targets` lists them (that of TARGETS, then the 2.x SDK targets). */
 export const TARGET_ENTRIES: readonly TargetEntry[] = [
   ready(referenceTarget),
   ...PLANTED_TARGETS.map(ready),
   { ...SDK_TARGET_INFOS.sdk, load: async () => (await import('./sdk/sdk.target.ts')).sdkTarget },
   { ...SDK_TARGET_INFOS.sdkShared, load: async () => (await import('./sdk/sdk-shared.target.ts')).sdkSharedTarget },
   { ...SDK_TARGET_INFOS.sdkCore, load: async () => (await import('./sdk/sdk-core.target.ts')).sdkCoreTarget },
+  // The 2.x line (@modelcontextprotocol/server, an optional peer): only here, not in the library's eager TARGETS.
+  { ...SDK2_TARGET_INFOS.sdk2Example, load: async () => (await import('./sdk2/sdk2-example.target.ts')).sdk2ExampleTarget },
+  { ...SDK2_TARGET_INFOS.sdk2Shared, load: async () => (await import('./sdk2/sdk2-shared.target.ts')).sdk2SharedTarget },
+  { ...SDK2_TARGET_INFOS.sdk2Core, load: async () => (await import('./sdk2/sdk2-core.target.ts')).sdk2CoreTarget },
+  { ...SDK2_TARGET_INFOS.sdk2Dual, load: async () => (await import('./sdk2/sdk2-dual.target.ts')).sdk2DualTarget },
+  { ...SDK2_TARGET_INFOS.sdk2DualBare, load: async () => (await import('./sdk2/sdk2-dual-bare.target.ts')).sdk2DualBareTarget },
   { ...CLIENT_TARGET_INFOS.clientSdk, load: async () => (await import('./clients/client-sdk.target.ts')).clientSdkTarget },
   { ...CLIENT_TARGET_INFOS.clientSdkDropsToken, load: async () => (await import('./clients/client-sdk.target.ts')).clientSdkDropsTokenTarget },
   { ...CLIENT_TARGET_INFOS.clientSdkStorm, load: async () => (await import('./clients/client-sdk.target.ts')).clientSdkStormTarget },

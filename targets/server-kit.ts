@@ -16,6 +16,8 @@ import {
   endSession,
   openSession,
   openStream,
+  recordSent,
+  setStreamAttached,
 } from '../core/index.ts';
 import { PROTOCOL_VERSION, resetMessage } from '../sim/tools.ts';
 import type {
@@ -53,7 +55,7 @@ export interface StrategyIncarnation {
   readonly state: CoreState<StoredMessage>;
   decide(request: CoreRequest): KitDecision;
   /** Issues and keeps an event; returns the ID the client sees. */
-  append(stream: StreamRecord<StoredMessage>, stored: StoredMessage, options: { terminal: boolean }): BufferedEvent<StoredMessage>;
+  append(stream: StreamRecord<StoredMessage>, stored: StoredMessage, options: { terminal: boolean; priming?: boolean }): BufferedEvent<StoredMessage>;
   /** Registers a new session under `sessionId`. */
   openSession(sessionId: string): SessionRecord<StoredMessage>;
   /** Opens a stream (recording a request in the ledger). */
@@ -62,6 +64,11 @@ export interface StrategyIncarnation {
   nextSessionId(host: TargetHost): string;
   /** Buffer request frames in their stream (a planted bug; never in the reference). */
   readonly bufferRequestFrames: boolean;
+  /**
+   * What becomes of a stream's connection when another connection joins the stream: the server ends it, so its
+   * client knows (the reference), or forgets it, leaving it open with nothing more to come (a planted bug).
+   */
+  readonly supersededConnection?: 'end' | 'forget';
 }
 
 /** How a stream is opened: for a request (kept in the ledger) or as the standalone stream. */
@@ -96,8 +103,8 @@ export function coreIncarnation(
     decide(request) {
       return decideRequest(state, request);
     },
-    append(stream, stored, { terminal }) {
-      return appendEvent(state, stream, stored, { terminal });
+    append(stream, stored, options) {
+      return appendEvent(state, stream, stored, options);
     },
     openSession(sessionId) {
       return openSession(state, sessionId);
@@ -193,7 +200,7 @@ class KitServer implements ServerInstance {
       case 'standalone': {
         const stream = this.strategy.openStream(decision.session, { origin: 'standalone' });
         this.attach(stream, request.connection);
-        this.write(stream, this.strategy.append(stream, { message: null }, { terminal: false }));
+        this.write(stream, this.strategy.append(stream, { message: null }, { terminal: false, priming: true }));
         return { status: 200, sessionId: decision.session.id, streaming: true, body: null };
       }
       case 'execute':
@@ -205,7 +212,7 @@ class KitServer implements ServerInstance {
         if (decision.reset !== null) {
           this.host.frame(request.connection, { eventId: null, event: 'reset', data: resetMessage({ ...decision.reset }), retryMs: null });
         }
-        this.replay(decision.session, decision.replay, request.connection);
+        this.replay(decision.session, decision.replay, request.connection, decision.stream);
         if (decision.then === 'end') this.endConnection(request.connection);
         return { status: 200, sessionId: decision.session.id, streaming: true, body: null };
       }
@@ -229,8 +236,8 @@ class KitServer implements ServerInstance {
       fingerprint: core.fingerprint,
     });
     this.attach(stream, connection);
-    this.write(stream, this.strategy.append(stream, { message: null }, { terminal: false }));
-    if (decision.kind === 'execute-with-replay') this.replay(session, decision.replay, connection);
+    this.write(stream, this.strategy.append(stream, { message: null }, { terminal: false, priming: true }));
+    if (decision.kind === 'execute-with-replay') this.replay(session, decision.replay, connection, null);
     if (this.strategy.bufferRequestFrames && stream.status === 'open') {
       this.strategy.append(stream, { message: body, requestFrame: true }, { terminal: false });
     }
@@ -239,7 +246,13 @@ class KitServer implements ServerInstance {
     return { status: 200, sessionId: session.id, streaming: true, body: null };
   }
 
-  private replay(session: SessionRecord<StoredMessage>, events: readonly BufferedEvent<StoredMessage>[], connection: number): void {
+  /** Writes replayed events on `connection`; those of `stream` (the stream it carries) count as sent. */
+  private replay(
+    session: SessionRecord<StoredMessage>,
+    events: readonly BufferedEvent<StoredMessage>[],
+    connection: number,
+    stream: StreamRecord<StoredMessage> | null,
+  ): void {
     for (const event of events) {
       if (event.message.requestFrame === true) {
         // The planted bug's dispatcher takes a replayed request frame for a new request and runs it again.
@@ -255,6 +268,7 @@ class KitServer implements ServerInstance {
         continue;
       }
       this.host.frame(connection, { eventId: event.id, event: null, data: event.message.message, retryMs: null });
+      if (stream !== null) recordSent(stream, event.seq);
     }
   }
 
@@ -315,12 +329,16 @@ class KitServer implements ServerInstance {
     const connection = this.attached.get(stream);
     if (connection === undefined) return;
     this.host.frame(connection, { eventId: event.id, event: null, data: event.message.message, retryMs: null });
+    recordSent(stream, event.seq);
   }
 
   private attach(stream: StreamRecord<StoredMessage>, connection: number): void {
-    // One connection per stream: a new one supersedes the old, which the server ends.
+    // One connection per stream: a new one supersedes the old, which the server ends (or, a planted bug, forgets).
     const previous = this.attached.get(stream);
-    if (previous !== undefined && previous !== connection) this.endConnection(previous);
+    if (previous !== undefined && previous !== connection) {
+      if (this.strategy.supersededConnection === 'forget') this.streamsByConnection.delete(previous);
+      else this.endConnection(previous);
+    }
     if (stream.origin === 'standalone') {
       // A new standalone stream supersedes the session's previous one; its connection ends too.
       for (const [other, otherConnection] of this.attached) {
@@ -331,13 +349,17 @@ class KitServer implements ServerInstance {
     }
     this.attached.set(stream, connection);
     this.streamsByConnection.set(connection, stream);
+    setStreamAttached(stream, true);
   }
 
   private detach(connection: number): void {
     const stream = this.streamsByConnection.get(connection);
     if (stream === undefined) return;
     this.streamsByConnection.delete(connection);
-    if (this.attached.get(stream) === connection) this.attached.delete(stream);
+    if (this.attached.get(stream) === connection) {
+      this.attached.delete(stream);
+      setStreamAttached(stream, false);
+    }
   }
 
   private endConnection(connection: number): void {

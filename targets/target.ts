@@ -18,6 +18,8 @@ export interface TargetInfo {
   readonly description: string;
   /** For planted targets: the properties the planted bug is meant to violate. */
   readonly breaks: readonly PropertyName[];
+  /** For targets that run the real SDK: its package and version as installed (`@modelcontextprotocol/server@2.4.0`). */
+  readonly sdk?: string;
 }
 
 /** One SSE frame as written by the server. */

@@ -84,7 +84,8 @@ beforeAll(() => {
   writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG));
 }, INSTALL_TIMEOUT_MS + 30_000);
 
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// Removing the fresh project (a node_modules of its own) can take longer than the default hook timeout on a loaded machine.
+afterAll(() => rmSync(scratch, { recursive: true, force: true }), COMMAND_TIMEOUT_MS);
 
 describe('the packed package, installed into a fresh project', () => {
   it('ships the compiled code, its declarations and the docs, and no tests, bench or sources', () => {

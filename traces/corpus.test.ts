@@ -1,6 +1,8 @@
 // The kept counterexamples: every trace in traces/corpus/ replays, by its recorded choices, to the violation it
 // recorded. A trace that stops reproducing means the system under test changed (a new SDK version fixed or moved a
-// defect) or resumecheck did; docs/findings/mcp-typescript-sdk-1.32.2.md says how each was found and what it shows.
+// defect) or resumecheck did; docs/findings/mcp-typescript-sdk-1.32.2.md and mcp-typescript-sdk-2.4.0.md say how
+// each was found and what it shows. Each SDK trace says the SDK it was found on, and replays against the other SDK
+// line too (the target with the same store there), to what ON_OTHER_LINE records: the corpus tracks both lines.
 
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { sequenceChoices } from '../sim/choices.ts';
 import { runSimulation } from '../sim/engine.ts';
 import { targetEntry } from '../targets/registry.ts';
+import type { PropertyName } from '../properties/names.ts';
 import { readTrace } from './store.ts';
 import type { Trace } from './trace.ts';
 
@@ -21,7 +24,11 @@ type Classification =
   | 'interface'
   | 'event store + transport'
   | 'interface + transport'
+  | 'example router'
+  | 'transport answer'
   | 'resumecheck false positive, fixed'
+  | 'completed-stream policy'
+  | 'reference policy holds'
   | 'client transport';
 
 /** What each corpus trace shows; the findings document has the full explanation with line references. */
@@ -31,6 +38,23 @@ interface Kept {
 }
 
 const KEPT: Readonly<Record<string, Kept>> = {
+  // Found by the actions of issue 7 (docs/findings/mcp-typescript-sdk-1.32.2.md, "Issue 7").
+  'sdk--one-connection-per-stream.json': { classification: 'transport', defect: 'a request ID re-sent while in flight opens a second stream for it; the first connection is never ended' },
+  'sdk--reused-request-id-refused.json': { classification: 'transport', defect: 'a request ID still in flight, sent again with other content, is executed: the ID names two calls' },
+  'sdk--no-duplicate-delivery.json': { classification: 'interface', defect: "seed 000's incident: a cursor before a result the client has replays it; no store is told what was written" },
+  'sdk-shared--one-connection-per-stream.json': { classification: 'transport', defect: 'a request ID re-sent while in flight opens a second stream for it; the first connection is never ended' },
+  'sdk-shared--reused-request-id-refused.json': { classification: 'transport', defect: 'a request ID still in flight, sent again with other content, is executed: the ID names two calls' },
+  'sdk-shared--no-duplicate-delivery.json': { classification: 'interface', defect: "seed 000's incident: a cursor before a result the client has replays it; no store is told what was written" },
+  'sdk-core--one-connection-per-stream.json': { classification: 'transport', defect: 'a request ID re-sent while in flight opens a second stream for it; the first connection is never ended' },
+  'sdk-core--reused-request-id-refused.json': { classification: 'transport', defect: 'a request ID still in flight, sent again with other content, is executed: the ID names two calls' },
+  'sdk-core--no-duplicate-delivery.json': { classification: 'interface', defect: "seed 000's incident: a cursor before a result the client has replays it; no store is told what was written" },
+  // The completed-stream policies' shortest counterexamples (docs/decision-table.md), and the reference on the same.
+  'replay-tail--no-duplicate-delivery.json': { classification: 'completed-stream policy', defect: "seed 000's incident: a cursor before a result the client has replays the result (4 steps)" },
+  'fresh-literal--no-silent-gap.json': { classification: 'completed-stream policy', defect: 'cut before the result: the resume ends with neither the result nor a reset (3 steps)' },
+  'fresh-with-reset--no-withheld-result.json': { classification: 'completed-stream policy', defect: 'cut before the result: the resume gets a reset in place of a result never sent (3 steps)' },
+  'reference--holds--stale-cursor-after-result.json': { classification: 'reference policy holds', defect: "seed 000's incident under replay-unsent: the result was written, so a reset, not a second copy" },
+  'reference--holds--cut-before-result.json': { classification: 'reference policy holds', defect: 'cut before the result under replay-unsent: the result was never written, so it is replayed' },
+  'reference--holds--lost-tail-result-signalled.json': { classification: 'reference policy holds', defect: "a lost tail took the result: replay-unsent signals it (a reset) rather than risk a duplicate; replay-tail would deliver it" },
   'sdk--exactly-once-execution.json': { classification: 'transport', defect: 'a re-sent request ID runs the tool again' },
   'sdk--in-order-per-stream.json': { classification: 'event store', defect: 'same-millisecond events replayed in random-suffix order' },
   'sdk--no-hang.json': { classification: 'event store + transport', defect: 'an unknown cursor gets 200 and an empty stream that never ends' },
@@ -57,10 +81,121 @@ const KEPT: Readonly<Record<string, Kept>> = {
   'sdk-shared--no-lost-notification.json': { classification: 'event store', defect: 'the standalone stream cannot be resumed: its cursor splits on "_" to stream "", and later notifications are never sent' },
   'sdk--well-formed-messages.json': { classification: 'event store', defect: 'the stored priming placeholder {} sorts after a progress event of its millisecond and is replayed as an event' },
   'sdk-shared--well-formed-messages.json': { classification: 'event store', defect: 'the stored priming placeholder {} sorts after a progress event of its millisecond and is replayed as an event' },
+  // Found on @modelcontextprotocol/server 2.4.0; docs/findings/mcp-typescript-sdk-2.4.0.md numbers the defects.
+  'sdk2-example--status-codes.json': { classification: 'example router', defect: "the 2.x simpleStreamableHttp router answers an expired session's ID with 400, not 404 (9)" },
+  'sdk2-example--exactly-once-execution.json': { classification: 'transport', defect: 'a re-sent request ID runs the tool again, as in 1.32.2 (6)' },
+  'sdk2-example--in-order-per-stream.json': { classification: 'event store', defect: 'same-millisecond events replayed in random-suffix order (5)' },
+  'sdk2-example--no-lost-notification.json': { classification: 'event store', defect: 'the standalone stream cannot be resumed; the resume now ends at once and later notifications are never sent (4)' },
+  'sdk2-example--no-lost-result.json': { classification: 'example router', defect: 'a client told 400 for its expired session never re-initializes, so its call never settles (9)' },
+  'sdk2-example--no-redelivery.json': { classification: 'event store', defect: 'an event sorted after the cursor is replayed again (5)' },
+  'sdk2-example--no-silent-gap.json': { classification: 'event store + transport', defect: 'a result sorted before the cursor is not replayed, and 2.x ends the replay because the request finished: a silent end (11)' },
+  'sdk2-example--well-formed-messages.json': { classification: 'event store', defect: 'the stored priming placeholder {} is replayed as an event (5)' },
+  'sdk2-shared--status-codes.json': { classification: 'transport answer', defect: "an expired session's ID reaches a new transport, which answers 400 'Server not initialized' (10)" },
+  'sdk2-shared--exactly-once-execution.json': { classification: 'transport', defect: 'a re-sent request ID runs the tool again, as in 1.32.2 (6)' },
+  'sdk2-shared--in-order-per-stream.json': { classification: 'event store', defect: 'same-millisecond events replayed in random-suffix order (5)' },
+  'sdk2-shared--no-cross-session-delivery.json': { classification: 'interface', defect: "a shared store replays one session's progress into another session (1)" },
+  'sdk2-shared--no-lost-notification.json': { classification: 'event store', defect: 'the standalone stream cannot be resumed; the resume now ends at once and later notifications are never sent (4)' },
+  'sdk2-shared--no-lost-result.json': { classification: 'transport answer', defect: "a client told 400 'Server not initialized' for its expired session never re-initializes (10)" },
+  'sdk2-shared--no-redelivery.json': { classification: 'event store', defect: 'an event sorted after the cursor is replayed again (5)' },
+  'sdk2-shared--no-silent-gap.json': { classification: 'event store + transport', defect: 'a result sorted before the cursor is not replayed, and 2.x ends the replay: a silent end (11)' },
+  'sdk2-shared--result-to-its-request.json': { classification: 'interface', defect: "another session's result answers this session's request ID (1)" },
+  'sdk2-shared--well-formed-messages.json': { classification: 'event store', defect: 'the stored priming placeholder {} is replayed as an event (5)' },
+  'sdk2-core--status-codes.json': { classification: 'example router', defect: "the 2.x simpleStreamableHttp router answers an expired session's ID with 400, not 404 (9)" },
+  'sdk2-core--exactly-once-execution.json': { classification: 'transport', defect: 'a re-sent request ID runs the tool again; no store can see requests (6)' },
+  'sdk2-core--no-lost-result.json': { classification: 'example router', defect: 'a client told 400 for its expired session never re-initializes, so its call never settles (9)' },
+  'sdk2-core--no-lost-result--window.json': { classification: 'interface', defect: 'a cursor past the retained window can only be refused (500): no way to signal the gap (8)' },
+  'sdk2-core--no-silent-gap.json': { classification: 'transport', defect: "a re-sent request moves the first execution's later progress to the re-send's stream (6)" },
+  'sdk2-dual--status-codes.json': { classification: 'example router', defect: "the dual-era endpoint's legacy leg, routed as simpleStreamableHttp, answers an expired session's ID with 400 (9)" },
+  'sdk2-dual-bare--status-codes.json': { classification: 'transport answer', defect: "an expired session's ID reaches a new transport, which answers 400 'Server not initialized' (10)" },
+  // The real SDK clients at the client level; docs/findings/mcp-typescript-sdk-clients.md explains them.
   'client-sdk--client-resumes-latest.json': { classification: 'client transport', defect: 'a resumed stream closed before a new event ID: the reconnect carries no Last-Event-ID (typescript-sdk #2499)' },
   'client-sdk2--client-resumes-latest.json': { classification: 'client transport', defect: 'a resumed stream closed before a new event ID: the reconnect carries no Last-Event-ID (typescript-sdk #2499)' },
   'client-sdk--client-reinitializes-after-404.json': { classification: 'client transport', defect: 'after a 404 the transport keeps the dead session ID and never re-initializes (typescript-sdk #1708)' },
   'client-sdk2--client-reinitializes-after-404.json': { classification: 'client transport', defect: 'after a 404 the transport keeps the dead session ID and never re-initializes (typescript-sdk #1708)' },
+};
+
+/**
+ * Each SDK target's counterpart on the other SDK line: the target with the same event store, wired as that line's
+ * examples wire it. The dual-era targets' legacy leg is sdk-core's store in a 2.x transport.
+ */
+const COUNTERPART: Readonly<Record<string, string>> = {
+  sdk: 'sdk2-example',
+  'sdk-shared': 'sdk2-shared',
+  'sdk-core': 'sdk2-core',
+  'sdk2-example': 'sdk',
+  'sdk2-shared': 'sdk-shared',
+  'sdk2-core': 'sdk-core',
+  'sdk2-dual': 'sdk-core',
+  'sdk2-dual-bare': 'sdk-core',
+};
+
+/**
+ * What each SDK trace's choices give on the counterpart (checking the trace's own properties): the cell-by-cell
+ * comparison of docs/findings/mcp-typescript-sdk-2.4.0.md. A change here means one line or the other changed.
+ */
+const ON_OTHER_LINE: Readonly<Record<string, PropertyName | 'holds'>> = {
+  // Issue 7's actions: the same on both lines.
+  'sdk--no-duplicate-delivery.json': 'no-duplicate-delivery',
+  'sdk--one-connection-per-stream.json': 'one-connection-per-stream',
+  'sdk--reused-request-id-refused.json': 'reused-request-id-refused',
+  'sdk-shared--no-duplicate-delivery.json': 'no-duplicate-delivery',
+  'sdk-shared--one-connection-per-stream.json': 'one-connection-per-stream',
+  'sdk-shared--reused-request-id-refused.json': 'reused-request-id-refused',
+  'sdk-core--no-duplicate-delivery.json': 'no-duplicate-delivery',
+  'sdk-core--one-connection-per-stream.json': 'one-connection-per-stream',
+  'sdk-core--reused-request-id-refused.json': 'reused-request-id-refused',
+  'sdk--exactly-once-execution.json': 'exactly-once-execution',
+  'sdk--in-order-per-stream.json': 'in-order-per-stream',
+  'sdk--no-hang.json': 'holds',
+  'sdk--no-lost-notification.json': 'no-lost-notification',
+  'sdk--no-lost-result.json': 'no-lost-result',
+  'sdk--no-redelivery.json': 'no-redelivery',
+  'sdk--no-silent-gap.json': 'no-silent-gap',
+  'sdk--well-formed-messages.json': 'well-formed-messages',
+  'sdk-core--exactly-once-execution.json': 'exactly-once-execution',
+  'sdk-core--holds--reexecution-in-order-per-stream.json': 'holds',
+  'sdk-core--holds--reexecution-no-redelivery.json': 'holds',
+  'sdk-core--holds--reexecution-no-silent-gap.json': 'holds',
+  'sdk-core--no-hang.json': 'holds',
+  'sdk-core--no-lost-result--resend.json': 'holds',
+  'sdk-core--no-lost-result.json': 'no-lost-result',
+  'sdk-core--no-silent-gap.json': 'no-silent-gap',
+  'sdk-shared--exactly-once-execution.json': 'exactly-once-execution',
+  'sdk-shared--in-order-per-stream.json': 'in-order-per-stream',
+  'sdk-shared--no-cross-session-delivery.json': 'no-cross-session-delivery',
+  'sdk-shared--no-hang.json': 'holds',
+  'sdk-shared--no-lost-notification.json': 'no-lost-notification',
+  'sdk-shared--no-lost-result.json': 'no-lost-result',
+  'sdk-shared--no-redelivery.json': 'no-redelivery',
+  'sdk-shared--no-silent-gap.json': 'no-silent-gap',
+  'sdk-shared--result-to-its-request.json': 'result-to-its-request',
+  'sdk-shared--well-formed-messages.json': 'well-formed-messages',
+  'sdk2-example--exactly-once-execution.json': 'exactly-once-execution',
+  'sdk2-example--in-order-per-stream.json': 'in-order-per-stream',
+  'sdk2-example--no-lost-notification.json': 'no-lost-notification',
+  'sdk2-example--no-lost-result.json': 'holds',
+  'sdk2-example--no-redelivery.json': 'no-redelivery',
+  // 1.32.2 leaves that replay open instead: the same run is a no-lost-result there, not a silent gap.
+  'sdk2-example--no-silent-gap.json': 'holds',
+  'sdk2-example--status-codes.json': 'holds',
+  'sdk2-example--well-formed-messages.json': 'well-formed-messages',
+  'sdk2-shared--exactly-once-execution.json': 'exactly-once-execution',
+  'sdk2-shared--in-order-per-stream.json': 'in-order-per-stream',
+  'sdk2-shared--no-cross-session-delivery.json': 'no-cross-session-delivery',
+  'sdk2-shared--no-lost-notification.json': 'no-lost-notification',
+  'sdk2-shared--no-lost-result.json': 'holds',
+  'sdk2-shared--no-redelivery.json': 'no-redelivery',
+  'sdk2-shared--no-silent-gap.json': 'holds',
+  'sdk2-shared--result-to-its-request.json': 'result-to-its-request',
+  'sdk2-shared--status-codes.json': 'holds',
+  'sdk2-shared--well-formed-messages.json': 'well-formed-messages',
+  'sdk2-core--exactly-once-execution.json': 'exactly-once-execution',
+  'sdk2-core--no-lost-result.json': 'holds',
+  'sdk2-core--no-lost-result--window.json': 'no-lost-result',
+  'sdk2-core--no-silent-gap.json': 'no-silent-gap',
+  'sdk2-core--status-codes.json': 'holds',
+  'sdk2-dual--status-codes.json': 'holds',
+  'sdk2-dual-bare--status-codes.json': 'holds',
 };
 
 const files = readdirSync(CORPUS)
@@ -76,6 +211,11 @@ describe('traces/corpus', () => {
     expect(files).toEqual(Object.keys(KEPT).sort());
   });
 
+  it('says, for every trace of an SDK target, what it gives on the other SDK line', () => {
+    const sdkFiles = files.filter((file) => load(file).target in COUNTERPART);
+    expect(sdkFiles).toEqual(Object.keys(ON_OTHER_LINE).sort());
+  });
+
   for (const file of files) {
     const trace = load(file);
     const kept = KEPT[file];
@@ -84,15 +224,29 @@ describe('traces/corpus', () => {
     it(title, async () => {
       // The name says what the trace shows (a variant may follow), so a renamed or swapped file cannot pass unnoticed.
       expect(file).toMatch(new RegExp(`^${trace.target}--${property}(--[a-z-]+)?\\.json$`));
-      const entry = targetEntry(trace.target);
-      if (entry === undefined) throw new Error(`${file}: no target named ${trace.target}`);
-      const target = await entry.load();
+      const target = await targetEntry(trace.target)?.load();
+      if (target === undefined) throw new Error(`${file}: no target named ${trace.target}`);
       const result = await runSimulation(target, trace.config, sequenceChoices(trace.choices), {
         ...(trace.properties === null ? {} : { properties: trace.properties }),
       });
       const got = result.violation === null ? 'holds' : `${result.violation.property}: ${result.violation.explanation}`;
       const expected = `${property}: ${trace.verdict?.explanation ?? ''}`;
       expect(result.violation?.property ?? 'holds', `${file} replays to ${got}; it recorded ${expected}`).toBe(property);
+      // The SDK it was found on is the one installed: an upgrade shows here first, before any verdict moves.
+      expect(trace.sdk, `${file} was recorded on ${String(trace.sdk)}`).toBe(target.sdk ?? null);
+    });
+
+    const counterpart = COUNTERPART[trace.target];
+    const onOtherLine = ON_OTHER_LINE[file];
+    if (counterpart === undefined || onOtherLine === undefined) continue;
+    it(`${file} on the other line, ${counterpart}: ${onOtherLine === 'holds' ? '✓ holds' : `✗ ${onOtherLine}`}`, async () => {
+      const target = await targetEntry(counterpart)?.load();
+      if (target === undefined) throw new Error(`no target named ${counterpart}`);
+      const result = await runSimulation(target, trace.config, sequenceChoices(trace.choices), {
+        ...(trace.properties === null ? {} : { properties: trace.properties }),
+      });
+      const got = result.violation === null ? 'holds' : `${result.violation.property}: ${result.violation.explanation}`;
+      expect(result.violation?.property ?? 'holds', `${file} on ${counterpart} gives ${got}`).toBe(onOtherLine);
     });
   }
 });

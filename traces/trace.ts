@@ -19,6 +19,11 @@ export interface Trace {
   readonly format: 'resumecheck-trace';
   readonly formatVersion: number;
   readonly resumecheckVersion: string;
+  /**
+   * The SDK the target ran, as installed when the trace was recorded (`@modelcontextprotocol/sdk@1.32.2`,
+   * `@modelcontextprotocol/server@2.4.0`); null for targets without an SDK and for traces written before this field.
+   */
+  readonly sdk: string | null;
   readonly target: string;
   readonly config: SimConfig;
   /** The properties the run checked; null for all. */
@@ -96,6 +101,8 @@ export function parseTrace(text: string, source: string): Trace {
     format: 'resumecheck-trace',
     formatVersion: TRACE_FORMAT_VERSION,
     resumecheckVersion: String(record['resumecheckVersion'] ?? 'unknown'),
+    // Optional, so traces from before it still read: they did not say which SDK they ran on.
+    sdk: typeof record['sdk'] === 'string' && record['sdk'] !== '' ? record['sdk'] : null,
     target: record['target'],
     config,
     properties: parseProperties(record['properties'], source),

@@ -5,10 +5,11 @@ import { clientLevel } from '../../sim/levels/client-level.ts';
 import type { Target, TargetInfo } from '../target.ts';
 import type { ClientFactory } from './client-application.ts';
 
-/** The target that runs `factory`'s client at the client level. */
-export function clientTarget(info: TargetInfo, factory: ClientFactory): Target {
+/** The target that runs `factory`'s client at the client level; `sdk` names the client package as installed. */
+export function clientTarget(info: TargetInfo, factory: ClientFactory, sdk: string): Target {
   return {
     ...info,
+    sdk,
     breaks: [...info.breaks],
     level: clientLevel(factory),
     open() {

@@ -3,7 +3,6 @@
 // `module:<path>[#export][+shared]`, is all `resumecheck replay` needs to rebuild it.
 
 import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { macrotaskTurn } from '../../sim/clock.ts';
 import { createSdkTarget } from '../sdk/sdk-server.ts';
 import type { Incarnation, Target, TargetOptions, TargetRun } from '../target.ts';
 import {
@@ -16,14 +15,29 @@ import {
   firstLine,
   checkStoreModulePath,
   importStoreFactory,
+  importStoreModule,
 } from './store-module.ts';
+import { withTimeout } from './clock.ts';
 
 /** The prefix of every module target's name. */
 export const MODULE_TARGET_PREFIX = 'module:';
 /** What a factory given as a function (not a module) is called in target names: it cannot be replayed by name. */
 export const FUNCTION_SOURCE_LABEL = '(function)';
-/** Macrotask turns a store call may take before it counts as hung and is failed (so a hung store cannot hang a run). */
+/** Real milliseconds a store call may take before it counts as hung and is failed, unless the caller says otherwise. */
+export const STORE_CALL_TIMEOUT_MS = 3_000;
 export const STORE_CALL_TURNS_MAX = 1_000;
+
+/** One simulated world's store module: its factory, and the teardown of what the world opened. */
+export interface StoreWorld {
+  readonly factory: EventStoreFactory;
+  /** Given to the factory as `context.onRunEnd`. */
+  readonly onRunEnd: (hook: () => unknown) => void;
+  /**
+   * Ends the world: calls every `onRunEnd` hook, then the module's `close()` export, each awaited within `timeoutMs`
+   * real milliseconds. Returns what went wrong (a throw, a timeout), one line each; empty when all went well.
+   */
+  end(timeoutMs: number): Promise<string[]>;
+}
 
 /** Where a store's factory comes from: a module (imported afresh for each simulated world) or a function. */
 export interface StoreSource {
@@ -31,6 +45,31 @@ export interface StoreSource {
   readonly ref: StoreModuleRef | null;
   /** The factory for one simulated world. */
   factoryFor(world: string): Promise<EventStoreFactory>;
+  /** The factory and teardown of one simulated world. */
+  openWorld(world: string): Promise<StoreWorld>;
+}
+
+function storeWorld(factory: EventStoreFactory, close: (() => unknown) | null): StoreWorld {
+  const hooks: Array<() => unknown> = [];
+  return {
+    factory,
+    onRunEnd: (hook) => {
+      if (typeof hook !== 'function') throw new StoreModuleError('context.onRunEnd takes a function');
+      hooks.push(hook);
+    },
+    async end(timeoutMs) {
+      const problems: string[] = [];
+      const steps = [...hooks.splice(0, hooks.length).map((hook) => ({ what: 'an onRunEnd hook', call: hook })), ...(close === null ? [] : [{ what: 'the module\'s close()', call: close }])];
+      for (const { what, call } of steps) {
+        try {
+          await withTimeout(Promise.resolve().then(call), timeoutMs, () => new Error(`did not settle within ${timeoutMs} ms`));
+        } catch (error) {
+          problems.push(`${what} failed: ${firstLine(error)}`);
+        }
+      }
+      return problems;
+    },
+  };
 }
 
 /**
@@ -38,30 +77,39 @@ export interface StoreSource {
  * before), so state the module keeps starts empty, also when the same world is run again (shrinking, recording).
  */
 export function moduleSource(ref: StoreModuleRef): StoreSource {
-  return { ref, factoryFor: (world) => importStoreFactory(ref, world) };
+  return {
+    ref,
+    factoryFor: (world) => importStoreFactory(ref, world),
+    openWorld: async (world) => {
+      const exports = await importStoreModule(ref, world);
+      return storeWorld(exports.factory, exports.close);
+    },
+  };
 }
 
 /** A store source from a factory function: the same function serves every world. */
 export function functionSource(factory: EventStoreFactory): StoreSource {
-  return { ref: null, factoryFor: async () => factory };
+  return { ref: null, factoryFor: async () => factory, openWorld: async () => storeWorld(factory, null) };
 }
 
-/** `module:<path>[#export][+shared]`; a function source is `module:(function)`. */
-export function moduleTargetName(ref: StoreModuleRef | null, options: { shared: boolean }): string {
+/** `module:<path>[#export][+shared][+durable]`; a function source is `module:(function)`. */
+export function moduleTargetName(ref: StoreModuleRef | null, options: { shared: boolean; durable?: boolean }): string {
   const where = ref === null ? FUNCTION_SOURCE_LABEL : `${displayPath(ref.path)}${ref.exportName === null ? '' : `#${ref.exportName}`}`;
-  return `${MODULE_TARGET_PREFIX}${where}${options.shared ? '+shared' : ''}`;
+  return `${MODULE_TARGET_PREFIX}${where}${options.shared ? '+shared' : ''}${options.durable === true ? '+durable' : ''}`;
 }
 
 /** Reads a module target's name back; null when `name` is not one. */
-export function parseModuleTargetName(name: string): { ref: StoreModuleRef; shared: boolean } | null {
+export function parseModuleTargetName(name: string): { ref: StoreModuleRef; shared: boolean; durable: boolean } | null {
   if (!name.startsWith(MODULE_TARGET_PREFIX)) return null;
   let rest = name.slice(MODULE_TARGET_PREFIX.length);
+  const durable = rest.endsWith('+durable');
+  if (durable) rest = rest.slice(0, -'+durable'.length);
   const shared = rest.endsWith('+shared');
   if (shared) rest = rest.slice(0, -'+shared'.length);
   const hash = rest.lastIndexOf('#');
   const exportName = hash >= 0 && /^[A-Za-z_$][\w$]*$/.test(rest.slice(hash + 1)) ? rest.slice(hash + 1) : null;
   const path = exportName === null ? rest : rest.slice(0, hash);
-  return { ref: { path, exportName }, shared };
+  return { ref: { path, exportName }, shared, durable };
 }
 
 /** A failed store call the watchdog gave up on. */
@@ -71,50 +119,43 @@ export class StoreHangError extends Error {
 
 /** A module target: a Target that also tells which store calls hung in its runs. */
 export interface ModuleTarget extends Target {
-  /** Store calls that did not settle within {@link STORE_CALL_TURNS_MAX} turns since the last call; clears the list. */
+  /** Store calls that did not settle within the call timeout, and teardown problems, since the last look; clears the list. */
   takeHangs(): string[];
 }
 
 /** Calls `call` now (its synchronous part runs at once, as the transport's would) and fails it if it never settles. */
-function settleWithin<T>(call: () => Promise<T>, what: string, hangs: string[]): Promise<T> {
+function settleWithin<T>(call: () => Promise<T>, what: string, hangs: string[], timeoutMs: number, busy: { pending: number }): Promise<T> {
   let promise: Promise<T>;
   try {
-    promise = call();
+    promise = Promise.resolve(call());
   } catch (error) {
     return Promise.reject(error);
   }
-  let settled = false;
-  const done = (): void => {
-    settled = true;
-  };
-  Promise.resolve(promise).then(done, done);
-  const watchdog = (async (): Promise<T> => {
-    for (let turn = 0; turn < STORE_CALL_TURNS_MAX; turn += 1) {
-      await macrotaskTurn();
-      if (settled) return promise;
-    }
-    hangs.push(`${what} did not settle within ${STORE_CALL_TURNS_MAX} macrotask turns`);
-    throw new StoreHangError(`${what} did not settle`);
-  })();
-  return Promise.race([Promise.resolve(promise), watchdog]);
+  busy.pending += 1;
+  return withTimeout(promise, timeoutMs, () => {
+    hangs.push(`${what} did not settle within ${timeoutMs} ms`);
+    return new StoreHangError(`${what} did not settle`);
+  }).finally(() => {
+    busy.pending -= 1;
+  });
 }
 
 /** The store as the transport gets it: the same methods, each guarded against hanging. */
-function guardStore(inner: EventStore, hangs: string[]): EventStore {
+function guardStore(inner: EventStore, hangs: string[], timeoutMs: number, busy: { pending: number }): EventStore {
   const store: EventStore = {
-    storeEvent: (streamId, message) => settleWithin(() => inner.storeEvent(streamId, message), `storeEvent(${JSON.stringify(streamId)}, …)`, hangs),
+    storeEvent: (streamId, message) => settleWithin(() => inner.storeEvent(streamId, message), `storeEvent(${JSON.stringify(streamId)}, …)`, hangs, timeoutMs, busy),
     replayEventsAfter: (lastEventId, options) =>
-      settleWithin(() => inner.replayEventsAfter(lastEventId, options), `replayEventsAfter(${JSON.stringify(lastEventId)}, …)`, hangs),
+      settleWithin(() => inner.replayEventsAfter(lastEventId, options), `replayEventsAfter(${JSON.stringify(lastEventId)}, …)`, hangs, timeoutMs, busy),
   };
   const lookup = inner.getStreamIdForEventId;
   if (lookup !== undefined) {
-    store.getStreamIdForEventId = (eventId) => settleWithin(async () => lookup.call(inner, eventId), `getStreamIdForEventId(${JSON.stringify(eventId)})`, hangs);
+    store.getStreamIdForEventId = (eventId) => settleWithin(async () => lookup.call(inner, eventId), `getStreamIdForEventId(${JSON.stringify(eventId)})`, hangs, timeoutMs, busy);
   }
   return store;
 }
 
-function contextFor(incarnation: Incarnation, options: TargetOptions, shared: boolean, sessionId: string | null): StoreContext {
-  return { sessionId, epoch: incarnation.epoch, shared, windowEventsMax: options.windowEventsMax, world: options.seed };
+function contextFor(incarnation: Incarnation, options: TargetOptions, flags: { shared: boolean; durable: boolean }, sessionId: string | null, world: StoreWorld): StoreContext {
+  return { sessionId, epoch: incarnation.epoch, shared: flags.shared, durable: flags.durable, windowEventsMax: options.windowEventsMax, world: options.seed, onRunEnd: world.onRunEnd };
 }
 
 /**
@@ -122,8 +163,10 @@ function contextFor(incarnation: Incarnation, options: TargetOptions, shared: bo
  * without `shared`, the factory is called for each new session; with it, once per incarnation (eagerly, at boot).
  * A factory that throws or returns no EventStore during a run is bad input ({@link StoreModuleError}).
  */
-export function createModuleTarget(source: StoreSource, options: { shared: boolean }): ModuleTarget {
+export function createModuleTarget(source: StoreSource, options: { shared: boolean; durable?: boolean; callTimeoutMs?: number }): ModuleTarget {
   const { shared } = options;
+  const durable = options.durable ?? false;
+  const timeoutMs = options.callTimeoutMs ?? STORE_CALL_TIMEOUT_MS;
   const name = moduleTargetName(source.ref, { shared });
   const where = source.ref === null ? 'the factory' : source.ref.path;
   const hangs: string[] = [];
@@ -135,10 +178,11 @@ export function createModuleTarget(source: StoreSource, options: { shared: boole
     breaks: [],
     takeHangs: () => hangs.splice(0, hangs.length),
     async open(runOptions: TargetOptions): Promise<TargetRun> {
-      let factory: EventStoreFactory | null = null;
-      const requireFactory = (): EventStoreFactory => {
-        if (factory === null) throw new Error('assertion: a module target booted before its factory was imported');
-        return factory;
+      let world: StoreWorld | null = null;
+      const busy = { pending: 0 };
+      const requireWorld = (): StoreWorld => {
+        if (world === null) throw new Error('assertion: a module target booted before its factory was imported');
+        return world;
       };
       const inner = createSdkTarget({
         name,
@@ -146,24 +190,39 @@ export function createModuleTarget(source: StoreSource, options: { shared: boole
         description,
         createStores: (incarnation, targetOptions) => {
           const make = (sessionId: string | null): Promise<EventStore> =>
-            callFactory(requireFactory(), contextFor(incarnation, targetOptions, shared, sessionId), where).then((store) => guardStore(store, hangs));
-          if (!shared) return { forSession: (sessionId) => make(sessionId), endSession: () => {} };
+            callFactory(requireWorld().factory, contextFor(incarnation, targetOptions, { shared, durable }, sessionId, requireWorld()), where, timeoutMs).then((store) =>
+              guardStore(store, hangs, timeoutMs, busy),
+            );
+          // A store doing I/O is slow, not done: the harness waits (in real time) while one of its calls is pending.
+          const pendingWork = (): number => busy.pending;
+          if (!shared) return { forSession: (sessionId) => make(sessionId), endSession: () => {}, pendingWork };
           const instance = make(null);
           // Awaited by each session; until then a rejection is not unhandled.
           instance.catch(() => {});
-          return { forSession: () => instance, endSession: () => {} };
+          return { forSession: () => instance, endSession: () => {}, pendingWork };
         },
       });
       // Open first: the run's patched clock and randomness are in place when the module's top level runs.
       const run = await inner.open(runOptions);
       try {
-        factory = await source.factoryFor(runOptions.seed);
+        world = await source.openWorld(runOptions.seed);
       } catch (error) {
         await run.close();
         if (error instanceof StoreModuleError) throw error;
         throw new StoreModuleError(`${where}: ${firstLine(error)}`);
       }
-      return run;
+      const opened = world;
+      return {
+        sync: run.sync,
+        boot: (incarnation, host) => run.boot(incarnation, host),
+        async close() {
+          try {
+            await run.close();
+          } finally {
+            hangs.push(...(await opened.end(timeoutMs)).map((problem) => `teardown: ${problem}`));
+          }
+        },
+      };
     },
   };
 }
@@ -176,5 +235,5 @@ export function moduleTargetFromName(name: string): ModuleTarget | null {
     throw new StoreModuleError(`target ${name}: the store was given to checkEventStore as a function, not a module; replay it with the same function through the library`);
   }
   checkStoreModulePath(parsed.ref);
-  return createModuleTarget(moduleSource(parsed.ref), { shared: parsed.shared });
+  return createModuleTarget(moduleSource(parsed.ref), { shared: parsed.shared, durable: parsed.durable });
 }

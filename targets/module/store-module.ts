@@ -7,6 +7,7 @@ import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { UsageError } from '../../cli/usage-error.ts';
+import { withTimeout } from './clock.ts';
 import { TypeScriptLoaderMissing, importUserModule } from './typescript-loader.ts';
 
 /** What the factory is told each time it is called. */
@@ -17,6 +18,14 @@ export interface StoreContext {
   readonly epoch: number;
   /** True with `--shared`. */
   readonly shared: boolean;
+  /** True with `--durable`: the checker treats storage and sessions as outliving restarts. */
+  readonly durable: boolean;
+  /**
+   * Registers a hook the checker calls (and awaits, within the call timeout) when the simulated run is over, after
+   * every call of the run has settled: close connections, timers and files here. A module may also export `close()`,
+   * called at the same time (see check-store/README.md, "Teardown").
+   */
+  readonly onRunEnd: (hook: () => unknown) => void;
   /**
    * The retention the checker expects: a cursor with at most this many events after it on its open stream must be
    * replayed. A store may use it as its window; one that keeps more is fine too.
@@ -86,12 +95,23 @@ function exportLabel(ref: StoreModuleRef): string {
 // new, and nothing a run does depends on its value.
 let freshImports = 0;
 
+/** What a store module gives a simulated world: its factory and, if it exports one, its `close()`. */
+export interface StoreModuleExports {
+  readonly factory: EventStoreFactory;
+  readonly close: (() => unknown) | null;
+}
+
 /**
  * Imports the module and returns its factory. `fresh` (a label, e.g. the world's seed) makes a new module instance
  * (a URL query never used before in this process), so state the module keeps starts empty; null imports the cached
  * instance.
  */
 export async function importStoreFactory(ref: StoreModuleRef, fresh: string | null): Promise<EventStoreFactory> {
+  return (await importStoreModule(ref, fresh)).factory;
+}
+
+/** Imports the module: its factory (checked as {@link importStoreFactory} does) and its optional `close` export. */
+export async function importStoreModule(ref: StoreModuleRef, fresh: string | null): Promise<StoreModuleExports> {
   const absolute = checkStoreModulePath(ref);
   freshImports += 1;
   const url = pathToFileURL(absolute).href + (fresh === null ? '' : `?resumecheck-world=${encodeURIComponent(fresh)}&import=${freshImports}`);
@@ -115,7 +135,9 @@ export async function importStoreFactory(ref: StoreModuleRef, fresh: string | nu
   if (/^class\b/.test(Function.prototype.toString.call(value))) {
     throw new StoreModuleError(`${ref.path}: ${exportLabel(ref)} is a class; export a factory such as (context) => new ${value.name || 'Store'}()`);
   }
-  return value as EventStoreFactory;
+  const close = namespace['close'];
+  if (close !== undefined && typeof close !== 'function') throw new StoreModuleError(`${ref.path}: its export close is ${describeValue(close)}, not a function`);
+  return { factory: value as EventStoreFactory, close: (close as (() => unknown) | undefined) ?? null };
 }
 
 /**
@@ -137,19 +159,39 @@ export function requireEventStore(value: unknown, where: string): EventStore {
   return value as EventStore;
 }
 
-/** Calls the factory and checks its result; a throw or rejection is bad input too. */
-export async function callFactory(factory: EventStoreFactory, context: StoreContext, where: string): Promise<EventStore> {
+/** A factory's context as data, for messages (the hook is left out). */
+export function describeContext(context: StoreContext): string {
+  const { onRunEnd: _hook, ...data } = context;
+  return JSON.stringify(data);
+}
+
+/**
+ * Calls the factory and checks its result; a throw, a rejection or (with `timeoutMs`) a factory that does not settle
+ * in that many real milliseconds is bad input too.
+ */
+export async function callFactory(factory: EventStoreFactory, context: StoreContext, where: string, timeoutMs: number | null = null): Promise<EventStore> {
   let value: unknown;
   try {
-    value = await factory(context);
+    const pending = Promise.resolve().then(() => factory(context));
+    value = await (timeoutMs === null
+      ? pending
+      : withTimeout(pending, timeoutMs, () => new StoreModuleError(`${where}: the factory did not settle within ${timeoutMs} ms when called with ${describeContext(context)}`)));
   } catch (error) {
     if (error instanceof StoreModuleError) throw error;
-    throw new StoreModuleError(`${where}: the factory threw when called with ${JSON.stringify(context)}: ${firstLine(error)}`);
+    throw new StoreModuleError(`${where}: the factory threw when called with ${describeContext(context)}: ${firstLine(error)}`);
   }
   return requireEventStore(value, where);
 }
 
 /** The context of the probe call made before any checking. */
-export function probeContext(options: { shared: boolean; windowEventsMax: number }): StoreContext {
-  return { sessionId: options.shared ? null : 'resumecheck-probe', epoch: 0, shared: options.shared, windowEventsMax: options.windowEventsMax, world: 'probe' };
+export function probeContext(options: { shared: boolean; durable: boolean; windowEventsMax: number; onRunEnd: (hook: () => unknown) => void }): StoreContext {
+  return {
+    sessionId: options.shared ? null : 'resumecheck-probe',
+    epoch: 0,
+    shared: options.shared,
+    durable: options.durable,
+    windowEventsMax: options.windowEventsMax,
+    world: 'probe',
+    onRunEnd: options.onRunEnd,
+  };
 }

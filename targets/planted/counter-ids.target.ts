@@ -10,7 +10,7 @@ export const counterIdsTarget = plantedTarget(
   {
     name: 'counter-ids',
     description: 'seed 004: per-process counter IDs reset on restart, a buffer keyed by the number alone, and a fresh session minted for a dead one',
-    breaks: ['no-cross-session-delivery', 'status-codes', 'no-silent-gap'],
+    breaks: ['no-cross-session-delivery', 'status-codes', 'no-silent-gap', 'no-duplicate-delivery'],
   },
   {
     boot: (incarnation, options, host) => {

@@ -16,7 +16,7 @@ function persistentStore(): Strategy {
       return {
         state: store,
         decide: (request) => decideRequest(store, request),
-        append: (stream, stored, { terminal }) => appendEvent(store, stream, stored, { terminal }),
+        append: (stream, stored, options) => appendEvent(store, stream, stored, options),
         openSession: (sessionId) => {
           const known = store.sessions.get(sessionId);
           if (known === undefined) return openSession(store, sessionId);

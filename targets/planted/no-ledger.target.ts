@@ -6,8 +6,8 @@ import { plantedTarget } from './planted.ts';
 export const noLedgerTarget = plantedTarget(
   {
     name: 'no-ledger',
-    description: 'keeps no request ledger: a retrying proxy\'s re-sent POST runs the tool again',
-    breaks: ['exactly-once-execution'],
+    description: 'keeps no request ledger: a retrying proxy\'s re-sent POST runs the tool again, and a reused request ID runs as a new call',
+    breaks: ['exactly-once-execution', 'reused-request-id-refused', 'one-connection-per-stream'],
   },
   {
     boot: (incarnation, options) => {

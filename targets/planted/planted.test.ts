@@ -7,6 +7,8 @@ import { sequenceChoices } from '../../sim/choices.ts';
 import { resolveConfig } from '../../sim/config.ts';
 import { runSimulation } from '../../sim/engine.ts';
 import { fuzz } from '../../sim/fuzz.ts';
+import { scriptChoices } from '../../sim/script.ts';
+import { findTarget } from '../index.ts';
 import { referenceTarget } from '../reference/reference.target.ts';
 import { PLANTED_TARGETS } from './index.ts';
 
@@ -77,4 +79,35 @@ describe(`the reference holds (seed ${SEED})`, () => {
     // The runs were real runs, not empty ones.
     expect(outcome.steps).toBeGreaterThan(REFERENCE_RUNS * 5);
   });
+});
+
+/** Seed 000's incident as the issue transcribed it, and the cut before a result: the two cases the policies trade. */
+const INCIDENT = [
+  'client 1 initializes',
+  'client 1 calls read',
+  'the server advances c1 (read, execution 1)',
+  'client 1 resumes the stream of c1 with a cursor before the result',
+];
+const CUT_BEFORE_RESULT = ['client 1 initializes', 'client 1 calls read', 'the network cuts connection #2'];
+
+/** What docs/decision-table.md says each completed-stream policy's target does on the two cases. */
+const POLICY_VERDICTS: ReadonlyArray<{ readonly target: string; readonly incident: string; readonly cut: string }> = [
+  { target: 'reference', incident: 'holds', cut: 'holds' },
+  { target: 'replay-tail', incident: 'no-duplicate-delivery', cut: 'holds' },
+  { target: 'fresh-literal', incident: 'holds', cut: 'no-silent-gap' },
+  { target: 'fresh-with-reset', incident: 'holds', cut: 'no-withheld-result' },
+];
+
+describe(`the completed-stream policies, as docs/decision-table.md states them (seed ${SEED})`, () => {
+  for (const { target: name, incident, cut } of POLICY_VERDICTS) {
+    it(`${name}: seed 000's incident ${incident === 'holds' ? 'holds' : `violates ${incident} in 4 steps`}; a cut before the result ${cut === 'holds' ? 'holds' : `violates ${cut}`}`, async () => {
+      const target = findTarget(name)!;
+      const config = resolveConfig({ seed: SEED });
+      const onIncident = await runSimulation(target, config, scriptChoices(INCIDENT));
+      expect(onIncident.violation?.property ?? 'holds').toBe(incident);
+      if (incident !== 'holds') expect(onIncident.violation!.step).toBeLessThan(INCIDENT.length);
+      const onCut = await runSimulation(target, config, scriptChoices(CUT_BEFORE_RESULT));
+      expect(onCut.violation?.property ?? 'holds').toBe(cut);
+    });
+  }
 });

@@ -12,7 +12,7 @@ const CORE_STRATEGY: Strategy = {
 export const referenceTarget: Target = {
   name: 'reference',
   kind: 'reference',
-  description: 'the decision core (epoch/session/stream-scoped IDs, ledger, replay-tail policy) in a minimal in-process server',
+  description: 'the decision core (epoch/session/stream-scoped IDs, ledger, completed-stream policy replay-unsent) in a minimal in-process server',
   breaks: [],
   open(options) {
     return openKitRun(CORE_STRATEGY, options);

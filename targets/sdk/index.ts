@@ -3,4 +3,15 @@
 export { sdkTarget } from './sdk.target.ts';
 export { sdkSharedTarget } from './sdk-shared.target.ts';
 export { sdkCoreTarget } from './sdk-core.target.ts';
-export { RETRY_INTERVAL_MS, type SdkEventStores, type SdkTargetSpec, createSdkTarget } from './sdk-server.ts';
+export {
+  RETRY_INTERVAL_MS,
+  SDK_1_LINE,
+  SERVER_INFO,
+  type ModernEndpoint,
+  type SdkEventStores,
+  type SdkLine,
+  type SdkRouting,
+  type SdkTargetSpec,
+  type ToolRunner,
+  createSdkTarget,
+} from './sdk-server.ts';

@@ -2,6 +2,7 @@
 // counts as activity, and the system is settled once a few macrotask turns pass with none.
 
 import { macrotaskTurn } from '../../sim/clock.ts';
+import { sleepMs } from '../module/clock.ts';
 
 /** Consecutive quiet macrotask turns that count as settled. */
 export const QUIET_TURNS = 2;
@@ -18,8 +19,15 @@ export interface Quiescence {
   settle(): Promise<void>;
 }
 
-/** Creates the activity tracker of one incarnation. */
-export function createQuiescence(): Quiescence {
+/** Turns spun while work is pending before settle sleeps 1 ms between looks. */
+const PENDING_SPIN_TURNS = 50;
+
+/**
+ * Creates the activity tracker of one incarnation. `pendingWork` counts calls still running in real time (a user's
+ * store doing I/O, each bounded by its own timeout): while there are any, settle waits and the wait does not count
+ * toward the livelock bound.
+ */
+export function createQuiescence(pendingWork: () => number = () => 0): Quiescence {
   let activity = 0;
   const failures: unknown[] = [];
   const throwFailure = (): void => {
@@ -35,7 +43,16 @@ export function createQuiescence(): Quiescence {
     },
     async settle() {
       let quiet = 0;
+      let spins = 0;
       for (let turn = 0; turn < SETTLE_TURNS_MAX; turn += 1) {
+        if (pendingWork() > 0) {
+          await (spins < PENDING_SPIN_TURNS ? macrotaskTurn() : sleepMs(1));
+          spins += 1;
+          throwFailure();
+          quiet = 0;
+          turn -= 1;
+          continue;
+        }
         const before = activity;
         await macrotaskTurn();
         throwFailure();

@@ -2,19 +2,22 @@
 // deterministic epoch token, one session-scoped store per session.
 
 import { createEventStoreBackend } from '../../event-store/index.ts';
-import type { Target } from '../target.ts';
+import type { Incarnation, Target, TargetOptions } from '../target.ts';
 import { SDK_TARGET_INFOS } from './infos.ts';
-import { createSdkTarget } from './sdk-server.ts';
+import { type SdkEventStores, createSdkTarget } from './sdk-server.ts';
+
+/** The stores of one incarnation: `resumecheck/event-store`, one backend, scoped per session (any SDK line). */
+export function coreStores(incarnation: Incarnation, options: TargetOptions): SdkEventStores {
+  const backend = createEventStoreBackend({ epoch: `e${incarnation.epoch}`, windowEventsMax: options.windowEventsMax });
+  return {
+    forSession: (sessionId) => backend.forSession(sessionId),
+    endSession: (sessionId, how) => backend.endSession(sessionId, how),
+  };
+}
 
 /** The SDK transport with `resumecheck/event-store`, scoped per session, windowed by `windowEventsMax`. */
 export const sdkCoreTarget: Target = createSdkTarget({
   name: SDK_TARGET_INFOS.sdkCore.name,
   description: SDK_TARGET_INFOS.sdkCore.description,
-  createStores: (incarnation, options) => {
-    const backend = createEventStoreBackend({ epoch: `e${incarnation.epoch}`, windowEventsMax: options.windowEventsMax });
-    return {
-      forSession: (sessionId) => backend.forSession(sessionId),
-      endSession: (sessionId, how) => backend.endSession(sessionId, how),
-    };
-  },
+  createStores: coreStores,
 });

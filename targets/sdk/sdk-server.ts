@@ -1,6 +1,7 @@
 // The real MCP TypeScript SDK (McpServer + WebStandardStreamableHTTPServerTransport) behind the Target interface,
 // in process and without sockets: one "app" per incarnation routing sessions to their transports, as the SDK's
-// example servers do. The three SDK targets differ only in the event store each session's transport gets.
+// example servers do. The SDK targets differ in the event store each session's transport gets, in the SDK line
+// (1.x here; targets/sdk2 binds 2.x) and in the application's routing in front of the transports.
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type EventStore, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -8,6 +9,7 @@ import type { CallToolResult, RequestId, ServerNotification } from '@modelcontex
 import { z } from 'zod';
 import { SDK_STANDALONE_STREAM_ID } from '../../event-store/index.ts';
 import { PROTOCOL_VERSION } from '../../sim/tools.ts';
+import { installedVersion } from './installed-version.ts';
 import type {
   HttpRequest,
   HttpResponse,
@@ -35,7 +37,8 @@ const BODY_CHUNKS_MAX = 1_000_000;
 const SESSION_ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 const SESSION_ID_LENGTH = 8;
 const ENDPOINT_URL = 'http://resumecheck.invalid/mcp';
-const SERVER_INFO = { name: 'resumecheck-sdk-target', version: '0.1.0' } as const;
+/** The server info every line's McpServer announces. */
+export const SERVER_INFO = { name: 'resumecheck-sdk-target', version: '0.1.0' } as const;
 
 /** The event stores of one incarnation: what distinguishes the SDK targets from one another. */
 export interface SdkEventStores {
@@ -46,6 +49,80 @@ export interface SdkEventStores {
   forSession(sessionId: string): EventStore | Promise<EventStore>;
   /** A session ended, by expiry or DELETE; stores that track sessions forget it. */
   endSession(sessionId: string, how: 'expired' | 'deleted'): void;
+  /** Store calls still running (a store doing real I/O): the harness does not count as settled while there are any. */
+  pendingWork?(): number;
+}
+
+/** The parts of a line's `WebStandardStreamableHTTPServerTransport` the harness uses (the same in 1.x and 2.x). */
+export interface SdkTransport {
+  handleRequest(request: Request): Promise<Response>;
+  closeSSEStream(requestId: RequestId): void;
+  closeStandaloneSSEStream(): void;
+  close(): Promise<void>;
+  onclose?: (() => void) | undefined;
+}
+
+/** The transport options the harness sets, in either line. */
+export interface SdkTransportOptions {
+  readonly sessionIdGenerator: () => string;
+  readonly eventStore: EventStore;
+  readonly retryInterval: number;
+  /** 0: no keep-alive timer, so nothing happens between simulator steps. */
+  readonly keepAliveMs: number;
+  readonly onsessioninitialized: (sessionId: string) => void;
+  readonly onsessionclosed: (sessionId: string | undefined) => void;
+}
+
+/** What a running tool may do, whatever line registered it. */
+export interface ToolContext {
+  /** The session the SDK ran the tool in; undefined where the SDK knows none. */
+  readonly sessionId: string | undefined;
+  /** Sends a notification related to the tool's request (on its stream). */
+  notify(message: JsonRpcMessage): Promise<void>;
+}
+
+/** Runs one of the simulator's tools; the harness supplies it, a line registers it. */
+export type ToolRunner = (tool: ToolName, callId: string, context: ToolContext) => Promise<Readonly<Record<string, unknown>>>;
+
+/** A line's McpServer with the simulator's tools registered. */
+export interface SdkMcpServer {
+  connect(transport: SdkTransport): Promise<void>;
+  /** Sends a notification with no related request: the transport puts it on the standalone stream. */
+  notify(message: JsonRpcMessage): Promise<void>;
+}
+
+/** A modern-era (2026-07-28) endpoint in front of the legacy transports, as a dual-era server wires it. */
+export interface ModernEndpoint {
+  /** The SDK's own era decision for a request (2.x `isLegacyRequest`). */
+  isLegacy(request: Request): Promise<boolean>;
+  fetch(request: Request): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** One release line of the MCP TypeScript SDK: its package, and how the harness builds its classes. */
+export interface SdkLine {
+  /** `package@version` as installed, recorded in every trace of a target on this line. */
+  readonly sdk: string;
+  createTransport(options: SdkTransportOptions): SdkTransport;
+  /** A new McpServer with the simulator's tools registered, each running through `run`. */
+  createServer(run: ToolRunner): SdkMcpServer;
+  /** The modern-era endpoint, for lines that have one (2.x `createMcpHandler`). */
+  createModernEndpoint?(run: ToolRunner): ModernEndpoint;
+}
+
+/**
+ * How the application in front of the transports routes: a map from session ID to transport, as the SDK's example
+ * servers keep, and an initialize without a session ID makes a new transport. A request the map cannot place (an
+ * unknown session ID, or none on a non-initialize) is answered by the application (`answer`, with
+ * `unknownSession`), or handed to a new transport that answers it itself (`transport`, as the 2.x
+ * ssePollingExample does: what a bare transport answers). With `dualEra`, the line's modern endpoint takes every
+ * request the SDK does not classify as legacy, before any of this.
+ */
+export interface SdkRouting {
+  readonly unplaced: 'answer' | 'transport';
+  /** For `answer`: the application's response. */
+  readonly unknownSession?: (request: HttpRequest) => HttpResponse;
+  readonly dualEra?: boolean;
 }
 
 /** What one SDK target is: its description and how it makes the stores of an incarnation. */
@@ -54,13 +131,17 @@ export interface SdkTargetSpec {
   /** Default 'sdk'; a user's store module in the SDK transport is 'module'. */
   readonly kind?: TargetKind;
   readonly description: string;
+  /** The SDK line under test; default 1.x ({@link SDK_1_LINE}). */
+  readonly line?: SdkLine;
+  /** Default: the session map, unknown session IDs 404 and a missing one 400, as the spec asks. */
+  readonly routing?: SdkRouting;
   createStores(incarnation: Incarnation, options: TargetOptions): SdkEventStores;
 }
 
 interface SessionEntry {
   readonly id: string;
-  readonly transport: WebStandardStreamableHTTPServerTransport;
-  readonly server: McpServer;
+  readonly transport: SdkTransport;
+  readonly server: SdkMcpServer;
   /** SDK stream ID of each POST stream of this session → the JSON-RPC request ID it answers. */
   readonly requestIdsByStream: Map<string, RequestId>;
 }
@@ -155,6 +236,39 @@ function webRequestOf(request: HttpRequest): Request {
   return new Request(ENDPOINT_URL, { method: 'POST', headers, body: JSON.stringify(request.body) });
 }
 
+/** The 1.x line: `@modelcontextprotocol/sdk`, its transport and McpServer. */
+export const SDK_1_LINE: SdkLine = {
+  sdk: `@modelcontextprotocol/sdk@${installedVersion('@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/server/mcp.js')}`,
+  createTransport: (options) => new WebStandardStreamableHTTPServerTransport(options),
+  createServer(run) {
+    const server = new McpServer(SERVER_INFO, { capabilities: { logging: {} } });
+    for (const tool of TOOL_NAMES) {
+      server.registerTool(
+        tool,
+        { description: `resumecheck's ${tool} tool`, inputSchema: { callId: z.string() } },
+        async ({ callId }, extra): Promise<CallToolResult> =>
+          (await run(tool, callId, {
+            sessionId: extra.sessionId,
+            notify: (message) => extra.sendNotification(message as unknown as ServerNotification),
+          })) as CallToolResult,
+      );
+    }
+    return {
+      connect: (transport) => server.connect(transport as WebStandardStreamableHTTPServerTransport),
+      notify: (message) => server.server.notification(message as unknown as ServerNotification),
+    };
+  },
+};
+
+/** The default routing: the session map of the SDK's example servers, answering as the specification asks. */
+const SPEC_ROUTING: SdkRouting = {
+  unplaced: 'answer',
+  unknownSession: (request) =>
+    request.sessionId === null
+      ? jsonError(400, -32000, 'Bad Request: Mcp-Session-Id header is required')
+      : jsonError(404, -32001, 'Session not found'),
+};
+
 /**
  * Wraps a store so the harness learns which SDK stream each connection carries: the first store call while a
  * POST is handled is its priming event; a replay returns the stream a GET joins. Behaviour is unchanged: only the
@@ -192,14 +306,25 @@ class SdkServer implements ServerInstance {
   private readonly sessions = new Map<string, SessionEntry>();
   private readonly connections = new Map<number, ConnectionEntry>();
   private readonly gates = new Map<number, Gate>();
-  private readonly quiescence: Quiescence = createQuiescence();
+  private readonly quiescence: Quiescence = createQuiescence(() => this.stores.pendingWork?.() ?? 0);
   private handling: HandlingContext | null = null;
   private disposedFlag = false;
+  /** Transports made for requests the router could not place (`transport` routing); they never initialize. */
+  private readonly unplaced: SessionEntry[] = [];
+  /** The `dualEra` routing's modern endpoint. */
+  private readonly modern: ModernEndpoint | null;
+  private readonly runTool: ToolRunner = (tool, callId, context) => this.executeTool(tool, callId, context);
 
   constructor(
     private readonly host: TargetHost,
     private readonly stores: SdkEventStores,
-  ) {}
+    private readonly line: SdkLine,
+    private readonly routing: SdkRouting,
+  ) {
+    const create = line.createModernEndpoint;
+    if (routing.dualEra === true && create === undefined) throw new Error('assertion: a dual-era routing on a line without a modern endpoint');
+    this.modern = routing.dualEra === true && create !== undefined ? create.call(line, this.runTool) : null;
+  }
 
   get disposed(): boolean {
     return this.disposedFlag;
@@ -210,23 +335,39 @@ class SdkServer implements ServerInstance {
     if (this.connections.has(request.connection)) {
       throw new Error(`assertion: connection ${request.connection} was already used in this incarnation`);
     }
+    const webRequest = webRequestOf(request);
+    // A dual-era server splits by era first, with the SDK's own predicate; modern requests never reach a session.
+    if (this.modern !== null && !(await this.modern.isLegacy(webRequest))) {
+      const modern = this.modern;
+      return this.serve(request, null, () => modern.fetch(webRequest));
+    }
     let session: SessionEntry | null = null;
     if (request.sessionId !== null) {
-      // Spec: a terminated or unknown session's ID MUST get 404; the client then starts a new session.
       session = this.sessions.get(request.sessionId) ?? null;
-      if (session === null) return this.refuse(request.connection, jsonError(404, -32001, 'Session not found'));
     } else if (isInitialize(request)) {
       session = await this.createSession();
-    } else {
-      return this.refuse(request.connection, jsonError(400, -32000, 'Bad Request: Mcp-Session-Id header is required'));
     }
+    if (session === null && this.routing.unplaced === 'transport') {
+      // No answer of the application's own: a new transport answers what a bare transport answers.
+      session = await this.createSession();
+      this.unplaced.push(session);
+    }
+    if (session === null) {
+      const unknownSession = this.routing.unknownSession ?? SPEC_ROUTING.unknownSession!;
+      return this.refuse(request.connection, unknownSession(request));
+    }
+    const transport = session.transport;
+    return this.serve(request, session, () => transport.handleRequest(webRequest));
+  }
 
+  /** Hands a request to the SDK and reads its response: JSON at once, SSE through a pump that reports frames. */
+  private async serve(request: HttpRequest, session: SessionEntry | null, send: () => Promise<Response>): Promise<HttpResponse> {
     const entry: ConnectionEntry = { connection: request.connection, session, streamId: null, reader: null, state: 'open' };
     this.connections.set(request.connection, entry);
     this.handling = { connection: entry, requestId: requestIdOf(request) };
     let response: Response;
     try {
-      response = await session.transport.handleRequest(webRequestOf(request));
+      response = await send();
     } finally {
       this.handling = null;
     }
@@ -276,7 +417,7 @@ class SdkServer implements ServerInstance {
     // A session this incarnation does not hold (expired, deleted, of an earlier epoch) has no one to notify.
     if (session !== undefined) {
       // No related request: the transport stores it on the standalone stream, sent only if a GET is attached.
-      await session.server.server.notification(message as unknown as ServerNotification);
+      await session.server.notify(message);
     }
     await this.quiescence.settle();
   }
@@ -321,6 +462,10 @@ class SdkServer implements ServerInstance {
       if (entry.reader !== null) await entry.reader.cancel();
     }
     for (const session of this.sessions.values()) await session.transport.close();
+    // Transports that never initialized are in no session map; closing twice is a no-op in the SDK.
+    for (const session of this.unplaced) await session.transport.close();
+    this.unplaced.length = 0;
+    await this.modern?.close();
     this.sessions.clear();
     this.gates.clear();
     await this.quiescence.settle();
@@ -350,7 +495,7 @@ class SdkServer implements ServerInstance {
       stored: (streamId) => this.learnPostStream(streamId),
       replayed: (streamId) => this.learnReplayedStream(streamId),
     });
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    const transport = this.line.createTransport({
       sessionIdGenerator: () => sessionId,
       eventStore: store,
       retryInterval: RETRY_INTERVAL_MS,
@@ -360,15 +505,14 @@ class SdkServer implements ServerInstance {
         this.sessions.set(id, entry);
       },
       onsessionclosed: (id) => {
-        this.stores.endSession(id, 'deleted');
+        if (id !== undefined) this.stores.endSession(id, 'deleted');
       },
     });
     // Set before connect, which chains it: a transport closed by DELETE leaves the routing table (later: 404).
     transport.onclose = () => {
       if (this.sessions.get(sessionId) === entry) this.sessions.delete(sessionId);
     };
-    const server = new McpServer(SERVER_INFO, { capabilities: { logging: {} } });
-    for (const tool of TOOL_NAMES) this.registerTool(server, tool);
+    const server = this.line.createServer(this.runTool);
     const entry: SessionEntry = { id: sessionId, transport, server, requestIdsByStream: new Map() };
     await server.connect(transport);
     return entry;
@@ -388,28 +532,19 @@ class SdkServer implements ServerInstance {
     context.connection.streamId = streamId;
   }
 
-  private registerTool(server: McpServer, tool: ToolName): void {
-    server.registerTool(
-      tool,
-      { description: `resumecheck's ${tool} tool`, inputSchema: { callId: z.string() } },
-      async ({ callId }, extra): Promise<CallToolResult> => {
-        try {
-          return await this.runExecution(tool, callId, extra);
-        } catch (error) {
-          // The SDK would turn this into a JSON-RPC error; a harness failure must crash the run instead.
-          this.quiescence.fail(error);
-          throw error;
-        }
-      },
-    );
+  private async executeTool(tool: ToolName, callId: string, context: ToolContext): Promise<Readonly<Record<string, unknown>>> {
+    try {
+      return await this.runExecution(tool, callId, context);
+    } catch (error) {
+      // The SDK would turn this into a JSON-RPC error; a harness failure must crash the run instead.
+      this.quiescence.fail(error);
+      throw error;
+    }
   }
 
-  private async runExecution(
-    tool: ToolName,
-    callId: string,
-    extra: { sessionId?: string | undefined; sendNotification(notification: ServerNotification): Promise<void> },
-  ): Promise<CallToolResult> {
-    const sessionId = extra.sessionId;
+  private async runExecution(tool: ToolName, callId: string, context: ToolContext): Promise<Readonly<Record<string, unknown>>> {
+    // A modern-era exchange has no session: the empty ID says so in the tool's provenance.
+    const sessionId = context.sessionId ?? (this.modern !== null ? '' : undefined);
     if (sessionId === undefined) throw new Error('assertion: a tool ran without a session ID');
     this.quiescence.touch();
     const execution = this.host.startExecution({ callId, tool, sessionId });
@@ -421,10 +556,10 @@ class SdkServer implements ServerInstance {
         await gate.wait();
         this.quiescence.touch();
         const step = this.host.nextStep(execution);
-        if (step.kind === 'result') return step.result as CallToolResult;
+        if (step.kind === 'result') return step.result;
         try {
           // Sent with the request as related request: on the call's stream, stored even while disconnected.
-          await extra.sendNotification(step.message as unknown as ServerNotification);
+          await context.notify(step.message);
         } catch {
           // The transport refuses when it has lost the request's stream correlation (after a re-sent request ID
           // completed the other copy). That is the SDK's behaviour under test, not a harness failure: the tool
@@ -469,11 +604,14 @@ class SdkServer implements ServerInstance {
  * length of the run: only one SDK run may be open at a time, and callers must call `close()` in `finally`.
  */
 export function createSdkTarget(spec: SdkTargetSpec): Target {
+  const line = spec.line ?? SDK_1_LINE;
+  const routing = spec.routing ?? SPEC_ROUTING;
   return {
     name: spec.name,
     kind: spec.kind ?? 'sdk',
     description: spec.description,
     breaks: [],
+    sdk: line.sdk,
     open(options: TargetOptions): TargetRun {
       const globals = patchSdkGlobals(options.seed);
       const instances: SdkServer[] = [];
@@ -482,7 +620,7 @@ export function createSdkTarget(spec: SdkTargetSpec): Target {
         sync: false,
         boot(incarnation: Incarnation, host: TargetHost): ServerInstance {
           if (closed) throw new Error('assertion: boot called on a closed run');
-          const instance = new SdkServer(host, spec.createStores(incarnation, options));
+          const instance = new SdkServer(host, spec.createStores(incarnation, options), line, routing);
           instances.push(instance);
           return instance;
         },

@@ -1,0 +1,90 @@
+// Figure 6: check-store on a correct Redis Streams store (check-store/fixtures/redis-streams-store.ts, --durable) on a
+// redis-server this bench starts on 127.0.0.1: the time of a 2000-run check, the Redis round trips per second it
+// reached (commands the server processed, from INFO stats, over the check's time), and the peak RSS of this process
+// after a 200-run check and after the 2000-run one (flat memory: the second is not much above the first). The
+// baseline is the same check, same runs and seed, of the in-memory counter store (check-store/fixtures/counter-store.ts):
+// the same checker with no I/O, so the ratio is what Redis round trips cost.
+
+import { connect } from 'node:net';
+import { resourceUsage } from 'node:process';
+import { checkEventStore } from '../check-store/check-event-store.ts';
+import { redisServerAvailable, startRedisServer } from '../check-store/redis-server.ts';
+import { nowMs } from './measure.ts';
+
+/** The figure; `skipped` says why it could not be measured. */
+export interface CheckStoreRedisFigure {
+  readonly skipped: string | null;
+  readonly runs: number;
+  readonly redisMs: number;
+  readonly holds: boolean;
+  readonly commands: number;
+  readonly roundTripsPerSecond: number;
+  readonly baselineMs: number;
+  /** Peak RSS of the process in MiB after the short check and after the long one. */
+  readonly peakRssAfterShortMib: number;
+  readonly peakRssAfterLongMib: number;
+  readonly shortRuns: number;
+}
+
+function commandsProcessed(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    let text = '';
+    socket.once('connect', () => socket.write('INFO stats\r\n'));
+    socket.on('data', (data) => {
+      text += data.toString();
+      const match = /total_commands_processed:(\d+)/.exec(text);
+      if (match !== null) {
+        socket.destroy();
+        resolve(Number(match[1]));
+      }
+    });
+    socket.once('error', reject);
+  });
+}
+
+function peakRssMib(): number {
+  // maxRSS is in KiB and only grows: the peak of the process so far.
+  return Math.round(resourceUsage().maxRSS / 1024);
+}
+
+/** Measures the figure: `runs` per phase for the long check, a tenth of it for the short one. */
+export async function measureCheckStoreRedis(options: { readonly runs: number; readonly seed: string }): Promise<CheckStoreRedisFigure> {
+  const shortRuns = Math.max(1, Math.floor(options.runs / 10));
+  if (!redisServerAvailable()) {
+    return { skipped: 'no redis-server on this machine', runs: options.runs, redisMs: 0, holds: false, commands: 0, roundTripsPerSecond: 0, baselineMs: 0, peakRssAfterShortMib: 0, peakRssAfterLongMib: 0, shortRuns };
+  }
+  const server = await startRedisServer();
+  const saved = process.env['RESUMECHECK_REDIS_URL'];
+  process.env['RESUMECHECK_REDIS_URL'] = server.url;
+  try {
+    const store = 'check-store/fixtures/redis-streams-store.ts';
+    await checkEventStore(store, { runs: shortRuns, seed: options.seed, durable: true });
+    const peakRssAfterShortMib = peakRssMib();
+    const before = await commandsProcessed(server.port);
+    const started = nowMs();
+    const result = await checkEventStore(store, { runs: options.runs, seed: options.seed, durable: true });
+    const redisMs = nowMs() - started;
+    const commands = (await commandsProcessed(server.port)) - before - 1;
+    const peakRssAfterLongMib = peakRssMib();
+    const baselineStarted = nowMs();
+    await checkEventStore('check-store/fixtures/counter-store.ts', { runs: options.runs, seed: options.seed, durable: true });
+    const baselineMs = nowMs() - baselineStarted;
+    return {
+      skipped: null,
+      runs: options.runs,
+      redisMs,
+      holds: result.holds,
+      commands,
+      roundTripsPerSecond: commands / (redisMs / 1000),
+      baselineMs,
+      peakRssAfterShortMib,
+      peakRssAfterLongMib,
+      shortRuns,
+    };
+  } finally {
+    if (saved === undefined) delete process.env['RESUMECHECK_REDIS_URL'];
+    else process.env['RESUMECHECK_REDIS_URL'] = saved;
+    await server.stop();
+  }
+}

@@ -1,0 +1,116 @@
+// The worker thread check-store runs a store in, so that a store's process.exit, busy loop or uncaught error from its
+// timers cannot take the checker down silently: the main thread (contained-check.ts) watches the worker, and this side
+// reports each violation as it is found, names every store call in a shared slot, and beats while its loop turns.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { every } from '../targets/module/clock.ts';
+import { type StoreSource, type StoreWorld, moduleSource } from '../targets/module/module.target.ts';
+import { type EventStoreFactory, type StoreModuleRef, StoreModuleError, firstLine } from '../targets/module/store-module.ts';
+import { callSlotWriter, type CallSlotWriter } from './call-slot.ts';
+import { type CheckEventStoreOptions, checkStoreSource } from './check-event-store.ts';
+import type { WorkerReport, WorkerRequest } from './contained-check.ts';
+
+/** Milliseconds between heartbeats. */
+const BEAT_MS = 100;
+
+function describeArgument(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** The store with each call named in the slot before it is made. */
+function tracedStore(store: EventStore, slot: CallSlotWriter, world: string): EventStore {
+  const traced: EventStore = {
+    storeEvent: (streamId, message) => {
+      slot.call(`storeEvent(${describeArgument(streamId)}, ${describeArgument(message)}) in the run of seed ${world}`);
+      return store.storeEvent(streamId, message);
+    },
+    replayEventsAfter: (lastEventId, options) => {
+      slot.call(`replayEventsAfter(${describeArgument(lastEventId)}, …) in the run of seed ${world}`);
+      return store.replayEventsAfter(lastEventId, options);
+    },
+  };
+  const lookup = store.getStreamIdForEventId;
+  if (lookup !== undefined) {
+    traced.getStreamIdForEventId = (eventId) => {
+      slot.call(`getStreamIdForEventId(${describeArgument(eventId)}) in the run of seed ${world}`);
+      return lookup.call(store, eventId);
+    };
+  }
+  return traced;
+}
+
+/** The module's source with its factory, its stores' calls and its teardown named in the slot. */
+function tracedSource(source: StoreSource, slot: CallSlotWriter): StoreSource {
+  const wrap = (factory: EventStoreFactory, world: string): EventStoreFactory => async (context) => {
+    slot.call(`the factory (session ${describeArgument(context.sessionId)}, incarnation ${context.epoch}) in the run of seed ${world}`);
+    const store = await factory(context);
+    return typeof store === 'object' && store !== null && typeof store.storeEvent === 'function' && typeof store.replayEventsAfter === 'function' ? tracedStore(store, slot, world) : store;
+  };
+  return {
+    ref: source.ref,
+    factoryFor: async (world) => {
+      slot.call(`importing the module for the run of seed ${world}`);
+      return wrap(await source.factoryFor(world), world);
+    },
+    openWorld: async (world): Promise<StoreWorld> => {
+      slot.call(`importing the module for the run of seed ${world}`);
+      const opened = await source.openWorld(world);
+      return {
+        factory: wrap(opened.factory, world),
+        onRunEnd: opened.onRunEnd,
+        end: (timeoutMs) => {
+          slot.call(`the run-end hooks and close() of the run of seed ${world}`);
+          return opened.end(timeoutMs);
+        },
+      };
+    },
+  };
+}
+
+/** The kinds of handle and request this thread's event loop holds, counted. */
+function resourceCounts(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const kind of process.getActiveResourcesInfo()) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return counts;
+}
+
+/** The handles left open since `before`, as a teardown warning; null when none were. */
+function leakedResources(before: Map<string, number>, after: Map<string, number>): string | null {
+  const left = [...after].filter(([kind, count]) => count > (before.get(kind) ?? 0)).map(([kind, count]) => `${kind} ×${count - (before.get(kind) ?? 0)}`);
+  if (left.length === 0) return null;
+  return `the store left handles open after its runs ended (${left.join(', ')}): close them in an onRunEnd hook or the module's close(); the CLI ends them with its worker thread`;
+}
+
+async function run(port: NonNullable<typeof parentPort>): Promise<void> {
+  const { ref, options, slot: buffer } = workerData as { ref: StoreModuleRef; options: CheckEventStoreOptions; slot: SharedArrayBuffer };
+  const slot = callSlotWriter(buffer);
+  // A first beat at once: the main thread's stricter bound applies from here, not after the first interval.
+  slot.beat();
+  const stopBeat = every(BEAT_MS, () => slot.beat());
+  let stopped = false;
+  port.on('message', (message: WorkerRequest) => {
+    if (message.type === 'stop') stopped = true;
+  });
+  const send = (report: WorkerReport): void => port.postMessage(report);
+  const before = resourceCounts();
+  try {
+    const checked = await checkStoreSource(tracedSource(moduleSource(ref), slot), {
+      ...options,
+      stopped: () => stopped,
+      onViolation: (violation) => send({ type: 'violation', violation }),
+    });
+    const leaked = leakedResources(before, resourceCounts());
+    const result = leaked === null ? checked : { ...checked, teardown: [...checked.teardown, leaked] };
+    send({ type: 'done', result });
+  } catch (error) {
+    if (error instanceof StoreModuleError) send({ type: 'bad-input', message: error.message });
+    else send({ type: 'crash', message: firstLine(error), stack: error instanceof Error ? (error.stack ?? null) : null });
+  } finally {
+    stopBeat();
+    port.close();
+  }
+}
+
+if (parentPort !== null) await run(parentPort);

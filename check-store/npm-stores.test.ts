@@ -1,0 +1,38 @@
+// The real stores shipped in npm packages, as check-store/README.md reports them: the copy of server-everything's
+// store is still the package's text, and the verdicts hold (few runs here; the README's figures are from more).
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { checkEventStore } from './check-event-store.ts';
+
+const FIXTURES = 'check-store/fixtures';
+
+function verbatim(file: string): string {
+  const text = readFileSync(file, 'utf8');
+  const begin = text.indexOf('\n', text.indexOf('// BEGIN verbatim'));
+  return text.slice(begin + 1, text.indexOf('// END verbatim'));
+}
+
+describe('npm packages\' event stores, seed 1', () => {
+  it('the server-everything copy is the installed package\'s text', () => {
+    const shipped = readFileSync('node_modules/@modelcontextprotocol/server-everything/dist/transports/streamableHttp.js', 'utf8').split('\n');
+    expect(verbatim(`${FIXTURES}/server-everything-store.js`)).toBe(`${shipped.slice(6, 27).join('\n')}\n`);
+  });
+
+  it('mcp-proxy\'s InMemoryEventStore with its default cap holds', async () => {
+    const result = await checkEventStore(`${FIXTURES}/mcp-proxy-store.ts`, { runs: 20 });
+    expect(result.violations.map((violation) => violation.property)).toEqual([]);
+  });
+
+  it('server-everything\'s store fails replay-exact: it returns an event ID where the stream ID is due', async () => {
+    const result = await checkEventStore(`${FIXTURES}/server-everything-store.js`, { runs: 3, endToEndRuns: 0 });
+    expect(result.holds).toBe(false);
+    expect(result.violations.find((violation) => violation.property === 'replay-exact')?.explanation).toMatch(/the store returned "[0-9a-f-]{36}" instead of the stream's ID/);
+  });
+
+  it('the agents Durable Object store holds with --durable (warnings only: a forged cursor names its stream)', async () => {
+    const result = await checkEventStore(`${FIXTURES}/agents-durable-object-store.js`, { runs: 20, durable: true });
+    expect(result.holds).toBe(true);
+    expect(result.violations.every((violation) => violation.severity === 'warning')).toBe(true);
+  });
+});

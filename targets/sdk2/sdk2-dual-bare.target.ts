@@ -1,0 +1,18 @@
+// The dual-era wiring without an answer of the application's own: a legacy request the session map cannot place goes
+// to a new transport (as the 2.x ssePollingExample routes), so what a bare 2.x transport answers shows.
+
+import { coreStores } from '../sdk/sdk-core.target.ts';
+import { createSdkTarget } from '../sdk/index.ts';
+import type { Target } from '../target.ts';
+import { SDK2_TARGET_INFOS } from './infos.ts';
+import { DUAL_TRANSPORT_ANSWERS } from './example-routing.ts';
+import { SDK_2_LINE } from './sdk2-line.ts';
+
+/** sdk2-dual's wiring where the transports answer unknown and missing session IDs themselves. */
+export const sdk2DualBareTarget: Target = createSdkTarget({
+  name: SDK2_TARGET_INFOS.sdk2DualBare.name,
+  description: SDK2_TARGET_INFOS.sdk2DualBare.description,
+  line: SDK_2_LINE,
+  routing: DUAL_TRANSPORT_ANSWERS,
+  createStores: coreStores,
+});
