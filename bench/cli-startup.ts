@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { median, nowMs } from './measure.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The checkout: bench/precompiled.mjs runs the compiled bench from elsewhere and says where it is. */
+const ROOT = process.env['RESUMECHECK_ROOT'] ?? fileURLToPath(new URL('..', import.meta.url));
 const TIMEOUT_MS = 30_000;
 
 /** The three ways timed, each a command line from the repository root. */

@@ -5,7 +5,7 @@
 //   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
 //   npm run bench -- --json       machine-readable
 //   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
-//   npm run bench -- --only sim,model,planted,fc,sdk,cli,sdk2,check-store,clients
+//   npm run bench -- --only sim,model,planted,fc,sdk,cli,sdk2,check-store,workers,sdkraw,mainjob,clients
 
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -23,7 +23,10 @@ import { type ModelCost, measureModel } from './model-cost.ts';
 import { type PlantedResult, measurePlanted, minimumOf } from './planted.ts';
 import { type SdkResult, measureSdk } from './sdk.ts';
 import { type Sdk2Result, measureSdk2 } from './sdk2.ts';
+import { type MainJobResult, measureMainJob } from './main-job.ts';
 import { type ClientResult, measureClients } from './clients.ts';
+import { type SdkRawResult, measureSdkRaw } from './sdk-raw.ts';
+import { type ThreadCeiling, type WorkersResult, measureThreadCeiling, measureWorkers } from './workers.ts';
 import { type BareSpeed, type SimSpeed, measureBareSpeed, measureSimSpeed } from './sim-speed.ts';
 
 /** The speed targets, each a threshold printed as pass or miss. */
@@ -31,12 +34,25 @@ const TARGETS = {
   referenceStepsPerSecond: 1_000_000,
   plantedMsToFirstMedian: 50,
   sdkStepsPerSecond: 5_000,
+  /** Search runs/s with 2 workers over 1, on 2 cores. */
+  workersRatio: 1.8,
+  /** The README's main job's wall time, ours over main's. */
+  mainJobRatio: 0.5,
+  /** SDK-target steps/s over the raw cost of the same SDK requests. */
+  sdkRawRatio: 0.8,
+  /** Client-level steps/s (the real SDK clients). */
   clientStepsPerSecond: 5_000,
   /** `resumecheck --help`: the compiled bin at most this fraction of the tsx path's wall time. */
   cliHelpOverTsx: 0.25,
 } as const;
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'sdk2', 'check-store', 'clients'] as const;
+/**
+ * The checkout whose CLI is the main job's baseline: BENCH_BASELINE_CHECKOUT names it (e.g. a `git worktree` of the
+ * commit to compare against, with its node_modules); without it the figure is skipped and says so.
+ */
+const BASELINE_CHECKOUT = process.env['BENCH_BASELINE_CHECKOUT'] ?? '';
+
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'sdk2', 'workers', 'sdkraw', 'mainjob', 'check-store', 'clients'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -55,6 +71,9 @@ interface Plan {
   readonly sdkTimeMs: number;
   /** Processes started per way for the --help wall time. */
   readonly cliRounds: number;
+  readonly workersRounds: number;
+  readonly workersReferenceRuns: number;
+  readonly workersSdkRuns: number;
 }
 
 const FULL: Plan = {
@@ -71,6 +90,9 @@ const FULL: Plan = {
   sdkMeasureMs: 3000,
   sdkTimeMs: 30_000,
   cliRounds: 10,
+  workersRounds: 2,
+  workersReferenceRuns: 100_000,
+  workersSdkRuns: 600,
 };
 
 const QUICK: Plan = {
@@ -87,6 +109,9 @@ const QUICK: Plan = {
   sdkMeasureMs: 1000,
   sdkTimeMs: 10_000,
   cliRounds: 3,
+  workersRounds: 1,
+  workersReferenceRuns: 20_000,
+  workersSdkRuns: 100,
 };
 
 interface Machine {
@@ -227,6 +252,10 @@ interface Report {
   readonly cli: CliStartup | null;
   readonly sdk2: Sdk2Result[] | null;
   readonly checkStore: CheckStoreRedisFigure | null;
+  readonly workers: WorkersResult[] | null;
+  readonly threadCeiling: ThreadCeiling | null;
+  readonly sdkRaw: SdkRawResult[] | null;
+  readonly mainJob: MainJobResult | null | 'no baseline checkout';
   readonly clients: ClientResult[] | null;
   readonly elapsedMs: number;
 }
@@ -321,7 +350,10 @@ function render(report: Report): string[] {
       formatRatio(figure.ratio),
       `${verdict(figure.ours.stepsPerSecond >= TARGETS.referenceStepsPerSecond)} (≥ ${formatCount(TARGETS.referenceStepsPerSecond)}/s)`,
     ]);
-    out.push(...table(['stepsMax', 'ours steps', 'ours runs', 'bare steps', 'bare runs', 'ours/bare', 'target'], rows, [true, true, true, true, true, true, false]).map((line) => `   ${line}`));
+    out.push(...table(['stepsMax', 'ours steps', 'ours runs', 'bare (smaller) steps', 'bare runs', 'ours/bare', 'target'], rows, [true, true, true, true, true, true, false]).map((line) => `   ${line}`));
+    // The bare loop is a smaller problem, not the same work: the label says so wherever its ratio is printed.
+    out.push('   bare: a smaller problem, not the same work: 11 of the 20 action kinds, no HTTP requests, message bodies or decision core, no');
+    out.push('   property checked (bench/bare-loop.ts). ours/bare is how far the engine is from a loop that only walks a world, not an efficiency.');
     for (const figure of report.sim) {
       out.push(`   stepsMax ${figure.stepsMax}: windows ours ${figure.oursRounds.map(formatCount).join(', ')}; bare ${figure.bareRounds.map(formatCount).join(', ')}`);
       if (figure.ours.violations > 0) out.push(`   ⚠ the reference violated a property in ${figure.ours.violations} runs, e.g. seed ${figure.ours.firstViolation!.seed}: ${figure.ours.firstViolation!.property}: ${figure.ours.firstViolation!.explanation}`);
@@ -498,7 +530,7 @@ function render(report: Report): string[] {
   }
   if (report.checkStore !== null) {
     const figure = report.checkStore;
-    out.push('8. check-store on a correct Redis Streams store (--durable, redis-server on 127.0.0.1), seed 1');
+    out.push('11. check-store on a correct Redis Streams store (--durable, redis-server on 127.0.0.1), seed 1');
     if (figure.skipped !== null) out.push(`   skipped: ${figure.skipped}`);
     else {
       out.push(`   ${figure.runs} runs per phase: ${formatMs(figure.redisMs)} (${figure.holds ? 'holds' : 'FAILS'}), ${formatCount(figure.commands)} Redis commands, ${formatCount(figure.roundTripsPerSecond)} round trips/s`);
@@ -507,8 +539,72 @@ function render(report: Report): string[] {
     }
     out.push('');
   }
+
+  if (report.workers !== null) {
+    out.push('8. Workers: the fuzz\'s search, runs/s with 2 worker threads against 1 (same seed and runs; pool start-up and shrinking not counted)');
+    const rows = report.workers.map((result) => [
+      result.target,
+      formatCount(result.runs),
+      `${formatCount(result.oneRunsPerSecond)}/s`,
+      `${formatCount(result.twoRunsPerSecond)}/s`,
+      formatRatio(result.ratio),
+      `${verdict(result.ratio >= TARGETS.workersRatio)} (≥ ${TARGETS.workersRatio}×)`,
+      formatMs(result.poolStartMs),
+      `${formatMs(result.oneWallMs)} / ${formatMs(result.twoWallMs)}`,
+      result.agree ? 'same' : '⚠ DIFFER',
+    ]);
+    out.push(...table(['target', 'runs', '1 worker', '2 workers', '2/1', 'target', 'pool start', 'wall 1 / 2', 'findings'], rows, [false, true, true, true, true, false, true, true, false]).map((line) => `   ${line}`));
+    if (report.threadCeiling !== null) {
+      out.push(`   ceiling, measured beside it: a busy loop (no allocation) does ${formatRatio(report.threadCeiling.ratio)} the work in 2 threads as in 1 on this machine now (an idle 2-core machine: about 2×).`);
+    }
+    out.push(`   on ${report.machine.cores} cores; load average ${report.machine.loadAtStart.map((value) => value.toFixed(2)).join(' ')} at the start of the bench: the kernel shares the CPU between sessions, so while others keep the cores busy a second thread gets little.`);
+    out.push('');
+  }
+
+  if (report.sdkRaw !== null) {
+    out.push('9. SDK targets: simulated steps/s against the raw cost of the same SDK requests (the time inside the target boundary alone)');
+    const rows = report.sdkRaw.map((result) => [
+      result.target,
+      formatCount(result.runs),
+      `${formatCount(result.stepsPerSecond)}/s`,
+      `${formatCount(result.rawStepsPerSecond)}/s`,
+      formatRatio(result.ratio),
+      `${verdict(result.ratio >= TARGETS.sdkRawRatio)} (≥ ${TARGETS.sdkRawRatio}×)`,
+    ]);
+    out.push(...table(['target', 'runs', 'steps', 'raw SDK steps', 'ours/raw', 'target'], rows, [false, true, true, true, true, false]).map((line) => `   ${line}`));
+    out.push('   raw: the same runs timed inside the target only (the SDK, its event store, and the Request/SSE plumbing any direct driver needs); the rest is the simulator.');
+    out.push('');
+  }
+
+  if (report.mainJob !== null) {
+    out.push("10. The README's main job, `npx resumecheck fuzz --target sdk-shared` (seed 1, 2 000 runs), whole process, against main's CLI");
+    if (report.mainJob === 'no baseline checkout') out.push(`   skipped: ${BASELINE_CHECKOUT === '' ? 'no baseline checkout given' : `no resumecheck checkout at ${BASELINE_CHECKOUT}`} (BENCH_BASELINE_CHECKOUT=DIR names one, e.g. a git worktree of the commit to compare against)`);
+    else {
+      const job = report.mainJob;
+      const baseline = job.runs[0]!;
+      const rows = job.runs.map((run) => [
+        run.label,
+        formatMs(run.wallMs),
+        run === baseline ? '1.00×' : formatRatio(run.wallMs / baseline.wallMs),
+        run === baseline ? '' : `${verdict(run.wallMs / baseline.wallMs <= TARGETS.mainJobRatio)} (≤ ${TARGETS.mainJobRatio}×)`,
+        run.cpuMs === null ? '-' : formatMs(run.cpuMs),
+        run.cpuMs === null || baseline.cpuMs === null ? '-' : run === baseline ? '1.00×' : formatRatio(run.cpuMs / baseline.cpuMs),
+        String(run.exitCode),
+        run === baseline ? run.properties.join(' ') : JSON.stringify(run.properties) === JSON.stringify(baseline.properties) ? 'the same' : `⚠ ${run.properties.join(' ')}`,
+        run.regressions.length === 0 ? '-' : run.regressions.join(' '),
+      ]);
+      out.push(
+        ...table(['command', 'wall', 'vs main', 'target', 'CPU', 'CPU vs main', 'exit', 'properties the search found', 'stored traces still failing'], rows, [false, true, true, false, true, true, true, false, false]).map(
+          (line) => `   ${line}`,
+        ),
+      );
+      out.push(`   baseline: ${job.baselineCheckout} at ${job.baselineCommit}; each run into a fresh temporary --out; ours with its default --workers (one per core for SDK targets, up to 4).`);
+      for (const run of job.runs) out.push(`   ${run.label}: ${run.command}`);
+    }
+    out.push('');
+  }
   if (report.clients !== null) {
-    out.push('9. Client targets (the real SDK clients against the reference server, client level): steps/s against sdk-core (the real 1.32.2 server transport, server level), same run');
+    out.push('12. Client targets (the real SDK clients against the reference server, client level): steps/s against sdk-core (the real 1.32.2 server transport, server level), same run');
     const rows = report.clients.map((result) => [
       result.target,
       `${formatCount(result.speed.stepsPerSecond)}/s`,
@@ -547,11 +643,11 @@ async function main(): Promise<void> {
     log('note: DEFAULT_CONFIG differs from the config bench/minima.ts was derived under; the planted figures use the latter');
   }
 
-  log('1/7 simulation speed...');
+  log('1/10 simulation speed...');
   const sim = only.has('sim') ? await figureSim(plan) : null;
-  log('2/7 model cost...');
+  log('2/10 model cost...');
   const model = only.has('model') ? measureModel({ warmupMs: plan.modelMeasureMs / 2, measureMs: plan.modelMeasureMs }) : null;
-  log('3/7 planted targets...');
+  log('3/10 planted targets...');
   let planted: PlantedResult[] | null = null;
   if (only.has('planted')) {
     planted = [];
@@ -560,9 +656,9 @@ async function main(): Promise<void> {
       log(`  ${target.name} done`);
     }
   }
-  log('4/7 fast-check baseline...');
+  log('4/10 fast-check baseline...');
   const fc = only.has('fc') ? figureFc(plan, config, log) : null;
-  log('5/7 SDK targets...');
+  log('5/10 SDK targets...');
   let sdk: SdkResult[] | null = null;
   if (only.has('sdk')) {
     sdk = [];
@@ -570,13 +666,31 @@ async function main(): Promise<void> {
       sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
     }
   }
-  log('6/7 --help wall time...');
+  log('6/10 --help wall time...');
   const cli = only.has('cli') ? measureCliStartup(plan.cliRounds) : null;
-  log('7/7 SDK 2.x targets...');
+  log('7/10 SDK 2.x targets...');
   const sdk2 = only.has('sdk2')
     ? await measureSdk2(DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }, sdk, log)
     : null;
-  log('check-store on Redis...');
+  log('8/11 workers...');
+  let workers: WorkersResult[] | null = null;
+  let threadCeiling: ThreadCeiling | null = null;
+  if (only.has('workers')) {
+    threadCeiling = await measureThreadCeiling({ windowMs: plan.measureMs });
+    workers = [
+      await measureWorkers(referenceTarget, { runs: plan.workersReferenceRuns, rounds: plan.workersRounds }),
+      await measureWorkers(sdkSharedTarget, { runs: plan.workersSdkRuns, rounds: plan.workersRounds }),
+    ];
+  }
+  log('9/11 SDK raw cost...');
+  let sdkRaw: SdkRawResult[] | null = null;
+  if (only.has('sdkraw')) {
+    sdkRaw = [];
+    for (const target of [sdkTarget, sdkSharedTarget, sdkCoreTarget]) sdkRaw.push(await measureSdkRaw(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs }));
+  }
+  log('10/11 the main job against a baseline checkout...');
+  const mainJob = only.has('mainjob') ? (measureMainJob({ baselineCheckout: BASELINE_CHECKOUT }) ?? 'no baseline checkout') : null;
+  log('11/11 check-store on Redis...');
   const checkStore = only.has('check-store') ? await measureCheckStoreRedis({ runs: values.quick ? 200 : 2000, seed: '1' }) : null;
   log('client targets...');
   let clients: ClientResult[] | null = null;
@@ -586,7 +700,7 @@ async function main(): Promise<void> {
     clients = await measureClients([clientSdkTarget, clientSdk2Target], sdkCoreTarget, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, config: DEFAULT_CONFIG });
   }
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, checkStore, clients, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, workers, threadCeiling, sdkRaw, mainJob, checkStore, clients, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }

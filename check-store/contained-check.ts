@@ -60,7 +60,9 @@ function removeTemporaries(directory: string | null): void {
 export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptions, onViolation: (violation: StoreViolation) => void): ContainedCheck {
   const slot = createCallSlotBuffer();
   const reader = callSlotReader(slot);
-  const worker = new Worker(new URL('./check-worker.mjs', import.meta.url), { workerData: { ref, options, slot }, stdout: false, stderr: false });
+  // Compiled (dist/), the worker's own compiled module is its entry; from the sources, a shim that registers tsx first.
+  const entry = new URL(import.meta.url.endsWith('.js') ? './check-worker.js' : './check-worker.mjs', import.meta.url);
+  const worker = new Worker(entry, { workerData: { ref, options, slot }, stdout: false, stderr: false });
   const violations: StoreViolation[] = [];
   const callTimeoutMs = options.callTimeoutMs ?? 3_000;
   // A loop that has not turned for this long is stuck in synchronous code (a busy loop): more than any store call may take.

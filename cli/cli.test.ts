@@ -140,7 +140,11 @@ interface TargetRow {
   breaks: string[];
 }
 
-function checkTargetRows(rows: unknown): void {
+function checkTargetRows(document: unknown): void {
+  const envelope = document as { schemaVersion: number; tool: string; command: string; elapsedMs: number; targets: unknown };
+  expect([envelope.schemaVersion, envelope.tool, envelope.command]).toEqual([1, 'resumecheck', 'targets']);
+  expect(typeof envelope.elapsedMs).toBe('number');
+  const rows = envelope.targets;
   expect(Array.isArray(rows)).toBe(true);
   const list = rows as TargetRow[];
   for (const row of list) {
@@ -158,7 +162,7 @@ function checkTargetRows(rows: unknown): void {
 }
 
 describe('targets --json', () => {
-  it('is an array of {name, kind, description, breaks} with the reference and at least 8 planted targets', async () => {
+  it('is the shared envelope around an array of {name, kind, description, breaks} with the reference and at least 8 planted targets', async () => {
     const { code, out, err } = await run(['targets', '--json']);
     expect(code).toBe(0);
     expect(err).toEqual([]);

@@ -1,10 +1,16 @@
 // What a command of the CLI is, as data: its name, its help, its options and positionals, and how to load the code
 // that runs it. The router (main.ts) parses, checks and prints help from this alone, so `--help` loads nothing heavy.
 
+import type { ProgressSink } from './progress.ts';
+
 /** Where a command writes lines. */
 export interface Io {
   out(line: string): void;
   err(line: string): void;
+  /** Handle SIGINT and SIGTERM (the real process does; a test calling main() in-process does not). */
+  readonly signals?: boolean;
+  /** Where a progress line may be drawn (only when it is a TTY). */
+  readonly progress?: ProgressSink;
 }
 
 /** One option of a command. `--help`/`-h` is every command's and is not listed here. */

@@ -26,12 +26,12 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'fuzz',
     summary: 'random runs against a target; each violation is shrunk, printed and written as a trace',
-    usage: ['--target T [--runs N | --time 30s] [--seed S] [--property P ...] [--first] [--out DIR] [--json] [--html FILE]'],
+    usage: ['--target T [--runs N | --time 30s] [--seed S] [--property P ...] [--first] [--workers N] [--out DIR] [--summary FILE] [--junit FILE] [options]'],
     positionals: [],
     options: {
       target: { type: 'string', value: 'T', help: 'the system under test (required): `resumecheck targets` lists them, or module:PATH[#EXPORT][+shared]' },
       runs: { type: 'string', value: 'N', help: `runs to make, 1–100000000 (default ${DEFAULT_RUNS}); not with --time` },
-      time: { type: 'string', value: 'D', help: 'run for a duration instead (30s, 2m, 1500ms, 1h); shrinking comes after it' },
+      time: { type: 'string', value: 'D', help: 'run for a duration instead (30s, 2m, 1500ms, 1h): it bounds the whole command, shrinking included' },
       seed: SEED_OPTION,
       steps: { type: 'string', value: 'N', help: `steps per run at most, ${bounds('stepsMax')} (default ${DEFAULT_CONFIG.stepsMax})` },
       clients: { type: 'string', value: 'N', help: `simulated clients, ${bounds('clients')} (default ${DEFAULT_CONFIG.clients})` },
@@ -40,12 +40,25 @@ export const COMMANDS: readonly CommandSpec[] = [
       restarts: { type: 'string', value: 'N', help: `server restarts per run at most, ${bounds('restartsMax')} (default ${DEFAULT_CONFIG.restartsMax})` },
       shard: { type: 'string', value: 'K/N', help: 'make only the K-th of N interleaved slices of the runs (for parallel CI jobs)' },
       property: { type: 'string', multiple: true, value: 'P', help: 'check only this property (repeatable); `resumecheck properties` lists them' },
-      first: { type: 'boolean', help: 'stop at the first violation (default: go on, one finding per property)' },
+      first: { type: 'boolean', help: 'stop at the first violation (default: go on until every checked property has one, or the budget ends)' },
+      workers: { type: 'string', value: 'N', help: 'worker threads for the search and the shrinks, 1–64 (default: one per core, up to 4, on SDK and module targets; 1 otherwise)' },
       out: OUT_OPTION,
+      corpus: { type: 'string', value: 'DIR', help: 'stored traces replayed before the search, with the --out directory\'s (default traces/corpus)' },
+      'no-corpus': { type: 'boolean', help: 'replay no stored traces but the --out directory\'s' },
+      summary: { type: 'string', value: 'FILE', help: 'write the result as JSON (the --json document): config, seeds, runs, coverage, every finding and its file' },
+      junit: { type: 'string', value: 'FILE', help: 'write JUnit XML: one test case per property, failing when violated' },
+      'min-coverage': { type: 'string', value: 'P', help: 'exit 1 when the runs reach less than P % of the model\'s states, transitions and action kinds' },
       json: JSON_OPTION,
       html: { type: 'string', value: 'FILE', help: 'also write one self-contained page for the whole run, every finding with its diagram; checked before the run' },
     },
-    notes: [MODULE_PATHS],
+    notes: [
+      'Stored traces of the target (--corpus and --out) are replayed first: one that still fails is reported with its file, and ' +
+        'its property is not searched out and shrunk again. Each counterexample is written when found, then the shortest of each ' +
+        'property\'s is shrunk and replaces it. With one --property the search ends at its first violation. For a given seed and ' +
+        'run count the findings do not depend on --workers. SIGINT or SIGTERM stops within a second, keeping every trace found ' +
+        'and writing the summary; a second one exits at once.',
+      MODULE_PATHS,
+    ],
     load: async () => (await import('./fuzz.command.ts')).runFuzz,
   },
   {

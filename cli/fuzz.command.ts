@@ -1,17 +1,31 @@
-// `resumecheck fuzz`: seeded random runs against a target; each property's first violation is shrunk, printed and
-// written as a trace with the command that replays it.
+// `resumecheck fuzz`: stored counterexamples replayed first, then the search (in worker threads when asked),
+// each counterexample written the moment it is found and replaced by its shrunk form, a progress line on a
+// terminal, a summary (JSON) and a JUnit file for CI, coverage, and SIGINT/SIGTERM ending the run cleanly.
 
-import { relative } from 'node:path';
-import { type PropertyName, isPropertyName } from '../properties/index.ts';
+import { mkdirSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, relative } from 'node:path';
+import { PROPERTIES, PROPERTY_NAMES, type PropertyName, isPropertyName } from '../properties/index.ts';
+import { sharedWallMs } from '../sim/clock.ts';
 import { CONFIG_BOUNDS, DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
-import { fuzz } from '../sim/fuzz.ts';
-import { writeTrace } from '../traces/store.ts';
+import { type CoverageReport, coverageReport, renderCoverage } from '../sim/coverage.ts';
+import { type ExampleReplay, loadExamples, regressionsByProperty, replayExamples } from '../sim/failing-examples.ts';
+import { type Finding, type FuzzOutcome, WORKERS_MAX, fuzz, runSeed } from '../sim/fuzz.ts';
+import type { Target } from '../targets/target.ts';
+import { writeFileAtomically, writeTrace } from '../traces/store.ts';
+import type { Trace } from '../traces/trace.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
 import { DEFAULT_RUNS } from './commands.ts';
+import { jsonEnvelope } from './json-envelope.ts';
+import { type JunitCase, junitXml } from './junit.ts';
 import { DEFAULT_OUT, checkOutDir, checkOutFile } from './output-paths.ts';
 import { printViolation, quote } from './print-violation.ts';
+import { createProgress } from './progress.ts';
 import { requireTarget } from './require-target.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
+
+/** Where kept counterexamples are replayed from before a fuzz, unless --corpus says otherwise. */
+export const DEFAULT_CORPUS = 'traces/corpus';
 
 function parseShard(text: string): { index: number; count: number } {
   const match = /^(\d{1,4})\/(\d{1,4})$/.exec(text);
@@ -26,71 +40,310 @@ function requireProperty(name: string): PropertyName {
   return name;
 }
 
+/**
+ * Workers when --workers is not given: one per core (up to 4) for targets whose runs are slow (the SDK and store
+ * modules: milliseconds a run), one for the in-process targets, whose runs take microseconds, so that starting
+ * a worker (loading the simulator again, about a second) costs more than it saves at the default run count.
+ */
+export function defaultWorkers(target: Target): number {
+  return target.kind === 'sdk' || target.kind === 'module' ? Math.min(4, availableParallelism()) : 1;
+}
+
+function parseMinCoverage(text: string): number {
+  const match = /^(\d{1,3}(?:\.\d{1,2})?)%?$/.exec(text.trim());
+  const value = Number(match?.[1]);
+  if (match === null || value > 100) throw new UsageError(`--min-coverage takes a percentage from 0 to 100, got ${JSON.stringify(text)}`);
+  return value;
+}
+
+/** One finding as the summary, --json and JUnit report it. */
+interface FindingReport {
+  readonly property: PropertyName;
+  readonly kind: 'safety' | 'liveness';
+  readonly step: number;
+  readonly explanation: string;
+  readonly run: number;
+  readonly runSeed: string;
+  readonly originalLength: number;
+  readonly shrunkLength: number;
+  readonly shrunk: boolean;
+  readonly shrinkEvaluations: number;
+  /** True when a stored trace that still fails covers this property: that file is reported, nothing new written. */
+  readonly known: boolean;
+  readonly trace: string;
+  readonly replay: string;
+}
+
 /** Runs `resumecheck fuzz`. */
 export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
-  const properties = values.property === undefined ? undefined : (values.property as string[]).map(requireProperty);
-  if (values.runs !== undefined && values.time !== undefined) throw new UsageError('give --runs or --time, not both');
-  const runsMax = values.runs === undefined ? (values.time === undefined ? DEFAULT_RUNS : Number.MAX_SAFE_INTEGER) : parseWhole(values.runs as string, '--runs', 1, 100_000_000);
-  const timeMs = values.time === undefined ? null : parseDuration(values.time as string, '--time');
-  const seed = (values.seed as string | undefined) ?? DEFAULT_CONFIG.seed;
+  const startedMs = sharedWallMs();
+  const properties = values['property'] === undefined ? undefined : (values['property'] as string[]).map(requireProperty);
+  if (values['runs'] !== undefined && values['time'] !== undefined) throw new UsageError('give --runs or --time, not both');
+  const runsMax = values['runs'] === undefined ? (values['time'] === undefined ? DEFAULT_RUNS : Number.MAX_SAFE_INTEGER) : parseWhole(values['runs'] as string, '--runs', 1, 100_000_000);
+  const timeMs = values['time'] === undefined ? null : parseDuration(values['time'] as string, '--time');
+  const seed = (values['seed'] as string | undefined) ?? DEFAULT_CONFIG.seed;
   if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
   const partial: { -readonly [K in keyof SimConfig]?: SimConfig[K] } = { seed };
-  if (values.steps !== undefined) partial.stepsMax = parseWhole(values.steps as string, '--steps', ...CONFIG_BOUNDS.stepsMax);
-  if (values.clients !== undefined) partial.clients = parseWhole(values.clients as string, '--clients', ...CONFIG_BOUNDS.clients);
-  if (values.window !== undefined) partial.windowEventsMax = parseWhole(values.window as string, '--window', ...CONFIG_BOUNDS.windowEventsMax);
-  if (values.calls !== undefined) partial.callsPerSessionMax = parseWhole(values.calls as string, '--calls', ...CONFIG_BOUNDS.callsPerSessionMax);
-  if (values.restarts !== undefined) partial.restartsMax = parseWhole(values.restarts as string, '--restarts', ...CONFIG_BOUNDS.restartsMax);
-  const shard = values.shard === undefined ? undefined : parseShard(values.shard as string);
+  const whole = (flag: string, key: 'stepsMax' | 'clients' | 'windowEventsMax' | 'callsPerSessionMax' | 'restartsMax'): void => {
+    const text = values[flag] as string | undefined;
+    const [least, most] = CONFIG_BOUNDS[key];
+    if (text !== undefined) partial[key] = parseWhole(text, `--${flag}`, least, most);
+  };
+  whole('steps', 'stepsMax');
+  whole('clients', 'clients');
+  whole('window', 'windowEventsMax');
+  whole('calls', 'callsPerSessionMax');
+  whole('restarts', 'restartsMax');
+  const shard = values['shard'] === undefined ? undefined : parseShard(values['shard'] as string);
+  const workersGiven = values['workers'] === undefined ? null : parseWhole(values['workers'] as string, '--workers', 1, WORKERS_MAX);
+  const minCoverage = values['min-coverage'] === undefined ? null : parseMinCoverage(values['min-coverage'] as string);
+  const summaryPath = values['summary'] as string | undefined;
+  const junitPath = values['junit'] as string | undefined;
+  if (summaryPath !== undefined) checkOutFile(summaryPath, '--summary');
+  if (junitPath !== undefined) checkOutFile(junitPath, '--junit');
+  const htmlPath = values['html'] as string | undefined;
+  if (htmlPath !== undefined) checkOutFile(htmlPath, '--html');
+  if (values['corpus'] !== undefined && values['no-corpus'] === true) throw new UsageError('give --corpus or --no-corpus, not both');
   const config = resolveConfig(partial);
-  const out = (values.out as string | undefined) ?? DEFAULT_OUT;
+  const out = (values['out'] as string | undefined) ?? DEFAULT_OUT;
   checkOutDir(out, '--out');
-  const html = values.html as string | undefined;
-  if (html !== undefined) checkOutFile(html, '--html');
   // The target last: loading an SDK target costs a moment, and every other mistake is reported before it.
-  const target = await requireTarget(values.target as string | undefined);
-  const json = values.json === true;
-
-  if (!json) io.out(`resumecheck fuzz: target ${target.name}, seed ${seed}, ${timeMs === null ? `${runsMax} runs` : `${values.time} budget`}, up to ${config.stepsMax} steps, ${config.clients} clients, window ${config.windowEventsMax}`);
-  const outcome = await fuzz({
-    target,
-    config,
-    runsMax,
+  const target = await requireTarget(values['target'] as string | undefined);
+  const workers = workersGiven ?? defaultWorkers(target);
+  const corpus = values['no-corpus'] === true ? null : ((values['corpus'] as string | undefined) ?? DEFAULT_CORPUS);
+  const json = values['json'] === true;
+  const stopAtFirst = values['first'] === true;
+  const checked: readonly PropertyName[] = properties ?? PROPERTY_NAMES;
+  const shown = (path: string): string => relative(process.cwd(), path) || path;
+  const commandConfig = {
+    target: target.name,
+    seed,
+    runsMax: timeMs === null ? runsMax : null,
     timeMs,
-    ...(properties === undefined ? {} : { properties }),
-    ...(shard === undefined ? {} : { shard }),
-    stopAtFirst: values.first === true,
-  });
-  const summary = { target: target.name, seed, runs: outcome.runs, steps: outcome.steps };
-  if (outcome.findings.length === 0) {
-    if (html !== undefined) (await import('../traces/render/html.ts')).writeRunHtml([], html, summary);
-    if (json) io.out(JSON.stringify({ target: target.name, seed, runs: outcome.runs, steps: outcome.steps, violation: null, violations: [] }));
-    else io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
-    return 0;
+    shard: shard ?? null,
+    workers,
+    properties: properties ?? null,
+    first: stopAtFirst,
+    out,
+    corpus,
+    minCoverage,
+    sim: config,
+  };
+
+  // A first signal ends the fuzz (findings kept, summary written); a second one exits at once.
+  const controller = new AbortController();
+  let signalled: NodeJS.Signals | null = null;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled !== null) process.exit(signal === 'SIGTERM' ? 143 : 130);
+    signalled = signal;
+    io.err(`resumecheck: ${signal}: stopping; what was found is kept (${signal} again to exit at once)`);
+    controller.abort();
+  };
+  if (io.signals === true) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   }
-  const reports = outcome.findings.map((finding) => {
-    const written = writeTrace(out, finding.trace);
-    return { finding, path: relative(process.cwd(), written.path) || written.path };
+  const progress = json ? null : createProgress(io.progress ?? {
+    write: () => undefined,
   });
-  // One page for the whole run, its findings' traces already written (their replay commands name them).
-  if (html !== undefined) (await import('../traces/render/html.ts')).writeRunHtml(reports.map(({ finding, path }) => ({ trace: finding.trace, path, run: finding.run })), html, summary);
-  if (json) {
-    const violations = reports.map(({ finding, path }) => ({
-      ...finding.trace.verdict!,
-      run: finding.run,
-      originalLength: finding.shrink.originalLength,
-      shrunkLength: finding.trace.choices.length,
-      shrinkEvaluations: finding.shrink.evaluations,
-      trace: path,
-      replay: `npx resumecheck replay ${quote(path)}`,
-    }));
-    io.out(JSON.stringify({ target: target.name, seed, runs: outcome.runs, steps: outcome.steps, violation: violations[0], violations }));
-    return 1;
+  try {
+    if (!json) {
+      const budget = timeMs === null ? `${runsMax} runs` : `${values['time'] as string} budget`;
+      io.out(`resumecheck fuzz: target ${target.name}, seed ${seed}, ${budget}, up to ${config.stepsMax} steps, ${config.clients} clients, window ${config.windowEventsMax}${workers > 1 ? `, ${workers} workers` : ''}`);
+    }
+
+    // The failing-example database: what is stored for this target is replayed before anything is searched.
+    const directories = [...(corpus === null ? [] : [corpus]), out];
+    const { examples, skipped } = loadExamples(directories, target.name);
+    const replays = await replayExamples(target, examples);
+    const regressions = new Map([...regressionsByProperty(replays)].filter(([property]) => checked.includes(property)));
+    if (!json) {
+      for (const entry of skipped) io.err(`resumecheck: skipped ${shown(entry.file)}: ${entry.reason}`);
+      if (examples.length > 0) {
+        const failing = replays.filter((replay) => replay.violation !== null).length;
+        io.out(`replayed ${examples.length} stored ${examples.length === 1 ? 'trace' : 'traces'} of ${target.name} from ${directories.join(', ')}: ${failing} still ${failing === 1 ? 'fails' : 'fail'}`);
+        for (const [property, replay] of regressions) io.out(`  ✗ ${property}: ${shown(replay.file)} still fails`);
+      }
+    }
+
+    const rawPaths = new Map<PropertyName, string>();
+    const finalPaths = new Map<PropertyName, string>();
+    const write = (trace: Trace): string => {
+      try {
+        return writeTrace(out, trace).path;
+      } catch (error) {
+        throw new UsageError(`cannot write a trace into ${out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      }
+    };
+    const outcome = await fuzz({
+      target,
+      config,
+      runsMax,
+      timeMs,
+      startedMs,
+      ...(properties === undefined ? {} : { properties }),
+      ...(shard === undefined ? {} : { shard }),
+      stopAtFirst,
+      workers,
+      coverage: true,
+      known: new Set(regressions.keys()),
+      signal: controller.signal,
+      onDiscovery: ({ run, trace }) => {
+        // Written at once, unshrunk: a run that is stopped or killed later keeps it.
+        const path = write(trace);
+        rawPaths.set(trace.verdict!.property, path);
+        progress?.clear();
+        if (!json) io.out(`found ${trace.verdict!.property} in run ${run} (${trace.choices.length} steps); written unshrunk: ${shown(path)}`);
+      },
+      onFinding: (finding) => {
+        const property = finding.trace.verdict!.property;
+        if (regressions.has(property)) return;
+        const path = write(finding.trace);
+        finalPaths.set(property, path);
+        const raw = rawPaths.get(property);
+        // The shrunk trace replaces the unshrunk one (named by its content, so a different file).
+        if (raw !== undefined && raw !== path) rmSync(raw, { force: true });
+      },
+      ...(progress === null ? {} : { onProgress: (state) => progress.update(state) }),
+    });
+    progress?.clear();
+
+    const reports: FindingReport[] = outcome.findings.map((finding) => {
+      const verdict = finding.trace.verdict!;
+      const known = regressions.get(verdict.property);
+      const path = shown(known?.file ?? finalPaths.get(verdict.property) ?? rawPaths.get(verdict.property) ?? '');
+      return {
+        property: verdict.property,
+        kind: PROPERTIES.find((property) => property.name === verdict.property)!.kind,
+        step: verdict.step,
+        explanation: verdict.explanation,
+        run: finding.run,
+        runSeed: runSeed(seed, finding.run),
+        originalLength: finding.shrink.originalLength,
+        shrunkLength: finding.trace.choices.length,
+        shrunk: finding.shrunk,
+        shrinkEvaluations: finding.shrink.evaluations,
+        known: known !== undefined,
+        trace: path,
+        replay: `npx resumecheck replay ${quote(path)}`,
+      };
+    });
+    // A stored trace still failing for a property the search did not hit is a failure all the same.
+    const regressionReports = [...regressions].map(([property, replay]) => regressionReport(property, replay, shown));
+    const coverage = outcome.coverage === null ? null : coverageReport(outcome.coverage);
+    const belowCoverage = minCoverage !== null && coverage !== null && coverage.percent < minCoverage;
+    const failed = reports.length > 0 || regressions.size > 0 || belowCoverage;
+    const code = failed ? 1 : signalled !== null ? (signalled === 'SIGTERM' ? 143 : 130) : 0;
+    const elapsedMs = sharedWallMs() - startedMs;
+    const document = jsonEnvelope('fuzz', commandConfig, elapsedMs, {
+      target: target.name,
+      seed,
+      seeds: { fuzz: seed, perRun: `${seed}.N for run N`, shard: shard ?? null },
+      runs: outcome.runs,
+      steps: outcome.steps,
+      interrupted: signalled,
+      exitCode: code,
+      coverage,
+      coverageBelowMinimum: belowCoverage,
+      regressions: regressionReports,
+      replayed: replays.map((replay) => ({ file: shown(replay.file), recorded: replay.recorded, violation: replay.violation?.property ?? null })),
+      violation: reports[0] ?? null,
+      violations: reports,
+    });
+    if (summaryPath !== undefined) writeReport(summaryPath, '--summary', `${JSON.stringify(document, null, 2)}\n`);
+    if (junitPath !== undefined) writeReport(junitPath, '--junit', junitXml({ target: target.name, elapsedMs, cases: junitCases(checked, reports, regressionReports) }));
+    if (htmlPath !== undefined) {
+      // One page for the whole run, its findings' traces already written (their replay commands name them).
+      const pageFindings = outcome.findings.map((finding, index) => ({ trace: finding.trace, path: reports[index]!.trace, run: finding.run }));
+      (await import('../traces/render/html.ts')).writeRunHtml(pageFindings, htmlPath, { target: target.name, seed, runs: outcome.runs, steps: outcome.steps });
+    }
+    if (json) {
+      io.out(JSON.stringify(document));
+      return code;
+    }
+    printOutcome(io, { outcome, reports, regressions: regressionReports, coverage, minCoverage, signalled, finalPaths });
+    return code;
+  } finally {
+    if (io.signals === true) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
   }
-  io.out(`${reports.length} ${reports.length === 1 ? 'property' : 'properties'} violated in ${outcome.runs} runs: ${reports.map(({ finding }) => finding.trace.verdict!.property).join(', ')}`);
-  for (const { finding, path } of reports) {
+}
+
+/** A still-failing stored trace as the reports list it. */
+interface RegressionReport {
+  readonly property: PropertyName;
+  readonly recorded: PropertyName | null;
+  readonly explanation: string;
+  readonly trace: string;
+  readonly replay: string;
+}
+
+/** Writes a report file (its folder made if need be, checked before the run); a failure now is one line, exit 2. */
+function writeReport(path: string, flag: string, text: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileAtomically(path, text);
+  } catch (error) {
+    throw new UsageError(`${flag} ${path}: cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
+function regressionReport(property: PropertyName, replay: ExampleReplay, shown: (path: string) => string): RegressionReport {
+  const path = shown(replay.file);
+  return { property, recorded: replay.recorded, explanation: replay.violation!.explanation, trace: path, replay: `npx resumecheck replay ${quote(path)}` };
+}
+
+function junitCases(checked: readonly PropertyName[], reports: readonly FindingReport[], regressions: readonly RegressionReport[]): JunitCase[] {
+  return checked.map((property) => {
+    const report = reports.find((entry) => entry.property === property);
+    const regression = regressions.find((entry) => entry.property === property);
+    if (report === undefined && regression === undefined) return { property, failure: null };
+    const kind = PROPERTIES.find((entry) => entry.name === property)!.kind;
+    const trace = report?.trace ?? regression!.trace;
+    const explanation = report?.explanation ?? regression!.explanation;
+    const how = report === undefined || report.known ? 'a stored counterexample still fails' : `found in run ${report.run}, ${report.shrunk ? `shrunk to ${report.shrunkLength} steps` : `${report.shrunkLength} steps, not shrunk`}`;
+    return { property, failure: { message: `${property} violated: ${explanation}`, type: kind, details: `${how}\ntrace: ${trace}\nreplay: npx resumecheck replay ${trace}` } };
+  });
+}
+
+function printOutcome(
+  io: Io,
+  result: {
+    outcome: FuzzOutcome;
+    reports: readonly FindingReport[];
+    regressions: readonly RegressionReport[];
+    coverage: CoverageReport | null;
+    minCoverage: number | null;
+    signalled: NodeJS.Signals | null;
+    finalPaths: Map<PropertyName, string>;
+  },
+): void {
+  const { outcome, reports, regressions, coverage, minCoverage, signalled } = result;
+  if (signalled !== null) io.out(`interrupted by ${signalled} after ${outcome.runs} runs; everything found so far is kept`);
+  if (reports.length === 0) io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
+  else io.out(`${reports.length} ${reports.length === 1 ? 'property' : 'properties'} violated in ${outcome.runs} runs: ${reports.map((report) => report.property).join(', ')}`);
+  for (const [index, report] of reports.entries()) {
+    const finding: Finding = outcome.findings[index]!;
     io.out('');
-    io.out(`── found in run ${finding.run} (seed ${finding.trace.seed}); shrunk from ${finding.shrink.originalLength} to ${finding.trace.choices.length} steps in ${finding.shrink.evaluations} runs`);
-    printViolation(io, finding.trace, path);
+    if (report.known) {
+      io.out(`── found in run ${report.run} (seed ${report.runSeed}); known already: ${report.trace} still fails (not shrunk again)`);
+      continue;
+    }
+    const how = report.shrunk ? `shrunk from ${report.originalLength} to ${report.shrunkLength} steps in ${report.shrinkEvaluations} runs` : `not shrunk (${report.shrunkLength} steps): the ${signalled === null ? 'time budget' : 'run'} ended first`;
+    io.out(`── found in run ${report.run} (seed ${report.runSeed}); ${how}`);
+    printViolation(io, finding.trace, report.trace);
   }
-  return 1;
+  const unmatched = regressions.filter((regression) => !reports.some((report) => report.property === regression.property));
+  if (unmatched.length > 0) {
+    io.out('');
+    io.out(`${unmatched.length} stored ${unmatched.length === 1 ? 'trace still fails' : 'traces still fail'} (regressions):`);
+    for (const regression of unmatched) io.out(`  ✗ ${regression.property}: ${regression.trace} (replay: ${regression.replay})`);
+  }
+  if (coverage !== null) {
+    io.out('');
+    for (const line of renderCoverage(coverage)) io.out(line);
+    if (minCoverage !== null && coverage.percent < minCoverage) io.out(`✗ coverage ${coverage.percent}% is below --min-coverage ${minCoverage}%`);
+  }
 }

@@ -13,7 +13,12 @@ import { packageVersion } from './version.ts';
 
 export type { Io } from './command-spec.ts';
 
-const processIo: Io = { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) };
+const processIo: Io = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  signals: true,
+  progress: process.stderr,
+};
 
 /** Errors that are the user's input, not resumecheck's: their message is printed alone, exit 2. */
 function isBadInput(error: unknown): error is Error {

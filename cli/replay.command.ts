@@ -5,13 +5,16 @@ import { runSimulation } from '../sim/engine.ts';
 import { sequenceChoices } from '../sim/choices.ts';
 import { readTrace } from '../traces/store.ts';
 import type { Trace } from '../traces/trace.ts';
+import { sharedWallMs } from '../sim/clock.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
+import { jsonEnvelope } from './json-envelope.ts';
 import { printViolation } from './print-violation.ts';
 import { requireTarget } from './require-target.ts';
 import { UsageError } from './usage-error.ts';
 
 /** Runs `resumecheck replay`. */
 export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Promise<number> {
+  const startedMs = sharedWallMs();
   const file = positionals[0];
   if (file === undefined) throw new UsageError('replay needs a trace FILE');
   const trace = readTrace(file);
@@ -24,7 +27,7 @@ export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Pr
   const expected = trace.verdict?.property ?? null;
   const got = result.violation?.property ?? null;
   if (values.json === true) {
-    io.out(JSON.stringify({ file, target: target.name, expected, violation: result.violation }));
+    io.out(JSON.stringify(jsonEnvelope('replay', { file, target: target.name }, sharedWallMs() - startedMs, { file, target: target.name, expected, violation: result.violation })));
   } else if (got === null) {
     io.out(`✓ ${file}: no violation on ${target.name}${expected === null ? '' : ` (the trace recorded ${expected}: it now holds)`}`);
   } else {

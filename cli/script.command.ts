@@ -9,7 +9,9 @@ import { recordTrace } from '../sim/fuzz.ts';
 import { ScriptError, parseScript, scriptChoices } from '../sim/script.ts';
 import { writeTrace } from '../traces/store.ts';
 import { renderSteps } from '../traces/trace.ts';
+import { sharedWallMs } from '../sim/clock.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
+import { jsonEnvelope } from './json-envelope.ts';
 import { DEFAULT_OUT, checkOutDir } from './output-paths.ts';
 import { printViolation } from './print-violation.ts';
 import { requireTarget } from './require-target.ts';
@@ -17,6 +19,7 @@ import { UsageError } from './usage-error.ts';
 
 /** Runs `resumecheck script`. */
 export async function runScript({ values, positionals }: ParsedArgs, io: Io): Promise<number> {
+  const startedMs = sharedWallMs();
   const file = positionals[0];
   if (file === undefined) throw new UsageError('script needs a FILE of action descriptions, one a line');
   const out = (values.out as string | undefined) ?? DEFAULT_OUT;
@@ -41,7 +44,7 @@ export async function runScript({ values, positionals }: ParsedArgs, io: Io): Pr
   }
   const trace = await recordTrace(target, config, result.choices, null);
   if (trace.verdict === null) {
-    if (values.json === true) io.out(JSON.stringify({ file, target: target.name, steps: trace.choices.length, violation: null }));
+    if (values.json === true) io.out(JSON.stringify(jsonEnvelope('script', { file, target: target.name, seed }, sharedWallMs() - startedMs, { file, target: target.name, steps: trace.choices.length, violation: null })));
     else {
       for (const line of renderSteps(trace.steps)) io.out(line);
       io.out(`✓ ${file}: no violation on ${target.name} (${trace.choices.length} steps and the liveness phase)`);
@@ -50,7 +53,9 @@ export async function runScript({ values, positionals }: ParsedArgs, io: Io): Pr
   }
   const written = writeTrace(out, trace);
   const path = relative(process.cwd(), written.path) || written.path;
-  if (values.json === true) io.out(JSON.stringify({ file, target: target.name, steps: trace.choices.length, violation: trace.verdict, trace: path }));
+  if (values.json === true) {
+    io.out(JSON.stringify(jsonEnvelope('script', { file, target: target.name, seed }, sharedWallMs() - startedMs, { file, target: target.name, steps: trace.choices.length, violation: trace.verdict, trace: path })));
+  }
   else printViolation(io, trace, path);
   return 1;
 }

@@ -15,3 +15,11 @@ export function macrotaskTurn(): Promise<void> {
 export function monotonicMs(): number {
   return performance.now();
 }
+
+/**
+ * Milliseconds since the Unix epoch at monotonic resolution: the same clock in every worker thread (each thread's
+ * `performance.now()` has its own origin), for time budgets shared across threads only.
+ */
+export function sharedWallMs(): number {
+  return performance.timeOrigin + performance.now();
+}

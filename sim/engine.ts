@@ -18,6 +18,7 @@ import {
   startAction,
 } from './actions.ts';
 import type { SimConfig } from './config.ts';
+import type { CoverageObserver } from './coverage.ts';
 import { createPrng } from './prng.ts';
 import { type Provenance, progressStepsOf, provenanceOf, toolStep } from './tools.ts';
 import type { Arrival, EventOwner, SimConnection, SimExecution, StreamView, Violation, World } from './world.ts';
@@ -304,6 +305,7 @@ class RunContext implements LevelRun {
     readonly world: World,
     readonly list: ActionList,
     readonly trace: TraceStep[] | null,
+    readonly coverage: CoverageObserver | null,
   ) {
     this.host = new Host(world);
     this.observe = observeResponse(world);
@@ -342,7 +344,9 @@ async function openRun(target: Target, config: SimConfig, options: RunOptions): 
   const run = await target.open({ windowEventsMax: config.windowEventsMax, seed: config.seed });
   const world = createWorld(config, run, createPrng(`${config.seed}/server`));
   world.checked = options.properties === undefined ? null : new Set(options.properties);
-  const context = new RunContext(world, options.actions ?? createActionList(), options.record === true ? [] : null);
+  const coverage = options.coverage ?? null;
+  coverage?.beginRun();
+  const context = new RunContext(world, options.actions ?? createActionList(), options.record === true ? [] : null, coverage);
   world.server = run.boot({ epoch: 1 }, context.host);
   return context;
 }
@@ -448,14 +452,18 @@ function endStep(world: World): void {
 
 function stepSync(context: RunContext, kind: number, a: number, b: number): void {
   const { world } = context;
+  if (context.coverage !== null) context.coverage.action(kind);
   let op: Op | null = startAction(world, kind, a, b);
   while (op !== null) {
+    // Coverage reads states once the request is made and again once its answer is handled.
+    if (context.coverage !== null) context.coverage.observe(world);
     continueAction(world, op, performSync(context, op), context.observe);
     drainInbox(world);
     for (let cut = settleOp(world, op); cut !== null; cut = settleOp(world, cut)) {
       performSync(context, cut);
       drainInbox(world);
     }
+    if (context.coverage !== null) context.coverage.observe(world);
     op = followUp(world, op);
   }
   endStep(world);
@@ -463,14 +471,18 @@ function stepSync(context: RunContext, kind: number, a: number, b: number): void
 
 async function stepAsync(context: RunContext, kind: number, a: number, b: number): Promise<void> {
   const { world } = context;
+  if (context.coverage !== null) context.coverage.action(kind);
   let op: Op | null = startAction(world, kind, a, b);
   while (op !== null) {
+    // Coverage reads states once the request is made and again once its answer is handled.
+    if (context.coverage !== null) context.coverage.observe(world);
     continueAction(world, op, await performAsync(context, op), context.observe);
     drainInbox(world);
     for (let cut = settleOp(world, op); cut !== null; cut = settleOp(world, cut)) {
       await performAsync(context, cut);
       drainInbox(world);
     }
+    if (context.coverage !== null) context.coverage.observe(world);
     op = followUp(world, op);
   }
   endStep(world);
@@ -549,6 +561,8 @@ export interface RunOptions {
   readonly properties?: readonly PropertyName[];
   /** A list to reuse across runs, saving its allocation. */
   readonly actions?: ActionList;
+  /** Counts the states, transitions and action kinds this run reaches (a fuzz's coverage); off by default. */
+  readonly coverage?: CoverageObserver;
 }
 
 /** Runs one simulation of a synchronous or asynchronous target, at the server level or at the target's own level. */

@@ -1,15 +1,22 @@
-// The fuzz loop: seeded random walks (uniform and swarm), stopping at the first violation, which is shrunk
-// and recorded as a trace. Each run's seed is derived from the fuzz seed and the run's number.
+// The fuzz: seeded random walks (uniform and swarm) in one or more lanes (sim/fuzz-search.ts), then each chosen
+// counterexample shrunk and recorded as a trace. The time budget bounds the whole of it, shrinking included; a
+// stop (a signal) ends it at once, keeping every counterexample found, shrunk or not.
 
 import { PROPERTY_NAMES, type PropertyName } from '../properties/names.ts';
 import type { Target } from '../targets/target.ts';
-import { createActionList } from './actions.ts';
 import { RESUMECHECK_VERSION, TRACE_FORMAT_VERSION, type Trace } from '../traces/trace.ts';
-import { planWalk, sequenceChoices, walkChoices } from './choices.ts';
-import { monotonicMs } from './clock.ts';
+import { sequenceChoices } from './choices.ts';
+import { sharedWallMs } from './clock.ts';
 import type { SimConfig } from './config.ts';
+import { type CoverageCounts, emptyCoverage, mergeCoverage } from './coverage.ts';
 import { type RunResult, runSimulation } from './engine.ts';
+import { CONTROL, CandidateBook, type Candidate, type LanePlan, createControl, runSeed, searchLane } from './fuzz-search.ts';
 import { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, shrinkChoices } from './shrink.ts';
+
+export { runSeed } from './fuzz-search.ts';
+
+/** Worker threads at the most, whatever is asked: each holds a copy of the simulator (and of the SDK, on SDK targets). */
+export const WORKERS_MAX = 64;
 
 /** What to fuzz and for how long. */
 export interface FuzzOptions {
@@ -18,19 +25,46 @@ export interface FuzzOptions {
   readonly config: SimConfig;
   /** Runs at the most. */
   readonly runsMax: number;
-  /** Wall-clock budget in ms, or null; only decides when to stop, never what a run does. */
+  /** Wall-clock budget in ms for the whole fuzz, shrinking included, or null; decides when to stop, never what a run does. */
   readonly timeMs: number | null;
+  /** When the budget started (`sharedWallMs()`), if before the call (a command's own start); default: now. */
+  readonly startedMs?: number;
   readonly shrinkBounds?: ShrinkBounds;
   /** Check only these properties (default: all). */
   readonly properties?: readonly PropertyName[];
   /** Run only every `count`-th run, starting at run `index` (1-based): machines sharing a seed split the runs. */
   readonly shard?: { readonly index: number; readonly count: number };
   /**
-   * Stop at the first violation (the default), or go on through the budget collecting one finding per property.
-   * Each finding is the first violation of its run: a run whose first violation was already found is passed
-   * over, rather than checked on past it, so consequences of one bug are not reported as further bugs.
+   * Stop at the first violation (the default), or go on collecting one finding per property until every checked
+   * property has one or the budget is spent (so with one property, the search ends at its first violation).
+   * Each finding is the first violation of its run; of a property's runs, the shortest is shrunk.
    */
   readonly stopAtFirst?: boolean;
+  /** Worker threads searching and shrinking (default 1: in this thread). The findings do not depend on it. */
+  readonly workers?: number;
+  /** Count the states, transitions and action kinds the runs reach. */
+  readonly coverage?: boolean;
+  /** Properties whose counterexamples are known already (still-failing stored traces): found, never shrunk. */
+  readonly known?: ReadonlySet<PropertyName>;
+  /** Ends the fuzz now: the search stops and nothing more is shrunk. */
+  readonly signal?: AbortSignal;
+  /** The first counterexample of each property, recorded unshrunk as soon as it is found (to be written at once). */
+  readonly onDiscovery?: (discovery: { readonly run: number; readonly trace: Trace }) => void | Promise<void>;
+  /** Each finding, once shrunk (or given up on) and recorded. */
+  readonly onFinding?: (finding: Finding) => void | Promise<void>;
+  readonly onProgress?: (progress: FuzzProgress) => void;
+}
+
+/** Where a fuzz stands, for a progress line. */
+export interface FuzzProgress {
+  readonly phase: 'search' | 'shrink';
+  readonly runs: number;
+  readonly steps: number;
+  /** Properties with a counterexample so far. */
+  readonly found: number;
+  readonly elapsedMs: number;
+  /** Null without a time budget. */
+  readonly remainingMs: number | null;
 }
 
 /** A violation found, shrunk and recorded. */
@@ -39,6 +73,8 @@ export interface Finding {
   readonly run: number;
   readonly original: RunResult;
   readonly shrink: ShrinkResult;
+  /** False when the budget or a stop ended the fuzz before this one was shrunk, or its property was known. */
+  readonly shrunk: boolean;
   readonly trace: Trace;
 }
 
@@ -48,13 +84,14 @@ export interface FuzzOutcome {
   readonly steps: number;
   /** The first finding, or null. */
   readonly finding: Finding | null;
-  /** Every finding, one per property, in the order found. */
+  /** Every finding, one per property, in the order their properties were first violated. */
   readonly findings: readonly Finding[];
-}
-
-/** The seed of run `run` of a fuzz seeded with `seed`. */
-export function runSeed(seed: string, run: number): string {
-  return `${seed}.${run}`;
+  /** True when a stop (`signal`) ended it. */
+  readonly interrupted: boolean;
+  readonly coverage: CoverageCounts | null;
+  readonly elapsedMs: number;
+  /** Of it, the search's share (lanes running), for runs/s figures. */
+  readonly searchMs: number;
 }
 
 /** Re-runs `choices` with recording on and packs the result as a trace. */
@@ -82,34 +119,198 @@ export async function recordTrace(
   };
 }
 
+/** One shrink to make, in whatever thread: plain data. */
+export interface ShrinkTask {
+  readonly config: SimConfig;
+  readonly choices: readonly number[];
+  readonly property: PropertyName;
+  readonly bounds: ShrinkBounds;
+  readonly properties: readonly PropertyName[] | null;
+  readonly deadlineMs: number | null;
+}
+
+/** Where lanes and shrinks run: this thread, or a pool of workers (sim/fuzz-workers.ts). */
+export interface FuzzExecutor {
+  /** How many lanes and shrinks it runs at once. */
+  readonly parallelism: number;
+  search(plans: readonly LanePlan[], control: Int32Array, hooks: { onCandidate(candidate: Candidate): void | Promise<void>; onProgress(runs: number, steps: number): void }): Promise<{ runs: number; steps: number; coverage: CoverageCounts | null }>;
+  /** Shrinks one counterexample; `control`'s stop cell ends it early. */
+  shrink(task: ShrinkTask, control: Int32Array): Promise<ShrinkResult>;
+  close(): Promise<void>;
+}
+
+/** Runs lanes and shrinks in this thread, one at a time. */
+export function inThreadExecutor(target: Target): FuzzExecutor {
+  return {
+    parallelism: 1,
+    async search(plans, control, hooks) {
+      let runs = 0;
+      let steps = 0;
+      const coverage = plans[0]?.coverage === true ? emptyCoverage() : null;
+      for (const plan of plans) {
+        const lane = await searchLane(target, plan, control, hooks, coverage);
+        runs += lane.runs;
+        steps += lane.steps;
+      }
+      return { runs, steps, coverage };
+    },
+    shrink(task, control) {
+      return shrinkChoices(target, task.config, task.choices, task.property, task.bounds, {
+        ...(task.properties === null ? {} : { properties: task.properties }),
+        deadlineMs: task.deadlineMs,
+        stopped: () => Atomics.load(control, CONTROL.stop) !== 0,
+      });
+    },
+    async close() {},
+  };
+}
+
+/** Of a time budget, the share the search may use once something was found, leaving the rest for shrinking. */
+const SEARCH_SHARE_ONCE_FOUND = 0.6;
+/** Of a time budget, the share shrinking may reach up to, leaving the rest for recording and writing. */
+const SHRINK_SHARE = 0.95;
+
 /** Fuzzes a target until a violation is found or the budget is spent. */
 export async function fuzz(options: FuzzOptions): Promise<FuzzOutcome> {
+  const workers = options.workers ?? 1;
+  if (workers <= 1) return fuzzWith(options, inThreadExecutor(options.target));
+  // Loaded only when asked for: the pool brings worker_threads and a loader for the worker's own modules.
+  const { workerPoolExecutor } = await import('./fuzz-workers.ts');
+  const executor = await workerPoolExecutor(options.target, workers);
+  try {
+    return await fuzzWith(options, executor);
+  } finally {
+    await executor.close();
+  }
+}
+
+/** The fuzz over a given executor. */
+export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Promise<FuzzOutcome> {
   const { target, config } = options;
-  const started = monotonicMs();
-  let steps = 0;
-  const actions = createActionList();
+  const startedMs = options.startedMs ?? sharedWallMs();
   const stopAtFirst = options.stopAtFirst ?? true;
   const checked = options.properties ?? null;
-  const only = checked === null ? {} : { properties: checked };
-  const findings: Finding[] = [];
-  const found = new Set<PropertyName>();
-  const outcome = (): FuzzOutcome => ({ runs, steps, finding: findings[0] ?? null, findings });
   const shard = options.shard ?? { index: 1, count: 1 };
+  const known = options.known ?? new Set<PropertyName>();
+  const deadline = (share: number): number | null => (options.timeMs === null ? null : startedMs + options.timeMs * share);
+  const control = createControl({ shared: executor.parallelism > 1 });
+  const stop = (): void => {
+    Atomics.store(control, CONTROL.stop, 1);
+  };
+  const stopped = (): boolean => Atomics.load(control, CONTROL.stop) !== 0;
+  if (options.signal?.aborted === true) stop();
+  options.signal?.addEventListener('abort', stop, { once: true });
+
+  const book = new CandidateBook({ stopAtFirst, propertiesChecked: (checked ?? PROPERTY_NAMES).length });
+  const discoveries: Promise<void>[] = [];
+  // Runs made in this thread (recording traces) take turns: an SDK run patches process globals for its length,
+  // so two may never overlap in one thread (a lane of the in-thread executor waits for its turn too).
+  let turn: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(task: () => Promise<T>): Promise<T> => {
+    const next = turn.then(task);
+    turn = next.catch(() => undefined);
+    return next;
+  };
   let runs = 0;
-  for (let run = shard.index; runs < options.runsMax; run += shard.count) {
-    if (options.timeMs !== null && runs > 0 && monotonicMs() - started >= options.timeMs) return outcome();
-    runs += 1;
-    const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, run) };
-    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, target.level?.faultKinds)), { ...only, actions });
-    steps += result.steps + result.healSteps;
-    if (result.violation === null) continue;
-    const { property } = result.violation;
-    if (found.has(property)) continue;
-    found.add(property);
-    const shrink = await shrinkChoices(target, runConfig, result.choices, property, options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, only);
-    const trace = await recordTrace(target, runConfig, shrink.choices, shrink, checked);
-    findings.push({ run, original: result, shrink, trace });
-    if (stopAtFirst || found.size === (checked ?? PROPERTY_NAMES).length) return outcome();
-  }
-  return outcome();
+  let steps = 0;
+  const progress = (phase: FuzzProgress['phase']): void => {
+    const elapsedMs = sharedWallMs() - startedMs;
+    const remainingMs = options.timeMs === null ? null : Math.max(0, options.timeMs - elapsedMs);
+    options.onProgress?.({ phase, runs, steps, found: book.size, elapsedMs, remainingMs });
+  };
+  const laneCount = executor.parallelism;
+  const plans: LanePlan[] = Array.from({ length: laneCount }, (_, index) => ({
+    config,
+    runsMax: options.runsMax,
+    shard,
+    lane: { index, count: laneCount },
+    properties: checked,
+    stopAtFirst,
+    deadlineMs: deadline(1),
+    deadlineFoundMs: deadline(SEARCH_SHARE_ONCE_FOUND),
+    coverage: options.coverage === true,
+  }));
+  const searchStartedMs = sharedWallMs();
+  const searched = await executor.search(plans, control, {
+    onCandidate(candidate) {
+      if (!book.offer(candidate)) return;
+      Atomics.store(control, CONTROL.found, book.size);
+      // The bound may only have come down; lanes read it before their next run.
+      Atomics.store(control, CONTROL.bound, book.bound());
+      if (options.onDiscovery === undefined || known.has(candidate.violation.property)) return;
+      const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, candidate.run) };
+      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: await recordTrace(target, runConfig, candidate.choices, null, checked) }));
+      discoveries.push(discovery);
+      // Awaited with the others after the search; marked handled now, so a failure waits for that.
+      discovery.catch(() => undefined);
+      return discovery;
+    },
+    onProgress(laneRuns, laneSteps) {
+      runs += laneRuns;
+      steps += laneSteps;
+      progress('search');
+    },
+  });
+  const searchMs = sharedWallMs() - searchStartedMs;
+  runs = searched.runs;
+  steps = searched.steps;
+  await Promise.all(discoveries);
+
+  // Shrinking: the chosen candidates, at most `parallelism` at a time, each within a share of the budget left.
+  const chosen = book.chosen();
+  const findings: (Finding | null)[] = chosen.map(() => null);
+  let next = 0;
+  const shrinkDeadline = deadline(SHRINK_SHARE);
+  const shrinkOne = async (index: number): Promise<void> => {
+    const candidate = chosen[index]!;
+    const property = candidate.violation.property;
+    const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, candidate.run) };
+    const original: RunResult = { violation: candidate.violation, choices: candidate.choices, steps: candidate.steps, healSteps: candidate.healSteps, trace: null };
+    const unshrunk: ShrinkResult = { choices: candidate.choices, originalLength: candidate.choices.length, evaluations: 0 };
+    let shrink = unshrunk;
+    const skip = known.has(property) || stopped() || (shrinkDeadline !== null && sharedWallMs() >= shrinkDeadline);
+    if (!skip) {
+      // Each shrink still to start gets an equal share of the time left, `parallelism` of them at once.
+      const waves = Math.ceil((chosen.length - index) / executor.parallelism);
+      const share = shrinkDeadline === null ? null : sharedWallMs() + (shrinkDeadline - sharedWallMs()) / Math.max(1, waves);
+      progress('shrink');
+      shrink = await executor.shrink(
+        { config: runConfig, choices: candidate.choices, property, bounds: options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, properties: checked, deadlineMs: share },
+        control,
+      );
+    }
+    const trace = await inTurn(() => recordTrace(target, runConfig, shrink.choices, skip ? null : shrink, checked));
+    const finding: Finding = { run: candidate.run, original, shrink, shrunk: !skip, trace };
+    findings[index] = finding;
+    await options.onFinding?.(finding);
+  };
+  const shrinkers = Array.from({ length: Math.min(executor.parallelism, chosen.length) }, async () => {
+    while (next < chosen.length) {
+      const index = next;
+      next += 1;
+      await shrinkOne(index);
+    }
+  });
+  await Promise.all(shrinkers);
+  options.signal?.removeEventListener('abort', stop);
+  const done = findings.filter((finding): finding is Finding => finding !== null);
+  return {
+    runs,
+    steps,
+    finding: done[0] ?? null,
+    findings: done,
+    interrupted: options.signal?.aborted === true,
+    coverage: searched.coverage,
+    elapsedMs: sharedWallMs() - startedMs,
+    searchMs,
+  };
+}
+
+/** Adds the coverage of several lanes. */
+export function mergeLaneCoverage(parts: readonly (CoverageCounts | null)[]): CoverageCounts | null {
+  const present = parts.filter((part): part is CoverageCounts => part !== null);
+  if (present.length === 0) return null;
+  const total = emptyCoverage();
+  for (const part of present) mergeCoverage(total, part);
+  return total;
 }

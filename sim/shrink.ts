@@ -10,6 +10,7 @@ import { runSimulation } from './engine.ts';
 import { sequenceChoices } from './choices.ts';
 import { describedChoices } from './script.ts';
 import { createActionList } from './actions.ts';
+import { macrotaskTurn, sharedWallMs } from './clock.ts';
 
 /** The outcome of shrinking. */
 export interface ShrinkResult {
@@ -29,6 +30,18 @@ export interface ShrinkBounds {
 
 export const DEFAULT_SHRINK_BOUNDS: ShrinkBounds = { fastCheckEvaluationsMax: 4000, passEvaluationsMax: 4000 };
 
+/** What a shrink checks, and what may end it early with the shortest sequence found so far. */
+export interface ShrinkOptions {
+  readonly properties?: readonly PropertyName[];
+  /** A wall-clock deadline (`sharedWallMs`), or null: past it, every candidate counts as passing. */
+  readonly deadlineMs?: number | null;
+  /** True once the shrink must end now (a signal). */
+  readonly stopped?: () => boolean;
+}
+
+/** How often a long shrink lets the event loop run (signals, messages), in evaluations. */
+const YIELD_EVERY_EVALUATIONS = 64;
+
 /** Largest choice value fast-check may try; choices are reduced modulo the enabled actions anyway. */
 const CHOICE_MAX = 4095;
 
@@ -39,13 +52,23 @@ export async function shrinkChoices(
   choices: readonly number[],
   property: PropertyName,
   bounds: ShrinkBounds = DEFAULT_SHRINK_BOUNDS,
-  options: { readonly properties?: readonly PropertyName[] } = {},
+  shrinkOptions: ShrinkOptions = {},
 ): Promise<ShrinkResult> {
   let evaluations = 0;
   const actions = createActionList();
+  const options = shrinkOptions.properties === undefined ? {} : { properties: shrinkOptions.properties };
+  const deadlineMs = shrinkOptions.deadlineMs ?? null;
+  let ended = false;
+  // Ending early keeps the shortest violating sequence found so far: every one kept was checked.
+  const over = (): boolean => {
+    if (!ended) ended = (deadlineMs !== null && sharedWallMs() >= deadlineMs) || shrinkOptions.stopped?.() === true;
+    return ended;
+  };
   // The consumed prefix of a failing run is what matters: a run stops at its first violation.
   const violates = async (sequence: readonly number[]): Promise<readonly number[] | null> => {
     evaluations += 1;
+    // A synchronous target never yields by itself; a signal's handler runs only when something does.
+    if (evaluations % YIELD_EVERY_EVALUATIONS === 0) await macrotaskTurn();
     const result = await runSimulation(target, config, sequenceChoices(sequence), { ...options, actions });
     return result.violation?.property === property ? result.choices : null;
   };
@@ -57,7 +80,7 @@ export async function shrinkChoices(
   const checked = await fc.check(
     fc.asyncProperty(fc.array(fc.nat({ max: CHOICE_MAX }), { maxLength: start.length }), async (sequence) => {
       // Past the bound every candidate "passes", which ends the shrink where it stands.
-      if (fastCheckRuns >= bounds.fastCheckEvaluationsMax) return true;
+      if (fastCheckRuns >= bounds.fastCheckEvaluationsMax || over()) return true;
       fastCheckRuns += 1;
       const consumed = await violates(sequence);
       if (consumed !== null && consumed.length <= (best?.length ?? Infinity)) best = consumed;
@@ -70,9 +93,10 @@ export async function shrinkChoices(
   let current: readonly number[] = best ?? start;
   let passRuns = 0;
   let improved = true;
-  while (improved && passRuns < bounds.passEvaluationsMax) {
+  const passing = (): boolean => passRuns < bounds.passEvaluationsMax && !over();
+  while (improved && passing()) {
     improved = false;
-    for (let index = current.length - 1; index >= 0 && passRuns < bounds.passEvaluationsMax; index -= 1) {
+    for (let index = current.length - 1; index >= 0 && passing(); index -= 1) {
       passRuns += 1;
       const without = [...current.slice(0, index), ...current.slice(index + 1)];
       const consumed = await violates(without);
@@ -81,8 +105,8 @@ export async function shrinkChoices(
         improved = true;
       }
     }
-    for (let index = 0; index < current.length && passRuns < bounds.passEvaluationsMax; index += 1) {
-      for (let lower = 0; lower < current[index]! && passRuns < bounds.passEvaluationsMax; lower += 1) {
+    for (let index = 0; index < current.length && passing(); index += 1) {
+      for (let lower = 0; lower < current[index]! && passing(); lower += 1) {
         passRuns += 1;
         const candidate = [...current];
         candidate[index] = lower;
@@ -95,7 +119,7 @@ export async function shrinkChoices(
       }
     }
   }
-  current = await deleteByMeaning(target, config, current, property, options, bounds.passEvaluationsMax, () => (evaluations += 1));
+  if (!over()) current = await deleteByMeaning(target, config, current, property, options, bounds.passEvaluationsMax, { count: () => (evaluations += 1), over });
   return { choices: current, originalLength: choices.length, evaluations };
 }
 
@@ -110,7 +134,7 @@ async function deleteByMeaning(
   property: PropertyName,
   options: { readonly properties?: readonly PropertyName[] },
   runsMax: number,
-  count: () => void,
+  budget: { readonly count: () => void; readonly over: () => boolean },
 ): Promise<readonly number[]> {
   let runs = 0;
   const describe = async (choices: readonly number[]): Promise<string[]> => {
@@ -120,11 +144,12 @@ async function deleteByMeaning(
   let current = start;
   let descriptions = await describe(current);
   let improved = true;
-  while (improved && runs < runsMax) {
+  while (improved && runs < runsMax && !budget.over()) {
     improved = false;
-    for (let index = descriptions.length - 1; index >= 0 && runs < runsMax; index -= 1) {
+    for (let index = descriptions.length - 1; index >= 0 && runs < runsMax && !budget.over(); index -= 1) {
       runs += 1;
-      count();
+      budget.count();
+      if (runs % YIELD_EVERY_EVALUATIONS === 0) await macrotaskTurn();
       const result = await runSimulation(
         target,
         config,

@@ -1,6 +1,6 @@
 // Writing traces: atomically (a temporary file, then a rename), named by content hash, never overwriting.
 
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Trace, TraceFormatError, parseTrace, serializeTrace, traceFileName } from './trace.ts';
 
@@ -9,10 +9,23 @@ export function writeTrace(directory: string, trace: Trace): { path: string; cre
   mkdirSync(directory, { recursive: true });
   const path = join(directory, traceFileName(trace));
   if (existsSync(path)) return { path, created: false };
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, serializeTrace(trace), { flag: 'wx' });
-  renameSync(temporary, path);
+  writeFileAtomically(path, serializeTrace(trace));
   return { path, created: true };
+}
+
+/**
+ * Writes `text` to `path` through a temporary file beside it and a rename, so a reader (or an interrupted run)
+ * sees the whole file or none; a failed write (a full disk) removes its temporary file before it throws.
+ */
+export function writeFileAtomically(path: string, text: string): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, text, { flag: 'w' });
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }
 
 /** Reads and checks a trace file. Throws TraceFormatError (bad input) with one line. */

@@ -24,6 +24,7 @@ import type {
   ToolName,
 } from '../target.ts';
 import { TOOL_NAMES } from '../target.ts';
+import { SHARED_JSON_SCHEMA_VALIDATOR } from './json-schema-validator.ts';
 import { type Quiescence, createQuiescence } from './quiescence.ts';
 import { patchSdkGlobals } from './random.ts';
 import { createSseParser } from './sse-parser.ts';
@@ -241,7 +242,7 @@ export const SDK_1_LINE: SdkLine = {
   sdk: `@modelcontextprotocol/sdk@${installedVersion('@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/server/mcp.js')}`,
   createTransport: (options) => new WebStandardStreamableHTTPServerTransport(options),
   createServer(run) {
-    const server = new McpServer(SERVER_INFO, { capabilities: { logging: {} } });
+    const server = new McpServer(SERVER_INFO, { capabilities: { logging: {} }, jsonSchemaValidator: SHARED_JSON_SCHEMA_VALIDATOR });
     for (const tool of TOOL_NAMES) {
       server.registerTool(
         tool,

@@ -1,0 +1,208 @@
+// The fuzz command for CI and long runs: a summary and a JUnit file, worker threads, stored counterexamples
+// replayed first, --min-coverage, and SIGINT ending a time-budgeted run with everything found kept.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from './main.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-fuzz-cli-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function run(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
+  return { code, out, err };
+}
+
+/**
+ * Checks that `text` is well-formed XML as far as a JUnit file can be: one root, every element closed in order,
+ * quoted attributes, no stray `<` or `&` in text. Returns the problems found (none for a good file).
+ */
+function xmlProblems(text: string): string[] {
+  const problems: string[] = [];
+  const body = text.replace(/^<\?xml[^?]*\?>\s*/, '');
+  const open: string[] = [];
+  let roots = 0;
+  const token = /<(\/?)([A-Za-z_][\w.-]*)((?:\s+[A-Za-z_][\w.-]*="[^"<]*")*)\s*(\/?)>|([^<]+)|(<)/gy;
+  for (let match = token.exec(body); match !== null; match = token.exec(body)) {
+    const [, closing, name, , selfClosing, textPart, stray] = match;
+    if (stray !== undefined) {
+      problems.push(`a stray < at ${match.index}`);
+      break;
+    }
+    if (textPart !== undefined) {
+      if (open.length === 0 && textPart.trim() !== '') problems.push('text outside the root element');
+      if (/&(?!(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/.test(textPart)) problems.push(`a bare & in ${JSON.stringify(textPart.slice(0, 40))}`);
+      continue;
+    }
+    if (closing === '/') {
+      if (open.pop() !== name) problems.push(`</${name}> closes ${open.at(-1) ?? 'nothing'}`);
+      continue;
+    }
+    if (open.length === 0) roots += 1;
+    if (selfClosing !== '/') open.push(name!);
+  }
+  if (open.length > 0) problems.push(`unclosed: ${open.join(', ')}`);
+  if (roots !== 1) problems.push(`${roots} root elements`);
+  return problems;
+}
+
+describe('the XML check used below can fail', () => {
+  it('finds an unclosed element, a bare & and a stray <', () => {
+    expect(xmlProblems('<a><b></a>')).not.toEqual([]);
+    expect(xmlProblems('<a>x & y</a>')).not.toEqual([]);
+    expect(xmlProblems('<a>x < y</a>')).not.toEqual([]);
+    expect(xmlProblems('<?xml version="1.0"?>\n<a x="1"><b/>t &amp; u</a>\n')).toEqual([]);
+  });
+});
+
+interface Summary {
+  schemaVersion: number;
+  tool: string;
+  command: string;
+  config: { target: string; workers: number; seed: string };
+  elapsedMs: number;
+  runs: number;
+  steps: number;
+  interrupted: string | null;
+  coverage: { percent: number } | null;
+  regressions: Array<{ property: string; trace: string }>;
+  violations: Array<{ property: string; shrunkLength: number; shrunk: boolean; known: boolean; trace: string; run: number }>;
+}
+
+describe('fuzz --workers 2 --summary --junit (seed 1)', () => {
+  it('on a planted target: exit 1, a summary with every finding and a valid JUnit file failing the broken property', { timeout: 60_000 }, async () => {
+    const out = join(scratch, 'planted-found');
+    const summary = join(scratch, 'planted-summary.json');
+    const junit = join(scratch, 'planted-junit.xml');
+    const result = await run(['fuzz', '--target', 'no-owner-check', '--runs', '400', '--workers', '2', '--out', out, '--no-corpus', '--summary', summary, '--junit', junit]);
+    expect(result.code).toBe(1);
+    const document = JSON.parse(readFileSync(summary, 'utf8')) as Summary;
+    expect([document.schemaVersion, document.tool, document.command, document.config.workers]).toEqual([1, 'resumecheck', 'fuzz', 2]);
+    expect(document.runs).toBe(400);
+    expect(document.coverage?.percent).toBeGreaterThan(50);
+    expect(document.violations.map((violation) => violation.property)).toContain('no-cross-session-delivery');
+    for (const violation of document.violations) {
+      expect(violation.shrunk).toBe(true);
+      expect(existsSync(violation.trace), violation.trace).toBe(true);
+    }
+    // Only the shrunk traces remain: each unshrunk one written when found was replaced.
+    expect(readdirSync(out).sort()).toEqual(document.violations.map((violation) => violation.trace.split('/').at(-1)).sort());
+    const xml = readFileSync(junit, 'utf8');
+    expect(xmlProblems(xml)).toEqual([]);
+    expect(xml).toMatch(/<testcase classname="no-owner-check" name="no-cross-session-delivery" time="0">\s*<failure /);
+    expect(xml.match(/<testcase /g)).toHaveLength(13);
+  });
+
+  it('on the reference: exit 0, a summary without violations and a JUnit file without failures', { timeout: 60_000 }, async () => {
+    const summary = join(scratch, 'reference-summary.json');
+    const junit = join(scratch, 'reference-junit.xml');
+    const result = await run(['fuzz', '--target', 'reference', '--runs', '400', '--workers', '2', '--out', join(scratch, 'reference-found'), '--summary', summary, '--junit', junit]);
+    expect(result.code).toBe(0);
+    expect((JSON.parse(readFileSync(summary, 'utf8')) as Summary).violations).toEqual([]);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xmlProblems(xml)).toEqual([]);
+    expect(xml).not.toContain('<failure');
+  });
+
+  it('--json prints the same envelope the summary holds', async () => {
+    const result = await run(['fuzz', '--target', 'reference', '--runs', '50', '--out', join(scratch, 'json-found'), '--json']);
+    expect(result.code).toBe(0);
+    expect(result.out).toHaveLength(1);
+    const document = JSON.parse(result.out[0]!) as Summary;
+    expect([document.schemaVersion, document.tool, document.command, document.config.target, document.runs]).toEqual([1, 'resumecheck', 'fuzz', 'reference', 50]);
+    expect(typeof document.elapsedMs).toBe('number');
+  });
+
+  it('a --summary or --junit that cannot be written is bad input before the run: exit 2, one line, nothing run', async () => {
+    const aFile = join(scratch, 'a-file.txt');
+    writeFileSync(aFile, 'not a directory');
+    for (const flag of ['--summary', '--junit']) {
+      for (const path of [join(aFile, 's.json'), scratch, '']) {
+        const result = await run(['fuzz', '--target', 'reference', '--runs', '50', flag, path]);
+        expect(result.code, `${flag} ${path}`).toBe(2);
+        expect(result.err).toHaveLength(1);
+        expect(result.err[0]).toContain(flag);
+        expect(result.out).toEqual([]);
+      }
+    }
+  });
+});
+
+describe('the failing-example database (seed 1)', () => {
+  it("a second fuzz into the same --out replays the first one's traces: still failing, reported with their files", { timeout: 60_000 }, async () => {
+    const out = join(scratch, 'database-found');
+    const args = ['fuzz', '--target', 'no-owner-check', '--runs', '300', '--out', out, '--no-corpus', '--json'];
+    const first = JSON.parse((await run(args)).out[0]!) as Summary;
+    expect(first.regressions).toEqual([]);
+    expect(first.violations.length).toBeGreaterThan(0);
+    const second = await run(args);
+    expect(second.code).toBe(1);
+    const again = JSON.parse(second.out[0]!) as Summary;
+    expect(again.regressions.map((regression) => [regression.property, regression.trace]).sort()).toEqual(first.violations.map((violation) => [violation.property, violation.trace]).sort());
+    // Known properties are not shrunk again and nothing new is written.
+    for (const violation of again.violations) expect(violation.known).toBe(true);
+    expect(readdirSync(out)).toHaveLength(first.violations.length);
+  });
+});
+
+describe('--min-coverage', () => {
+  it('fails a run that reaches less (exit 1) and passes one that reaches enough (exit 0)', async () => {
+    const out = join(scratch, 'coverage-found');
+    const low = await run(['fuzz', '--target', 'reference', '--runs', '3', '--out', out, '--min-coverage', '99']);
+    expect(low.code).toBe(1);
+    expect(low.out.join('\n')).toMatch(/coverage .*% is below --min-coverage 99%/);
+    expect((await run(['fuzz', '--target', 'reference', '--runs', '3', '--out', out, '--min-coverage', '5'])).code).toBe(0);
+    expect((await run(['fuzz', '--target', 'reference', '--runs', '3', '--min-coverage', '101'])).code).toBe(2);
+  });
+});
+
+/** Collects a child's stdout and resolves once a line matches. */
+function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms; got:\n${buffer}`)), timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      const line = buffer.split('\n').find((candidate) => pattern.test(candidate));
+      if (line !== undefined) {
+        clearTimeout(timer);
+        resolve(line);
+      }
+    });
+  });
+}
+
+describe('SIGINT during fuzz --time 60s (seed 1)', () => {
+  it('stops within seconds, writes the summary and keeps every trace found, with no temporary file left', { timeout: 60_000 }, async () => {
+    const out = join(scratch, 'interrupted-found');
+    const summary = join(scratch, 'interrupted-summary.json');
+    const child = spawn(process.execPath, ['bin/resumecheck.mjs', 'fuzz', '--target', 'counter-ids', '--time', '60s', '--out', out, '--no-corpus', '--summary', summary], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      await waitForLine(child, /^found \S+ in run \d+/, 30_000);
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGINT');
+      const code = await Promise.race([exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 10_000))]);
+      expect(code).toBe(1);
+      const document = JSON.parse(readFileSync(summary, 'utf8')) as Summary;
+      expect(document.interrupted).toBe('SIGINT');
+      expect(document.elapsedMs).toBeLessThan(30_000);
+      expect(document.violations.length).toBeGreaterThan(0);
+      const files = readdirSync(out);
+      expect(files.filter((name) => name.endsWith('.tmp'))).toEqual([]);
+      for (const violation of document.violations) expect(existsSync(violation.trace), violation.trace).toBe(true);
+      expect(files.sort()).toEqual(document.violations.map((violation) => violation.trace.split('/').at(-1)).sort());
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});

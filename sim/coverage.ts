@@ -1,0 +1,178 @@
+// Coverage of a fuzz: which states and transitions of each model machine and which action kinds its runs reached.
+// The engine hands every step's action kind and, after every operation, the world to an observer; machine
+// states are read from the world (not hooked into each `step()` call), so a transition is a change of state
+// seen between two operations. Every entity is created in its machine's initial state, so a new one counts
+// that state and the step out of it. One operation that takes an entity through two transitions shows as the
+// pair (first state, last state), counted only when the table has that transition directly: the figures are
+// a lower bound of what the runs reached, never more.
+
+import { MODEL, type ModelMachine } from '../model/index.ts';
+import { ACTION_KINDS, type ActionKind } from './config.ts';
+import type { World } from './world.ts';
+
+/** The machines whose coverage is counted, by name, in a fixed order. */
+export const COVERED_MACHINES = ['stream', 'session', 'server', 'connection', 'client'] as const;
+
+/** One machine's name. */
+export type CoveredMachine = (typeof COVERED_MACHINES)[number];
+
+/** Counts a fuzz gathers, in a form that crosses threads (plain numbers). */
+export interface CoverageCounts {
+  /** Per machine: how often each state was seen (indexed as the machine's states). */
+  readonly states: Readonly<Record<CoveredMachine, number[]>>;
+  /** Per machine: how often each transition was seen, indexed `from * states + to`. */
+  readonly transitions: Readonly<Record<CoveredMachine, number[]>>;
+  /** How often each action kind was taken, indexed as ACTION_KINDS. */
+  readonly actions: number[];
+}
+
+/** Coverage as a person and CI read it. */
+export interface CoverageReport {
+  /** Covered items ÷ all items (states, transitions and action kinds together), from 0 to 100. */
+  readonly percent: number;
+  readonly machines: ReadonlyArray<{
+    readonly machine: CoveredMachine;
+    readonly states: { readonly covered: number; readonly total: number; readonly missed: readonly string[] };
+    readonly transitions: { readonly covered: number; readonly total: number; readonly missed: readonly string[] };
+  }>;
+  readonly actions: { readonly covered: number; readonly total: number; readonly missed: readonly ActionKind[] };
+}
+
+function machineOf(name: CoveredMachine): ModelMachine {
+  return MODEL[name] as ModelMachine;
+}
+
+/** Empty counts. */
+export function emptyCoverage(): CoverageCounts {
+  const states = {} as Record<CoveredMachine, number[]>;
+  const transitions = {} as Record<CoveredMachine, number[]>;
+  for (const name of COVERED_MACHINES) {
+    const size = machineOf(name).states.length;
+    states[name] = new Array<number>(size).fill(0);
+    transitions[name] = new Array<number>(size * size).fill(0);
+  }
+  return { states, transitions, actions: new Array<number>(ACTION_KINDS.length).fill(0) };
+}
+
+/** Adds `from` into `into` (counts of several workers). */
+export function mergeCoverage(into: CoverageCounts, from: CoverageCounts): void {
+  for (const name of COVERED_MACHINES) {
+    from.states[name].forEach((count, index) => (into.states[name][index]! += count));
+    from.transitions[name].forEach((count, index) => (into.transitions[name][index]! += count));
+  }
+  from.actions.forEach((count, index) => (into.actions[index]! += count));
+}
+
+/** The transitions a machine's table has between two different states, as `from * states + to`. */
+function directTransitions(machine: ModelMachine): Set<number> {
+  const size = machine.states.length;
+  const found = new Set<number>();
+  for (let from = 0; from < size; from += 1) {
+    for (let event = 0; event < machine.events.length; event += 1) {
+      const to = machine.next[from * machine.events.length + event]!;
+      // A self-loop (an attached connection's frame) changes nothing an observer of states can see.
+      if (to >= 0 && to !== from) found.add(from * size + to);
+    }
+  }
+  return found;
+}
+
+/**
+ * Watches the runs of one thread and adds to its counts. One per lane; `beginRun` before each run, `action` per
+ * step, `observe` after each operation.
+ */
+export class CoverageObserver {
+  private readonly direct: Readonly<Record<CoveredMachine, Set<number>>>;
+  /** Last state seen per entity of the current run, per machine (index = entity index). */
+  private readonly seen: Record<CoveredMachine, number[]>;
+
+  constructor(readonly counts: CoverageCounts) {
+    const direct = {} as Record<CoveredMachine, Set<number>>;
+    const seen = {} as Record<CoveredMachine, number[]>;
+    for (const name of COVERED_MACHINES) {
+      direct[name] = directTransitions(machineOf(name));
+      seen[name] = [];
+    }
+    this.direct = direct;
+    this.seen = seen;
+  }
+
+  /** Forgets the entities of the previous run. */
+  beginRun(): void {
+    for (const name of COVERED_MACHINES) this.seen[name].length = 0;
+  }
+
+  /** Counts one step's action kind (an index into ACTION_KINDS). */
+  action(kind: number): void {
+    this.counts.actions[kind]! += 1;
+  }
+
+  /** Reads every entity's state after an operation. */
+  observe(world: World): void {
+    this.entity('server', 0, world.serverState);
+    for (const client of world.clients) this.entity('client', client.index, client.state);
+    for (const session of world.sessions) this.entity('session', session.index, session.state);
+    for (const view of world.views) this.entity('stream', view.index, view.stream);
+    for (const connection of world.connections) this.entity('connection', connection.index, connection.state);
+  }
+
+  private entity(name: CoveredMachine, index: number, state: number): void {
+    const seen = this.seen[name];
+    let before = seen[index];
+    if (before === state) return;
+    seen[index] = state;
+    const machine = machineOf(name);
+    if (before === undefined) {
+      // Entities are created in the initial state (the world's constructors say so): it was reached.
+      this.counts.states[name][machine.initial]! += 1;
+      before = machine.initial;
+      if (before === state) return;
+    }
+    this.counts.states[name][state]! += 1;
+    const size = machine.states.length;
+    const pair = before * size + state;
+    if (this.direct[name].has(pair)) this.counts.transitions[name][pair]! += 1;
+  }
+}
+
+/** What the counts cover, out of everything the model and the action kinds offer. */
+export function coverageReport(counts: CoverageCounts): CoverageReport {
+  let covered = 0;
+  let total = 0;
+  const machines = COVERED_MACHINES.map((name) => {
+    const machine = machineOf(name);
+    const size = machine.states.length;
+    const statesMissed = machine.states.filter((_, index) => counts.states[name][index] === 0);
+    const pairs = [...directTransitions(machine)].sort((left, right) => left - right);
+    const transitionsMissed = pairs
+      .filter((pair) => counts.transitions[name][pair] === 0)
+      .map((pair) => `${machine.states[Math.floor(pair / size)]} → ${machine.states[pair % size]}`);
+    covered += size - statesMissed.length + pairs.length - transitionsMissed.length;
+    total += size + pairs.length;
+    return {
+      machine: name,
+      states: { covered: size - statesMissed.length, total: size, missed: statesMissed },
+      transitions: { covered: pairs.length - transitionsMissed.length, total: pairs.length, missed: transitionsMissed },
+    };
+  });
+  const actionsMissed = ACTION_KINDS.filter((_, index) => counts.actions[index] === 0);
+  covered += ACTION_KINDS.length - actionsMissed.length;
+  total += ACTION_KINDS.length;
+  return {
+    percent: total === 0 ? 100 : Math.floor((covered / total) * 1000) / 10,
+    machines,
+    actions: { covered: ACTION_KINDS.length - actionsMissed.length, total: ACTION_KINDS.length, missed: actionsMissed },
+  };
+}
+
+/** The report as lines for a terminal. */
+export function renderCoverage(report: CoverageReport): string[] {
+  const lines = [`coverage ${report.percent}% (machine states, transitions between states, action kinds)`];
+  for (const { machine, states, transitions } of report.machines) {
+    const missed = [...states.missed.map((state) => `state ${state}`), ...transitions.missed];
+    lines.push(`  ${machine.padEnd(10)} states ${states.covered}/${states.total}, transitions ${transitions.covered}/${transitions.total}${missed.length > 0 ? `; never: ${missed.join(', ')}` : ''}`);
+  }
+  const { actions } = report;
+  lines.push(`  actions    ${actions.covered}/${actions.total} kinds${actions.missed.length > 0 ? `; never: ${actions.missed.join(', ')}` : ''}`);
+  return lines;
+}

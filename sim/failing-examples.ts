@@ -1,0 +1,85 @@
+// The failing-example database: stored traces (traces/corpus/, and the --out directory's earlier findings)
+// replayed before a fuzz searches, so a counterexample that still fails is reported as a regression with its
+// file, and its property is not searched out and shrunk all over again.
+
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PropertyName } from '../properties/names.ts';
+import type { Target } from '../targets/target.ts';
+import { readTrace } from '../traces/store.ts';
+import type { Trace } from '../traces/trace.ts';
+import { sequenceChoices } from './choices.ts';
+import { runSimulation } from './engine.ts';
+import type { Violation } from './world.ts';
+
+/** Stored traces read from one directory, at the most: a bound on the time replaying takes. */
+export const EXAMPLES_PER_DIRECTORY_MAX = 2_000;
+
+/** A stored trace of the target being fuzzed. */
+export interface StoredExample {
+  readonly file: string;
+  readonly trace: Trace;
+}
+
+/** A file that is no usable trace; skipped and reported, never fatal (an out directory may hold anything). */
+export interface SkippedExample {
+  readonly file: string;
+  readonly reason: string;
+}
+
+/** What a stored trace does today. */
+export interface ExampleReplay {
+  readonly file: string;
+  /** The property it recorded as violated, or null for a trace recorded as holding. */
+  readonly recorded: PropertyName | null;
+  /** What it violates now, or null. */
+  readonly violation: Violation | null;
+}
+
+/**
+ * The traces of `targetName` in `directories` (missing directories are skipped), each file once, in name order.
+ */
+export function loadExamples(directories: readonly string[], targetName: string): { examples: StoredExample[]; skipped: SkippedExample[] } {
+  const examples: StoredExample[] = [];
+  const skipped: SkippedExample[] = [];
+  const seen = new Set<string>();
+  for (const directory of directories) {
+    let names: string[];
+    try {
+      names = readdirSync(directory).filter((name) => name.endsWith('.json')).sort();
+    } catch {
+      continue;
+    }
+    for (const name of names.slice(0, EXAMPLES_PER_DIRECTORY_MAX)) {
+      const file = join(directory, name);
+      if (seen.has(file)) continue;
+      seen.add(file);
+      try {
+        const trace = readTrace(file);
+        if (trace.target === targetName) examples.push({ file, trace });
+      } catch (error) {
+        skipped.push({ file, reason: (error as Error).message });
+      }
+    }
+  }
+  return { examples, skipped };
+}
+
+/** Replays each example on `target` with the config and properties it recorded. */
+export async function replayExamples(target: Target, examples: readonly StoredExample[]): Promise<ExampleReplay[]> {
+  const replays: ExampleReplay[] = [];
+  for (const { file, trace } of examples) {
+    const result = await runSimulation(target, trace.config, sequenceChoices(trace.choices), trace.properties === null ? {} : { properties: trace.properties });
+    replays.push({ file, recorded: trace.verdict?.property ?? null, violation: result.violation });
+  }
+  return replays;
+}
+
+/** The still-failing replays by the property they violate now: the first file (in order) for each. */
+export function regressionsByProperty(replays: readonly ExampleReplay[]): Map<PropertyName, ExampleReplay> {
+  const byProperty = new Map<PropertyName, ExampleReplay>();
+  for (const replay of replays) {
+    if (replay.violation !== null && !byProperty.has(replay.violation.property)) byProperty.set(replay.violation.property, replay);
+  }
+  return byProperty;
+}

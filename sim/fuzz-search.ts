@@ -1,0 +1,198 @@
+// The fuzz's search: seeded random walks, one lane per thread, and the rule that picks which counterexamples
+// are shrunk, made so the findings of a given seed and run count are the same whatever the number of lanes.
+//
+// A fuzz of R runs makes the runs with ordinals 0..R-1 (ordinal j is run number `shard.index + shard.count * j`);
+// lane w of W makes the ordinals w, w+W, w+2W, ... in increasing order. Every run stops at its first violation.
+// Which runs count is decided on ordinals alone: with `stopAtFirst`, the runs up to the first violating ordinal;
+// otherwise, once every checked property has been violated, the runs up to the ordinal where the last of them was
+// first violated (and all R runs when some property never is). A lane stops past that bound as soon as it knows
+// it; what it made past it is left out. Of the counted runs, each property's counterexample to shrink is the
+// shortest (ties: the lowest ordinal), so the choice depends on no lane's speed.
+
+import type { PropertyName } from '../properties/names.ts';
+import type { Target } from '../targets/target.ts';
+import { createActionList } from './actions.ts';
+import { planWalk, walkChoices } from './choices.ts';
+import { macrotaskTurn, sharedWallMs } from './clock.ts';
+import type { SimConfig } from './config.ts';
+import { CoverageObserver, type CoverageCounts } from './coverage.ts';
+import { runSimulation } from './engine.ts';
+import type { Violation } from './world.ts';
+
+/** Cells of the control block lanes share (an Int32Array, over a SharedArrayBuffer when lanes are threads). */
+export const CONTROL = {
+  /** 1 once the search must stop now (a signal, the time budget). */
+  stop: 0,
+  /** The highest ordinal still counted. */
+  bound: 1,
+  /** How many properties have a counterexample so far (lanes stop earlier to leave time for shrinking). */
+  found: 2,
+} as const;
+
+/** No bound yet. */
+export const BOUND_NONE = 0x7fffffff;
+
+/** A fresh control block. */
+export function createControl(options: { readonly shared: boolean }): Int32Array {
+  const cells = new Int32Array(options.shared ? new SharedArrayBuffer(3 * 4) : new ArrayBuffer(3 * 4));
+  cells[CONTROL.bound] = BOUND_NONE;
+  return cells;
+}
+
+/** The seed of run `run` of a fuzz seeded with `seed`. */
+export function runSeed(seed: string, run: number): string {
+  return `${seed}.${run}`;
+}
+
+/** What one lane searches. Plain data: it crosses to worker threads. */
+export interface LanePlan {
+  /** The base config; each run gets its own seed derived from `config.seed`. */
+  readonly config: SimConfig;
+  /** Runs of the whole search (its ordinals are 0..runsMax-1). */
+  readonly runsMax: number;
+  readonly shard: { readonly index: number; readonly count: number };
+  /** This lane (0-based) of how many. */
+  readonly lane: { readonly index: number; readonly count: number };
+  /** Check only these properties; null for all. */
+  readonly properties: readonly PropertyName[] | null;
+  readonly stopAtFirst: boolean;
+  /** Wall-clock deadlines (sharedWallMs), or null: when nothing was found yet, and once something was. */
+  readonly deadlineMs: number | null;
+  readonly deadlineFoundMs: number | null;
+  /** Count coverage. */
+  readonly coverage: boolean;
+}
+
+/** A run that violated a property: a counterexample not yet shrunk. */
+export interface Candidate {
+  readonly ordinal: number;
+  /** 1-based run number (its seed is `runSeed(config.seed, run)`). */
+  readonly run: number;
+  readonly violation: Violation;
+  readonly choices: readonly number[];
+  readonly steps: number;
+  readonly healSteps: number;
+}
+
+/** What a lane reports while and after it searches. */
+export interface LaneHooks {
+  /** A lane in the calling thread waits for what it returns (recording a trace must not overlap its next run). */
+  onCandidate(candidate: Candidate): void | Promise<void>;
+  /** Runs and steps made since the previous call. */
+  onProgress(runs: number, steps: number): void;
+}
+
+/** A lane's totals. */
+export interface LaneOutcome {
+  readonly runs: number;
+  readonly steps: number;
+  readonly coverage: CoverageCounts | null;
+}
+
+/** How often a lane reports progress and lets the event loop run (signals, messages), in ms. */
+const YIELD_EVERY_MS = 50;
+
+/** The run number of an ordinal. */
+export function runOfOrdinal(shard: LanePlan['shard'], ordinal: number): number {
+  return shard.index + shard.count * ordinal;
+}
+
+/** Searches one lane until its ordinals, the bound, the deadline or a stop end it. */
+export async function searchLane(target: Target, plan: LanePlan, control: Int32Array, hooks: LaneHooks, coverage: CoverageCounts | null): Promise<LaneOutcome> {
+  const actions = createActionList();
+  const only = plan.properties === null ? {} : { properties: plan.properties };
+  const observer = coverage === null ? null : new CoverageObserver(coverage);
+  const options = observer === null ? { ...only, actions } : { ...only, actions, coverage: observer };
+  let runs = 0;
+  let steps = 0;
+  let runsReported = 0;
+  let stepsReported = 0;
+  let yieldedMs = sharedWallMs();
+  for (let ordinal = plan.lane.index; ordinal < plan.runsMax; ordinal += plan.lane.count) {
+    if (Atomics.load(control, CONTROL.stop) !== 0 || ordinal > Atomics.load(control, CONTROL.bound)) break;
+    const deadline = Atomics.load(control, CONTROL.found) > 0 ? plan.deadlineFoundMs : plan.deadlineMs;
+    const now = sharedWallMs();
+    if (deadline !== null && runs > 0 && now >= deadline) break;
+    if (now - yieldedMs >= YIELD_EVERY_MS) {
+      hooks.onProgress(runs - runsReported, steps - stepsReported);
+      runsReported = runs;
+      stepsReported = steps;
+      // A synchronous target never gives the event loop a turn by itself: signals and messages wait for this.
+      await macrotaskTurn();
+      yieldedMs = sharedWallMs();
+      if (Atomics.load(control, CONTROL.stop) !== 0 || ordinal > Atomics.load(control, CONTROL.bound)) break;
+    }
+    runs += 1;
+    const run = runOfOrdinal(plan.shard, ordinal);
+    const runConfig: SimConfig = { ...plan.config, seed: runSeed(plan.config.seed, run) };
+    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, target.level?.faultKinds)), options);
+    steps += result.steps + result.healSteps;
+    if (result.violation === null) continue;
+    await hooks.onCandidate({ ordinal, run, violation: result.violation, choices: result.choices, steps: result.steps, healSteps: result.healSteps });
+    // Later ordinals of this lane are all past this one: with stopAtFirst none of them can count.
+    if (plan.stopAtFirst) break;
+  }
+  hooks.onProgress(runs - runsReported, steps - stepsReported);
+  return { runs, steps, coverage };
+}
+
+/**
+ * The counterexamples lanes report, kept so the ones to shrink do not depend on the order they arrive in: per
+ * property, the candidates no earlier one is as short as (a front on ordinal and length, at most `stepsMax` long).
+ */
+export class CandidateBook {
+  private readonly fronts = new Map<PropertyName, Candidate[]>();
+
+  constructor(private readonly options: { readonly stopAtFirst: boolean; readonly propertiesChecked: number }) {}
+
+  /** Files a candidate; true when it is the first of its property seen (in arrival order). */
+  offer(candidate: Candidate): boolean {
+    const property = candidate.violation.property;
+    const front = this.fronts.get(property);
+    if (front === undefined) {
+      this.fronts.set(property, [candidate]);
+      return true;
+    }
+    // Kept when no candidate of a lower ordinal is at least as short; drops those it now dominates.
+    if (front.some((other) => other.ordinal < candidate.ordinal && other.choices.length <= candidate.choices.length)) return false;
+    const kept = front.filter((other) => !(other.ordinal > candidate.ordinal && other.choices.length >= candidate.choices.length));
+    kept.push(candidate);
+    kept.sort((left, right) => left.ordinal - right.ordinal);
+    this.fronts.set(property, kept);
+    return false;
+  }
+
+  /** How many properties have a candidate. */
+  get size(): number {
+    return this.fronts.size;
+  }
+
+  /** The highest ordinal that counts, as far as the candidates so far tell (BOUND_NONE when not yet known). */
+  bound(): number {
+    const firsts = [...this.fronts.values()].map((front) => front[0]!.ordinal);
+    if (firsts.length === 0) return BOUND_NONE;
+    if (this.options.stopAtFirst) return Math.min(...firsts);
+    if (firsts.length < this.options.propertiesChecked) return BOUND_NONE;
+    return Math.max(...firsts);
+  }
+
+  /**
+   * The candidates to shrink, in the order their properties were first violated (by ordinal): with stopAtFirst,
+   * the first violating run alone; otherwise, per property, the shortest counted one.
+   */
+  chosen(): Candidate[] {
+    const bound = this.bound();
+    const picks: Candidate[] = [];
+    for (const front of this.fronts.values()) {
+      const counted = front.filter((candidate) => candidate.ordinal <= bound);
+      if (counted.length === 0) continue;
+      const shortest = counted.reduce((best, candidate) =>
+        candidate.choices.length < best.choices.length || (candidate.choices.length === best.choices.length && candidate.ordinal < best.ordinal) ? candidate : best,
+      );
+      picks.push(this.options.stopAtFirst ? counted[0]! : shortest);
+    }
+    const firstOrdinal = (candidate: Candidate): number => this.fronts.get(candidate.violation.property)![0]!.ordinal;
+    picks.sort((left, right) => firstOrdinal(left) - firstOrdinal(right));
+    return this.options.stopAtFirst ? picks.slice(0, 1) : picks;
+  }
+}

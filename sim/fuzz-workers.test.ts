@@ -1,0 +1,53 @@
+// --workers: for a given seed and run count, the findings (which runs, which properties, the shrunk traces) are
+// the same with 1, 2 or 3 worker threads, whichever lane happens to find what first.
+
+import { describe, expect, it } from 'vitest';
+import { findTarget } from '../targets/index.ts';
+import { serializeTrace } from '../traces/trace.ts';
+import { resolveConfig } from './config.ts';
+import { type FuzzOptions, fuzz } from './fuzz.ts';
+
+async function findings(options: Omit<FuzzOptions, 'workers'>, workers: number): Promise<{ runs: number; found: string[] }> {
+  const outcome = await fuzz({ ...options, workers });
+  return { runs: outcome.runs, found: outcome.findings.map((finding) => `${finding.run} ${finding.shrunk} ${serializeTrace(finding.trace)}`) };
+}
+
+describe('findings do not depend on the number of workers (seed 1)', () => {
+  const target = findTarget('counter-ids')!;
+  const base = { target, config: resolveConfig({ seed: '1' }), runsMax: 1500, timeMs: null } as const;
+
+  it('collecting one finding per property: 1, 2 and 3 workers agree (seed 1, 1500 runs)', { timeout: 60_000 }, async () => {
+    const one = await findings({ ...base, stopAtFirst: false }, 1);
+    expect(one.found.length).toBeGreaterThanOrEqual(2);
+    expect(one.runs).toBe(1500);
+    expect(await findings({ ...base, stopAtFirst: false }, 2)).toEqual(one);
+    expect(await findings({ ...base, stopAtFirst: false }, 3)).toEqual(one);
+  });
+
+  it('stopping at the first violation: the same first run with 1 and 2 workers (seed 1)', { timeout: 60_000 }, async () => {
+    const one = await findings({ ...base, stopAtFirst: true }, 1);
+    expect(one.found).toHaveLength(1);
+    const two = await findings({ ...base, stopAtFirst: true }, 2);
+    expect(two.found).toEqual(one.found);
+  });
+});
+
+describe('an SDK target with 2 workers (seed 1)', () => {
+  it('records each discovery in the calling thread while the search goes on, never two SDK runs at once there', { timeout: 60_000 }, async () => {
+    const discovered: string[] = [];
+    const outcome = await fuzz({
+      target: findTarget('sdk-shared')!,
+      config: resolveConfig({ seed: '1' }),
+      runsMax: 40,
+      timeMs: null,
+      stopAtFirst: false,
+      workers: 2,
+      shrinkBounds: { fastCheckEvaluationsMax: 10, passEvaluationsMax: 10 },
+      onDiscovery: ({ trace }) => {
+        discovered.push(trace.verdict!.property);
+      },
+    });
+    expect(outcome.findings.length).toBeGreaterThan(0);
+    expect(discovered.sort()).toEqual(outcome.findings.map((finding) => finding.trace.verdict!.property).sort());
+  });
+});
