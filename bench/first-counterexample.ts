@@ -40,7 +40,7 @@ export async function findFirstCounterexample(
       return { run: null, runs: run - 1, steps, elapsedMs: nowMs() - started, config: null, result: null };
     }
     const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, run) };
-    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax)), { actions });
+    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, target.level?.faultKinds)), { actions });
     steps += result.steps + result.healSteps;
     if (result.violation !== null) return { run, runs: run, steps, elapsedMs: nowMs() - started, config: runConfig, result };
   }

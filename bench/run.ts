@@ -5,7 +5,7 @@
 //   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
 //   npm run bench -- --json       machine-readable
 //   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
-//   npm run bench -- --only sim,model,planted,fc,sdk,cli,sdk2,check-store,workers,sdkraw,mainjob,explore
+//   npm run bench -- --only sim,model,planted,fc,sdk,cli,sdk2,check-store,workers,sdkraw,mainjob,explore,clients
 
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -24,6 +24,7 @@ import { type PlantedResult, measurePlanted, minimumOf } from './planted.ts';
 import { type SdkResult, measureSdk } from './sdk.ts';
 import { type Sdk2Result, measureSdk2 } from './sdk2.ts';
 import { type MainJobResult, measureMainJob } from './main-job.ts';
+import { type ClientResult, measureClients } from './clients.ts';
 import { type SdkRawResult, measureSdkRaw } from './sdk-raw.ts';
 import { type ThreadCeiling, type WorkersResult, measureThreadCeiling, measureWorkers } from './workers.ts';
 import { type BareSpeed, type SimSpeed, measureBareSpeed, measureSimSpeed } from './sim-speed.ts';
@@ -40,6 +41,8 @@ const TARGETS = {
   mainJobRatio: 0.5,
   /** SDK-target steps/s over the raw cost of the same SDK requests. */
   sdkRawRatio: 0.8,
+  /** Client-level steps/s (the real SDK clients). */
+  clientStepsPerSecond: 5_000,
   /** `resumecheck --help`: the compiled bin at most this fraction of the tsx path's wall time. */
   cliHelpOverTsx: 0.25,
   /** The reduced exhaustive search on `reference`, 2 clients, cleared to depth 8 within this (issue 7). */
@@ -52,7 +55,7 @@ const TARGETS = {
  */
 const BASELINE_CHECKOUT = process.env['BENCH_BASELINE_CHECKOUT'] ?? '';
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'sdk2', 'workers', 'sdkraw', 'mainjob', 'check-store', 'explore'] as const;
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'sdk2', 'workers', 'sdkraw', 'mainjob', 'check-store', 'explore', 'clients'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -260,6 +263,7 @@ interface Report {
   readonly sdkRaw: SdkRawResult[] | null;
   readonly mainJob: MainJobResult | null | 'no baseline checkout';
   readonly explore: ExploreResult | null;
+  readonly clients: ClientResult[] | null;
   readonly elapsedMs: number;
 }
 
@@ -644,6 +648,21 @@ function render(report: Report): string[] {
     out.push('');
   }
   if (report.explore !== null) out.push(...renderExplore(report.explore, report.plan.explore));
+  if (report.clients !== null) {
+    out.push('13. Client targets (the real SDK clients against the reference server, client level): steps/s against sdk-core (the real 1.32.2 server transport, server level), same run');
+    const rows = report.clients.map((result) => [
+      result.target,
+      `${formatCount(result.speed.stepsPerSecond)}/s`,
+      `${formatCount(result.speed.runsPerSecond)}/s`,
+      `${formatCount(result.baseline.stepsPerSecond)}/s`,
+      formatRatio(result.ratio),
+      `${verdict(result.speed.stepsPerSecond >= TARGETS.clientStepsPerSecond)} (≥ ${formatCount(TARGETS.clientStepsPerSecond)}/s)`,
+      String(result.speed.violations),
+    ]);
+    out.push(...table(['target', 'steps', 'runs', 'sdk-core steps', 'ours/sdk-core', 'target', 'runs with a violation'], rows, [false, true, true, true, true, false, true]).map((line) => `   ${line}`));
+    out.push('   steps: fault and liveness steps of fuzz-shaped walks (every property checked, so a run stops at its first violation, as a fuzz does).');
+    out.push('');
+  }
   out.push(`bench took ${formatMs(report.elapsedMs)}`);
   return out;
 }
@@ -720,8 +739,15 @@ async function main(): Promise<void> {
   const checkStore = only.has('check-store') ? await measureCheckStoreRedis({ runs: values.quick ? 200 : 2000, seed: '1' }) : null;
   log('12/12 exhaustive search...');
   const exploreResult = only.has('explore') ? await measureExplore(config, plan.explore, log) : null;
+  log('client targets...');
+  let clients: ClientResult[] | null = null;
+  if (only.has('clients')) {
+    const { clientSdkTarget } = await import('../targets/clients/client-sdk.target.ts');
+    const { clientSdk2Target } = await import('../targets/clients/client-sdk2.target.ts');
+    clients = await measureClients([clientSdkTarget, clientSdk2Target], sdkCoreTarget, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, config: DEFAULT_CONFIG });
+  }
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, workers, threadCeiling, sdkRaw, mainJob, checkStore, explore: exploreResult, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, workers, threadCeiling, sdkRaw, mainJob, checkStore, explore: exploreResult, clients, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }

@@ -45,7 +45,7 @@ export async function measureSimSpeed(
     let steps = 0;
     for (let index = 0; index < runsPerBatch; index += 1) {
       const seed = runSeed(config.seed, batch * runsPerBatch + index + 1);
-      const result = await runSimulation(target, { ...config, seed }, walkChoices(planWalk(seed, config.stepsMax)), { actions });
+      const result = await runSimulation(target, { ...config, seed }, walkChoices(planWalk(seed, config.stepsMax, target.level?.faultKinds)), { actions });
       steps += result.steps + result.healSteps;
       if (result.violation !== null) {
         violations += 1;

@@ -51,7 +51,7 @@ async function atEnd(config: SimConfig, prefix: readonly number[], body: (world:
     await runSimulation(referenceTarget, config, {
       choose: (world) => {
         if (next < prefix.length) return prefix[next++]!;
-        body(world);
+        body(world as World);
         throw STOP;
       },
     });

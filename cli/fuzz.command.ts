@@ -6,6 +6,8 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, relative } from 'node:path';
 import { PROPERTIES, PROPERTY_NAMES, type PropertyName, isPropertyName } from '../properties/index.ts';
+import { CLIENT_PROPERTIES } from '../properties/clients/index.ts';
+import { CLIENT_PROPERTY_NAMES } from '../properties/names.ts';
 import { sharedWallMs } from '../sim/clock.ts';
 import { CONFIG_BOUNDS, DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
 import { type CoverageReport, coverageReport, renderCoverage } from '../sim/coverage.ts';
@@ -133,7 +135,8 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   const corpus = values['no-corpus'] === true ? null : ((values['corpus'] as string | undefined) ?? DEFAULT_CORPUS);
   const json = values['json'] === true;
   const stopAtFirst = values['first'] === true;
-  const checked: readonly PropertyName[] = properties ?? PROPERTY_NAMES;
+  // A target at another level (a client target) is judged by that level's properties.
+  const checked: readonly PropertyName[] = properties ?? (target.level === undefined ? PROPERTY_NAMES : CLIENT_PROPERTY_NAMES);
   const shown = (path: string): string => relative(process.cwd(), path) || path;
   const commandConfig = {
     target: target.name,
@@ -234,7 +237,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       const path = shown(known?.file ?? finalPaths.get(verdict.property) ?? rawPaths.get(verdict.property) ?? '');
       return {
         property: verdict.property,
-        kind: PROPERTIES.find((property) => property.name === verdict.property)!.kind,
+        kind: kindOf(verdict.property),
         step: verdict.step,
         explanation: verdict.explanation,
         run: finding.run,
@@ -315,12 +318,17 @@ function regressionReport(property: PropertyName, replay: ExampleReplay, shown: 
   return { property, recorded: replay.recorded, explanation: replay.violation!.explanation, trace: path, replay: `npx resumecheck replay ${quote(path)}` };
 }
 
+/** Safety or liveness, for a property of either level. */
+function kindOf(name: PropertyName): 'safety' | 'liveness' {
+  return [...PROPERTIES, ...CLIENT_PROPERTIES].find((property) => property.name === name)!.kind;
+}
+
 function junitCases(checked: readonly PropertyName[], reports: readonly FindingReport[], regressions: readonly RegressionReport[]): JunitCase[] {
   return checked.map((property) => {
     const report = reports.find((entry) => entry.property === property);
     const regression = regressions.find((entry) => entry.property === property);
     if (report === undefined && regression === undefined) return { property, failure: null };
-    const kind = PROPERTIES.find((entry) => entry.name === property)!.kind;
+    const kind = kindOf(property);
     const trace = report?.trace ?? regression!.trace;
     const explanation = report?.explanation ?? regression!.explanation;
     const how = report === undefined || report.known ? 'a stored counterexample still fails' : `found in run ${report.run}, ${report.shrunk ? `shrunk to ${report.shrunkLength} steps` : `${report.shrunkLength} steps, not shrunk`}`;

@@ -1,7 +1,7 @@
 // Every property, in the order their monitors run (the first violation found is the one reported).
 import { exactlyOnceExecution } from './exactly-once-execution.ts';
 import { inOrderPerStream } from './in-order-per-stream.ts';
-import { PROPERTY_NAMES, type PropertyName } from './names.ts';
+import { PROPERTY_NAMES, type ServerPropertyName } from './names.ts';
 import { noCrossEpochReplay } from './no-cross-epoch-replay.ts';
 import { noCrossSessionDelivery } from './no-cross-session-delivery.ts';
 import { noDuplicateDelivery } from './no-duplicate-delivery.ts';
@@ -22,7 +22,7 @@ import { wellFormedMessages } from './well-formed-messages.ts';
 export { PROPERTY_NAMES, isPropertyName, type PropertyName } from './names.ts';
 export type { Property } from './property.ts';
 
-const byName: Record<PropertyName, Property> = {
+const byName: Record<ServerPropertyName, Property> = {
   'status-codes': statusCodes,
   'no-cross-session-delivery': noCrossSessionDelivery,
   'no-cross-epoch-replay': noCrossEpochReplay,

@@ -21,10 +21,16 @@ export const PROPERTY_NAMES = [
   'no-withheld-result',
 ] as const;
 
-/** The name of one property. */
-export type PropertyName = (typeof PROPERTY_NAMES)[number];
+/** The name of one property of the server level. */
+export type ServerPropertyName = (typeof PROPERTY_NAMES)[number];
 
-/** True when `name` is a property name. */
+/** The properties of the client level (properties/clients/): what a client does, judged by the network it talks over. */
+export const CLIENT_PROPERTY_NAMES = ['client-resumes-latest', 'client-reinitializes-after-404', 'client-reconnects-bounded', 'client-requests-settle'] as const;
+
+/** The name of one property, of either level. */
+export type PropertyName = ServerPropertyName | (typeof CLIENT_PROPERTY_NAMES)[number];
+
+/** True when `name` is a property name (of either level). */
 export function isPropertyName(name: string): name is PropertyName {
-  return (PROPERTY_NAMES as readonly string[]).includes(name);
+  return (PROPERTY_NAMES as readonly string[]).includes(name) || (CLIENT_PROPERTY_NAMES as readonly string[]).includes(name);
 }

@@ -30,9 +30,9 @@ const FAULT_KIND_NUMBERS: readonly number[] = FAULT_KINDS.map((kind) => ACTION_K
  * Swarm weights: each fault kind is switched on with probability 1/2 and given a random weight; the kinds
  * that are not faults keep weight 1. Deep bugs need some faults to be rare and others frequent.
  */
-export function swarmWeights(prng: Prng): KindWeights {
+export function swarmWeights(prng: Prng, faultKinds: readonly number[] = FAULT_KIND_NUMBERS): KindWeights {
   const weights = new Float64Array(UNIFORM_WEIGHTS);
-  for (const kind of FAULT_KIND_NUMBERS) weights[kind] = prng.float() < 0.5 ? 0 : 0.25 + prng.float() * 1.75;
+  for (const kind of faultKinds) weights[kind] = prng.float() < 0.5 ? 0 : 0.25 + prng.float() * 1.75;
   return weights;
 }
 
@@ -44,13 +44,17 @@ export interface WalkPlan {
   readonly prng: Prng;
 }
 
-/** Plans the walk of one seed: the same seed always gives the same plan and the same choices. */
-export function planWalk(seed: string, stepsMax: number): WalkPlan {
+/**
+ * Plans the walk of one seed: the same seed always gives the same plan and the same choices. `faultKinds` are the
+ * kind numbers swarm walks may switch off (the server level's by default; another level names its own).
+ */
+export function planWalk(seed: string, stepsMax: number, faultKinds: readonly number[] = FAULT_KIND_NUMBERS): WalkPlan {
   const prng = createPrng(`${seed}/walk`);
   const swarm = prng.float() < 0.5;
-  const weights = swarm ? swarmWeights(prng) : UNIFORM_WEIGHTS;
-  if (swarm) {
-    // Node faults draw from their own stream, so every other draw of the walk is what it was before they existed.
+  const weights = swarm ? swarmWeights(prng, faultKinds) : UNIFORM_WEIGHTS;
+  if (swarm && faultKinds === FAULT_KIND_NUMBERS) {
+    // Node faults (the server level's) draw from their own stream, so every other draw of the walk is what it was
+    // before they existed.
     const nodePrng = createPrng(`${seed}/walk/nodes`);
     for (const kind of NODE_FAULT_KINDS) weights[ACTION_KINDS.indexOf(kind)] = nodePrng.float() < 0.5 ? 0 : 0.25 + nodePrng.float() * 1.75;
   }

@@ -23,11 +23,15 @@ import { createPrng } from './prng.ts';
 import { type Provenance, progressStepsOf, provenanceOf, toolStep } from './tools.ts';
 import type { Arrival, EventOwner, SimConnection, SimExecution, StreamView, Violation, World } from './world.ts';
 import { createWorld, isSettled } from './world.ts';
+import type { LevelRun, LevelWorld } from './levels/level.ts';
+
+/** The world a choice source is shown: the server level's, or another level's (which describes its own actions). */
+export type ChoiceWorld = World | LevelWorld;
 
 /** Where each step's choice comes from. `null` stops the fault phase. */
 export interface ChoiceSource {
   /** Picks one of `list.count` enabled actions (an index), or null to stop. */
-  choose(world: World, list: ActionList): number | null;
+  choose(world: ChoiceWorld, list: ActionList): number | null;
 }
 
 /** One step of a recorded run, as a person reads it. */
@@ -138,7 +142,8 @@ class Host implements TargetHost {
   }
 }
 
-function describeFrame(frame: Frame): string {
+/** A frame as trace notes show it (the client level notes its frames the same way). */
+export function describeFrame(frame: Frame): string {
   if (frame.event === 'reset') return `reset ${JSON.stringify(frame.data?.['params'] ?? {})}`;
   const provenance = provenanceOf(frame.data);
   const id = frame.eventId === null ? '' : `id ${frame.eventId} `;
@@ -289,25 +294,62 @@ function observeResponse(world: World): (connection: SimConnection) => void {
   };
 }
 
-/** Everything a driver needs, built once per run. */
-interface RunContext {
-  readonly world: World;
+/**
+ * Everything a driver needs, built once per run: the server level's run, whose hooks the one loop (nextStep) calls
+ * as it calls any level's (sim/levels/level.ts).
+ */
+class RunContext implements LevelRun {
   readonly host: TargetHost;
-  readonly list: ActionList;
-  readonly trace: TraceStep[] | null;
   readonly observe: (connection: SimConnection) => void;
-  readonly coverage: CoverageObserver | null;
+
+  constructor(
+    readonly world: World,
+    readonly list: ActionList,
+    readonly trace: TraceStep[] | null,
+    readonly coverage: CoverageObserver | null,
+  ) {
+    this.host = new Host(world);
+    this.observe = observeResponse(world);
+  }
+
+  enumerate(): void {
+    enumerateActions(this.world, this.list);
+  }
+
+  begin(choice: number, phase: TraceStep['phase']): void {
+    beginStep(this, choice, phase);
+  }
+
+  step(kind: number, a: number, b: number): Promise<void> {
+    return stepAsync(this, kind, a, b);
+  }
+
+  startHeal(): void {
+    startHeal(this.world);
+  }
+
+  nextHeal(): number | null {
+    return nextHealAction(this.world, this.list);
+  }
+
+  finish(): void {
+    finish(this.world);
+  }
+
+  async close(): Promise<void> {
+    await this.world.run.close();
+  }
 }
 
 async function openRun(target: Target, config: SimConfig, options: RunOptions): Promise<RunContext> {
   const run = await target.open({ windowEventsMax: config.windowEventsMax, seed: config.seed });
   const world = createWorld(config, run, createPrng(`${config.seed}/server`));
   world.checked = options.properties === undefined ? null : new Set(options.properties);
-  const host = new Host(world);
-  world.server = run.boot({ epoch: 1 }, host);
   const coverage = options.coverage ?? null;
   coverage?.beginRun();
-  return { world, host, list: options.actions ?? createActionList(), trace: options.record === true ? [] : null, observe: observeResponse(world), coverage };
+  const context = new RunContext(world, options.actions ?? createActionList(), options.record === true ? [] : null, coverage);
+  world.server = run.boot({ epoch: 1 }, context.host);
+  return context;
 }
 
 /** Records a step about to be taken, when the run is recorded. */
@@ -544,14 +586,22 @@ export interface RunOptions {
   readonly coverage?: CoverageObserver;
 }
 
-/** Runs one simulation of a synchronous or asynchronous target. */
+/** Runs one simulation of a synchronous or asynchronous target, at the server level or at the target's own level. */
 export async function runSimulation(target: Target, config: SimConfig, source: ChoiceSource, options: RunOptions = {}): Promise<RunResult> {
+  if (target.level !== undefined) {
+    const run = await target.level.open(config, { record: options.record === true, properties: options.properties ?? null, actions: options.actions ?? null });
+    try {
+      return await runLoopAsync(run, source);
+    } finally {
+      await run.close();
+    }
+  }
   const context = await openRun(target, config, options);
   try {
     if (context.world.run.sync) return runLoopSync(context, source);
     return await runLoopAsync(context, source);
   } finally {
-    await context.world.run.close();
+    await context.close();
   }
 }
 
@@ -571,30 +621,30 @@ interface Progress {
  * the fault phase's steps, from the choice source, then the liveness phase's, round by round until a round does
  * nothing, then the final checks. Shared by the synchronous and asynchronous loops, which differ only in awaiting.
  */
-function nextStep(context: RunContext, source: ChoiceSource, progress: Progress): number | null {
+function nextStep(context: LevelRun, source: ChoiceSource, progress: Progress): number | null {
   const { world, list } = context;
   if (world.violation !== null || progress.phase === 'done') return null;
   if (progress.phase === 'faults') {
     if (world.step < world.config.stepsMax) {
-      enumerateActions(world, list);
+      context.enumerate();
       const choice = list.count === 0 ? null : source.choose(world, list);
       if (choice !== null) {
         progress.choices.push(choice);
-        beginStep(context, choice, 'faults');
+        context.begin(choice, 'faults');
         return choice;
       }
     }
     progress.steps = world.step;
     progress.phase = 'liveness';
-    startHeal(world);
+    context.startHeal();
     world.healRound = 1;
   }
   while (world.healRound <= HEAL_ROUNDS_MAX) {
-    const choice = nextHealAction(world, list);
+    const choice = context.nextHeal();
     if (choice !== null) {
       progress.acted = true;
       progress.healSteps += 1;
-      beginStep(context, choice, 'liveness');
+      context.begin(choice, 'liveness');
       return choice;
     }
     if (!progress.acted) break;
@@ -602,7 +652,7 @@ function nextStep(context: RunContext, source: ChoiceSource, progress: Progress)
     progress.acted = false;
   }
   progress.phase = 'done';
-  finish(world);
+  context.finish();
   return null;
 }
 
@@ -610,7 +660,7 @@ function newProgress(): Progress {
   return { phase: 'faults', choices: [], steps: 0, healSteps: 0, acted: false };
 }
 
-function result(context: RunContext, progress: Progress): RunResult {
+function result(context: LevelRun, progress: Progress): RunResult {
   const { world } = context;
   const steps = progress.phase === 'faults' ? world.step : progress.steps;
   return { violation: world.violation, choices: progress.choices, steps, healSteps: progress.healSteps, trace: context.trace };
@@ -626,11 +676,11 @@ function runLoopSync(context: RunContext, source: ChoiceSource): RunResult {
   return result(context, progress);
 }
 
-async function runLoopAsync(context: RunContext, source: ChoiceSource): Promise<RunResult> {
+async function runLoopAsync(context: LevelRun, source: ChoiceSource): Promise<RunResult> {
   const { world, list } = context;
   const progress = newProgress();
   for (let choice = nextStep(context, source, progress); choice !== null; choice = nextStep(context, source, progress)) {
-    await stepAsync(context, list.kind[choice]!, list.a[choice]!, list.b[choice]!);
+    await context.step(list.kind[choice]!, list.a[choice]!, list.b[choice]!);
     if (progress.phase === 'faults') world.step += 1;
   }
   return result(context, progress);

@@ -125,7 +125,7 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
     runs += 1;
     const run = runOfOrdinal(plan.shard, ordinal);
     const runConfig: SimConfig = { ...plan.config, seed: runSeed(plan.config.seed, run) };
-    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax)), options);
+    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, target.level?.faultKinds)), options);
     steps += result.steps + result.healSteps;
     if (result.violation === null) continue;
     await hooks.onCandidate({ ordinal, run, violation: result.violation, choices: result.choices, steps: result.steps, healSteps: result.healSteps });

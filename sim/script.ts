@@ -1,8 +1,16 @@
 // Scripted runs: a hand-made trace as a list of action descriptions ("client 1 calls append"), resolved at each
 // step against the enabled actions. For tests, bug reports, and reproducing an incident step by step.
 
-import { describeAction } from './actions.ts';
-import type { ChoiceSource } from './engine.ts';
+import { type ActionList, describeAction } from './actions.ts';
+import type { ChoiceSource, ChoiceWorld } from './engine.ts';
+
+/** An enabled action's description, by the level the world belongs to (another level describes its own actions). */
+function describeIn(world: ChoiceWorld, list: ActionList, index: number): string {
+  const kind = list.kind[index]!;
+  const a = list.a[index]!;
+  const b = list.b[index]!;
+  return 'describeAction' in world ? world.describeAction(kind, a, b) : describeAction(world, kind, a, b);
+}
 
 /** A step of a script that matches no enabled action: a mistake in the script. */
 export class ScriptError extends Error {
@@ -27,7 +35,7 @@ export function describedChoices(descriptions: readonly string[], fallback: read
       let best = -1;
       let bestDistance = Infinity;
       for (let index = 0; index < list.count; index += 1) {
-        const description = describeAction(world, list.kind[index]!, list.a[index]!, list.b[index]!);
+        const description = describeIn(world, list, index);
         if (description === wanted) return index;
         // Removing an earlier step renumbers what came after it (connection #6 becomes #4, c3 becomes c2):
         // the same action, differently numbered, is the one with the same words and the nearest numbers.
@@ -68,7 +76,7 @@ export function scriptChoices(script: readonly string[]): ChoiceSource {
       const wanted = script[next]!;
       next += 1;
       const descriptions: string[] = [];
-      for (let index = 0; index < list.count; index += 1) descriptions.push(describeAction(world, list.kind[index]!, list.a[index]!, list.b[index]!));
+      for (let index = 0; index < list.count; index += 1) descriptions.push(describeIn(world, list, index));
       const exact = descriptions.flatMap((description, index) => (description === wanted ? [index] : []));
       if (exact.length === 1) return exact[0]!;
       // A prefix must end where a word does: "connection #1" must not pick "connection #10".

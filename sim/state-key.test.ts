@@ -9,7 +9,7 @@ import type { Target } from '../targets/target.ts';
 import type { ChoiceSource } from './engine.ts';
 import { runSimulation } from './engine.ts';
 import { KeyNames, WORLD_FIELDS, worldKey, worldKeyText } from './state-key.ts';
-import { createWorld } from './world.ts';
+import { type World, createWorld } from './world.ts';
 import { createPrng } from './prng.ts';
 
 function referenceTarget(): Target {
@@ -36,7 +36,7 @@ async function reach(subject: Target, prefix: readonly number[], names: KeyNames
   const source: ChoiceSource = {
     choose: (world, list) => {
       if (next < prefix.length) return prefix[next++]!;
-      const digest = worldKey(world, names)!;
+      const digest = worldKey(world as World, names)!;
       key = `${digest.hash}/${digest.check}`;
       enabled = list.count;
       return null;
@@ -124,7 +124,7 @@ describe('world keys', () => {
     await runSimulation(referenceTarget(), MINIMA_CONFIG, {
       choose: (world) => {
         if (next < 1) return [0][next++]!;
-        fields = Object.keys(world.connections[0]!).sort();
+        fields = Object.keys((world as World).connections[0]!).sort();
         return null;
       },
     });
@@ -144,7 +144,7 @@ async function keyTextAfter(subject: Target, prefix: readonly number[]): Promise
   await runSimulation(subject, MINIMA_CONFIG, {
     choose: (world) => {
       if (next < prefix.length) return prefix[next++]!;
-      text = worldKeyText(world);
+      text = worldKeyText(world as World);
       return null;
     },
   });

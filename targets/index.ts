@@ -6,6 +6,8 @@ import { sdkCoreTarget, sdkSharedTarget, sdkTarget } from './sdk/index.ts';
 import type { Target } from './target.ts';
 
 /** The built-in targets, in the order `resumecheck targets` lists them. */
+// The client targets (targets/clients/) are not here: the 2.x client is an optional peer, so they load only through
+// the lazy registry (targets/registry.ts), when a run asks for one.
 export const TARGETS: readonly Target[] = [referenceTarget, ...PLANTED_TARGETS, noHandoffTarget, sdkTarget, sdkSharedTarget, sdkCoreTarget];
 
 /** A built-in target by name, or undefined. */

@@ -7,6 +7,7 @@ import { PLANTED_TARGETS } from './planted/index.ts';
 import { referenceTarget } from './reference/reference.target.ts';
 import { SDK_TARGET_INFOS } from './sdk/infos.ts';
 import { SDK2_TARGET_INFOS } from './sdk2/infos.ts';
+import { CLIENT_TARGET_INFOS } from './clients/infos.ts';
 import type { Target, TargetInfo } from './target.ts';
 
 /** A built-in target's description, and how to build it. */
@@ -34,6 +35,12 @@ export const TARGET_ENTRIES: readonly TargetEntry[] = [
   { ...SDK2_TARGET_INFOS.sdk2Core, load: async () => (await import('./sdk2/sdk2-core.target.ts')).sdk2CoreTarget },
   { ...SDK2_TARGET_INFOS.sdk2Dual, load: async () => (await import('./sdk2/sdk2-dual.target.ts')).sdk2DualTarget },
   { ...SDK2_TARGET_INFOS.sdk2DualBare, load: async () => (await import('./sdk2/sdk2-dual-bare.target.ts')).sdk2DualBareTarget },
+  { ...CLIENT_TARGET_INFOS.clientSdk, load: async () => (await import('./clients/client-sdk.target.ts')).clientSdkTarget },
+  { ...CLIENT_TARGET_INFOS.clientSdkDropsToken, load: async () => (await import('./clients/client-sdk.target.ts')).clientSdkDropsTokenTarget },
+  { ...CLIENT_TARGET_INFOS.clientSdkStorm, load: async () => (await import('./clients/client-sdk.target.ts')).clientSdkStormTarget },
+  { ...CLIENT_TARGET_INFOS.clientSdk2, load: async () => (await import('./clients/client-sdk2.target.ts')).clientSdk2Target },
+  { ...CLIENT_TARGET_INFOS.clientSdk2DropsToken, load: async () => (await import('./clients/client-sdk2.target.ts')).clientSdk2DropsTokenTarget },
+  { ...CLIENT_TARGET_INFOS.clientSdk2Storm, load: async () => (await import('./clients/client-sdk2.target.ts')).clientSdk2StormTarget },
 ];
 
 /** A built-in target's entry by name, or undefined. */

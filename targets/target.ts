@@ -3,12 +3,13 @@
 // simulator schedules (tool steps, notifications, restarts, expiry).
 
 import type { PropertyName } from '../properties/names.ts';
+import type { Level } from '../sim/levels/level.ts';
 
 /** A JSON-RPC message as plain data. */
 export type JsonRpcMessage = { readonly jsonrpc: '2.0' } & Readonly<Record<string, unknown>>;
 
 /** What kind of system a target is. */
-export type TargetKind = 'reference' | 'planted' | 'sdk' | 'module';
+export type TargetKind = 'reference' | 'planted' | 'sdk' | 'module' | 'client';
 
 /** How a target describes itself (`resumecheck targets --json`). */
 export interface TargetInfo {
@@ -194,4 +195,9 @@ export interface TargetOptions {
 /** A system under test. */
 export interface Target extends TargetInfo {
   open(options: TargetOptions): TargetRun | Promise<TargetRun>;
+  /**
+   * The level the target runs at, when it is not the server level (a client target: the real SDK client against the
+   * reference server); the engine then runs this level's model and adapter through its one loop, and `open` is unused.
+   */
+  readonly level?: Level;
 }

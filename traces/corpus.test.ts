@@ -28,7 +28,8 @@ type Classification =
   | 'transport answer'
   | 'resumecheck false positive, fixed'
   | 'completed-stream policy'
-  | 'reference policy holds';
+  | 'reference policy holds'
+  | 'client transport';
 
 /** What each corpus trace shows; the findings document has the full explanation with line references. */
 interface Kept {
@@ -106,6 +107,11 @@ const KEPT: Readonly<Record<string, Kept>> = {
   'sdk2-core--no-silent-gap.json': { classification: 'transport', defect: "a re-sent request moves the first execution's later progress to the re-send's stream (6)" },
   'sdk2-dual--status-codes.json': { classification: 'example router', defect: "the dual-era endpoint's legacy leg, routed as simpleStreamableHttp, answers an expired session's ID with 400 (9)" },
   'sdk2-dual-bare--status-codes.json': { classification: 'transport answer', defect: "an expired session's ID reaches a new transport, which answers 400 'Server not initialized' (10)" },
+  // The real SDK clients at the client level; docs/findings/mcp-typescript-sdk-clients.md explains them.
+  'client-sdk--client-resumes-latest.json': { classification: 'client transport', defect: 'a resumed stream closed before a new event ID: the reconnect carries no Last-Event-ID (typescript-sdk #2499)' },
+  'client-sdk2--client-resumes-latest.json': { classification: 'client transport', defect: 'a resumed stream closed before a new event ID: the reconnect carries no Last-Event-ID (typescript-sdk #2499)' },
+  'client-sdk--client-reinitializes-after-404.json': { classification: 'client transport', defect: 'after a 404 the transport keeps the dead session ID and never re-initializes (typescript-sdk #1708)' },
+  'client-sdk2--client-reinitializes-after-404.json': { classification: 'client transport', defect: 'after a 404 the transport keeps the dead session ID and never re-initializes (typescript-sdk #1708)' },
 };
 
 /**

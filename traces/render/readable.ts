@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { CONTRACT_PROPERTIES } from '../../check-store/contract-properties.ts';
 import { CONTRACT_TRACE_FORMAT, type ContractTrace, readContractTrace } from '../../check-store/store-traces.ts';
 import { PROPERTIES } from '../../properties/index.ts';
+import { CLIENT_PROPERTIES } from '../../properties/clients/index.ts';
 import { StoreModuleError } from '../../targets/module/store-module.ts';
 import { type Trace, TraceFormatError, parseTrace } from '../trace.ts';
 
@@ -58,7 +59,7 @@ export function quoteArgument(argument: string): string {
 export function readableFromTrace(trace: Trace, path: string): ReadableTrace {
   const faults = trace.steps.filter((step) => step.phase === 'faults').length;
   const verdict = trace.verdict;
-  const property = verdict === null ? undefined : PROPERTIES.find((candidate) => candidate.name === verdict.property);
+  const property = verdict === null ? undefined : [...PROPERTIES, ...CLIENT_PROPERTIES].find((candidate) => candidate.name === verdict.property);
   return {
     kind: 'simulation',
     target: trace.target,

@@ -1,0 +1,57 @@
+// A level: what the engine needs from a model of what may happen plus an adapter to the system checked. The engine
+// (sim/engine.ts) runs every level through one loop (fault phase from a choice source, liveness phase, final checks);
+// the server level is its first implementation, the client level (sim/levels/client-level.ts) its second.
+
+import type { ActionList } from '../actions.ts';
+import type { SimConfig } from '../config.ts';
+import type { TraceStep } from '../engine.ts';
+import type { Violation, World } from '../world.ts';
+import type { PropertyName } from '../../properties/names.ts';
+
+/** The part of a level's world the engine's loop reads and writes. */
+export interface LevelWorld {
+  violation: Violation | null;
+  /** Fault-phase steps taken. */
+  step: number;
+  /** The liveness phase's round, from 1. */
+  healRound: number;
+  readonly config: SimConfig;
+  /** Describes an enabled action as traces print it (scripts and the shrinker match on it). */
+  describeAction(kind: number, a: number, b: number): string;
+}
+
+/** One run of a level: the engine's loop calls these, in this order, and nothing else. */
+export interface LevelRun {
+  /** The server level's world describes its actions through sim/actions.ts; another level's world describes its own. */
+  readonly world: World | LevelWorld;
+  readonly list: ActionList;
+  readonly trace: TraceStep[] | null;
+  /** Fills `list` with the actions enabled now (fault phase). */
+  enumerate(): void;
+  /** Records the step about to be taken, when the run is recorded. */
+  begin(choice: number, phase: TraceStep['phase']): void;
+  /** Takes one action and lets the system react until it is quiet. */
+  step(kind: number, a: number, b: number): Promise<void>;
+  /** The fault phase is over. */
+  startHeal(): void;
+  /** Fills `list` with the liveness phase's next action and returns its index, or null when this round has nothing to do. */
+  nextHeal(): number | null;
+  /** The final checks, once the world settled. */
+  finish(): void;
+  /** Releases what the run holds (restores patched globals). Called in `finally`. */
+  close(): Promise<void>;
+}
+
+/** How a run is opened, beyond what it is a function of. */
+export interface LevelRunOptions {
+  readonly record: boolean;
+  readonly properties: readonly PropertyName[] | null;
+  readonly actions: ActionList | null;
+}
+
+/** A level a target runs at, instead of the server level. */
+export interface Level {
+  /** The action kinds (by number) that are faults: swarm walks switch a random subset of them off. */
+  readonly faultKinds: readonly number[];
+  open(config: SimConfig, options: LevelRunOptions): Promise<LevelRun>;
+}
