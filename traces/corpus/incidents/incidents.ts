@@ -59,8 +59,12 @@ export function readIncidents(): Incident[] {
     .map((file) => readIncident(file, readFileSync(join(INCIDENTS_DIRECTORY, file), 'utf8')));
 }
 
-/** Every built-in target's entry, the 2.x SDK targets included: each incident gives a verdict for each. */
-export const INCIDENT_TARGETS: readonly TargetEntry[] = TARGET_ENTRIES;
+/**
+ * Every built-in server target's entry, the 2.x SDK targets included: each incident gives a verdict for each. The client
+ * targets are left out: an incident is a server-level scenario (the clients are simulated), and a client target is
+ * judged at the client level, with other actions.
+ */
+export const INCIDENT_TARGETS: readonly TargetEntry[] = TARGET_ENTRIES.filter((entry) => entry.kind !== 'client');
 
 /**
  * A built-in target loaded, or the npm package it needs and that is not installed (the 2.x SDK targets need the
