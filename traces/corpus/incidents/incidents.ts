@@ -10,6 +10,7 @@ import { runSimulation } from '../../../sim/engine.ts';
 import { recordTrace } from '../../../sim/fuzz.ts';
 import { ScriptError, parseScript, scriptChoices } from '../../../sim/script.ts';
 import { missingPackageOf } from '../../../cli/require-target.ts';
+import { CLIENT_TARGET_INFOS } from '../../../targets/clients/infos.ts';
 import { TARGET_ENTRIES, type TargetEntry, targetEntry } from '../../../targets/registry.ts';
 import type { Target } from '../../../targets/target.ts';
 import { renderMermaid } from '../../render/mermaid.ts';
@@ -64,7 +65,8 @@ export function readIncidents(): Incident[] {
  * targets are left out: an incident is a server-level scenario (the clients are simulated), and a client target is
  * judged at the client level, with other actions.
  */
-export const INCIDENT_TARGETS: readonly TargetEntry[] = TARGET_ENTRIES.filter((entry) => entry.kind !== 'client');
+const CLIENT_TARGET_NAMES = new Set<string>(Object.values(CLIENT_TARGET_INFOS).map((info) => info.name));
+export const INCIDENT_TARGETS: readonly TargetEntry[] = TARGET_ENTRIES.filter((entry) => !CLIENT_TARGET_NAMES.has(entry.name));
 
 /**
  * A built-in target loaded, or the npm package it needs and that is not installed (the 2.x SDK targets need the
