@@ -9,7 +9,7 @@ import { planWalk, sequenceChoices, walkChoices } from './choices.ts';
 import { monotonicMs } from './clock.ts';
 import type { SimConfig } from './config.ts';
 import { type RunResult, runSimulation } from './engine.ts';
-import { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, shrinkChoices } from './shrink.ts';
+import { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, NotReproducedError, shrinkChoices } from './shrink.ts';
 
 /** What to fuzz and for how long. */
 export interface FuzzOptions {
@@ -40,6 +40,11 @@ export interface Finding {
   readonly original: RunResult;
   readonly shrink: ShrinkResult;
   readonly trace: Trace;
+  /**
+   * The run violated the property, and re-running its choices (to shrink them) did not: real time decided it (a target
+   * over the wire). The trace holds the unshrunk choices and the verdict of the run that found it.
+   */
+  readonly flaky?: boolean;
 }
 
 /** The outcome of a fuzz. */
@@ -105,7 +110,18 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzOutcome> {
     const { property } = result.violation;
     if (found.has(property)) continue;
     found.add(property);
-    const shrink = await shrinkChoices(target, runConfig, result.choices, property, options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, only);
+    let shrink: ShrinkResult;
+    try {
+      shrink = await shrinkChoices(target, runConfig, result.choices, property, options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, only);
+    } catch (error) {
+      if (!(error instanceof NotReproducedError)) throw error;
+      // Never a crash: the finding is reported as flaky, with the run's own verdict and its unshrunk choices.
+      const unshrunk: ShrinkResult = { choices: result.choices, originalLength: result.choices.length, evaluations: 1 };
+      const recorded = await recordTrace(target, runConfig, result.choices, null, checked);
+      findings.push({ run, original: result, shrink: unshrunk, trace: { ...recorded, verdict: result.violation }, flaky: true });
+      if (stopAtFirst) return outcome();
+      continue;
+    }
     const trace = await recordTrace(target, runConfig, shrink.choices, shrink, checked);
     findings.push({ run, original: result, shrink, trace });
     if (stopAtFirst || found.size === (checked ?? PROPERTY_NAMES).length) return outcome();
