@@ -17,13 +17,15 @@ import { TraceFormatError, type Trace, renderSteps } from '../traces/trace.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
 import { commandCheckStore } from '../check-store/command.ts';
 import { moduleTargetFromName } from '../targets/module/module.target.ts';
+import { TRIES_FLAG, WIRE_DEFAULT_RUNS, WIRE_FLAGS, WIRE_SHRINK_BOUNDS, asUsageError, parseTries, wireFlagsFromTargetName, prepareWire, replayTries, wireReport, wireTargetFromFlags } from './wire-options.ts';
 
 const HELP = `resumecheck — a model checker for MCP Streamable HTTP resumability
 
 Usage:
-  resumecheck fuzz --target T [--runs N | --time 30s] [--seed S] [--steps N] [--clients N] [--window N]
+  resumecheck fuzz --target T | --url URL [--serve "CMD"] [--allow-remote] [--settle-ms N]
+                   [--runs N | --time 30s] [--seed S] [--steps N] [--clients N] [--window N]
                    [--calls N] [--restarts N] [--shard K/N] [--property P ...] [--first] [--out DIR] [--json]
-  resumecheck replay FILE [--target T] [--json]
+  resumecheck replay FILE [--target T | --url URL [--serve "CMD"] [--tries K]] [--json]
   resumecheck script FILE --target T [--seed S] [--out DIR] [--json]   (one action description a line)
   resumecheck targets [--json]
   resumecheck properties [--json]
@@ -114,11 +116,16 @@ async function commandFuzz(args: string[], io: Io): Promise<number> {
     property: { type: 'string', multiple: true },
     first: { type: 'boolean' },
     json: { type: 'boolean' },
+    ...WIRE_FLAGS,
   }, 0);
-  const target = requireTarget(values.target as string | undefined);
-  const properties = values.property === undefined ? undefined : (values.property as string[]).map(requireProperty);
+  if (values.target !== undefined && (values.url !== undefined || values.serve !== undefined)) throw new UsageError('give --target, or --url / --serve, not both');
+  // A server over the wire (cli/wire-options.ts); its process is stopped when this function returns, however it does.
+  await using wire = await wireTargetFromFlags(values);
+  const target = wire ?? requireTarget(values.target as string | undefined);
+  const requested = values.property === undefined ? undefined : (values.property as string[]).map(requireProperty);
+  const properties = wire === null ? requested : await prepareWire(wire, requested);
   if (values.runs !== undefined && values.time !== undefined) throw new UsageError('give --runs or --time, not both');
-  const runsMax = values.runs === undefined ? (values.time === undefined ? DEFAULT_RUNS : Number.MAX_SAFE_INTEGER) : parseWhole(values.runs as string, '--runs', 1, 100_000_000);
+  const runsMax = values.runs === undefined ? (values.time === undefined ? (wire === null ? DEFAULT_RUNS : WIRE_DEFAULT_RUNS) : Number.MAX_SAFE_INTEGER) : parseWhole(values.runs as string, '--runs', 1, 100_000_000);
   const timeMs = values.time === undefined ? null : parseDuration(values.time as string, '--time');
   const seed = (values.seed as string | undefined) ?? DEFAULT_CONFIG.seed;
   if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
@@ -134,15 +141,22 @@ async function commandFuzz(args: string[], io: Io): Promise<number> {
   const json = values.json === true;
 
   if (!json) io.out(`resumecheck fuzz: target ${target.name}, seed ${seed}, ${timeMs === null ? `${runsMax} runs` : `${values.time} budget`}, up to ${config.stepsMax} steps, ${config.clients} clients, window ${config.windowEventsMax}`);
-  const outcome = await fuzz({
-    target,
-    config,
-    runsMax,
-    timeMs,
-    ...(properties === undefined ? {} : { properties }),
-    ...(shard === undefined ? {} : { shard }),
-    stopAtFirst: values.first === true,
-  });
+  let outcome;
+  try {
+    outcome = await fuzz({
+      target,
+      config,
+      runsMax,
+      timeMs,
+      ...(properties === undefined ? {} : { properties }),
+      ...(shard === undefined ? {} : { shard }),
+      ...(wire === null ? {} : { shrinkBounds: WIRE_SHRINK_BOUNDS }),
+      stopAtFirst: values.first === true,
+    });
+  } catch (error) {
+    throw asUsageError(error);
+  }
+  if (wire !== null && !json) for (const line of wireReport(wire, properties)) io.out(line);
   if (outcome.findings.length === 0) {
     if (json) io.out(JSON.stringify({ target: target.name, seed, runs: outcome.runs, steps: outcome.steps, violation: null, violations: [] }));
     else io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
@@ -159,6 +173,7 @@ async function commandFuzz(args: string[], io: Io): Promise<number> {
       originalLength: finding.shrink.originalLength,
       shrunkLength: finding.trace.choices.length,
       shrinkEvaluations: finding.shrink.evaluations,
+      ...(finding.flaky === true ? { flaky: true } : {}),
       trace: path,
       replay: `npx resumecheck replay ${quote(path)}`,
     }));
@@ -168,7 +183,8 @@ async function commandFuzz(args: string[], io: Io): Promise<number> {
   io.out(`${reports.length} ${reports.length === 1 ? 'property' : 'properties'} violated in ${outcome.runs} runs: ${reports.map(({ finding }) => finding.trace.verdict!.property).join(', ')}`);
   for (const { finding, path } of reports) {
     io.out('');
-    io.out(`── found in run ${finding.run} (seed ${finding.trace.seed}); shrunk from ${finding.shrink.originalLength} to ${finding.trace.choices.length} steps in ${finding.shrink.evaluations} runs`);
+    if (finding.flaky === true) io.out(`── found in run ${finding.run} (seed ${finding.trace.seed}); FLAKY: re-running its ${finding.trace.choices.length} choices to shrink them did not violate it again (timing decided it); not shrunk`);
+    else io.out(`── found in run ${finding.run} (seed ${finding.trace.seed}); shrunk from ${finding.shrink.originalLength} to ${finding.trace.choices.length} steps in ${finding.shrink.evaluations} runs`);
     printViolation(io, finding.trace, path);
   }
   return 1;
@@ -216,10 +232,16 @@ async function commandScript(args: string[], io: Io): Promise<number> {
 }
 
 async function commandReplay(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { target: { type: 'string' }, json: { type: 'boolean' } }, 1);
+  const { values, positionals } = parse(args, { target: { type: 'string' }, json: { type: 'boolean' }, ...WIRE_FLAGS, ...TRIES_FLAG }, 1);
   const file = positionals[0];
   if (file === undefined) throw new UsageError('replay needs a trace FILE');
   const trace = readTrace(file);
+  const tries = parseTries(values.tries);
+  if (values.target !== undefined && (values.url !== undefined || values.serve !== undefined)) throw new UsageError('give --target, or --url / --serve, not both');
+  const flagged = values.url !== undefined || values.serve !== undefined || values.target !== undefined;
+  await using wire = await wireTargetFromFlags(flagged ? values : (wireFlagsFromTargetName(trace.target) ?? values));
+  if (wire === null && tries !== 1) throw new UsageError('--tries goes with --url or --serve: an in-process replay is deterministic');
+  if (wire !== null) return await replayOverTheWire(wire, file, trace, tries, values.json === true, io);
   const target = requireTarget((values.target as string | undefined) ?? trace.target);
   const result = await runSimulation(target, trace.config, sequenceChoices(trace.choices), {
     record: true,
@@ -236,6 +258,31 @@ async function commandReplay(args: string[], io: Io): Promise<number> {
     io.out(got === expected ? `reproduced: ${got} on ${target.name}` : `a different violation on ${target.name}: ${got} (the trace recorded ${String(expected)})`);
     io.out('');
     printViolation(io, replayed, null);
+  }
+  return got === null ? 0 : 1;
+}
+
+/** Replays a trace against a server over the wire `tries` times and says how often its violation reproduced. */
+async function replayOverTheWire(wire: NonNullable<Awaited<ReturnType<typeof wireTargetFromFlags>>>, file: string, trace: Trace, tries: number, json: boolean, io: Io): Promise<number> {
+  const properties = await prepareWire(wire, trace.properties ?? undefined);
+  let outcome;
+  try {
+    outcome = await replayTries(wire, trace, tries, properties);
+  } catch (error) {
+    throw asUsageError(error);
+  }
+  const expected = trace.verdict?.property ?? null;
+  const got = outcome.last.violation?.property ?? null;
+  if (json) {
+    io.out(JSON.stringify({ file, target: wire.name, expected, tries, reproduced: outcome.reproduced, others: outcome.others, violation: outcome.last.violation }));
+    return got === null ? 0 : 1;
+  }
+  const others = Object.entries(outcome.others).map(([name, count]) => `${name} ${count}×`).join(', ');
+  io.out(`${expected === null ? 'the trace recorded no violation' : `${expected} reproduced in ${outcome.reproduced} of ${tries} tries`} on ${wire.name}${others === '' ? '' : `; other violations: ${others}`}`);
+  for (const line of wireReport(wire, properties)) io.out(line);
+  if (got !== null) {
+    io.out('');
+    printViolation(io, { ...trace, target: wire.name, steps: outcome.last.trace ?? [], verdict: outcome.last.violation }, null);
   }
   return got === null ? 0 : 1;
 }

@@ -47,6 +47,16 @@ export async function wireTargetFromFlags(values: WireValues): Promise<WireTarge
   }
 }
 
+/**
+ * The wire options a trace's target name stands for (`serve:CMD`, `url:URL`), so `replay FILE` of a trace found over
+ * the wire reaches the same server without flags; null for any other target name.
+ */
+export function wireFlagsFromTargetName(name: string): WireValues | null {
+  if (name.startsWith('serve:')) return { serve: name.slice('serve:'.length) };
+  if (name.startsWith('url:')) return { url: name.slice('url:'.length) };
+  return null;
+}
+
 /** A wire failure as the CLI's bad-input error (one line, exit 2); anything else unchanged. */
 export function asUsageError(error: unknown): unknown {
   if (error instanceof WireInputError) return new UsageError(error.message);

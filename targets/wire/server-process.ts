@@ -156,6 +156,7 @@ export function createServerProcess(command: string, host: string): ServerProces
       });
       const deadline = wallMs() + LISTEN_MS_MAX;
       for (;;) {
+        if (stopping) throw new WireFault(`the server (${command}) was stopped while it started`);
         if (fault !== null) {
           const message = `the server (${command}) ${exit} before it listened on ${host}:${environment.port} (${lastOutput()})`;
           child = null;

@@ -32,8 +32,8 @@ export interface WireTargetOptions {
   readonly timing?: Partial<SettleTiming>;
 }
 
-/** A wire target: a Target, plus what it learnt and a stop for the server it started. */
-export interface WireTarget extends Target {
+/** A wire target: a Target, plus what it learnt and a stop for the server it started (also as `await using`). */
+export interface WireTarget extends Target, AsyncDisposable {
   readonly url: URL;
   readonly timing: SettleTiming;
   readonly stats: WireStats;
@@ -202,6 +202,9 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
       await served?.stop();
       await control?.close();
       control = null;
+    },
+    [Symbol.asyncDispose]() {
+      return target.stop();
     },
   };
   return target;
