@@ -65,7 +65,10 @@ class RunWorld implements TargetHost {
   private connections = 0;
   /** Every operation on the instance, in the order the requests and socket closes arrived. */
   private queue: Promise<unknown> = Promise.resolve();
-  /** The control URL of the request being handled; a tool call carries it in its arguments. */
+  /**
+   * The run's control URL, as the latest probe-tool call carried it in its arguments: an execution may also start while
+   * another request is handled (a planted bug re-dispatching a replayed request frame on a GET).
+   */
   private controlUrl: string | null = null;
   /** Round trips to `start` begun while a request was handled: the head waits for them, so the start is seen first. */
   private starting: Promise<unknown>[] = [];
@@ -175,13 +178,8 @@ class RunWorld implements TargetHost {
         exchange.ended = true;
         return writeJson(response, method === 'POST' ? 400 : 405, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'unsupported request' } });
       }
-      this.controlUrl = typeof params.arguments?.control === 'string' ? params.arguments.control : null;
-      let answer: HttpResponse;
-      try {
-        answer = await this.instance.handle(httpRequestValue);
-      } finally {
-        this.controlUrl = null;
-      }
+      if (typeof params.arguments?.control === 'string') this.controlUrl = params.arguments.control;
+      const answer: HttpResponse = await this.instance.handle(httpRequestValue);
       const starting = this.starting;
       this.starting = [];
       await Promise.all(starting);
@@ -200,9 +198,11 @@ class RunWorld implements TargetHost {
         'cache-control': 'no-cache',
         ...(answer.sessionId === null ? {} : { 'mcp-session-id': answer.sessionId }),
       });
-      response.flushHeaders();
       exchange.headWritten = true;
-      for (const text of exchange.early) response.write(text);
+      // The head and the frames written with it go out in one write, so a client reads them together: a client that
+      // settles on a quiet interval must not see the head now and its priming event only after a scheduling delay.
+      if (exchange.early.length > 0) response.write(exchange.early.join(''));
+      else response.flushHeaders();
       exchange.early.length = 0;
       if (exchange.endEarly) {
         exchange.ended = true;

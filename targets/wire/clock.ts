@@ -24,3 +24,13 @@ export function startTimer(ms: number, fire: () => void): { cancel(): void } {
     },
   };
 }
+
+/**
+ * Resolves after the event loop's next I/O poll (`setImmediate`). A timer that fires after the process was descheduled
+ * runs before the poll that would deliver bytes which arrived meanwhile; waiting one turn lets them in first.
+ */
+export function afterIoPoll(): Promise<void> {
+  return new Promise((resolve) => {
+    setImmediate(resolve);
+  });
+}

@@ -15,6 +15,8 @@ const EXECUTION_STEPS_MAX = 10_000;
 
 interface ExecutionGate {
   credits: number;
+  /** A notification step was answered and the tool has not come back for the next one yet. */
+  unacknowledged: boolean;
   waiter: ServerResponse | null;
   finished: boolean;
   steps: number;
@@ -34,10 +36,17 @@ export interface ControlEndpoint {
   bind(token: string, host: TargetHost): void;
   /** Unbinds the run: its waiting probe tools are answered 410 and stop. */
   unbind(): void;
+  /** Forgets released steps and unacknowledged notifications: their tools died with the server (a restart). */
+  dropPending(): void;
   /** Lets an execution take its next step (now, if its tool is waiting; else when it next asks). */
   release(execution: number): void;
   /** Steps released and not yet taken by their tools: the simulator waits for these before it looks. */
   readonly unconsumed: number;
+  /**
+   * Notifications handed to tools that have not asked for their next step yet. A tool asks right after it sent one, so
+   * its next `next` is the acknowledgement that the notification is written: the simulator waits for these too.
+   */
+  readonly unacknowledged: number;
   /** Called on every control request and answer, so the target's settle sees the server is busy. */
   onActivity: () => void;
   close(): Promise<void>;
@@ -79,6 +88,7 @@ function readJson(request: IncomingMessage): Promise<Record<string, unknown> | n
 export async function startControlEndpoint(): Promise<ControlEndpoint> {
   let binding: Binding | null = null;
   let unconsumed = 0;
+  let unacknowledged = 0;
   const server: Server = createServer();
   const endpoint: ControlEndpoint = {
     urlFor(token) {
@@ -93,8 +103,18 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
       const old = binding;
       binding = null;
       unconsumed = 0;
+      unacknowledged = 0;
       if (old === null) return;
       for (const gate of old.gates.values()) if (gate.waiter !== null) answer(gate.waiter, 410, { error: 'the run is over' });
+    },
+    dropPending() {
+      unconsumed = 0;
+      unacknowledged = 0;
+      if (binding === null) return;
+      for (const gate of binding.gates.values()) {
+        gate.credits = 0;
+        gate.unacknowledged = false;
+      }
     },
     release(execution) {
       if (binding === null) return;
@@ -111,6 +131,9 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     get unconsumed() {
       return unconsumed;
     },
+    get unacknowledged() {
+      return unacknowledged;
+    },
     onActivity: () => {},
     close() {
       endpoint.unbind();
@@ -124,7 +147,7 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
   function gateOf(bound: Binding, execution: number): ExecutionGate {
     let gate = bound.gates.get(execution);
     if (gate === undefined) {
-      gate = { credits: 0, waiter: null, finished: false, steps: 0 };
+      gate = { credits: 0, unacknowledged: false, waiter: null, finished: false, steps: 0 };
       bound.gates.set(execution, gate);
     }
     return gate;
@@ -134,6 +157,10 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     gate.steps += 1;
     const next = bound.host.nextStep(execution);
     if (next.kind === 'result') gate.finished = true;
+    else {
+      gate.unacknowledged = true;
+      unacknowledged += 1;
+    }
     endpoint.onActivity();
     answer(response, 200, next);
   }
@@ -161,6 +188,10 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
       const gate = typeof execution === 'number' ? bound.gates.get(execution) : undefined;
       if (gate === undefined || typeof execution !== 'number') return answer(response, 400, { error: 'next takes { execution } as start answered it' });
       if (gate.finished) return answer(response, 400, { error: `execution ${execution} already returned its result` });
+      if (gate.unacknowledged) {
+        gate.unacknowledged = false;
+        unacknowledged -= 1;
+      }
       if (gate.waiter !== null) return answer(response, 409, { error: `execution ${execution} is already waiting for its next step` });
       if (gate.steps >= EXECUTION_STEPS_MAX) return answer(response, 400, { error: `execution ${execution} took more than ${EXECUTION_STEPS_MAX} steps` });
       if (gate.credits > 0) {

@@ -22,6 +22,8 @@ export interface ServeEnvironment {
   readonly epoch: number;
   /** Further variables, e.g. the run's seed. */
   readonly extra?: Readonly<Record<string, string>>;
+  /** How long it may take to listen (default {@link LISTEN_MS_MAX}). */
+  readonly listenMsMax?: number;
 }
 
 /** A running (or stopped) `--serve` server. */
@@ -154,7 +156,8 @@ export function createServerProcess(command: string, host: string): ServerProces
           resolve();
         });
       });
-      const deadline = wallMs() + LISTEN_MS_MAX;
+      const listenMsMax = environment.listenMsMax ?? LISTEN_MS_MAX;
+      const deadline = wallMs() + listenMsMax;
       for (;;) {
         if (stopping) throw new WireFault(`the server (${command}) was stopped while it started`);
         if (fault !== null) {
@@ -166,7 +169,7 @@ export function createServerProcess(command: string, host: string): ServerProces
         if (await canConnect(host, environment.port)) return;
         if (wallMs() > deadline) {
           await handle.stop();
-          const message = `the server (${command}) did not listen on ${host}:${environment.port} within ${LISTEN_MS_MAX} ms (${lastOutput()}); it was stopped`;
+          const message = `the server (${command}) did not listen on ${host}:${environment.port} within ${listenMsMax} ms (${lastOutput()}); it was stopped`;
           throw environment.epoch === 1 ? new WireInputError(message) : new WireFault(`after a restart, ${message}`);
         }
         await sleepMs(POLL_MS);

@@ -9,7 +9,7 @@ import { createSseParser } from '../sdk/sse-parser.ts';
 import { PROTOCOL_VERSION } from '../../sim/tools.ts';
 import type { HttpRequest, HttpResponse, JsonRpcMessage, ServerInstance, TargetHost } from '../target.ts';
 import { TOOL_NAMES } from '../target.ts';
-import { sleepMs, startTimer, wallMs } from './clock.ts';
+import { afterIoPoll, sleepMs, startTimer, wallMs } from './clock.ts';
 import type { ControlEndpoint } from './control-endpoint.ts';
 import { WireFault } from './wire-error.ts';
 
@@ -21,9 +21,11 @@ export interface SettleTiming {
   readonly settleMsMax: number;
   /** A request's response head must arrive within this, or the server is taken to have stopped answering. */
   readonly headMsMax: number;
+  /** A `--serve` server must listen within this after it is started. */
+  readonly listenMsMax: number;
 }
 
-export const DEFAULT_SETTLE_TIMING: SettleTiming = { quietMs: 15, settleMsMax: 2_000, headMsMax: 5_000 };
+export const DEFAULT_SETTLE_TIMING: SettleTiming = { quietMs: 15, settleMsMax: 2_000, headMsMax: 5_000, listenMsMax: 15_000 };
 
 /** The largest non-SSE response body read, in bytes. */
 const JSON_BODY_BYTES_MAX = 1 << 20;
@@ -237,8 +239,16 @@ export class WireServer implements ServerInstance {
         break;
       }
       const quietFor = now - this.lastActivityMs;
-      if (this.headsPending === 0 && control.unconsumed === 0 && quietFor >= timing.quietMs) break;
-      await sleepMs(this.headsPending === 0 && control.unconsumed === 0 ? timing.quietMs - quietFor : SETTLE_POLL_MS);
+      const waiting = this.headsPending > 0 || control.unconsumed > 0 || control.unacknowledged > 0;
+      if (!waiting && quietFor >= timing.quietMs) {
+        // Quiet by the clock; but bytes that arrived while this process was not running are read only in the next
+        // I/O poll, after the timers. Let that poll run, and settle only if it brought nothing.
+        const before = this.lastActivityMs;
+        await afterIoPoll();
+        if (this.lastActivityMs === before) break;
+        continue;
+      }
+      await sleepMs(waiting ? SETTLE_POLL_MS : timing.quietMs - quietFor);
     }
     stats.settleMs += wallMs() - started;
   }
@@ -298,6 +308,7 @@ export class WireServer implements ServerInstance {
     if (this.disposed) return;
     this.disposed = true;
     this.drop();
+    this.context.control.dropPending();
     await this.context.restart(this.epoch + 1);
     this.touch();
   }

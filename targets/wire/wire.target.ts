@@ -129,7 +129,7 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
 
   const start = async (token: string, epoch: number): Promise<void> => {
     if (served === null) return;
-    await served.start({ port: portOf(url), epoch, extra: { RESUMECHECK_RUN: token } });
+    await served.start({ port: portOf(url), epoch, extra: { RESUMECHECK_RUN: token }, listenMsMax: timing.listenMsMax });
   };
 
   const unsupported = (): { kind: ActionKind; why: string }[] => [
