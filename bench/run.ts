@@ -20,6 +20,7 @@ import { MINIMA, MINIMA_CONFIG } from './minima.ts';
 import { type ModelCost, measureModel } from './model-cost.ts';
 import { type PlantedResult, measurePlanted, minimumOf } from './planted.ts';
 import { type SdkResult, measureSdk } from './sdk.ts';
+import { type WireResult, measureWire } from './wire.ts';
 import { type BareSpeed, type SimSpeed, measureBareSpeed, measureSimSpeed } from './sim-speed.ts';
 
 /** The speed targets, each a threshold printed as pass or miss. */
@@ -29,7 +30,7 @@ const TARGETS = {
   sdkStepsPerSecond: 5_000,
 } as const;
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk'] as const;
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'wire'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -46,6 +47,8 @@ interface Plan {
   readonly fcTimeMs: number;
   readonly sdkMeasureMs: number;
   readonly sdkTimeMs: number;
+  /** Over-the-wire windows (figure 6): each wire step waits real time, so they are longer. */
+  readonly wireMeasureMs: number;
 }
 
 const FULL: Plan = {
@@ -61,6 +64,7 @@ const FULL: Plan = {
   fcTimeMs: 2000,
   sdkMeasureMs: 3000,
   sdkTimeMs: 30_000,
+  wireMeasureMs: 8000,
 };
 
 const QUICK: Plan = {
@@ -76,6 +80,7 @@ const QUICK: Plan = {
   fcTimeMs: 500,
   sdkMeasureMs: 1000,
   sdkTimeMs: 10_000,
+  wireMeasureMs: 3000,
 };
 
 interface Machine {
@@ -213,6 +218,7 @@ interface Report {
   readonly planted: PlantedResult[] | null;
   readonly fc: { figures: FcFigure[]; referenceCheck: FcSearch } | null;
   readonly sdk: SdkResult[] | null;
+  readonly wire: WireResult[] | null;
   readonly elapsedMs: number;
 }
 
@@ -441,6 +447,20 @@ function render(report: Report): string[] {
     for (const result of report.sdk) if (result.first.explanation !== null) out.push(`   ${result.target}: ${result.first.explanation}`);
     out.push('');
   }
+  if (report.wire !== null) {
+    out.push('6. The same server over loopback HTTP (--serve examples/probe-server.mjs) and in process, in one run');
+    const rows = report.wire.map((result) => [
+      result.target,
+      `${formatCount(result.inProcessStepsPerSecond)}/s`,
+      `${formatCount(result.wireStepsPerSecond)}/s`,
+      result.ratio >= 0.01 ? formatRatio(result.ratio) : `1/${formatCount(1 / result.ratio)}`,
+      String(result.wireRuns),
+      `${Math.round(result.settleShare * 100)}%`,
+    ]);
+    out.push(...table(['target', 'in process', 'over the wire', 'wire/in process', 'wire runs', 'settling'], rows, [false, true, true, true, true, true]).map((line) => `   ${line}`));
+    out.push(`   over the wire each operation waits for its response head, released tool steps, then ${report.wire[0]?.quietMs ?? '-'} ms of quiet (real time); restarts off in both.`);
+    out.push('');
+  }
   out.push(`bench took ${formatMs(report.elapsedMs)}`);
   return out;
 }
@@ -489,8 +509,14 @@ async function main(): Promise<void> {
       sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
     }
   }
+  log('6/6 over the wire...');
+  let wire: WireResult[] | null = null;
+  if (only.has('wire')) {
+    wire = [];
+    for (const target of [referenceTarget, sdkTarget]) wire.push(await measureWire(target, { measureMs: plan.sdkMeasureMs, wireMeasureMs: plan.wireMeasureMs }));
+  }
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, wire, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }
