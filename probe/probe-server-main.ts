@@ -6,10 +6,12 @@ import { parseArgs } from 'node:util';
 import { findTarget, TARGETS } from '../targets/index.ts';
 import { serveTarget, type ServedTarget } from './serve-target.ts';
 import { serveSdkApp, SDK_APP_STORES, type SdkAppStore } from './sdk-app.ts';
+import { serveSdk2App } from './sdk2-app.ts';
 
-const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared]] [--window N] [--port N]
+const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared] | --sdk2] [--window N] [--port N]
   --target NAME  a built-in target served over HTTP (default: reference); \`resumecheck targets\` lists them
   --sdk          the MCP SDK 1.32.2 app (McpServer per session + its transport) with registerProbeTools
+  --sdk2         the MCP SDK 2.4.0 app (@modelcontextprotocol/server) with registerProbeTools
   --store S      with --sdk: the SDK example's InMemoryEventStore per session (default) or shared by all sessions`;
 
 function fail(message: string): never {
@@ -23,7 +25,7 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
   try {
     ({ values } = parseArgs({
       args,
-      options: { target: { type: 'string' }, sdk: { type: 'boolean' }, store: { type: 'string' }, window: { type: 'string' }, port: { type: 'string' } },
+      options: { target: { type: 'string' }, sdk: { type: 'boolean' }, sdk2: { type: 'boolean' }, store: { type: 'string' }, window: { type: 'string' }, port: { type: 'string' } },
       strict: true,
     }));
   } catch (error) {
@@ -39,7 +41,11 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
   const startedFor = token !== undefined && epochText !== undefined && /^\d{1,6}$/.test(epochText) ? { token, epoch: Number(epochText) } : null;
   let served: ServedTarget;
   let what: string;
-  if (values.sdk === true) {
+  if (values.sdk2 === true) {
+    if (values.target !== undefined || values.sdk === true || values.store !== undefined) fail('--sdk2 goes alone');
+    served = await serveSdk2App({ port });
+    what = 'the SDK 2.4.0 app with the probe tools';
+  } else if (values.sdk === true) {
     if (values.target !== undefined) fail('give --target or --sdk, not both');
     const store = (values.store ?? 'per-session') as SdkAppStore;
     if (!SDK_APP_STORES.includes(store)) fail(`--store takes ${SDK_APP_STORES.join(' or ')}`);
@@ -54,8 +60,10 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
     what = `target ${name}`;
   }
   process.stdout.write(`probe server: ${what} on http://127.0.0.1:${served.port}/mcp\n`);
+  // Stopped as a test server is: at once. The OS closes every socket; a graceful close would wait on the very
+  // connections (open SSE streams, tools waiting on the control endpoint) whose fate resumecheck is checking.
   const stop = (): void => {
-    void served.close().then(() => process.exit(0));
+    process.exit(0);
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

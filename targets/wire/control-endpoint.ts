@@ -14,6 +14,8 @@ const CONTROL_BODY_BYTES_MAX = 64 * 1024;
 const EXECUTION_STEPS_MAX = 10_000;
 
 interface ExecutionGate {
+  /** The call it executes, as its tool said at start. */
+  callId: string;
   credits: number;
   /** A notification step was answered and the tool has not come back for the next one yet. */
   unacknowledged: boolean;
@@ -49,6 +51,8 @@ export interface ControlEndpoint {
   readonly unacknowledged: number;
   /** Called on every control request and answer, so the target's settle sees the server is busy. */
   onActivity: () => void;
+  /** Called when an execution of call `callId` is handed its result, so the target can expect the result's frame. */
+  onResult: (callId: string) => void;
   close(): Promise<void>;
 }
 
@@ -135,6 +139,7 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
       return unacknowledged;
     },
     onActivity: () => {},
+    onResult: () => {},
     close() {
       endpoint.unbind();
       return new Promise((resolve) => {
@@ -144,10 +149,10 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     },
   };
 
-  function gateOf(bound: Binding, execution: number): ExecutionGate {
+  function gateOf(bound: Binding, execution: number, callId = ''): ExecutionGate {
     let gate = bound.gates.get(execution);
     if (gate === undefined) {
-      gate = { credits: 0, unacknowledged: false, waiter: null, finished: false, steps: 0 };
+      gate = { callId, credits: 0, unacknowledged: false, waiter: null, finished: false, steps: 0 };
       bound.gates.set(execution, gate);
     }
     return gate;
@@ -156,8 +161,10 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
   function step(bound: Binding, execution: number, gate: ExecutionGate, response: ServerResponse): void {
     gate.steps += 1;
     const next = bound.host.nextStep(execution);
-    if (next.kind === 'result') gate.finished = true;
-    else {
+    if (next.kind === 'result') {
+      gate.finished = true;
+      endpoint.onResult(gate.callId);
+    } else {
       gate.unacknowledged = true;
       unacknowledged += 1;
     }
@@ -181,7 +188,7 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
           return answer(response, 400, { error: 'start takes { callId: string, tool: "read" | "append" | "work", sessionId: string }' });
         }
         const execution = bound.host.startExecution({ callId, tool: tool as ToolName, sessionId });
-        gateOf(bound, execution);
+        gateOf(bound, execution, callId);
         return answer(response, 200, { execution });
       }
       const execution = body['execution'];

@@ -8,7 +8,9 @@ import { WireFault, WireInputError } from './wire-error.ts';
 
 /** How long a started server may take to listen. */
 export const LISTEN_MS_MAX = 15_000;
-/** How long a stopped server may take to exit after SIGTERM before it gets SIGKILL. */
+/** How long a stopped server may take to exit after SIGTERM before its group gets SIGKILL. */
+const TERM_MS_MAX = 500;
+/** How long the group may take to be gone after SIGKILL. */
 const STOP_MS_MAX = 2_000;
 /** Lines of the server's output kept, to say why it stopped. */
 const OUTPUT_LINES_MAX = 20;
@@ -68,16 +70,6 @@ function canConnect(host: string, port: number): Promise<boolean> {
   });
 }
 
-/** True while some process of the group `pgid` is alive. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Prepares a `--serve` server for `command` (run by `sh -c`), reached at `host`. Nothing starts until `start`. */
 export function createServerProcess(command: string, host: string): ServerProcess {
   let child: ChildProcess | null = null;
@@ -85,6 +77,8 @@ export function createServerProcess(command: string, host: string): ServerProces
   let stopping = false;
   let fault: string | null = null;
   let exit = 'exited';
+  /** The port the running server was told to listen on. */
+  let port: number | null = null;
   const output: string[] = [];
   const keep = (chunk: Buffer): void => {
     for (const line of chunk.toString('utf8').split(/\r?\n|\r/)) {
@@ -122,6 +116,7 @@ export function createServerProcess(command: string, host: string): ServerProces
       if (child !== null) throw new Error('assertion: start of a served server already running');
       stopping = false;
       fault = null;
+      port = environment.port;
       output.length = 0;
       const spawned = spawn('sh', ['-c', command], {
         detached: true,
@@ -183,26 +178,31 @@ export function createServerProcess(command: string, host: string): ServerProces
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       if (running === null || running.pid === undefined) return exited;
+      let shellExited = false;
+      void exited.then(() => {
+        shellExited = true;
+      });
+      // Whether the server still answers: what matters for a restart on the same port. (A process of the group may
+      // linger as a zombie until the container's init reaps it; a zombie holds no socket.)
+      const answering = async (): Promise<boolean> => port !== null && (await canConnect(host, port));
       if (running.exitCode === null && running.signalCode === null) {
         try {
           process.kill(-running.pid, 'SIGTERM');
         } catch {
           // Already gone.
         }
-        const stopped = await Promise.race([exited.then(() => true), sleepMs(STOP_MS_MAX).then(() => false)]);
-        if (!stopped) {
-          try {
-            process.kill(-running.pid, 'SIGKILL');
-          } catch {
-            // Gone between the two.
-          }
-        }
+        const deadline = wallMs() + TERM_MS_MAX;
+        while ((!shellExited || (await answering())) && wallMs() < deadline) await sleepMs(POLL_MS / 2);
+      }
+      // Whatever is left of the group goes now: the shell may have exited before its server, or not at all.
+      try {
+        process.kill(-running.pid, 'SIGKILL');
+      } catch {
+        // The group is gone.
       }
       await exited;
-      // The shell has exited, but its children may still hold the port for a moment: a restarted server must not
-      // find the old one still answering. Wait (bounded) until no process of the group is left.
       const deadline = wallMs() + STOP_MS_MAX;
-      while (groupAlive(running.pid) && wallMs() < deadline) await sleepMs(POLL_MS / 2);
+      while ((await answering()) && wallMs() < deadline) await sleepMs(POLL_MS / 2);
     },
   };
   return handle;

@@ -6,7 +6,7 @@
 import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createSseParser } from '../sdk/sse-parser.ts';
-import { PROTOCOL_VERSION } from '../../sim/tools.ts';
+import { PROTOCOL_VERSION, provenanceOf } from '../../sim/tools.ts';
 import type { HttpRequest, HttpResponse, JsonRpcMessage, ServerInstance, TargetHost } from '../target.ts';
 import { TOOL_NAMES } from '../target.ts';
 import { afterIoPoll, sleepMs, startTimer, wallMs } from './clock.ts';
@@ -65,6 +65,8 @@ interface WireConnection {
   response: IncomingMessage | null;
   /** open: may still carry frames; ended: the server ended it; cut: the client dropped it; dropped: restart. */
   state: 'open' | 'ended' | 'cut' | 'dropped';
+  /** The calls whose messages this connection carries (its request's, and any seen in its frames). */
+  readonly calls: Set<string>;
 }
 
 function isProbeCall(body: JsonRpcMessage): boolean {
@@ -98,6 +100,11 @@ export class WireServer implements ServerInstance {
   private headsPending = 0;
   private disposed = false;
   private sideRequests = 0;
+  /**
+   * Calls whose result was handed to their tool while an open connection carries their messages: the result's frame
+   * is expected there, and a settle waits for it (or for that connection to end), bounded like every settle.
+   */
+  private readonly resultsExpected = new Set<string>();
 
   constructor(
     private readonly context: WireContext,
@@ -105,6 +112,19 @@ export class WireServer implements ServerInstance {
     private readonly epoch: number,
   ) {
     context.control.onActivity = () => this.touch();
+    context.control.onResult = (callId) => {
+      for (const entry of this.connections.values()) {
+        if (entry.state === 'open' && entry.calls.has(callId)) this.resultsExpected.add(callId);
+      }
+    };
+  }
+
+  /** A connection stops carrying anything: results expected only on it are no longer expected. */
+  private release(entry: WireConnection): void {
+    for (const callId of entry.calls) {
+      const elsewhere = [...this.connections.values()].some((other) => other !== entry && other.state === 'open' && other.calls.has(callId));
+      if (!elsewhere) this.resultsExpected.delete(callId);
+    }
   }
 
   private touch(): void {
@@ -168,7 +188,11 @@ export class WireServer implements ServerInstance {
     this.assertLive('handle');
     this.checkAlive();
     if (this.connections.has(request.connection)) throw new Error(`assertion: connection ${request.connection} was already used`);
-    const entry: WireConnection = { connection: request.connection, request: null, response: null, state: 'open' };
+    const entry: WireConnection = { connection: request.connection, request: null, response: null, state: 'open', calls: new Set() };
+    if (request.method === 'POST' && isProbeCall(request.body)) {
+      const callId = (request.body['params'] as { arguments?: { callId?: unknown } }).arguments?.callId;
+      if (typeof callId === 'string') entry.calls.add(callId);
+    }
     this.connections.set(request.connection, entry);
     const sent = this.send(request);
     entry.request = sent.request;
@@ -211,13 +235,20 @@ export class WireServer implements ServerInstance {
       this.touch();
       if (entry.state !== 'open') return;
       for (const frame of parser.push(decoder.decode(chunk, { stream: true }))) {
-        if (entry.state === 'open') this.host.frame(entry.connection, frame);
+        if (entry.state !== 'open') continue;
+        const provenance = provenanceOf(frame.data);
+        if (provenance !== null && provenance.callId !== null) {
+          entry.calls.add(provenance.callId);
+          if (provenance.result) this.resultsExpected.delete(provenance.callId);
+        }
+        this.host.frame(entry.connection, frame);
       }
     });
     const ended = (): void => {
       this.touch();
       if (entry.state !== 'open') return;
       entry.state = 'ended';
+      this.release(entry);
       // A body cut off mid-frame by the server is an end: what was complete was reported.
       this.host.end(entry.connection);
     };
@@ -239,7 +270,7 @@ export class WireServer implements ServerInstance {
         break;
       }
       const quietFor = now - this.lastActivityMs;
-      const waiting = this.headsPending > 0 || control.unconsumed > 0 || control.unacknowledged > 0;
+      const waiting = this.headsPending > 0 || control.unconsumed > 0 || control.unacknowledged > 0 || this.resultsExpected.size > 0;
       if (!waiting && quietFor >= timing.quietMs) {
         // Quiet by the clock; but bytes that arrived while this process was not running are read only in the next
         // I/O poll, after the timers. Let that poll run, and settle only if it brought nothing.
@@ -258,6 +289,7 @@ export class WireServer implements ServerInstance {
     const entry = this.connections.get(connection);
     if (entry !== undefined && entry.state === 'open') {
       entry.state = 'cut';
+      this.release(entry);
       entry.request?.destroy();
     }
     await this.settle();
@@ -302,6 +334,7 @@ export class WireServer implements ServerInstance {
       if (entry.state === 'open') entry.state = 'dropped';
       entry.request?.destroy();
     }
+    this.resultsExpected.clear();
   }
 
   async dispose(): Promise<void> {
