@@ -26,6 +26,7 @@ import { type Sdk2Result, measureSdk2 } from './sdk2.ts';
 import { type MainJobResult, measureMainJob } from './main-job.ts';
 import { type SdkRawResult, measureSdkRaw } from './sdk-raw.ts';
 import { type ThreadCeiling, type WorkersResult, measureThreadCeiling, measureWorkers } from './workers.ts';
+import { type WireResult, measureWire } from './wire.ts';
 import { type BareSpeed, type SimSpeed, measureBareSpeed, measureSimSpeed } from './sim-speed.ts';
 
 /** The speed targets, each a threshold printed as pass or miss. */
@@ -49,7 +50,7 @@ const TARGETS = {
  */
 const BASELINE_CHECKOUT = process.env['BENCH_BASELINE_CHECKOUT'] ?? '';
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'sdk2', 'workers', 'sdkraw', 'mainjob', 'check-store'] as const;
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'sdk2', 'workers', 'sdkraw', 'mainjob', 'check-store', 'wire'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -71,6 +72,8 @@ interface Plan {
   readonly workersRounds: number;
   readonly workersReferenceRuns: number;
   readonly workersSdkRuns: number;
+  /** Over-the-wire windows (figure 12): each wire step waits real time, so they are longer. */
+  readonly wireMeasureMs: number;
 }
 
 const FULL: Plan = {
@@ -90,6 +93,7 @@ const FULL: Plan = {
   workersRounds: 2,
   workersReferenceRuns: 100_000,
   workersSdkRuns: 600,
+  wireMeasureMs: 8000,
 };
 
 const QUICK: Plan = {
@@ -109,6 +113,7 @@ const QUICK: Plan = {
   workersRounds: 1,
   workersReferenceRuns: 20_000,
   workersSdkRuns: 100,
+  wireMeasureMs: 3000,
 };
 
 interface Machine {
@@ -253,6 +258,7 @@ interface Report {
   readonly threadCeiling: ThreadCeiling | null;
   readonly sdkRaw: SdkRawResult[] | null;
   readonly mainJob: MainJobResult | null | 'no baseline checkout';
+  readonly wire: WireResult[] | null;
   readonly elapsedMs: number;
 }
 
@@ -599,6 +605,20 @@ function render(report: Report): string[] {
     }
     out.push('');
   }
+  if (report.wire !== null) {
+    out.push('12. The same server over loopback HTTP (--serve examples/probe-server.mjs) and in process, in one run');
+    const rows = report.wire.map((result) => [
+      result.target,
+      `${formatCount(result.inProcessStepsPerSecond)}/s`,
+      `${formatCount(result.wireStepsPerSecond)}/s`,
+      result.ratio >= 0.01 ? formatRatio(result.ratio) : `1/${formatCount(1 / result.ratio)}`,
+      String(result.wireRuns),
+      `${Math.round(result.settleShare * 100)}%`,
+    ]);
+    out.push(...table(['target', 'in process', 'over the wire', 'wire/in process', 'wire runs', 'settling'], rows, [false, true, true, true, true, true]).map((line) => `   ${line}`));
+    out.push(`   over the wire each operation waits for its response head, released tool steps, then ${report.wire[0]?.quietMs ?? '-'} ms of quiet (real time); restarts off in both.`);
+    out.push('');
+  }
   out.push(`bench took ${formatMs(report.elapsedMs)}`);
   return out;
 }
@@ -624,11 +644,11 @@ async function main(): Promise<void> {
     log('note: DEFAULT_CONFIG differs from the config bench/minima.ts was derived under; the planted figures use the latter');
   }
 
-  log('1/10 simulation speed...');
+  log('1/12 simulation speed...');
   const sim = only.has('sim') ? await figureSim(plan) : null;
-  log('2/10 model cost...');
+  log('2/12 model cost...');
   const model = only.has('model') ? measureModel({ warmupMs: plan.modelMeasureMs / 2, measureMs: plan.modelMeasureMs }) : null;
-  log('3/10 planted targets...');
+  log('3/12 planted targets...');
   let planted: PlantedResult[] | null = null;
   if (only.has('planted')) {
     planted = [];
@@ -637,9 +657,9 @@ async function main(): Promise<void> {
       log(`  ${target.name} done`);
     }
   }
-  log('4/10 fast-check baseline...');
+  log('4/12 fast-check baseline...');
   const fc = only.has('fc') ? figureFc(plan, config, log) : null;
-  log('5/10 SDK targets...');
+  log('5/12 SDK targets...');
   let sdk: SdkResult[] | null = null;
   if (only.has('sdk')) {
     sdk = [];
@@ -647,13 +667,13 @@ async function main(): Promise<void> {
       sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
     }
   }
-  log('6/10 --help wall time...');
+  log('6/12 --help wall time...');
   const cli = only.has('cli') ? measureCliStartup(plan.cliRounds) : null;
-  log('7/10 SDK 2.x targets...');
+  log('7/12 SDK 2.x targets...');
   const sdk2 = only.has('sdk2')
     ? await measureSdk2(DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }, sdk, log)
     : null;
-  log('8/11 workers...');
+  log('8/12 workers...');
   let workers: WorkersResult[] | null = null;
   let threadCeiling: ThreadCeiling | null = null;
   if (only.has('workers')) {
@@ -663,18 +683,24 @@ async function main(): Promise<void> {
       await measureWorkers(sdkSharedTarget, { runs: plan.workersSdkRuns, rounds: plan.workersRounds }),
     ];
   }
-  log('9/11 SDK raw cost...');
+  log('9/12 SDK raw cost...');
   let sdkRaw: SdkRawResult[] | null = null;
   if (only.has('sdkraw')) {
     sdkRaw = [];
     for (const target of [sdkTarget, sdkSharedTarget, sdkCoreTarget]) sdkRaw.push(await measureSdkRaw(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs }));
   }
-  log('10/11 the main job against a baseline checkout...');
+  log('10/12 the main job against a baseline checkout...');
   const mainJob = only.has('mainjob') ? (measureMainJob({ baselineCheckout: BASELINE_CHECKOUT }) ?? 'no baseline checkout') : null;
-  log('11/11 check-store on Redis...');
+  log('11/12 check-store on Redis...');
   const checkStore = only.has('check-store') ? await measureCheckStoreRedis({ runs: values.quick ? 200 : 2000, seed: '1' }) : null;
+  log('12/12 over the wire...');
+  let wire: WireResult[] | null = null;
+  if (only.has('wire')) {
+    wire = [];
+    for (const target of [referenceTarget, sdkTarget]) wire.push(await measureWire(target, { measureMs: plan.sdkMeasureMs, wireMeasureMs: plan.wireMeasureMs }));
+  }
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, workers, threadCeiling, sdkRaw, mainJob, checkStore, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, workers, threadCeiling, sdkRaw, mainJob, checkStore, wire, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }

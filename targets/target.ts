@@ -3,6 +3,7 @@
 // simulator schedules (tool steps, notifications, restarts, expiry).
 
 import type { PropertyName } from '../properties/names.ts';
+import type { ActionKind } from '../sim/config.ts';
 
 /** A JSON-RPC message as plain data. */
 export type JsonRpcMessage = { readonly jsonrpc: '2.0' } & Readonly<Record<string, unknown>>;
@@ -121,6 +122,11 @@ export interface Incarnation {
 export interface TargetRun {
   /** Synchronous targets return plain values and run in the fast loop; others are awaited. */
   readonly sync: boolean;
+  /**
+   * Action kinds this run cannot carry out (a server over the wire cannot be made to expire a session): the simulator
+   * never offers them. Absent: every kind.
+   */
+  readonly unsupported?: readonly ActionKind[];
   boot(incarnation: Incarnation, host: TargetHost): ServerInstance;
   /** Releases whatever the run holds (restores patched globals, for instance). */
   close(): void | Promise<void>;
