@@ -52,6 +52,7 @@ describe('bad input over the wire: exit 2, one line on stderr', () => {
     ['a --url with nothing listening', ['fuzz', '--url', 'http://127.0.0.1:9/mcp'], /nothing answers an MCP initialize/],
     ['--target and --url together', ['fuzz', '--target', 'reference', '--url', 'http://127.0.0.1:9/mcp'], /not both/],
     ['a --serve command that exits at once', ['fuzz', '--serve', 'exit 3'], /exited with code 3 before it listened/],
+    ['--workers above 1 over the wire', ['fuzz', '--serve', 'exit 3', '--workers', '2'], /--workers goes with --target/],
   ];
   for (const [what, args, message] of cases) {
     it(what, async () => {
@@ -88,6 +89,19 @@ describe('the served server is always stopped', () => {
     const { code, out } = await run(['fuzz', '--serve', recording(file, 'node examples/probe-server.mjs --target reference'), '--runs', '2', '--steps', '8', '--restarts', '0']);
     expect(code).toBe(0);
     expect(out.join('\n')).toMatch(/with the probe tools/);
+    expect(alive(pidIn(file))).toBe(false);
+  });
+
+  it('fuzz --json over the wire: one envelope, the wire options in its config, what was driven in its result', async () => {
+    const file = join(scratch, 'json.pid');
+    const { code, out } = await run(['fuzz', '--serve', recording(file, 'node examples/probe-server.mjs --target reference'), '--runs', '1', '--steps', '6', '--restarts', '0', '--json', '--no-corpus', '--out', join(scratch, 'json-out')]);
+    expect(code).toBe(0);
+    expect(out).toHaveLength(1);
+    const document = JSON.parse(out[0]!);
+    expect(document).toMatchObject({ schemaVersion: 1, tool: 'resumecheck', command: 'fuzz', runs: 1, violations: [] });
+    expect(document.config.wire.serve).toMatch(/probe-server\.mjs --target reference/);
+    expect(document.wire.probe).toBe(true);
+    expect(document.wire.unsupported.map((entry: { kind: string }) => entry.kind)).toEqual(['serverClose', 'expire']);
     expect(alive(pidIn(file))).toBe(false);
   });
 
