@@ -79,6 +79,27 @@ describe(`the same server in process and over the wire, seeds ${SEEDS.join(' and
   });
 });
 
+// The action kinds added later (a GET resuming a stream another connection carries, a POST reusing an in-flight request
+// ID, frames lost before a break, a terminal cursor) over the wire: the bugs only they reach are found there as in process.
+describe('the later action kinds over the wire, seeds 1.2 and 1.5, 30 steps', () => {
+  const cases: readonly { name: string; finds: string }[] = [
+    { name: 'no-in-flight-check', finds: 'reused-request-id-refused' },
+    { name: 'rival-connection-kept', finds: 'one-connection-per-stream' },
+    { name: 'replay-tail', finds: 'no-duplicate-delivery' },
+  ];
+  for (const { name, finds } of cases) {
+    it(`${name}: every run's verdict agrees, and ${finds} is found`, async () => {
+      const wire = await serve(`node examples/probe-server.mjs --target ${name}`);
+      const local = withUnsupported(findTarget(name)!, wire.unsupported().map(({ kind }) => kind));
+      const partial = { stepsMax: 30, restartsMax: 0 };
+      const overTheWire = await verdicts(wire, ['1.2', '1.5'], partial);
+      expect(overTheWire).toEqual(await verdicts(local, ['1.2', '1.5'], partial));
+      expect(overTheWire.map((row) => row.property)).toContain(finds);
+      await wire.stop();
+    });
+  }
+});
+
 describe.each([
   ['1.32.2', '--sdk --store per-session'],
   ['2.4.0', '--sdk2'],
