@@ -3,6 +3,7 @@
 // (a violation) or 2 (bad input: one line). `--replay FILE` re-runs a contract trace.
 
 import type { ParsedArgs } from '../cli/command-spec.ts';
+import { jsonEnvelope } from '../cli/json-envelope.ts';
 import { checkOutDir } from '../cli/output-paths.ts';
 import { UsageError, parseDuration, parseWhole } from '../cli/usage-error.ts';
 import { realNowMs } from '../targets/module/clock.ts';
@@ -121,12 +122,7 @@ function jsonOf(result: StoreCheckResult | null, extra: { config: Record<string,
     replay,
     note,
   }));
-  return JSON.stringify({
-    schemaVersion: 1,
-    tool: 'resumecheck',
-    command: 'check-store',
-    config: extra.config,
-    elapsedMs: extra.elapsedMs,
+  return JSON.stringify(jsonEnvelope('check-store', extra.config, extra.elapsedMs, {
     target: result?.target ?? null,
     holds: result === null ? false : result.holds,
     failures: result?.failures ?? violations.filter((violation) => violation.severity === 'failure').length,
@@ -138,7 +134,7 @@ function jsonOf(result: StoreCheckResult | null, extra: { config: Record<string,
     violations,
     transportDefects: (result?.transportDefects ?? []).map(({ property, explanation, seed, reproducedOnSdkCore }) => ({ property, explanation, seed, reproducedOnSdkCore })),
     teardown: result?.teardown ?? [],
-  });
+  }));
 }
 
 async function replay(file: string, ref: StoreModuleRef | null, json: boolean, io: CommandIo): Promise<number> {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from './main.ts';
-import { PROPERTY_NAMES } from '../properties/names.ts';
+import { PROPERTY_NAMES } from '../properties/index.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-fuzz-cli-'));
@@ -98,6 +98,7 @@ describe('fuzz --workers 2 --summary --junit (seed 1)', () => {
     const xml = readFileSync(junit, 'utf8');
     expect(xmlProblems(xml)).toEqual([]);
     expect(xml).toMatch(/<testcase classname="no-owner-check" name="no-cross-session-delivery" time="0">\s*<failure /);
+    // One test case per property per target.
     expect(xml.match(/<testcase /g)).toHaveLength(PROPERTY_NAMES.length);
   });
 

@@ -22,6 +22,7 @@ import { DEFAULT_OUT, checkOutDir, checkOutFile } from './output-paths.ts';
 import { printViolation, quote } from './print-violation.ts';
 import { createProgress } from './progress.ts';
 import { requireTarget } from './require-target.ts';
+import type { Topology } from '../targets/multi-node/multi-node.target.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
 import { WIRE_SHRINK_BOUNDS, asUsageError, prepareWire, wireReport, wireTargetFromFlags } from './wire-options.ts';
 
@@ -87,6 +88,25 @@ interface FindingReport {
   readonly replay: string;
 }
 
+/** The target on several nodes when --nodes says so (targets/multi-node); --balancer and --store-lag need --nodes. */
+async function deployed(target: Target, values: ParsedArgs['values']): Promise<Target> {
+  if (values.nodes === undefined) {
+    if (values.balancer !== undefined || values['store-lag'] !== undefined) throw new UsageError('--balancer and --store-lag need --nodes');
+    return target;
+  }
+  const { multiNodeTarget, parseMultiNodeName, TopologyError, NODES_MAX, STORE_LAG_MAX } = await import('../targets/multi-node/multi-node.target.ts');
+  if (parseMultiNodeName(target.name) !== null) throw new UsageError(`target ${target.name} already names its nodes; give --nodes with its base target instead`);
+  const nodes = parseWhole(values.nodes as string, '--nodes', 1, NODES_MAX);
+  const storeLagSteps = values['store-lag'] === undefined ? 0 : parseWhole(values['store-lag'] as string, '--store-lag', 0, STORE_LAG_MAX);
+  const balancer = (values.balancer as string | undefined) ?? 'round-robin';
+  try {
+    return multiNodeTarget(target, { nodes, balancer: balancer as Topology['balancer'], storeLagSteps });
+  } catch (error) {
+    if (error instanceof TopologyError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 /** Runs `resumecheck fuzz`. */
 export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   const startedMs = sharedWallMs();
@@ -125,8 +145,11 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   checkOutDir(out, '--out');
   // The target last: loading an SDK target costs a moment, and every other mistake is reported before it.
   // A server over the wire (cli/wire-options.ts) is stopped when this function returns, however it does.
+  if (overTheWire && (values['nodes'] !== undefined || values['balancer'] !== undefined || values['store-lag'] !== undefined)) {
+    throw new UsageError('--nodes, --balancer and --store-lag go with --target: a server over the wire is checked as it is deployed');
+  }
   await using wire = await wireTargetFromFlags(values);
-  const target = wire ?? (await requireTarget(values['target'] as string | undefined));
+  const target = wire ?? (await deployed(await requireTarget(values['target'] as string | undefined), values));
   const workers = workersFor(target, wire !== null, workersGiven);
   // Over the wire the server is started and asked for its probe tools now; without them only some properties are judged.
   const properties = wire === null ? requested : await prepareWire(wire, requested);

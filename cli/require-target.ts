@@ -8,6 +8,17 @@ import { UsageError } from './usage-error.ts';
 /** The target `name` stands for; an unknown or missing name is bad input. */
 export async function requireTarget(name: string | undefined): Promise<Target> {
   if (name === undefined) throw new UsageError('--target is required; `resumecheck targets` lists them');
+  // A deployment of several nodes, `NAME@N:BALANCER[:lagL]`, as fuzz --nodes names it in its traces.
+  if (name.includes('@')) {
+    const { parseMultiNodeName, multiNodeTarget, TopologyError } = await import('../targets/multi-node/multi-node.target.ts');
+    try {
+      const parsed = parseMultiNodeName(name);
+      if (parsed !== null) return multiNodeTarget(await requireTarget(parsed.base), parsed.topology);
+    } catch (error) {
+      if (error instanceof TopologyError) throw new UsageError(`target ${JSON.stringify(name)}: ${error.message}`);
+      throw error;
+    }
+  }
   // The prefix is module.target.ts's MODULE_TARGET_PREFIX, spelled out so that other names do not load that module.
   if (name.startsWith('module:')) {
     const { moduleTargetFromName } = await import('../targets/module/module.target.ts');

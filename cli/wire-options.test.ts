@@ -53,6 +53,7 @@ describe('bad input over the wire: exit 2, one line on stderr', () => {
     ['--target and --url together', ['fuzz', '--target', 'reference', '--url', 'http://127.0.0.1:9/mcp'], /not both/],
     ['a --serve command that exits at once', ['fuzz', '--serve', 'exit 3'], /exited with code 3 before it listened/],
     ['--workers above 1 over the wire', ['fuzz', '--serve', 'exit 3', '--workers', '2'], /--workers goes with --target/],
+    ['--nodes over the wire', ['fuzz', '--url', 'http://127.0.0.1:9/mcp', '--nodes', '2'], /--nodes, --balancer and --store-lag go with --target/],
   ];
   for (const [what, args, message] of cases) {
     it(what, async () => {

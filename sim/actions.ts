@@ -101,6 +101,7 @@ export function enumerateActions(world: World, list: ActionList): void {
   for (const index of world.running) push(list, K.advance, index, 0);
   if (canRestart && world.restarts < world.config.restartsMax && accepts(SRV, world.serverState, SRV.event.restart)) push(list, K.restart, 0, 0);
   enumerateLaterKinds(world, list);
+  enumerateNodeFaults(world, list);
   if (list.count > ACTIONS_MAX) throw new Error(`${list.count} actions enabled in one step, more than the ${ACTIONS_MAX} a list holds`);
 }
 
@@ -136,6 +137,14 @@ function enumerateLaterKinds(world: World, list: ActionList): void {
 /** A lost tail loses 1 to this many frames before the connection breaks. */
 export const LOST_TAIL_FRAMES_MAX = 2;
 
+/** Several nodes: one may crash while all are up, and the one down may boot again. Nothing on one node. */
+function enumerateNodeFaults(world: World, list: ActionList): void {
+  const nodes = world.run.nodes ?? 1;
+  if (nodes < 2 || !accepts(SRV, world.serverState, SRV.event.restart)) return;
+  if (world.nodeDown >= 0) push(list, K.restartNode, world.nodeDown, 0);
+  else if (world.nodeCrashes < (world.config.nodeCrashesMax ?? 0)) for (let node = 0; node < nodes; node += 1) push(list, K.crashNode, node, 0);
+}
+
 /** One operation on the target. */
 export type Op =
   | { readonly kind: 'handle'; readonly request: HttpRequest; readonly stage: number }
@@ -146,7 +155,11 @@ export type Op =
   | { readonly kind: 'expire'; readonly sessionId: string }
   | { readonly kind: 'restart' }
   /** Nothing reaches the target (the network changes what it will do with later frames). */
-  | { readonly kind: 'network' };
+  | { readonly kind: 'network' }
+
+  | { readonly kind: 'crashNode'; readonly node: number }
+  | { readonly kind: 'restartNode'; readonly node: number }
+  | { readonly kind: 'catchUp' };
 
 /** Steps a connection's machine, keeping the world's list of attached connections in step with it. */
 export function changeConnection(world: World, connection: SimConnection, event: number): void {
@@ -174,6 +187,7 @@ function openConnection(
     lastEventId: fields.lastEventId,
     state: CONN.initial,
     status: 0,
+    node: 0,
     kExpected: fields.kExpected,
     kLast: fields.cursor === null ? 0 : fields.cursor.k,
     resetSeen: false,
@@ -407,14 +421,52 @@ export function startAction(world: World, kind: number, a: number, b: number): O
       connection.framesToLose = b;
       return { kind: 'network' };
     }
+    case 'crashNode':
+      return crashNodeWorld(world, a);
+    case 'restartNode':
+      world.nodeDown = -1;
+      return { kind: 'restartNode', node: a };
+    case 'catchUp':
+      return { kind: 'catchUp' };
     default:
       throw new Error(`unknown action kind ${kind}`);
   }
 }
 
+/**
+ * One node crashes: the connections it answered are dropped and the executions it ran end without a result (their
+ * streams can never complete). Sessions are not ended: whether another node still serves them is the target's to say
+ * (a 404 is always a terminated session's answer, so a node that does not know a session may give it).
+ */
+function crashNodeWorld(world: World, node: number): Op {
+  world.nodeDown = node;
+  world.nodeCrashes += 1;
+  // A client may come back with a cursor from before the crash, as after a restart, once it is in a new session.
+  for (const client of world.clients) {
+    if (client.cursorLatest !== null) client.cursorBeforeCrash = client.cursorLatest;
+  }
+  for (let index = world.attached.length - 1; index >= 0; index -= 1) {
+    const connection = world.connections[world.attached[index]!]!;
+    if (connection.node !== node || !accepts(CONN, connection.state, CONN.event.drop)) continue;
+    changeConnection(world, connection, CONN.event.drop);
+    if (connection.view >= 0 && world.views[connection.view]!.connection === connection.index) world.views[connection.view]!.connection = -1;
+  }
+  for (let index = world.running.length - 1; index >= 0; index -= 1) {
+    const execution = world.executions[world.running[index]!]!;
+    if (execution.node !== node) continue;
+    execution.finished = true;
+    world.running.splice(index, 1);
+    const view = execution.call === null ? null : world.views[execution.call.view]!;
+    if (view !== null && accepts(STREAM, view.stream, STREAM.event.abort)) view.stream = step(STREAM, view.stream, STREAM.event.abort);
+  }
+  return { kind: 'crashNode', node };
+}
+
 function restartWorld(world: World): Op {
   world.restarts += 1;
   world.epoch += 1;
+  // The whole deployment boots again: every node is up.
+  world.nodeDown = -1;
   for (const session of world.sessions) {
     if (session.state === S.state.live || session.state === S.state.initialising) endSessionTruth(world, session, S.event.restart);
   }
@@ -463,8 +515,9 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
   if (op.kind !== 'handle' || response === undefined) return;
   const connection = world.connections[op.request.connection]!;
   connection.status = response.status;
+  connection.node = response.node ?? 0;
   changeConnection(world, connection, response.streaming ? CONN.event.stream : CONN.event.answer);
-  if (world.notes !== null) world.notes.push(`  → ${response.status}${response.streaming ? ' SSE' : ''}${response.sessionId !== null && connection.purpose === 'initialize' ? ` Mcp-Session-Id: ${response.sessionId}` : ''}`);
+  if (world.notes !== null) world.notes.push(`  → ${response.status}${response.streaming ? ' SSE' : ''}${response.sessionId !== null && connection.purpose === 'initialize' ? ` Mcp-Session-Id: ${response.sessionId}` : ''}${response.node === undefined ? '' : ` (node ${response.node + 1})`}`);
   observeResponse(connection);
   if (response.status === 404) onNotFound(world, connection);
   const client = world.clients[connection.client]!;
@@ -489,6 +542,10 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
       world.sessions.push(session);
       client.state = step(C, client.state, C.event.initialized);
       client.session = session;
+      if (client.cursorBeforeCrash !== null) {
+        client.cursorPreRestart = client.cursorBeforeCrash;
+        client.cursorBeforeCrash = null;
+      }
       client.standaloneView = -1;
       client.completedView = -1;
       client.views.length = 0;
@@ -608,6 +665,12 @@ export function describeAction(world: World, kind: number, a: number, b: number)
     }
     case 'loseTail':
       return `the network loses the next ${b === 1 ? 'frame' : `${b} frames`} on connection #${a} (${client(world.connections[a]!.client)}), then breaks it`;
+    case 'crashNode':
+      return `node ${a + 1} crashes`;
+    case 'restartNode':
+      return `node ${a + 1} boots again`;
+    case 'catchUp':
+      return 'the shared store catches up: every write reaches every node';
     default:
       return `unknown action ${kind}`;
   }

@@ -1,6 +1,6 @@
 // Choice sources: a fixed sequence (replay, fast-check, shrinking) or a seeded random walk with swarm weights.
 
-import { ACTION_KINDS, FAULT_KINDS } from './config.ts';
+import { ACTION_KINDS, FAULT_KINDS, NODE_FAULT_KINDS } from './config.ts';
 import type { ActionList } from './actions.ts';
 import type { ChoiceSource } from './engine.ts';
 import { type Prng, createPrng } from './prng.ts';
@@ -49,6 +49,11 @@ export function planWalk(seed: string, stepsMax: number): WalkPlan {
   const prng = createPrng(`${seed}/walk`);
   const swarm = prng.float() < 0.5;
   const weights = swarm ? swarmWeights(prng) : UNIFORM_WEIGHTS;
+  if (swarm) {
+    // Node faults draw from their own stream, so every other draw of the walk is what it was before they existed.
+    const nodePrng = createPrng(`${seed}/walk/nodes`);
+    for (const kind of NODE_FAULT_KINDS) weights[ACTION_KINDS.indexOf(kind)] = nodePrng.float() < 0.5 ? 0 : 0.25 + nodePrng.float() * 1.75;
+  }
   // "Stop here" is a draw too: the walk's length is chosen, so short runs are as likely as long ones.
   const length = 1 + prng.below(stepsMax);
   return { weights, swarm, length, prng };

@@ -28,6 +28,9 @@ export const ACTION_KINDS = [
   'resendInFlight', // proxy or client: POST under a request id still in flight in the session (same content, or other)
   'resumeTerminal', // client: GET with the terminal event's ID of a completed stream
   'loseTail', // network: the next k frames written on a connection are lost, then the connection breaks
+  'crashNode', // server: one node of several crashes (its memory is gone, the shared storage stays)
+  'restartNode', // server: the crashed node boots again, empty
+  'catchUp', // server: a lagging store reaches every node (liveness phase only)
 ] as const;
 
 /** One kind of action. */
@@ -55,6 +58,12 @@ export const FAULT_KINDS: readonly ActionKind[] = [
   'loseTail',
 ];
 
+/**
+ * Faults of deployments of several nodes. Apart from FAULT_KINDS so that a one-node run draws exactly what it drew
+ * before they existed; a swarm run weighs them from a stream of its own (sim/choices.ts).
+ */
+export const NODE_FAULT_KINDS: readonly ActionKind[] = ['crashNode', 'restartNode'];
+
 /** How a client numbers its requests. */
 export type RequestIdHabit = 'monotonic' | 'restart';
 
@@ -70,6 +79,8 @@ export interface SimConfig {
   readonly callsPerSessionMax: number;
   /** Restarts in one run at the most. */
   readonly restartsMax: number;
+  /** Node crashes in one run at the most (deployments of several nodes); resolveConfig fills it in (default 2). */
+  readonly nodeCrashesMax?: number;
   /** Progress notifications the `work` tool sends before its result. */
   readonly workProgressSteps: number;
   /** Events each stream retains, for targets with a window. */
@@ -85,6 +96,7 @@ export const DEFAULT_CONFIG: SimConfig = {
   stepsMax: 40,
   callsPerSessionMax: 3,
   restartsMax: 2,
+  nodeCrashesMax: 2,
   workProgressSteps: 2,
   windowEventsMax: 2,
   requestIdHabits: ['restart', 'monotonic'],
@@ -96,6 +108,7 @@ export const CONFIG_BOUNDS = {
   stepsMax: [1, 10_000],
   callsPerSessionMax: [1, 16],
   restartsMax: [0, 16],
+  nodeCrashesMax: [0, 16],
   workProgressSteps: [0, 16],
   windowEventsMax: [1, 1_000],
 } as const;
@@ -110,7 +123,7 @@ export function resolveConfig(partial: Partial<SimConfig>): SimConfig {
   const config: SimConfig = { ...DEFAULT_CONFIG, ...partial };
   for (const [key, [least, most]] of Object.entries(CONFIG_BOUNDS)) {
     const value = config[key as keyof typeof CONFIG_BOUNDS];
-    if (!Number.isInteger(value) || value < least || value > most) {
+    if (value === undefined || !Number.isInteger(value) || value < least || value > most) {
       throw new ConfigError(`${key} must be a whole number from ${least} to ${most}, got ${String(value)}`);
     }
   }

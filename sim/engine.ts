@@ -101,6 +101,7 @@ class Host implements TargetHost {
       k: 0,
       progressSteps: progressStepsOf(start.tool, world.config.workProgressSteps),
       finished: false,
+      node: start.node ?? 0,
     };
     world.executions.push(execution);
     world.running.push(execution.index);
@@ -352,6 +353,15 @@ function performSync(context: RunContext, op: Op): HttpResponse | undefined {
       world.inbox.length = 0;
       world.server = world.run.boot({ epoch: world.epoch }, host);
       return undefined;
+    case 'crashNode':
+      server.crashNode!(op.node);
+      return undefined;
+    case 'restartNode':
+      server.restartNode!(op.node);
+      return undefined;
+    case 'catchUp':
+      server.catchUp!();
+      return undefined;
     case 'network':
       return undefined;
   }
@@ -382,6 +392,15 @@ async function performAsync(context: RunContext, op: Op): Promise<HttpResponse |
       await server.dispose();
       world.inbox.length = 0;
       world.server = world.run.boot({ epoch: world.epoch }, host);
+      return undefined;
+    case 'crashNode':
+      await server.crashNode!(op.node);
+      return undefined;
+    case 'restartNode':
+      await server.restartNode!(op.node);
+      return undefined;
+    case 'catchUp':
+      await server.catchUp!();
       return undefined;
     case 'network':
       return undefined;
@@ -470,6 +489,8 @@ function nextHealAction(world: World, list: ActionList): number | null {
     if (connection.state === CONN.state.losing) return offer(list, K.cut, connection.index);
   }
   if (world.running.length > 0) return offer(list, K.advance, world.running[0]!);
+  // Under a store lag, writes still on their way reach every node before the clients are judged on them.
+  if (world.server.lagging?.() === true) return offer(list, K.catchUp, 0);
   for (const client of world.clients) {
     if (client.state !== MODEL.client.state.live) continue;
     for (const viewIndex of client.views) {

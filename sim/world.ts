@@ -108,6 +108,8 @@ export interface SimExecution {
   k: number;
   readonly progressSteps: number;
   finished: boolean;
+  /** The node running it (0 on a one-node target): a crash of that node ends it. */
+  readonly node: number;
 }
 
 /** What a connection was opened for. */
@@ -140,6 +142,8 @@ export interface SimConnection {
   /** State in MODEL.connection. */
   state: number;
   status: number;
+  /** The node that answered (0 on a one-node target), as its response said: a crash of that node drops it. */
+  node: number;
   /** Provenance position the next message of the connection's own stream must have; null when any may come. */
   kExpected: number | null;
   /** Highest provenance position received on this connection (0 before any). */
@@ -163,6 +167,11 @@ export interface SimClient {
   cursorLatest: Cursor | null;
   /** The latest cursor it received in an earlier incarnation. */
   cursorPreRestart: Cursor | null;
+  /**
+   * Its latest cursor when a node crashed (several nodes): it becomes `cursorPreRestart` once the client is in a new
+   * session, since the session itself may outlive the crash (its cursors are then no one's but its own).
+   */
+  cursorBeforeCrash: Cursor | null;
   /** Its current standalone view, or -1. */
   standaloneView: number;
   /** Its most recent completed call view with a cursor before the result, or -1. */
@@ -203,6 +212,9 @@ export interface World {
   serverState: number;
   epoch: number;
   restarts: number;
+  /** The node that is down (several nodes, one down at a time), or -1. */
+  nodeDown: number;
+  nodeCrashes: number;
   readonly clients: SimClient[];
   readonly sessions: SimSession[];
   readonly views: StreamView[];
@@ -247,6 +259,7 @@ export function createWorld(config: SimConfig, run: TargetRun, serverRandom: Prn
       habit: config.requestIdHabits[index % config.requestIdHabits.length]!,
       cursorLatest: null,
       cursorPreRestart: null,
+      cursorBeforeCrash: null,
       standaloneView: -1,
       completedView: -1,
       views: [],
@@ -260,6 +273,8 @@ export function createWorld(config: SimConfig, run: TargetRun, serverRandom: Prn
     serverState: MODEL.server.initial,
     epoch: 1,
     restarts: 0,
+    nodeDown: -1,
+    nodeCrashes: 0,
     clients,
     sessions: [],
     views: [],

@@ -1,11 +1,12 @@
 // Every built-in target: the reference, the planted bugs, and the real SDK with its event stores.
+import { noHandoffTarget } from './multi-node/no-handoff.target.ts';
 import { PLANTED_TARGETS } from './planted/index.ts';
 import { referenceTarget } from './reference/reference.target.ts';
 import { sdkCoreTarget, sdkSharedTarget, sdkTarget } from './sdk/index.ts';
 import type { Target } from './target.ts';
 
 /** The built-in targets, in the order `resumecheck targets` lists them. */
-export const TARGETS: readonly Target[] = [referenceTarget, ...PLANTED_TARGETS, sdkTarget, sdkSharedTarget, sdkCoreTarget];
+export const TARGETS: readonly Target[] = [referenceTarget, ...PLANTED_TARGETS, noHandoffTarget, sdkTarget, sdkSharedTarget, sdkCoreTarget];
 
 /** A built-in target by name, or undefined. */
 export function findTarget(name: string): Target | undefined {

@@ -2,6 +2,7 @@
 // on the reference (or `resumecheck targets`) never loads the SDK, zod and the transport; a run on an SDK target
 // loads them when it starts. The library's TARGETS (targets/index.ts) are the same targets, built eagerly.
 
+import { noHandoffTarget } from './multi-node/no-handoff.target.ts';
 import { PLANTED_TARGETS } from './planted/index.ts';
 import { referenceTarget } from './reference/reference.target.ts';
 import { SDK_TARGET_INFOS } from './sdk/infos.ts';
@@ -23,6 +24,7 @@ function ready(target: Target): TargetEntry {
 export const TARGET_ENTRIES: readonly TargetEntry[] = [
   ready(referenceTarget),
   ...PLANTED_TARGETS.map(ready),
+  ready(noHandoffTarget),
   { ...SDK_TARGET_INFOS.sdk, load: async () => (await import('./sdk/sdk.target.ts')).sdkTarget },
   { ...SDK_TARGET_INFOS.sdkShared, load: async () => (await import('./sdk/sdk-shared.target.ts')).sdkSharedTarget },
   { ...SDK_TARGET_INFOS.sdkCore, load: async () => (await import('./sdk/sdk-core.target.ts')).sdkCoreTarget },

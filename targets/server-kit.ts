@@ -10,22 +10,24 @@ import {
   type Decision,
   type SessionRecord,
   type StreamRecord,
+  abortStream,
   appendEvent,
   createCoreState,
   decideRequest,
   endSession,
   openSession,
   openStream,
-  recordSent,
-  setStreamAttached,
 } from '../core/index.ts';
 import { PROTOCOL_VERSION, resetMessage } from '../sim/tools.ts';
+import { KitDelivery, type WriteOrigin } from './kit-delivery.ts';
 import type {
+  Frame,
   HttpRequest,
   HttpResponse,
   Incarnation,
   JsonRpcMessage,
-  ServerInstance,
+  NodeBootOptions,
+  NodeInstance,
   TargetHost,
   TargetOptions,
   TargetRun,
@@ -38,6 +40,8 @@ export interface StoredMessage {
   readonly message: JsonRpcMessage | null;
   /** A request frame kept in the buffer; replaying it re-dispatches the request (seed 000's variant). */
   readonly requestFrame?: boolean;
+  /** Which node wrote it, when: with several nodes and a store lag, other nodes see it only later. */
+  readonly origin?: WriteOrigin;
 }
 
 /** A decision the kit carries out: the core's, or a planted one that replays into a new request's stream. */
@@ -117,12 +121,42 @@ export function coreIncarnation(
   };
 }
 
-/** A run of a kit server with the given strategy. */
-export function openKitRun(strategy: Strategy, options: TargetOptions): TargetRun {
+/** How a kit server's nodes share a deployment (see kit-delivery.ts). */
+export interface KitRunOptions {
+  /**
+   * Several nodes: true (the reference design) delivers a stream's events to whichever node holds its connection;
+   * false (the planted `no-handoff` bug) lets each node deliver only the events it writes itself.
+   */
+  readonly handoff?: boolean;
+}
+
+/** What the nodes of one incarnation share: the core state (sessions, streams, ledger) and the delivery. */
+interface KitDeployment {
+  readonly strategy: StrategyIncarnation;
+  readonly delivery: KitDelivery<StoredMessage>;
+}
+
+/**
+ * A run of a kit server with the given strategy. One node per incarnation (`boot`), or several over one shared core
+ * state (`bootNode`, from targets/multi-node): the storage outlives a node's crash, not a restart of the whole.
+ */
+export function openKitRun(strategy: Strategy, options: TargetOptions, kit: KitRunOptions = {}): TargetRun {
+  const deployments = new Map<number, KitDeployment>();
   return {
     sync: true,
     boot(incarnation, host) {
-      return new KitServer(strategy.boot(incarnation, options, host), host);
+      return new KitServer(strategy.boot(incarnation, options, host), host, new KitDelivery(host, 0), 0);
+    },
+    bootNode(incarnation, host, boot: NodeBootOptions) {
+      let deployment = deployments.get(incarnation.epoch);
+      if (deployment === undefined) {
+        // Only the current incarnation's deployment is kept: a restart of the whole drops the storage too.
+        deployments.clear();
+        deployment = { strategy: strategy.boot(incarnation, options, host), delivery: new KitDelivery(host, boot.storeLagSteps) };
+        deployments.set(incarnation.epoch, deployment);
+      }
+      const delivery = kit.handoff === false ? new KitDelivery<StoredMessage>(host, boot.storeLagSteps) : deployment.delivery;
+      return new KitServer(deployment.strategy, host, delivery, boot.node);
     },
     close() {},
   };
@@ -154,18 +188,19 @@ function isToolName(name: unknown): name is ToolName {
   return typeof name === 'string' && (TOOL_NAMES as readonly string[]).includes(name);
 }
 
-class KitServer implements ServerInstance {
-  /** The connection each stream is attached to, if any. */
-  private readonly attached = new Map<StreamRecord<StoredMessage>, number>();
-  private readonly streamsByConnection = new Map<number, StreamRecord<StoredMessage>>();
+class KitServer implements NodeInstance {
   private readonly executions = new Map<number, Execution>();
 
   constructor(
     private readonly strategy: StrategyIncarnation,
     private readonly host: TargetHost,
+    /** Which connection each stream is attached to: this node's own, or the deployment's (several nodes). */
+    private readonly delivery: KitDelivery<StoredMessage>,
+    private readonly node: number,
   ) {}
 
   handle(request: HttpRequest): HttpResponse {
+    this.delivery.beginOperation();
     const lastEventId = request.method === 'DELETE' ? null : request.lastEventId;
     const body = request.method === 'POST' ? request.body : null;
     const requestId = body !== null && 'id' in body ? body['id'] : undefined;
@@ -200,7 +235,7 @@ class KitServer implements ServerInstance {
       case 'standalone': {
         const stream = this.strategy.openStream(decision.session, { origin: 'standalone' });
         this.attach(stream, request.connection);
-        this.write(stream, this.strategy.append(stream, { message: null }, { terminal: false, priming: true }));
+        this.write(stream, this.strategy.append(stream, this.stored(null), { terminal: false, priming: true }));
         return { status: 200, sessionId: decision.session.id, streaming: true, body: null };
       }
       case 'execute':
@@ -210,10 +245,10 @@ class KitServer implements ServerInstance {
       case 'stream': {
         this.attach(decision.stream, request.connection);
         if (decision.reset !== null) {
-          this.host.frame(request.connection, { eventId: null, event: 'reset', data: resetMessage({ ...decision.reset }), retryMs: null });
+          this.delivery.send(request.connection, { eventId: null, event: 'reset', data: resetMessage({ ...decision.reset }), retryMs: null }, null);
         }
         this.replay(decision.session, decision.replay, request.connection, decision.stream);
-        if (decision.then === 'end') this.endConnection(request.connection);
+        if (decision.then === 'end') this.delivery.end(request.connection);
         return { status: 200, sessionId: decision.session.id, streaming: true, body: null };
       }
     }
@@ -236,7 +271,7 @@ class KitServer implements ServerInstance {
       fingerprint: core.fingerprint,
     });
     this.attach(stream, connection);
-    this.write(stream, this.strategy.append(stream, { message: null }, { terminal: false, priming: true }));
+    this.write(stream, this.strategy.append(stream, this.stored(null), { terminal: false, priming: true }));
     if (decision.kind === 'execute-with-replay') this.replay(session, decision.replay, connection, null);
     if (this.strategy.bufferRequestFrames && stream.status === 'open') {
       this.strategy.append(stream, { message: body, requestFrame: true }, { terminal: false });
@@ -259,7 +294,7 @@ class KitServer implements ServerInstance {
         const body = event.message.message;
         const params = (body?.['params'] ?? {}) as { name?: unknown; arguments?: { callId?: unknown } };
         if (body !== null && isToolName(params.name) && typeof params.arguments?.callId === 'string') {
-          const stream = this.streamsByConnection.get(connection);
+          const stream = this.delivery.streamOf(connection);
           if (stream !== undefined && session.status === 'live') {
             const execution = this.host.startExecution({ callId: params.arguments.callId, tool: params.name, sessionId: session.id });
             this.executions.set(execution, { stream, requestId: body['id'] });
@@ -267,16 +302,17 @@ class KitServer implements ServerInstance {
         }
         continue;
       }
-      this.host.frame(connection, { eventId: event.id, event: null, data: event.message.message, retryMs: null });
-      if (stream !== null) recordSent(stream, event.seq);
+      this.delivery.send(connection, frameOf(event), event.message.origin ?? null, stream === null ? null : { stream, seq: event.seq });
     }
   }
 
   cut(connection: number): void {
-    this.detach(connection);
+    this.delivery.beginOperation();
+    this.delivery.detach(connection);
   }
 
   advance(executionNumber: number): void {
+    this.delivery.beginOperation();
     const execution = this.executions.get(executionNumber);
     if (execution === undefined) return;
     const step = this.host.nextStep(executionNumber);
@@ -285,86 +321,94 @@ class KitServer implements ServerInstance {
     const terminal = step.kind === 'result';
     const message: JsonRpcMessage =
       step.kind === 'result' ? { jsonrpc: '2.0', id: execution.requestId, result: step.result } : step.message;
-    this.write(execution.stream, this.strategy.append(execution.stream, { message }, { terminal }));
+    this.write(execution.stream, this.strategy.append(execution.stream, this.stored(message), { terminal }));
     if (terminal) {
-      const connection = this.attached.get(execution.stream);
-      if (connection !== undefined) this.endConnection(connection);
+      this.executions.delete(executionNumber);
+      const connection = this.delivery.connectionOf(execution.stream);
+      if (connection !== undefined) this.delivery.end(connection);
     }
   }
 
   notify(sessionId: string, message: JsonRpcMessage): void {
+    this.delivery.beginOperation();
     const session = this.strategy.state.sessions.get(sessionId);
     if (session === undefined || session.status !== 'live' || session.standaloneIndex === 0) return;
     const stream = session.streams[session.standaloneIndex - 1];
     if (stream === undefined || stream.status !== 'open') return;
-    this.write(stream, this.strategy.append(stream, { message }, { terminal: false }));
+    this.write(stream, this.strategy.append(stream, this.stored(message), { terminal: false }));
   }
 
   closeConnection(connection: number, retryMs: number): void {
-    if (!this.streamsByConnection.has(connection)) return;
-    this.host.frame(connection, { eventId: null, event: null, data: null, retryMs });
-    this.endConnection(connection);
+    this.delivery.beginOperation();
+    if (this.delivery.streamOf(connection) === undefined) return;
+    this.delivery.send(connection, { eventId: null, event: null, data: null, retryMs }, null);
+    this.delivery.end(connection);
   }
 
   expire(sessionId: string): void {
+    this.delivery.beginOperation();
     const session = this.strategy.state.sessions.get(sessionId);
     if (session !== undefined && session.status === 'live') this.endSessionConnections(session, 'expired');
   }
 
   dispose(): void {
-    this.attached.clear();
-    this.streamsByConnection.clear();
+    this.delivery.clear();
     this.executions.clear();
+  }
+
+  /**
+   * The node crashes. Its connections are dropped (nothing more is sent on them, no end either); its tool executions
+   * die with it, so their streams can never complete: the shared storage marks them aborted (a lease on the stream
+   * runs out), and a connection another node holds on one of them gets a reset and ends, as a later resume would.
+   */
+  crash(): void {
+    for (const connection of this.delivery.connectionsOf(this.node)) this.delivery.detach(connection);
+    for (const execution of this.executions.values()) {
+      const { stream } = execution;
+      if (stream.status !== 'open') continue;
+      abortStream(stream);
+      const connection = this.delivery.connectionOf(stream);
+      if (connection === undefined) continue;
+      const reset = resetMessage({ reason: 'aborted', missedFromSeq: stream.seqLast + 1, missedToSeq: stream.seqLast });
+      this.delivery.send(connection, { eventId: null, event: 'reset', data: reset, retryMs: null }, null);
+      this.delivery.end(connection);
+    }
+    this.executions.clear();
+  }
+
+  catchUp(): void {
+    this.delivery.catchUp();
+  }
+
+  lagging(): boolean {
+    return this.delivery.lagging();
+  }
+
+  /** What is kept of a message this node writes; where it came from matters only under a store lag. */
+  private stored(message: JsonRpcMessage | null): StoredMessage {
+    return this.delivery.lagSteps === 0 ? { message } : { message, origin: { node: this.node, tick: this.delivery.tick } };
   }
 
   private endSessionConnections(session: SessionRecord<StoredMessage>, how: 'expired' | 'deleted'): void {
     for (const stream of session.streams) {
-      const connection = this.attached.get(stream);
-      if (connection !== undefined) this.endConnection(connection);
+      const connection = this.delivery.connectionOf(stream);
+      if (connection !== undefined) this.delivery.end(connection);
     }
     endSession(session, how);
   }
 
   private write(stream: StreamRecord<StoredMessage>, event: BufferedEvent<StoredMessage>): void {
-    const connection = this.attached.get(stream);
+    const connection = this.delivery.connectionOf(stream);
     if (connection === undefined) return;
-    this.host.frame(connection, { eventId: event.id, event: null, data: event.message.message, retryMs: null });
-    recordSent(stream, event.seq);
+    this.delivery.send(connection, frameOf(event), event.message.origin ?? null, { stream, seq: event.seq });
   }
 
   private attach(stream: StreamRecord<StoredMessage>, connection: number): void {
     // One connection per stream: a new one supersedes the old, which the server ends (or, a planted bug, forgets).
-    const previous = this.attached.get(stream);
-    if (previous !== undefined && previous !== connection) {
-      if (this.strategy.supersededConnection === 'forget') this.streamsByConnection.delete(previous);
-      else this.endConnection(previous);
-    }
-    if (stream.origin === 'standalone') {
-      // A new standalone stream supersedes the session's previous one; its connection ends too.
-      for (const [other, otherConnection] of this.attached) {
-        if (other !== stream && other.origin === 'standalone' && other.sessionIndex === stream.sessionIndex && other.status !== 'open') {
-          this.endConnection(otherConnection);
-        }
-      }
-    }
-    this.attached.set(stream, connection);
-    this.streamsByConnection.set(connection, stream);
-    setStreamAttached(stream, true);
+    this.delivery.attach(stream, connection, this.node, { superseded: this.strategy.supersededConnection ?? 'end' });
   }
+}
 
-  private detach(connection: number): void {
-    const stream = this.streamsByConnection.get(connection);
-    if (stream === undefined) return;
-    this.streamsByConnection.delete(connection);
-    if (this.attached.get(stream) === connection) {
-      this.attached.delete(stream);
-      setStreamAttached(stream, false);
-    }
-  }
-
-  private endConnection(connection: number): void {
-    if (!this.streamsByConnection.has(connection)) return;
-    this.detach(connection);
-    this.host.end(connection);
-  }
+function frameOf(event: BufferedEvent<StoredMessage>): Frame {
+  return { eventId: event.id, event: null, data: event.message.message, retryMs: null };
 }

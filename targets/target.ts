@@ -55,6 +55,8 @@ export interface HttpResponse {
   readonly streaming: boolean;
   /** A JSON body (for JSON responses and errors); null otherwise. */
   readonly body: JsonRpcMessage | null;
+  /** The node that answered (0-based), when the target is several nodes behind a balancer (an `X-Served-By` header). */
+  readonly node?: number;
 }
 
 /** The simulator's tools. `append` is non-idempotent: it must execute at most once per call. */
@@ -68,6 +70,8 @@ export interface ExecutionStart {
   readonly tool: ToolName;
   /** The session ID the server ran the tool in, as the server saw it. */
   readonly sessionId: string;
+  /** The node running it (0-based), when the target is several nodes; its crash ends the execution. */
+  readonly node?: number;
 }
 
 /**
@@ -110,6 +114,28 @@ export interface ServerInstance {
   expire(sessionId: string): void | Promise<void>;
   /** The incarnation stops (a restart): everything it holds in memory is gone. */
   dispose(): void | Promise<void>;
+  /** Several nodes only (targets/multi-node): node `node` crashes; its memory is gone, the shared storage stays. */
+  crashNode?(node: number): void | Promise<void>;
+  /** Several nodes only: the crashed node `node` boots again, empty, over the shared storage. */
+  restartNode?(node: number): void | Promise<void>;
+  /** Several nodes with store lag only: every write reaches every node now (replication catches up). */
+  catchUp?(): void | Promise<void>;
+  /** Several nodes with store lag only: true while some write has not reached every node yet. */
+  lagging?(): boolean;
+}
+
+/** One node of a deployment of several over one shared storage, booted by {@link TargetRun.bootNode}. */
+export interface NodeInstance extends ServerInstance {
+  /** The node crashes: what it holds in memory (connections, transports, executions) is gone, the storage stays. */
+  crash(): void | Promise<void>;
+}
+
+/** How a deployment of several nodes shares its storage and delivers events between nodes. */
+export interface NodeBootOptions {
+  /** The node's number, 0-based. */
+  readonly node: number;
+  /** A write by one node reaches the others after this many deployment operations (0: at once). */
+  readonly storeLagSteps: number;
 }
 
 /** The identity of one server incarnation. */
@@ -128,6 +154,13 @@ export interface TargetRun {
    */
   readonly unsupported?: readonly ActionKind[];
   boot(incarnation: Incarnation, host: TargetHost): ServerInstance;
+  /**
+   * Boots one node of a deployment of several over this incarnation's shared storage (targets/multi-node calls it
+   * once per node, and again for a node that restarts). Targets without it run on one node only.
+   */
+  bootNode?(incarnation: Incarnation, host: TargetHost, options: NodeBootOptions): NodeInstance;
+  /** Nodes of the deployment (default 1): the simulator offers node crashes when there are several. */
+  readonly nodes?: number;
   /** Releases whatever the run holds (restores patched globals, for instance). */
   close(): void | Promise<void>;
 }

@@ -15,6 +15,7 @@ import type {
   HttpResponse,
   Incarnation,
   JsonRpcMessage,
+  NodeInstance,
   ServerInstance,
   Target,
   TargetHost,
@@ -303,7 +304,7 @@ function observeStore(
 }
 
 /** One incarnation of the SDK app. */
-class SdkServer implements ServerInstance {
+class SdkServer implements NodeInstance {
   private readonly sessions = new Map<string, SessionEntry>();
   private readonly connections = new Map<number, ConnectionEntry>();
   private readonly gates = new Map<number, Gate>();
@@ -472,6 +473,11 @@ class SdkServer implements ServerInstance {
     await this.quiescence.settle();
   }
 
+  /** A node's crash is its incarnation's end: its transports and connections are gone, the stores are not its own. */
+  async crash(): Promise<void> {
+    await this.dispose();
+  }
+
   /** Answers a request the router refuses itself; the connection is recorded as complete, so a later cut is a no-op. */
   private refuse(connection: number, response: HttpResponse): HttpResponse {
     this.connections.set(connection, { connection, session: null, streamId: null, reader: null, state: 'ended' });
@@ -616,12 +622,27 @@ export function createSdkTarget(spec: SdkTargetSpec): Target {
     open(options: TargetOptions): TargetRun {
       const globals = patchSdkGlobals(options.seed);
       const instances: SdkServer[] = [];
+      // Several nodes (targets/multi-node) share the stores of their incarnation: only the current one is kept.
+      const sharedStores = new Map<number, SdkEventStores>();
       let closed = false;
       return {
         sync: false,
         boot(incarnation: Incarnation, host: TargetHost): ServerInstance {
           if (closed) throw new Error('assertion: boot called on a closed run');
           const instance = new SdkServer(host, spec.createStores(incarnation, options), line, routing);
+          instances.push(instance);
+          return instance;
+        },
+        bootNode(incarnation: Incarnation, host: TargetHost): NodeInstance {
+          if (closed) throw new Error('assertion: bootNode called on a closed run');
+          let stores = sharedStores.get(incarnation.epoch);
+          if (stores === undefined) {
+            sharedStores.clear();
+            stores = spec.createStores(incarnation, options);
+            sharedStores.set(incarnation.epoch, stores);
+          }
+          // Each node is its own app (its own session routing, transports and McpServers), as separate processes are.
+          const instance = new SdkServer(host, stores, line, routing);
           instances.push(instance);
           return instance;
         },

@@ -9,7 +9,8 @@ import { resolveConfig } from '../../../sim/config.ts';
 import { runSimulation } from '../../../sim/engine.ts';
 import { recordTrace } from '../../../sim/fuzz.ts';
 import { ScriptError, parseScript, scriptChoices } from '../../../sim/script.ts';
-import { findTarget } from '../../../targets/index.ts';
+import { missingPackageOf } from '../../../cli/require-target.ts';
+import { TARGET_ENTRIES, type TargetEntry, targetEntry } from '../../../targets/registry.ts';
 import type { Target } from '../../../targets/target.ts';
 import { renderMermaid } from '../../render/mermaid.ts';
 import { readableFromTrace } from '../../render/readable.ts';
@@ -58,6 +59,23 @@ export function readIncidents(): Incident[] {
     .map((file) => readIncident(file, readFileSync(join(INCIDENTS_DIRECTORY, file), 'utf8')));
 }
 
+/** Every built-in target's entry, the 2.x SDK targets included: each incident gives a verdict for each. */
+export const INCIDENT_TARGETS: readonly TargetEntry[] = TARGET_ENTRIES;
+
+/**
+ * A built-in target loaded, or the npm package it needs and that is not installed (the 2.x SDK targets need the
+ * optional peer @modelcontextprotocol/server): a missing package is the setup's, not the incident's, so no throw.
+ */
+export async function loadIncidentTarget(entry: TargetEntry): Promise<{ readonly target: Target } | { readonly missing: string }> {
+  try {
+    return { target: await entry.load() };
+  } catch (error) {
+    const missing = missingPackageOf(error);
+    if (missing === null) throw error;
+    return { missing };
+  }
+}
+
 /** What a scenario does on a target, as the incident files write it: `holds`, `P at step N`, `P in the liveness phase`. */
 export async function incidentVerdict(target: Target, actions: readonly string[], properties: readonly PropertyName[] | null): Promise<string> {
   try {
@@ -73,8 +91,9 @@ export async function incidentVerdict(target: Target, actions: readonly string[]
 
 /** The recorded trace of an incident on the target the README shows it on, checking only the incident's properties. */
 export async function incidentTrace(incident: Incident): Promise<Trace> {
-  const target = findTarget(incident.shownOn);
-  if (target === undefined) throw new Error(`${incident.file}: no target named ${incident.shownOn}`);
+  const entry = targetEntry(incident.shownOn);
+  if (entry === undefined) throw new Error(`${incident.file}: no target named ${incident.shownOn}`);
+  const target = await entry.load();
   const config = resolveConfig({ seed: INCIDENT_SEED });
   const result = await runSimulation(target, config, scriptChoices(incident.actions), { properties: incident.properties });
   return recordTrace(target, config, result.choices, null, incident.properties);
