@@ -5,7 +5,7 @@
 //   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
 //   npm run bench -- --json       machine-readable
 //   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
-//   npm run bench -- --only sim,model,planted,fc,sdk,cli,sdk2,check-store,workers,sdkraw,mainjob,explore,clients
+//   npm run bench -- --only sim,model,planted,fc,sdk,cli,sdk2,check-store,workers,sdkraw,mainjob,explore,clients,wire
 
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -27,6 +27,7 @@ import { type MainJobResult, measureMainJob } from './main-job.ts';
 import { type ClientResult, measureClients } from './clients.ts';
 import { type SdkRawResult, measureSdkRaw } from './sdk-raw.ts';
 import { type ThreadCeiling, type WorkersResult, measureThreadCeiling, measureWorkers } from './workers.ts';
+import { type WireResult, measureWire } from './wire.ts';
 import { type BareSpeed, type SimSpeed, measureBareSpeed, measureSimSpeed } from './sim-speed.ts';
 import { type ExplorePlan, type ExploreResult, measureExplore } from './explore.ts';
 
@@ -55,7 +56,7 @@ const TARGETS = {
  */
 const BASELINE_CHECKOUT = process.env['BENCH_BASELINE_CHECKOUT'] ?? '';
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'sdk2', 'workers', 'sdkraw', 'mainjob', 'check-store', 'explore', 'clients'] as const;
+const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'sdk2', 'workers', 'sdkraw', 'mainjob', 'check-store', 'explore', 'clients', 'wire'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -78,6 +79,8 @@ interface Plan {
   readonly workersReferenceRuns: number;
   readonly workersSdkRuns: number;
   readonly explore: ExplorePlan;
+  /** Over-the-wire windows (figure 12): each wire step waits real time, so they are longer. */
+  readonly wireMeasureMs: number;
 }
 
 const FULL: Plan = {
@@ -98,6 +101,7 @@ const FULL: Plan = {
   workersReferenceRuns: 100_000,
   workersSdkRuns: 600,
   explore: { depths: [4, 5, 6, 7, 8], capWithoutMs: 20_000, capWithMs: 60_000, snapshotRounds: 20 },
+  wireMeasureMs: 8000,
 };
 
 const QUICK: Plan = {
@@ -118,6 +122,7 @@ const QUICK: Plan = {
   workersReferenceRuns: 20_000,
   workersSdkRuns: 100,
   explore: { depths: [4, 5, 6], capWithoutMs: 3000, capWithMs: 5000, snapshotRounds: 3 },
+  wireMeasureMs: 3000,
 };
 
 interface Machine {
@@ -264,6 +269,7 @@ interface Report {
   readonly mainJob: MainJobResult | null | 'no baseline checkout';
   readonly explore: ExploreResult | null;
   readonly clients: ClientResult[] | null;
+  readonly wire: WireResult[] | null;
   readonly elapsedMs: number;
 }
 
@@ -663,6 +669,20 @@ function render(report: Report): string[] {
     out.push('   steps: fault and liveness steps of fuzz-shaped walks (every property checked, so a run stops at its first violation, as a fuzz does).');
     out.push('');
   }
+  if (report.wire !== null) {
+    out.push('14. The same server over loopback HTTP (--serve examples/probe-server.mjs) and in process, in one run');
+    const rows = report.wire.map((result) => [
+      result.target,
+      `${formatCount(result.inProcessStepsPerSecond)}/s`,
+      `${formatCount(result.wireStepsPerSecond)}/s`,
+      result.ratio >= 0.01 ? formatRatio(result.ratio) : `1/${formatCount(1 / result.ratio)}`,
+      String(result.wireRuns),
+      `${Math.round(result.settleShare * 100)}%`,
+    ]);
+    out.push(...table(['target', 'in process', 'over the wire', 'wire/in process', 'wire runs', 'settling'], rows, [false, true, true, true, true, true]).map((line) => `   ${line}`));
+    out.push(`   over the wire each operation waits for its response head, released tool steps, then ${report.wire[0]?.quietMs ?? '-'} ms of quiet (real time); restarts off in both.`);
+    out.push('');
+  }
   out.push(`bench took ${formatMs(report.elapsedMs)}`);
   return out;
 }
@@ -688,11 +708,11 @@ async function main(): Promise<void> {
     log('note: DEFAULT_CONFIG differs from the config bench/minima.ts was derived under; the planted figures use the latter');
   }
 
-  log('1/10 simulation speed...');
+  log('1/12 simulation speed...');
   const sim = only.has('sim') ? await figureSim(plan) : null;
-  log('2/10 model cost...');
+  log('2/12 model cost...');
   const model = only.has('model') ? measureModel({ warmupMs: plan.modelMeasureMs / 2, measureMs: plan.modelMeasureMs }) : null;
-  log('3/10 planted targets...');
+  log('3/12 planted targets...');
   let planted: PlantedResult[] | null = null;
   if (only.has('planted')) {
     planted = [];
@@ -701,9 +721,9 @@ async function main(): Promise<void> {
       log(`  ${target.name} done`);
     }
   }
-  log('4/10 fast-check baseline...');
+  log('4/12 fast-check baseline...');
   const fc = only.has('fc') ? figureFc(plan, config, log) : null;
-  log('5/10 SDK targets...');
+  log('5/12 SDK targets...');
   let sdk: SdkResult[] | null = null;
   if (only.has('sdk')) {
     sdk = [];
@@ -711,13 +731,13 @@ async function main(): Promise<void> {
       sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
     }
   }
-  log('6/10 --help wall time...');
+  log('6/12 --help wall time...');
   const cli = only.has('cli') ? measureCliStartup(plan.cliRounds) : null;
-  log('7/10 SDK 2.x targets...');
+  log('7/12 SDK 2.x targets...');
   const sdk2 = only.has('sdk2')
     ? await measureSdk2(DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }, sdk, log)
     : null;
-  log('8/11 workers...');
+  log('8/12 workers...');
   let workers: WorkersResult[] | null = null;
   let threadCeiling: ThreadCeiling | null = null;
   if (only.has('workers')) {
@@ -727,15 +747,15 @@ async function main(): Promise<void> {
       await measureWorkers(sdkSharedTarget, { runs: plan.workersSdkRuns, rounds: plan.workersRounds }),
     ];
   }
-  log('9/11 SDK raw cost...');
+  log('9/12 SDK raw cost...');
   let sdkRaw: SdkRawResult[] | null = null;
   if (only.has('sdkraw')) {
     sdkRaw = [];
     for (const target of [sdkTarget, sdkSharedTarget, sdkCoreTarget]) sdkRaw.push(await measureSdkRaw(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs }));
   }
-  log('10/11 the main job against a baseline checkout...');
+  log('10/12 the main job against a baseline checkout...');
   const mainJob = only.has('mainjob') ? (measureMainJob({ baselineCheckout: BASELINE_CHECKOUT }) ?? 'no baseline checkout') : null;
-  log('11/11 check-store on Redis...');
+  log('11/12 check-store on Redis...');
   const checkStore = only.has('check-store') ? await measureCheckStoreRedis({ runs: values.quick ? 200 : 2000, seed: '1' }) : null;
   log('12/12 exhaustive search...');
   const exploreResult = only.has('explore') ? await measureExplore(config, plan.explore, log) : null;
@@ -746,8 +766,14 @@ async function main(): Promise<void> {
     const { clientSdk2Target } = await import('../targets/clients/client-sdk2.target.ts');
     clients = await measureClients([clientSdkTarget, clientSdk2Target], sdkCoreTarget, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, config: DEFAULT_CONFIG });
   }
+  log('over the wire...');
+  let wire: WireResult[] | null = null;
+  if (only.has('wire')) {
+    wire = [];
+    for (const target of [referenceTarget, sdkTarget]) wire.push(await measureWire(target, { measureMs: plan.sdkMeasureMs, wireMeasureMs: plan.wireMeasureMs }));
+  }
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, workers, threadCeiling, sdkRaw, mainJob, checkStore, explore: exploreResult, clients, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, workers, threadCeiling, sdkRaw, mainJob, checkStore, explore: exploreResult, clients, wire, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }

@@ -7,6 +7,8 @@ import type { CommandSpec, OptionSpec } from './command-spec.ts';
 
 /** Runs a fuzz makes unless --runs or --time says otherwise: deterministic, and under a minute on the SDK targets. */
 export const DEFAULT_RUNS = 2_000;
+/** Runs a fuzz makes over the wire unless --runs or --time says otherwise: each run takes real time. */
+export const WIRE_DEFAULT_RUNS = 20;
 /** Runs per phase check-store makes unless --runs says otherwise (check-store/check-event-store.ts's default). */
 export const CHECK_STORE_HELP_RUNS = 200;
 
@@ -15,6 +17,19 @@ const bounds = (key: keyof typeof CONFIG_BOUNDS) => `${CONFIG_BOUNDS[key][0]}–
 const JSON_OPTION: OptionSpec = { type: 'boolean', help: 'print one JSON document instead of text' };
 const OUT_OPTION: OptionSpec = { type: 'string', value: 'DIR', help: 'where found traces are written (default traces/found); checked before the run' };
 const SEED_OPTION: OptionSpec = { type: 'string', value: 'S', help: `the seed: 1 to 64 letters, digits or . : _ - (default ${DEFAULT_CONFIG.seed})` };
+
+/** The options of fuzz and replay that reach a server over the wire (cli/wire-options.ts reads them). */
+const WIRE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  url: { type: 'string', value: 'URL', help: 'an MCP Streamable HTTP server over the wire instead of --target (loopback only unless --allow-remote)' },
+  serve: { type: 'string', value: 'CMD', help: 'start the server with this shell command (it reads its port from $PORT), restart it for restarts, stop it at the end' },
+  'allow-remote': { type: 'boolean', help: 'allow a --url that is not loopback' },
+  'settle-ms': { type: 'string', value: 'N', help: 'over the wire: ms with nothing arriving before an operation counts as settled, 1–10000' },
+};
+
+const WIRE_NOTE =
+  'Over the wire (--url, --serve) real time decides what a run does: a violation that re-running its choices does not repeat is ' +
+  'reported as flaky, unshrunk; the server\'s probe tools (docs/probe-tools.md) let every property be judged. ' +
+  'A trace found over the wire names its server (serve:CMD, url:URL), so replay reaches it again without flags.';
 
 const MODULE_PATHS =
   'Module targets (module:PATH, as check-store writes them) name the store module by its path relative to the directory the ' +
@@ -33,11 +48,15 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'fuzz',
     summary: 'random runs against a target; each violation is shrunk, printed and written as a trace',
-    usage: ['--target T [--runs N | --time 30s] [--seed S] [--property P ...] [--first] [--workers N] [--out DIR] [--summary FILE] [--junit FILE] [options]'],
+    usage: [
+      '--target T [--runs N | --time 30s] [--seed S] [--property P ...] [--first] [--workers N] [--out DIR] [--summary FILE] [--junit FILE] [options]',
+      '--url URL | --serve "CMD" [--url URL] [--allow-remote] [--settle-ms N] [options]',
+    ],
     positionals: [],
     options: {
-      target: { type: 'string', value: 'T', help: 'the system under test (required): `resumecheck targets` lists them, or module:PATH[#EXPORT][+shared]' },
-      runs: { type: 'string', value: 'N', help: `runs to make, 1–100000000 (default ${DEFAULT_RUNS}); not with --time` },
+      target: { type: 'string', value: 'T', help: 'the system under test (required unless --url or --serve): `resumecheck targets` lists them, or module:PATH[#EXPORT][+shared]' },
+      ...WIRE_OPTIONS,
+      runs: { type: 'string', value: 'N', help: `runs to make, 1–100000000 (default ${DEFAULT_RUNS}; over the wire ${WIRE_DEFAULT_RUNS}); not with --time` },
       time: { type: 'string', value: 'D', help: 'run for a duration instead (30s, 2m, 1500ms, 1h): it bounds the whole command, shrinking included' },
       seed: SEED_OPTION,
       steps: { type: 'string', value: 'N', help: `steps per run at most, ${bounds('stepsMax')} (default ${DEFAULT_CONFIG.stepsMax})` },
@@ -51,7 +70,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       shard: { type: 'string', value: 'K/N', help: 'make only the K-th of N interleaved slices of the runs (for parallel CI jobs)' },
       property: { type: 'string', multiple: true, value: 'P', help: 'check only this property (repeatable); `resumecheck properties` lists them' },
       first: { type: 'boolean', help: 'stop at the first violation (default: go on until every checked property has one, or the budget ends)' },
-      workers: { type: 'string', value: 'N', help: 'worker threads for the search and the shrinks, 1–64 (default: one per core, up to 4, on SDK and module targets; 1 otherwise)' },
+      workers: { type: 'string', value: 'N', help: 'worker threads for the search and the shrinks, 1–64 (default: one per core, up to 4, on SDK and module targets; 1 otherwise and over the wire)' },
       out: OUT_OPTION,
       corpus: { type: 'string', value: 'DIR', help: 'stored traces replayed before the search, with the --out directory\'s (default traces/corpus)' },
       'no-corpus': { type: 'boolean', help: 'replay no stored traces but the --out directory\'s' },
@@ -67,6 +86,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         'property\'s is shrunk and replaces it. With one --property the search ends at its first violation. For a given seed and ' +
         'run count the findings do not depend on --workers. SIGINT or SIGTERM stops within a second, keeping every trace found ' +
         'and writing the summary; a second one exits at once.',
+      WIRE_NOTE,
       MODULE_PATHS,
     ],
     load: async () => (await import('./fuzz.command.ts')).runFuzz,
@@ -74,13 +94,15 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'replay',
     summary: 'run a trace file again and say whether its violation reproduces',
-    usage: ['FILE [--target T] [--json]'],
+    usage: ['FILE [--target T] [--json]', 'FILE --url URL | --serve "CMD" [--tries K] [--json]'],
     positionals: [{ name: 'FILE', help: 'a trace written by fuzz or script' }],
     options: {
       target: { type: 'string', value: 'T', help: "replay against this target instead of the trace's own" },
+      ...WIRE_OPTIONS,
+      tries: { type: 'string', value: 'K', help: 'over the wire: replay K times, 1–1000, and say how often the violation reproduced (default 1)' },
       json: JSON_OPTION,
     },
-    notes: [MODULE_PATHS],
+    notes: [WIRE_NOTE, MODULE_PATHS],
     load: async () => (await import('./replay.command.ts')).runReplay,
   },
   {

@@ -17,7 +17,7 @@ import type { Target } from '../targets/target.ts';
 import { writeFileAtomically, writeTrace } from '../traces/store.ts';
 import type { Trace } from '../traces/trace.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
-import { DEFAULT_RUNS } from './commands.ts';
+import { DEFAULT_RUNS, WIRE_DEFAULT_RUNS } from './commands.ts';
 import { jsonEnvelope } from './json-envelope.ts';
 import { type JunitCase, junitXml } from './junit.ts';
 import { DEFAULT_OUT, checkOutDir, checkOutFile } from './output-paths.ts';
@@ -26,6 +26,7 @@ import { createProgress } from './progress.ts';
 import { requireTarget } from './require-target.ts';
 import type { Topology } from '../targets/multi-node/multi-node.target.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
+import { WIRE_SHRINK_BOUNDS, asUsageError, prepareWire, wireReport, wireTargetFromFlags } from './wire-options.ts';
 
 /** Where kept counterexamples are replayed from before a fuzz, unless --corpus says otherwise. */
 export const DEFAULT_CORPUS = 'traces/corpus';
@@ -59,6 +60,16 @@ function parseMinCoverage(text: string): number {
   return value;
 }
 
+/**
+ * Workers for a fuzz: none but this thread over the wire (a worker finds its target by name, and runs against one
+ * server must not overlap), else as asked or {@link defaultWorkers}.
+ */
+function workersFor(target: Target, wire: boolean, given: number | null): number {
+  if (!wire) return given ?? defaultWorkers(target);
+  if (given !== null && given > 1) throw new UsageError('--workers goes with --target: runs over the wire are made one at a time, in this thread');
+  return 1;
+}
+
 /** One finding as the summary, --json and JUnit report it. */
 interface FindingReport {
   readonly property: PropertyName;
@@ -71,6 +82,8 @@ interface FindingReport {
   readonly shrunkLength: number;
   readonly shrunk: boolean;
   readonly shrinkEvaluations: number;
+  /** The run violated the property and re-running its choices did not (over the wire: timing decided it); not shrunk. */
+  readonly flaky: boolean;
   /** True when a stored trace that still fails covers this property: that file is reported, nothing new written. */
   readonly known: boolean;
   readonly trace: string;
@@ -99,9 +112,12 @@ async function deployed(target: Target, values: ParsedArgs['values']): Promise<T
 /** Runs `resumecheck fuzz`. */
 export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   const startedMs = sharedWallMs();
-  const properties = values['property'] === undefined ? undefined : (values['property'] as string[]).map(requireProperty);
+  const requested = values['property'] === undefined ? undefined : (values['property'] as string[]).map(requireProperty);
+  const overTheWire = values['url'] !== undefined || values['serve'] !== undefined;
+  if (values['target'] !== undefined && overTheWire) throw new UsageError('give --target, or --url / --serve, not both');
   if (values['runs'] !== undefined && values['time'] !== undefined) throw new UsageError('give --runs or --time, not both');
-  const runsMax = values['runs'] === undefined ? (values['time'] === undefined ? DEFAULT_RUNS : Number.MAX_SAFE_INTEGER) : parseWhole(values['runs'] as string, '--runs', 1, 100_000_000);
+  const defaultRuns = overTheWire ? WIRE_DEFAULT_RUNS : DEFAULT_RUNS;
+  const runsMax = values['runs'] === undefined ? (values['time'] === undefined ? defaultRuns : Number.MAX_SAFE_INTEGER) : parseWhole(values['runs'] as string, '--runs', 1, 100_000_000);
   const timeMs = values['time'] === undefined ? null : parseDuration(values['time'] as string, '--time');
   const seed = (values['seed'] as string | undefined) ?? DEFAULT_CONFIG.seed;
   if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
@@ -130,8 +146,15 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   const out = (values['out'] as string | undefined) ?? DEFAULT_OUT;
   checkOutDir(out, '--out');
   // The target last: loading an SDK target costs a moment, and every other mistake is reported before it.
-  const target = await deployed(await requireTarget(values['target'] as string | undefined), values);
-  const workers = workersGiven ?? defaultWorkers(target);
+  // A server over the wire (cli/wire-options.ts) is stopped when this function returns, however it does.
+  if (overTheWire && (values['nodes'] !== undefined || values['balancer'] !== undefined || values['store-lag'] !== undefined)) {
+    throw new UsageError('--nodes, --balancer and --store-lag go with --target: a server over the wire is checked as it is deployed');
+  }
+  await using wire = await wireTargetFromFlags(values);
+  const target = wire ?? (await deployed(await requireTarget(values['target'] as string | undefined), values));
+  const workers = workersFor(target, wire !== null, workersGiven);
+  // Over the wire the server is started and asked for its probe tools now; without them only some properties are judged.
+  const properties = wire === null ? requested : await prepareWire(wire, requested);
   const corpus = values['no-corpus'] === true ? null : ((values['corpus'] as string | undefined) ?? DEFAULT_CORPUS);
   const json = values['json'] === true;
   const stopAtFirst = values['first'] === true;
@@ -151,6 +174,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
     corpus,
     minCoverage,
     sim: config,
+    wire: wire === null ? null : { url: wire.url.href, serve: (values['serve'] as string | undefined) ?? null, allowRemote: values['allow-remote'] === true, settleMs: wire.timing.quietMs },
   };
 
   // A first signal ends the fuzz (findings kept, summary written); a second one exits at once.
@@ -178,7 +202,9 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
     // The failing-example database: what is stored for this target is replayed before anything is searched.
     const directories = [...(corpus === null ? [] : [corpus]), out];
     const { examples, skipped } = loadExamples(directories, target.name);
-    const replays = await replayExamples(target, examples);
+    const replays = await replayExamples(target, examples).catch((error: unknown) => {
+      throw asUsageError(error);
+    });
     const regressions = new Map([...regressionsByProperty(replays)].filter(([property]) => checked.includes(property)));
     if (!json) {
       for (const entry of skipped) io.err(`resumecheck: skipped ${shown(entry.file)}: ${entry.reason}`);
@@ -205,6 +231,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       timeMs,
       startedMs,
       ...(properties === undefined ? {} : { properties }),
+      ...(wire === null ? {} : { shrinkBounds: WIRE_SHRINK_BOUNDS }),
       ...(shard === undefined ? {} : { shard }),
       stopAtFirst,
       workers,
@@ -228,8 +255,12 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
         if (raw !== undefined && raw !== path) rmSync(raw, { force: true });
       },
       ...(progress === null ? {} : { onProgress: (state) => progress.update(state) }),
+    }).catch((error: unknown) => {
+      // A server over the wire that fails mid-run (it exits, it stops answering) is bad input, one line, exit 2.
+      throw asUsageError(error);
     });
     progress?.clear();
+    if (wire !== null && !json) for (const line of wireReport(wire, properties)) io.out(line);
 
     const reports: FindingReport[] = outcome.findings.map((finding) => {
       const verdict = finding.trace.verdict!;
@@ -246,6 +277,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
         shrunkLength: finding.trace.choices.length,
         shrunk: finding.shrunk,
         shrinkEvaluations: finding.shrink.evaluations,
+        flaky: finding.flaky === true,
         known: known !== undefined,
         trace: path,
         replay: `npx resumecheck replay ${quote(path)}`,
@@ -272,6 +304,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       replayed: replays.map((replay) => ({ file: shown(replay.file), recorded: replay.recorded, violation: replay.violation?.property ?? null })),
       violation: reports[0] ?? null,
       violations: reports,
+      wire: wire === null ? null : { probe: wire.probe, unsupported: wire.unsupported(), judged: properties ?? null, settles: { ...wire.stats } },
     });
     if (summaryPath !== undefined) writeReport(summaryPath, '--summary', `${JSON.stringify(document, null, 2)}\n`);
     if (junitPath !== undefined) writeReport(junitPath, '--junit', junitXml({ target: target.name, elapsedMs, cases: junitCases(checked, reports, regressionReports) }));
@@ -331,7 +364,7 @@ function junitCases(checked: readonly PropertyName[], reports: readonly FindingR
     const kind = kindOf(property);
     const trace = report?.trace ?? regression!.trace;
     const explanation = report?.explanation ?? regression!.explanation;
-    const how = report === undefined || report.known ? 'a stored counterexample still fails' : `found in run ${report.run}, ${report.shrunk ? `shrunk to ${report.shrunkLength} steps` : `${report.shrunkLength} steps, not shrunk`}`;
+    const how = report === undefined || report.known ? 'a stored counterexample still fails' : `found in run ${report.run}, ${report.shrunk ? `shrunk to ${report.shrunkLength} steps` : `${report.shrunkLength} steps, not shrunk${report.flaky ? ' (flaky: re-running it did not violate it again)' : ''}`}`;
     return { property, failure: { message: `${property} violated: ${explanation}`, type: kind, details: `${how}\ntrace: ${trace}\nreplay: npx resumecheck replay ${trace}` } };
   });
 }
@@ -357,6 +390,11 @@ function printOutcome(
     io.out('');
     if (report.known) {
       io.out(`── found in run ${report.run} (seed ${report.runSeed}); known already: ${report.trace} still fails (not shrunk again)`);
+      continue;
+    }
+    if (report.flaky) {
+      io.out(`── found in run ${report.run} (seed ${report.runSeed}); FLAKY: re-running its ${report.shrunkLength} choices to shrink them did not violate it again (timing decided it); not shrunk`);
+      printViolation(io, finding.trace, report.trace);
       continue;
     }
     const how = report.shrunk ? `shrunk from ${report.originalLength} to ${report.shrunkLength} steps in ${report.shrinkEvaluations} runs` : `not shrunk (${report.shrunkLength} steps): the ${signalled === null ? 'time budget' : 'run'} ended first`;

@@ -1,16 +1,18 @@
-// `resumecheck replay FILE`: runs a trace's choices again on its target (or another) and says whether the recorded
-// violation reproduces.
+// `resumecheck replay FILE`: runs a trace's choices again on its target (or another, or a server over the wire) and
+// says whether the recorded violation reproduces; over the wire, how often in --tries re-runs.
 
 import { runSimulation } from '../sim/engine.ts';
 import { sequenceChoices } from '../sim/choices.ts';
 import { readTrace } from '../traces/store.ts';
 import type { Trace } from '../traces/trace.ts';
 import { sharedWallMs } from '../sim/clock.ts';
+import type { WireTarget } from '../targets/wire/wire.target.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
 import { jsonEnvelope } from './json-envelope.ts';
 import { printViolation } from './print-violation.ts';
 import { requireTarget } from './require-target.ts';
 import { UsageError } from './usage-error.ts';
+import { asUsageError, parseTries, prepareWire, replayTries, wireFlagsFromTargetName, wireReport, wireTargetFromFlags } from './wire-options.ts';
 
 /** Runs `resumecheck replay`. */
 export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Promise<number> {
@@ -18,7 +20,15 @@ export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Pr
   const file = positionals[0];
   if (file === undefined) throw new UsageError('replay needs a trace FILE');
   const trace = readTrace(file);
-  const target = await requireTarget((values.target as string | undefined) ?? trace.target);
+  const tries = parseTries(values['tries']);
+  const flagged = values['url'] !== undefined || values['serve'] !== undefined;
+  if (values['target'] !== undefined && flagged) throw new UsageError('give --target, or --url / --serve, not both');
+  // A trace found over the wire names its server (serve:CMD, url:URL): without flags, replay reaches it again.
+  const wireValues = flagged || values['target'] !== undefined ? values : (wireFlagsFromTargetName(trace.target) ?? values);
+  await using wire = await wireTargetFromFlags(wireValues);
+  if (wire === null && tries !== 1) throw new UsageError('--tries goes with --url or --serve: an in-process replay is deterministic');
+  if (wire !== null) return await replayOverTheWire(wire, file, trace, tries, values['json'] === true, io, startedMs);
+  const target = await requireTarget((values['target'] as string | undefined) ?? trace.target);
   const result = await runSimulation(target, trace.config, sequenceChoices(trace.choices), {
     record: true,
     ...(trace.properties === null ? {} : { properties: trace.properties }),
@@ -26,7 +36,7 @@ export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Pr
   const replayed: Trace = { ...trace, target: target.name, steps: result.trace ?? [], verdict: result.violation };
   const expected = trace.verdict?.property ?? null;
   const got = result.violation?.property ?? null;
-  if (values.json === true) {
+  if (values['json'] === true) {
     io.out(JSON.stringify(jsonEnvelope('replay', { file, target: target.name }, sharedWallMs() - startedMs, { file, target: target.name, expected, violation: result.violation })));
   } else if (got === null) {
     io.out(`✓ ${file}: no violation on ${target.name}${expected === null ? '' : ` (the trace recorded ${expected}: it now holds)`}`);
@@ -34,6 +44,41 @@ export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Pr
     io.out(got === expected ? `reproduced: ${got} on ${target.name}` : `a different violation on ${target.name}: ${got} (the trace recorded ${String(expected)})`);
     io.out('');
     printViolation(io, replayed, null);
+  }
+  return got === null ? 0 : 1;
+}
+
+/** Replays a trace against a server over the wire `tries` times and says how often its violation reproduced. */
+async function replayOverTheWire(wire: WireTarget, file: string, trace: Trace, tries: number, json: boolean, io: Io, startedMs: number): Promise<number> {
+  const properties = await prepareWire(wire, trace.properties ?? undefined);
+  let outcome;
+  try {
+    outcome = await replayTries(wire, trace, tries, properties);
+  } catch (error) {
+    throw asUsageError(error);
+  }
+  const expected = trace.verdict?.property ?? null;
+  const got = outcome.last.violation?.property ?? null;
+  if (json) {
+    const config = { file, target: wire.name, url: wire.url.href, tries, settleMs: wire.timing.quietMs };
+    io.out(JSON.stringify(jsonEnvelope('replay', config, sharedWallMs() - startedMs, {
+      file,
+      target: wire.name,
+      expected,
+      tries,
+      reproduced: outcome.reproduced,
+      others: outcome.others,
+      violation: outcome.last.violation,
+      wire: { probe: wire.probe, unsupported: wire.unsupported(), judged: properties ?? null, settles: { ...wire.stats } },
+    })));
+    return got === null ? 0 : 1;
+  }
+  const others = Object.entries(outcome.others).map(([name, count]) => `${name} ${count}×`).join(', ');
+  io.out(`${expected === null ? 'the trace recorded no violation' : `${expected} reproduced in ${outcome.reproduced} of ${tries} tries`} on ${wire.name}${others === '' ? '' : `; other violations: ${others}`}`);
+  for (const line of wireReport(wire, properties)) io.out(line);
+  if (got !== null) {
+    io.out('');
+    printViolation(io, { ...trace, target: wire.name, steps: outcome.last.trace ?? [], verdict: outcome.last.violation }, null);
   }
   return got === null ? 0 : 1;
 }

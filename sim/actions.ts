@@ -50,6 +50,11 @@ function isResumable(world: World, client: SimClient, view: StreamView): boolean
 /** Fills `list` with every action enabled in `world` (fault phase). */
 export function enumerateActions(world: World, list: ActionList): void {
   list.count = 0;
+  const unsupported = world.run.unsupported;
+  const canNotify = unsupported === undefined || !unsupported.includes('notify');
+  const canExpire = unsupported === undefined || !unsupported.includes('expire');
+  const canClose = unsupported === undefined || !unsupported.includes('serverClose');
+  const canRestart = unsupported === undefined || !unsupported.includes('restart');
   const clientCanRequest = C.event.request;
   for (const client of world.clients) {
     if (accepts(C, client.state, C.event.initialize)) push(list, K.initialize, client.index, 0);
@@ -85,16 +90,16 @@ export function enumerateActions(world: World, list: ActionList): void {
     push(list, K.delete, client.index, 0);
     push(list, K.headerless, client.index, 0);
     if (session.state === S.state.live) {
-      if (standalone !== null) push(list, K.notify, client.index, 0);
-      push(list, K.expire, client.index, 0);
+      if (standalone !== null && canNotify) push(list, K.notify, client.index, 0);
+      if (canExpire) push(list, K.expire, client.index, 0);
     }
   }
   for (const index of world.attached) {
     push(list, K.cut, index, 0);
-    if (world.connections[index]!.view >= 0) push(list, K.serverClose, index, 0);
+    if (canClose && world.connections[index]!.view >= 0) push(list, K.serverClose, index, 0);
   }
   for (const index of world.running) push(list, K.advance, index, 0);
-  if (world.restarts < world.config.restartsMax && accepts(SRV, world.serverState, SRV.event.restart)) push(list, K.restart, 0, 0);
+  if (canRestart && world.restarts < world.config.restartsMax && accepts(SRV, world.serverState, SRV.event.restart)) push(list, K.restart, 0, 0);
   enumerateLaterKinds(world, list);
   enumerateNodeFaults(world, list);
   if (list.count > ACTIONS_MAX) throw new Error(`${list.count} actions enabled in one step, more than the ${ACTIONS_MAX} a list holds`);

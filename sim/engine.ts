@@ -553,7 +553,8 @@ function nextHealAction(world: World, list: ActionList): number | null {
     }
   }
   // Once calls have settled, every session with a standalone stream gets one notification: a connection that
-  // joined another session's stream shows itself by receiving it.
+  // joined another session's stream shows itself by receiving it (unless the target cannot be made to notify).
+  if (world.run.unsupported !== undefined && world.run.unsupported.includes('notify')) return null;
   for (const client of world.clients) {
     const session = client.session;
     if (client.state !== MODEL.client.state.live || session === null || client.standaloneView < 0) continue;

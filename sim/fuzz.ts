@@ -11,7 +11,7 @@ import type { SimConfig } from './config.ts';
 import { type CoverageCounts, emptyCoverage, mergeCoverage } from './coverage.ts';
 import { type RunResult, runSimulation } from './engine.ts';
 import { CONTROL, CandidateBook, type Candidate, type LanePlan, createControl, runSeed, searchLane } from './fuzz-search.ts';
-import { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, shrinkChoices } from './shrink.ts';
+import { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, NotReproducedError, shrinkChoices } from './shrink.ts';
 
 export { runSeed } from './fuzz-search.ts';
 
@@ -76,6 +76,11 @@ export interface Finding {
   /** False when the budget or a stop ended the fuzz before this one was shrunk, or its property was known. */
   readonly shrunk: boolean;
   readonly trace: Trace;
+  /**
+   * The run violated the property, and re-running its choices (to shrink them) did not: real time decided it (a target
+   * over the wire). The trace holds the unshrunk choices and the verdict of the run that found it.
+   */
+  readonly flaky?: boolean;
 }
 
 /** The outcome of a fuzz. */
@@ -239,7 +244,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       Atomics.store(control, CONTROL.bound, book.bound());
       if (options.onDiscovery === undefined || known.has(candidate.violation.property)) return;
       const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, candidate.run) };
-      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: await recordTrace(target, runConfig, candidate.choices, null, checked) }));
+      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: withVerdict(await recordTrace(target, runConfig, candidate.choices, null, checked), candidate.violation) }));
       discoveries.push(discovery);
       // Awaited with the others after the search; marked handled now, so a failure waits for that.
       discovery.catch(() => undefined);
@@ -268,19 +273,30 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     const original: RunResult = { violation: candidate.violation, choices: candidate.choices, steps: candidate.steps, healSteps: candidate.healSteps, trace: null };
     const unshrunk: ShrinkResult = { choices: candidate.choices, originalLength: candidate.choices.length, evaluations: 0 };
     let shrink = unshrunk;
+    let flaky = false;
     const skip = known.has(property) || stopped() || (shrinkDeadline !== null && sharedWallMs() >= shrinkDeadline);
     if (!skip) {
       // Each shrink still to start gets an equal share of the time left, `parallelism` of them at once.
       const waves = Math.ceil((chosen.length - index) / executor.parallelism);
       const share = shrinkDeadline === null ? null : sharedWallMs() + (shrinkDeadline - sharedWallMs()) / Math.max(1, waves);
       progress('shrink');
-      shrink = await executor.shrink(
-        { config: runConfig, choices: candidate.choices, property, bounds: options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, properties: checked, deadlineMs: share },
-        control,
-      );
+      try {
+        shrink = await executor.shrink(
+          { config: runConfig, choices: candidate.choices, property, bounds: options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, properties: checked, deadlineMs: share },
+          control,
+        );
+      } catch (error) {
+        // Only in this thread: a target over the wire runs nowhere else (a worker finds targets by name).
+        if (!(error instanceof NotReproducedError)) throw error;
+        flaky = true;
+      }
     }
-    const trace = await inTurn(() => recordTrace(target, runConfig, shrink.choices, skip ? null : shrink, checked));
-    const finding: Finding = { run: candidate.run, original, shrink, shrunk: !skip, trace };
+    const shrunk = !skip && !flaky;
+    const recorded = await inTurn(() => recordTrace(target, runConfig, shrink.choices, shrunk ? shrink : null, checked));
+    // A flaky finding (never a crash): the unshrunk choices, with the verdict of the run that found it, which the
+    // re-run to record them need not repeat.
+    const trace: Trace = flaky ? withVerdict(recorded, candidate.violation) : recorded;
+    const finding: Finding = { run: candidate.run, original, shrink: flaky ? { ...unshrunk, evaluations: 1 } : shrink, shrunk, trace, ...(flaky ? { flaky: true } : {}) };
     findings[index] = finding;
     await options.onFinding?.(finding);
   };
@@ -306,6 +322,14 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
   };
 }
 
+/**
+ * The recorded trace with the verdict of the run that found it. Recording re-runs the choices; in process it gives the
+ * same verdict, over the wire timing may decide otherwise, and the trace must still say what was found.
+ */
+function withVerdict(recorded: Trace, violation: NonNullable<Trace['verdict']>): Trace {
+  return recorded.verdict?.property === violation.property ? recorded : { ...recorded, verdict: violation };
+}
+
 /** Adds the coverage of several lanes. */
 export function mergeLaneCoverage(parts: readonly (CoverageCounts | null)[]): CoverageCounts | null {
   const present = parts.filter((part): part is CoverageCounts => part !== null);
@@ -314,3 +338,4 @@ export function mergeLaneCoverage(parts: readonly (CoverageCounts | null)[]): Co
   for (const part of present) mergeCoverage(total, part);
   return total;
 }
+

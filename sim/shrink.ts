@@ -20,6 +20,14 @@ export interface ShrinkResult {
   readonly evaluations: number;
 }
 
+/**
+ * The choices did not violate the property when shrinking re-ran them. For a deterministic target that is a harness
+ * bug; for a target over the wire it is network timing, and the finding is *flaky* (sim/fuzz.ts says so).
+ */
+export class NotReproducedError extends Error {
+  override readonly name = 'NotReproducedError';
+}
+
 /** Bounds of one shrink. */
 export interface ShrinkBounds {
   /** Runs fast-check may make. */
@@ -73,7 +81,7 @@ export async function shrinkChoices(
     return result.violation?.property === property ? result.choices : null;
   };
   let best = (await violates(choices)) ?? null;
-  if (best === null) throw new Error(`shrink: the choices given do not violate ${property}`);
+  if (best === null) throw new NotReproducedError(`shrink: the choices given do not violate ${property} when re-run`);
 
   let fastCheckRuns = 0;
   const start = best;

@@ -4,6 +4,7 @@
 
 import type { PropertyName } from '../properties/names.ts';
 import type { Level } from '../sim/levels/level.ts';
+import type { ActionKind } from '../sim/config.ts';
 
 /** A JSON-RPC message as plain data. */
 export type JsonRpcMessage = { readonly jsonrpc: '2.0' } & Readonly<Record<string, unknown>>;
@@ -172,6 +173,11 @@ export interface Incarnation {
 export interface TargetRun {
   /** Synchronous targets return plain values and run in the fast loop; others are awaited. */
   readonly sync: boolean;
+  /**
+   * Action kinds this run cannot carry out (a server over the wire cannot be made to expire a session): the simulator
+   * never offers them. Absent: every kind.
+   */
+  readonly unsupported?: readonly ActionKind[];
   boot(incarnation: Incarnation, host: TargetHost): ServerInstance;
   /**
    * Boots one node of a deployment of several over this incarnation's shared storage (targets/multi-node calls it

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const FOLDERS = ['core', 'model', 'sim', 'targets', 'properties', 'traces', 'cli', 'event-store', 'check-store'];
+const FOLDERS = ['core', 'model', 'sim', 'targets', 'probe', 'properties', 'traces', 'cli', 'event-store', 'check-store'];
 const ALLOWED_FILES = new Set(['prng.ts', 'clock.ts', 'random.ts']);
 
 /** Each banned name and the pattern that finds it in code. */

@@ -1,0 +1,121 @@
+// Bad input over the wire gets exit 2 and one line on stderr, never a hang or a stack trace, and a server resumecheck
+// started is always stopped: a malformed URL, a non-loopback host, nothing listening, a command that exits, one that
+// never listens, one that crashes mid-run. Every server here is on 127.0.0.1 and bounded in time.
+
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../sim/config.ts';
+import { recordTrace } from '../sim/fuzz.ts';
+import { referenceTarget } from '../targets/reference/reference.target.ts';
+import { WireInputError } from '../targets/wire/wire-error.ts';
+import { serializeTrace } from '../traces/trace.ts';
+import { createWireTarget } from '../targets/wire/wire.target.ts';
+import { main } from './main.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-wire-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function run(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
+  return { code, out, err };
+}
+
+/** True while a process with this ID is alive. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A --serve command that records its process ID in `file`, then becomes `command` (same process, via exec). */
+function recording(file: string, command: string): string {
+  return `echo $$ > ${file}; exec ${command}`;
+}
+
+function pidIn(file: string): number {
+  expect(existsSync(file)).toBe(true);
+  return Number(readFileSync(file, 'utf8').trim());
+}
+
+describe('bad input over the wire: exit 2, one line on stderr', () => {
+  const cases: readonly [string, string[], RegExp][] = [
+    ['a malformed --url', ['fuzz', '--url', 'not a url'], /is not a URL/],
+    ['a --url that is not http', ['fuzz', '--url', 'ftp://127.0.0.1/mcp'], /must be http/],
+    ['a non-loopback host', ['fuzz', '--url', 'http://10.20.30.40:8080/mcp'], /not a loopback address.*--allow-remote/],
+    ['a --url with nothing listening', ['fuzz', '--url', 'http://127.0.0.1:9/mcp'], /nothing answers an MCP initialize/],
+    ['--target and --url together', ['fuzz', '--target', 'reference', '--url', 'http://127.0.0.1:9/mcp'], /not both/],
+    ['a --serve command that exits at once', ['fuzz', '--serve', 'exit 3'], /exited with code 3 before it listened/],
+    ['--workers above 1 over the wire', ['fuzz', '--serve', 'exit 3', '--workers', '2'], /--workers goes with --target/],
+    ['--nodes over the wire', ['fuzz', '--url', 'http://127.0.0.1:9/mcp', '--nodes', '2'], /--nodes, --balancer and --store-lag go with --target/],
+  ];
+  for (const [what, args, message] of cases) {
+    it(what, async () => {
+      const { code, out, err } = await run(args);
+      expect(code).toBe(2);
+      expect(out).toEqual([]);
+      expect(err).toHaveLength(1);
+      expect(err[0]).toMatch(message);
+      expect(err[0]).not.toMatch(/\n\s+at /);
+    });
+  }
+});
+
+it('replay --tries without a server is bad input: an in-process replay is deterministic', async () => {
+  const trace = await recordTrace(referenceTarget, resolveConfig({ seed: 'tries' }), [0, 0], null);
+  const file = join(scratch, 'trace.json');
+  writeFileSync(file, serializeTrace(trace));
+  const { code, err } = await run(['replay', file, '--tries', '3']);
+  expect(code).toBe(2);
+  expect(err).toEqual(['resumecheck: --tries goes with --url or --serve: an in-process replay is deterministic']);
+});
+
+describe('the served server is always stopped', () => {
+  it('a command that never listens is stopped at the bound (its process gone) and is bad input', async () => {
+    const file = join(scratch, 'never.pid');
+    const target = await createWireTarget({ url: null, serve: recording(file, 'sleep 30'), allowRemote: false, timing: { listenMsMax: 1_500 } });
+    await expect(target.prepare()).rejects.toThrow(WireInputError);
+    await target.stop();
+    expect(alive(pidIn(file))).toBe(false);
+  });
+
+  it('after a fuzz that holds, the server process is gone', async () => {
+    const file = join(scratch, 'holds.pid');
+    const { code, out } = await run(['fuzz', '--serve', recording(file, 'node examples/probe-server.mjs --target reference'), '--runs', '2', '--steps', '8', '--restarts', '0']);
+    expect(code).toBe(0);
+    expect(out.join('\n')).toMatch(/with the probe tools/);
+    expect(alive(pidIn(file))).toBe(false);
+  });
+
+  it('fuzz --json over the wire: one envelope, the wire options in its config, what was driven in its result', async () => {
+    const file = join(scratch, 'json.pid');
+    const { code, out } = await run(['fuzz', '--serve', recording(file, 'node examples/probe-server.mjs --target reference'), '--runs', '1', '--steps', '6', '--restarts', '0', '--json', '--no-corpus', '--out', join(scratch, 'json-out')]);
+    expect(code).toBe(0);
+    expect(out).toHaveLength(1);
+    const document = JSON.parse(out[0]!);
+    expect(document).toMatchObject({ schemaVersion: 1, tool: 'resumecheck', command: 'fuzz', runs: 1, violations: [] });
+    expect(document.config.wire.serve).toMatch(/probe-server\.mjs --target reference/);
+    expect(document.wire.probe).toBe(true);
+    expect(document.wire.unsupported.map((entry: { kind: string }) => entry.kind)).toEqual(['serverClose', 'expire']);
+    expect(alive(pidIn(file))).toBe(false);
+  });
+
+  it('a server that crashes mid-run: exit 2 naming what happened, and nothing left running', async () => {
+    const file = join(scratch, 'crash.pid');
+    // The shell starts the server, lets it answer for a few seconds, then kills it and exits: a crash mid-run.
+    const command = `echo $$ > ${file}; node examples/probe-server.mjs --target reference & sleep 4; kill -9 $!; exit 9`;
+    const { code, out, err } = await run(['fuzz', '--serve', command, '--runs', '100000', '--steps', '30', '--restarts', '0']);
+    expect(code).toBe(2);
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(/exited with code 9|failed a|no response head/);
+    expect(err[0]).toMatch(/the run could not go on/);
+    expect(out.join('\n')).not.toMatch(/✓ no violation/);
+    expect(alive(pidIn(file))).toBe(false);
+  });
+});

@@ -1,0 +1,122 @@
+// The over-the-wire options of fuzz and replay (`--url`, `--serve`, `--allow-remote`, `--settle-ms`, replay's
+// `--tries`; declared with their help in commands.ts): turning them into a wire target, what the report says about it,
+// and replay's k tries.
+
+import type { PropertyName } from '../properties/names.ts';
+import { sequenceChoices } from '../sim/choices.ts';
+import { runSimulation } from '../sim/engine.ts';
+import type { ShrinkBounds } from '../sim/shrink.ts';
+import { NOT_JUDGED_WITHOUT_PROBE, judgedProperties } from '../targets/wire/cooperation.ts';
+import { WireFault, WireInputError } from '../targets/wire/wire-error.ts';
+import { type WireTarget, createWireTarget } from '../targets/wire/wire.target.ts';
+import type { Trace } from '../traces/trace.ts';
+import { UsageError, parseWhole } from './usage-error.ts';
+
+/** Shrinking over the wire: each evaluation is a run over sockets, so far fewer than in process. */
+export const WIRE_SHRINK_BOUNDS: ShrinkBounds = { fastCheckEvaluationsMax: 60, passEvaluationsMax: 60 };
+/** The most tries a replay makes. */
+const TRIES_MAX = 1_000;
+
+type WireValues = { url?: unknown; serve?: unknown; 'allow-remote'?: unknown; 'settle-ms'?: unknown };
+
+/** The wire target the options ask for, or null when they name none (then --target is used). */
+export async function wireTargetFromFlags(values: WireValues): Promise<WireTarget | null> {
+  const url = typeof values.url === 'string' ? values.url : null;
+  const serve = typeof values.serve === 'string' ? values.serve : null;
+  if (url === null && serve === null) {
+    if (values['allow-remote'] === true || values['settle-ms'] !== undefined) throw new UsageError('--allow-remote and --settle-ms go with --url or --serve');
+    return null;
+  }
+  const quietMs = typeof values['settle-ms'] === 'string' ? parseWhole(values['settle-ms'], '--settle-ms', 1, 10_000) : undefined;
+  try {
+    return await createWireTarget({ url, serve, allowRemote: values['allow-remote'] === true, ...(quietMs === undefined ? {} : { timing: { quietMs } }) });
+  } catch (error) {
+    throw asUsageError(error);
+  }
+}
+
+/**
+ * The wire options a trace's target name stands for (`serve:CMD`, `url:URL`), so `replay FILE` of a trace found over
+ * the wire reaches the same server without flags; null for any other target name.
+ */
+export function wireFlagsFromTargetName(name: string): WireValues | null {
+  if (name.startsWith('serve:')) return { serve: name.slice('serve:'.length) };
+  if (name.startsWith('url:')) return { url: name.slice('url:'.length) };
+  return null;
+}
+
+/** A wire failure as the CLI's bad-input error (one line, exit 2); anything else unchanged. */
+export function asUsageError(error: unknown): unknown {
+  if (error instanceof WireInputError) return new UsageError(error.message);
+  if (error instanceof WireFault) return new UsageError(`${error.message}; the run could not go on (its server was stopped)`);
+  return error;
+}
+
+/** Starts the server if needed and asks for its tools; returns the properties to check on it. */
+export async function prepareWire(target: WireTarget, requested: readonly PropertyName[] | undefined): Promise<PropertyName[] | undefined> {
+  try {
+    await target.prepare();
+  } catch (error) {
+    await target.stop();
+    throw asUsageError(error);
+  }
+  if (target.probe === true) return requested === undefined ? undefined : [...requested];
+  const judged = judgedProperties(requested, { probe: false });
+  if (judged.length === 0) {
+    await target.stop();
+    throw new UsageError(`${target.url.href} has no probe tools, and none of the properties asked for can be judged without them`);
+  }
+  return judged;
+}
+
+/** The lines a fuzz or replay prints about a wire target: timing, what was not driven or judged, and why. */
+export function wireReport(target: WireTarget, checked: readonly PropertyName[] | undefined): string[] {
+  const { timing, stats } = target;
+  const lines = [
+    `over the wire: ${target.url.href}, ${target.probe === true ? 'with the probe tools' : 'without the probe tools (docs/probe-tools.md)'}; real time: after each operation it waits for every response head, for released tool steps to be taken, then ${timing.quietMs} ms with nothing arriving (at most ${timing.settleMsMax} ms)`,
+    `  settles: ${stats.settles}, ${stats.settlesCutShort} cut short at the bound, ${Math.round(stats.settleMs)} ms waiting in all`,
+  ];
+  for (const { kind, why } of target.unsupported()) lines.push(`  not driven: ${kind}: ${why}`);
+  if (target.probe !== true && checked !== undefined) {
+    lines.push(`  judged: ${checked.join(', ')}; every other property ${NOT_JUDGED_WITHOUT_PROBE}`);
+  }
+  return lines;
+}
+
+/** The number of tries replay's --tries asks for (default 1). */
+export function parseTries(value: unknown): number {
+  return typeof value === 'string' ? parseWhole(value, '--tries', 1, TRIES_MAX) : 1;
+}
+
+/** How often a trace's violation reproduced in `tries` re-runs of its choices against `target`. */
+export interface TriesOutcome {
+  readonly tries: number;
+  /** Tries that violated the trace's property. */
+  readonly reproduced: number;
+  /** Tries that violated another property, by name. */
+  readonly others: Readonly<Record<string, number>>;
+  /** The last try that reproduced, recorded (or the last try, when none did). */
+  readonly last: Awaited<ReturnType<typeof runSimulation>>;
+}
+
+/** Re-runs a trace's choices `tries` times (network timing is not ours to fix, so say how often it reproduced). */
+export async function replayTries(target: WireTarget, trace: Trace, tries: number, properties: readonly PropertyName[] | undefined): Promise<TriesOutcome> {
+  const expected = trace.verdict?.property ?? null;
+  let reproduced = 0;
+  const others: Record<string, number> = {};
+  let last: TriesOutcome['last'] | null = null;
+  let lastReproduced: TriesOutcome['last'] | null = null;
+  for (let attempt = 0; attempt < tries; attempt += 1) {
+    const result = await runSimulation(target, trace.config, sequenceChoices(trace.choices), {
+      record: true,
+      ...(properties === undefined ? {} : { properties }),
+    });
+    last = result;
+    const got = result.violation?.property ?? null;
+    if (got !== null && got === expected) {
+      reproduced += 1;
+      lastReproduced = result;
+    } else if (got !== null) others[got] = (others[got] ?? 0) + 1;
+  }
+  return { tries, reproduced, others, last: lastReproduced ?? last! };
+}

@@ -1,0 +1,70 @@
+// The probe server's command line (examples/probe-server.mjs): serves a resumecheck target over HTTP on 127.0.0.1,
+// either one of the built-in targets with its planted bug (`--target`), or the real SDK app with the probe tools
+// registered by the one-line helper (`--sdk`, with the event store it is given).
+
+import { parseArgs } from 'node:util';
+import { findTarget, TARGETS } from '../targets/index.ts';
+import { serveTarget, type ServedTarget } from './serve-target.ts';
+import { serveSdkApp, SDK_APP_STORES, type SdkAppStore } from './sdk-app.ts';
+import { serveSdk2App } from './sdk2-app.ts';
+
+const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared] | --sdk2] [--window N] [--port N]
+  --target NAME  a built-in target served over HTTP (default: reference); \`resumecheck targets\` lists them
+  --sdk          the MCP SDK 1.32.2 app (McpServer per session + its transport) with registerProbeTools
+  --sdk2         the MCP SDK 2.4.0 app (@modelcontextprotocol/server) with registerProbeTools
+  --store S      with --sdk: the SDK example's InMemoryEventStore per session (default) or shared by all sessions`;
+
+function fail(message: string): never {
+  process.stderr.write(`probe server: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+/** Runs the probe server until SIGTERM or SIGINT. */
+export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: { target: { type: 'string' }, sdk: { type: 'boolean' }, sdk2: { type: 'boolean' }, store: { type: 'string' }, window: { type: 'string' }, port: { type: 'string' } },
+      strict: true,
+    }));
+  } catch (error) {
+    fail((error as Error).message.split('\n')[0]!);
+  }
+  const portText = values.port ?? env['PORT'];
+  if (portText === undefined || !/^\d{1,5}$/.test(portText) || Number(portText) > 65535) fail('give the port as $PORT or --port');
+  const port = Number(portText);
+  const windowText = values.window ?? '2';
+  if (!/^\d{1,4}$/.test(windowText) || Number(windowText) < 1) fail('--window takes a whole number from 1');
+  const epochText = env['RESUMECHECK_EPOCH'];
+  const token = env['RESUMECHECK_RUN'];
+  const startedFor = token !== undefined && epochText !== undefined && /^\d{1,6}$/.test(epochText) ? { token, epoch: Number(epochText) } : null;
+  let served: ServedTarget;
+  let what: string;
+  if (values.sdk2 === true) {
+    if (values.target !== undefined || values.sdk === true || values.store !== undefined) fail('--sdk2 goes alone');
+    served = await serveSdk2App({ port });
+    what = 'the SDK 2.4.0 app with the probe tools';
+  } else if (values.sdk === true) {
+    if (values.target !== undefined) fail('give --target or --sdk, not both');
+    const store = (values.store ?? 'per-session') as SdkAppStore;
+    if (!SDK_APP_STORES.includes(store)) fail(`--store takes ${SDK_APP_STORES.join(' or ')}`);
+    served = await serveSdkApp({ port, store });
+    what = `the SDK app with the probe tools, store ${store}`;
+  } else {
+    if (values.store !== undefined) fail('--store goes with --sdk');
+    const name = values.target ?? 'reference';
+    const target = findTarget(name);
+    if (target === undefined) fail(`unknown target ${JSON.stringify(name)}; known: ${TARGETS.map((t) => t.name).join(', ')}`);
+    served = await serveTarget(target, { port, windowEventsMax: Number(windowText), startedFor });
+    what = `target ${name}`;
+  }
+  process.stdout.write(`probe server: ${what} on http://127.0.0.1:${served.port}/mcp\n`);
+  // Stopped as a test server is: at once. The OS closes every socket; a graceful close would wait on the very
+  // connections (open SSE streams, tools waiting on the control endpoint) whose fate resumecheck is checking.
+  const stop = (): void => {
+    process.exit(0);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}

@@ -1,0 +1,93 @@
+// The probe tools, ready to register on an McpServer of the MCP TypeScript SDK, 1.x (`@modelcontextprotocol/sdk`) or
+// 2.x (`@modelcontextprotocol/server`), in one line: `registerProbeTools(server)`. They implement the contract in
+// docs/probe-tools.md: `read`, `append` and `work` run under the control of resumecheck's control endpoint, whose URL
+// each call carries in its `control` argument; `notify` sends a message on the session's standalone stream.
+
+import { z } from 'zod';
+import { controlCall } from './control-client.ts';
+
+/** The probe tools' names: the simulator's three, and `notify`. */
+export const PROBE_TOOLS = ['read', 'append', 'work', 'notify'] as const;
+
+/** A tool result as both SDK lines accept it. */
+interface ToolResult {
+  readonly content: readonly { readonly type: 'text'; readonly text: string }[];
+  readonly isError?: boolean;
+  readonly [key: string]: unknown;
+}
+
+/** A notification as both SDK lines send it. */
+interface ProbeNotification {
+  readonly method: string;
+  readonly params?: Record<string, unknown>;
+}
+
+/**
+ * What a tool handler gets as its second argument: 1.x's `extra` (`sessionId`, `sendNotification`) or 2.x's context
+ * (`sessionId`, `mcpReq.notify`). Only these members are used.
+ */
+export interface ProbeToolContext {
+  readonly sessionId?: string | undefined;
+  readonly sendNotification?: (notification: never) => Promise<void>;
+  readonly mcpReq?: { readonly notify?: (notification: never) => Promise<void> };
+}
+
+/** The part of a 1.x or 2.x McpServer the helper uses. */
+export interface ProbeToolServer {
+  registerTool(name: string, config: { description?: string; inputSchema?: never }, handler: never): unknown;
+  readonly server: { notification(notification: never): Promise<void> };
+}
+
+type Handler = (args: Record<string, unknown>, context: ProbeToolContext) => Promise<ToolResult>;
+
+/** Steps one probe execution may take; the control endpoint bounds it too. */
+const EXECUTION_STEPS_MAX = 10_000;
+
+function refused(text: string): ToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** Runs one call of `read`, `append` or `work` under the control endpoint at `control`. */
+async function runUnderControl(tool: string, callId: string, control: string, context: ProbeToolContext): Promise<ToolResult> {
+  const sessionId = context.sessionId ?? '';
+  const send = (context.sendNotification ?? context.mcpReq?.notify) as ((notification: ProbeNotification) => Promise<void>) | undefined;
+  const start = await controlCall(control, 'start', { callId, tool, sessionId });
+  const execution = start?.['execution'];
+  if (typeof execution !== 'number') return refused('resumecheck: the control endpoint did not start this execution');
+  for (let steps = 0; steps < EXECUTION_STEPS_MAX; steps += 1) {
+    const next = await controlCall(control, 'next', { execution });
+    if (next === null) return refused('resumecheck: the control endpoint ended this execution (the run is over)');
+    if (next['kind'] === 'result') return next['result'] as ToolResult;
+    try {
+      // Related to this call's request: the SDK sends it on the call's stream, or stores it while disconnected.
+      await send?.(next['message'] as ProbeNotification);
+    } catch {
+      // A transport that refuses (it lost the request's stream) is the server's behaviour under test: the tool goes
+      // on to its result, and the client observes what is missing.
+    }
+  }
+  return refused(`resumecheck: more than ${EXECUTION_STEPS_MAX} steps`);
+}
+
+/**
+ * Registers the probe tools on a 1.x or 2.x `McpServer`. Register them in test mode only: a caller who knows the
+ * control URL can make the server wait on it. Call once per McpServer (per session, when the app makes one per session).
+ */
+export function registerProbeTools(server: ProbeToolServer): void {
+  const register = server.registerTool.bind(server) as (name: string, config: { description: string; inputSchema: unknown }, handler: Handler) => unknown;
+  const controlled = z.object({ callId: z.string(), control: z.string() });
+  for (const tool of ['read', 'append', 'work'] as const) {
+    register(tool, { description: `resumecheck probe tool ${tool} (test mode)`, inputSchema: controlled }, async (args, context) =>
+      runUnderControl(tool, String(args['callId']), String(args['control']), context),
+    );
+  }
+  register(
+    'notify',
+    { description: 'resumecheck probe tool notify: sends a message on the standalone stream (test mode)', inputSchema: z.object({ message: z.record(z.string(), z.unknown()) }) },
+    async (args) => {
+      // No related request: the transport sends it on the session's standalone (GET) stream, or stores it.
+      await (server.server.notification as (notification: ProbeNotification) => Promise<void>)(args['message'] as unknown as ProbeNotification);
+      return { content: [] };
+    },
+  );
+}

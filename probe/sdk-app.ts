@@ -1,0 +1,92 @@
+// The MCP SDK 1.32.2 app as its examples build it (one McpServer and StreamableHTTPServerTransport per session, routed
+// by Mcp-Session-Id, the example InMemoryEventStore per session or shared), with the probe tools registered by the one
+// line a user adds: `registerProbeTools(server)`.
+
+import { createServer, type Server } from 'node:http';
+import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { registerProbeTools } from './probe-tools.ts';
+import { newSessionId } from './random.ts';
+import type { ServedTarget } from './serve-target.ts';
+
+/** The stores the app may use: the example's, per session (as the SDK's resumable example) or shared (its polling example). */
+export const SDK_APP_STORES = ['per-session', 'shared'] as const;
+export type SdkAppStore = (typeof SDK_APP_STORES)[number];
+
+const BODY_BYTES_MAX = 1 << 20;
+
+/** Serves the SDK app on 127.0.0.1:`port`. */
+export async function serveSdkApp(options: { port: number; store: SdkAppStore }): Promise<ServedTarget> {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const shared = new InMemoryEventStore();
+  const server: Server = createServer((request, response) => {
+    void (async () => {
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      for await (const chunk of request) {
+        bytes += (chunk as Buffer).length;
+        if (bytes > BODY_BYTES_MAX) return response.destroy();
+        chunks.push(chunk as Buffer);
+      }
+      let body: unknown;
+      if (request.method === 'POST') {
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          response.writeHead(400, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
+          return;
+        }
+      }
+      const header = request.headers['mcp-session-id'];
+      const sessionId = typeof header === 'string' ? header : undefined;
+      let transport = sessionId === undefined ? undefined : transports.get(sessionId);
+      if (sessionId !== undefined && transport === undefined) {
+        response.writeHead(404, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}}');
+        return;
+      }
+      const isInitialize = typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
+      if (transport === undefined) {
+        if (!isInitialize) {
+          response.writeHead(400, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Mcp-Session-Id header is required"}}');
+          return;
+        }
+        const created = new StreamableHTTPServerTransport({
+          sessionIdGenerator: newSessionId,
+          eventStore: options.store === 'shared' ? shared : new InMemoryEventStore(),
+          retryInterval: 1000,
+          onsessioninitialized: (id) => {
+            transports.set(id, created);
+          },
+        });
+        created.onclose = () => {
+          if (created.sessionId !== undefined) transports.delete(created.sessionId);
+        };
+        const mcp = new McpServer({ name: 'resumecheck-probe-sdk-app', version: '0.1.0' }, { capabilities: { logging: {} } });
+        registerProbeTools(mcp);
+        await mcp.connect(created);
+        transport = created;
+      }
+      await transport.handleRequest(request, response, body);
+    })().catch((error: unknown) => {
+      process.stderr.write(`probe server (sdk): ${(error as Error).stack ?? String(error)}\n`);
+      if (!response.headersSent) response.writeHead(500).end();
+      else response.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address !== null ? address.port : options.port,
+    async close() {
+      for (const transport of transports.values()) await transport.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,313 @@
+// Serves one of resumecheck's in-process targets (the reference, a planted bug, the SDK with a store) over real HTTP
+// on 127.0.0.1, with its tools implementing the probe-tool contract (docs/probe-tools.md): the same server can then be
+// checked in process and over the wire, and the two verdicts compared. Each run token (header x-resumecheck-run) gets
+// a fresh server world, as each in-process run gets a fresh target; only the latest run's world is kept.
+
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { createPrng } from '../sim/prng.ts';
+import type { ExecutionStart, Frame, HttpRequest, HttpResponse, JsonRpcMessage, ServerInstance, Target, TargetHost, TargetRun, ToolStep } from '../targets/target.ts';
+import { controlCall } from './control-client.ts';
+
+/** The largest request body accepted, in bytes. */
+const BODY_BYTES_MAX = 1 << 20;
+/** Steps one execution may pull before the bridge stops it as runaway. */
+const EXECUTION_STEPS_MAX = 10_000;
+const RUN_HEADER = 'x-resumecheck-run';
+const PROBE_TOOL_LIST = ['read', 'append', 'work', 'notify'].map((name) => ({
+  name,
+  description: `resumecheck probe tool ${name} (docs/probe-tools.md)`,
+  inputSchema: { type: 'object' },
+}));
+
+/** How a target is served. */
+export interface ServeTargetOptions {
+  /** Port on 127.0.0.1. */
+  readonly port: number;
+  /** Events each stream retains, for targets with a window (as `--window` in process). */
+  readonly windowEventsMax: number;
+  /** `RESUMECHECK_RUN` and `RESUMECHECK_EPOCH` from the environment: which run's restart started this process. */
+  readonly startedFor: { readonly token: string; readonly epoch: number } | null;
+}
+
+/** A served target. */
+export interface ServedTarget {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+interface Exchange {
+  readonly response: ServerResponse;
+  headWritten: boolean;
+  ended: boolean;
+  /** Frames (SSE text) written before the head was: sent right after it. */
+  readonly early: string[];
+  endEarly: boolean;
+}
+
+/** The SSE text of one frame. */
+export function frameText(frame: Frame): string {
+  let text = '';
+  if (frame.eventId !== null) text += `id: ${frame.eventId}\n`;
+  if (frame.event !== null) text += `event: ${frame.event}\n`;
+  if (frame.retryMs !== null) text += `retry: ${frame.retryMs}\n`;
+  if (frame.data !== null || frame.eventId !== null) text += `data: ${frame.data === null ? '' : JSON.stringify(frame.data)}\n`;
+  return `${text}\n`;
+}
+
+/** One run's world in the served process: the target's run, its incarnation, and the bridge to the control endpoint. */
+class RunWorld implements TargetHost {
+  readonly run: TargetRun;
+  readonly instance: ServerInstance;
+  private readonly exchanges = new Map<number, Exchange>();
+  private readonly steps = new Map<number, ToolStep>();
+  private readonly random01: () => number;
+  private executions = 0;
+  private connections = 0;
+  /** Every operation on the instance, in the order the requests and socket closes arrived. */
+  private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * The run's control URL, as the latest probe-tool call carried it in its arguments: an execution may also start while
+   * another request is handled (a planted bug re-dispatching a replayed request frame on a GET).
+   */
+  private controlUrl: string | null = null;
+  /** Round trips to `start` begun while a request was handled: the head waits for them, so the start is seen first. */
+  private starting: Promise<unknown>[] = [];
+  private closed = false;
+
+  constructor(run: TargetRun, token: string, epoch: number) {
+    this.run = run;
+    const prng = createPrng(`${token}/${epoch}/server`);
+    this.random01 = () => prng.float();
+    this.instance = run.boot({ epoch }, this);
+  }
+
+  private enqueue<T>(operation: () => T | Promise<T>): Promise<T> {
+    const next = this.queue.then(operation);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  frame(connection: number, frame: Frame): void {
+    const exchange = this.exchanges.get(connection);
+    if (exchange === undefined || exchange.ended) return;
+    const text = frameText(frame);
+    if (exchange.headWritten) exchange.response.write(text);
+    else exchange.early.push(text);
+  }
+
+  end(connection: number): void {
+    const exchange = this.exchanges.get(connection);
+    if (exchange === undefined || exchange.ended) return;
+    if (!exchange.headWritten) {
+      exchange.endEarly = true;
+      return;
+    }
+    exchange.ended = true;
+    exchange.response.end();
+  }
+
+  startExecution(start: ExecutionStart): number {
+    this.executions += 1;
+    const local = this.executions;
+    const control = this.controlUrl;
+    if (control === null) return local;
+    const begun = controlCall(control, 'start', start).then((answer) => {
+      const execution = typeof answer?.['execution'] === 'number' ? answer['execution'] : null;
+      if (execution !== null) void this.pull(control, local, execution);
+    });
+    this.starting.push(begun);
+    return local;
+  }
+
+  /** Asks the control endpoint for each next step of an execution and lets the instance take it. */
+  private async pull(control: string, local: number, execution: number): Promise<void> {
+    for (let count = 0; count < EXECUTION_STEPS_MAX && !this.closed; count += 1) {
+      const answer = await controlCall(control, 'next', { execution });
+      if (answer === null || this.closed) return;
+      const step = answer as unknown as ToolStep;
+      this.steps.set(local, step);
+      await this.enqueue(() => this.instance.advance(local));
+      if (step.kind === 'result') return;
+    }
+  }
+
+  nextStep(local: number): ToolStep {
+    const step = this.steps.get(local);
+    if (step === undefined) throw new Error(`assertion: execution ${local} asked for a step the control endpoint has not given`);
+    this.steps.delete(local);
+    return step;
+  }
+
+  random(): number {
+    return this.random01();
+  }
+
+  /** Handles one HTTP request: through the target, or (the probe contract's `notify`) as a notification. */
+  handle(request: IncomingMessage, response: ServerResponse, body: JsonRpcMessage | null): Promise<void> {
+    return this.enqueue(async () => {
+      const sessionHeader = request.headers['mcp-session-id'];
+      const sessionId = typeof sessionHeader === 'string' ? sessionHeader : null;
+      const cursorHeader = request.headers['last-event-id'];
+      const lastEventId = typeof cursorHeader === 'string' ? cursorHeader : null;
+      const params = (body?.['params'] ?? {}) as { name?: unknown; arguments?: { control?: unknown; message?: unknown } };
+      if (body !== null && body['method'] === 'tools/list' && sessionId !== null) {
+        // The in-process targets serve only tools/call; the list is the contract's, the same for every one of them.
+        return writeJson(response, 200, { jsonrpc: '2.0', id: body['id'] ?? null, result: { tools: PROBE_TOOL_LIST } });
+      }
+      if (body !== null && body['method'] === 'tools/call' && params.name === 'notify') {
+        if (sessionId === null) return writeJson(response, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Mcp-Session-Id required' } });
+        await this.instance.notify(sessionId, params.arguments?.message as JsonRpcMessage);
+        return writeJson(response, 200, { jsonrpc: '2.0', id: body['id'] ?? null, result: { content: [] } });
+      }
+      this.connections += 1;
+      const connection = this.connections;
+      const exchange: Exchange = { response, headWritten: false, ended: false, early: [], endEarly: false };
+      this.exchanges.set(connection, exchange);
+      response.on('close', () => {
+        if (exchange.ended) return;
+        exchange.ended = true;
+        // The client dropped the connection: the target learns it as a cut, in arrival order.
+        void this.enqueue(() => this.instance.cut(connection));
+      });
+      const method = request.method;
+      let httpRequestValue: HttpRequest;
+      if (method === 'POST' && body !== null) httpRequestValue = { method, connection, sessionId, lastEventId, body };
+      else if (method === 'GET') httpRequestValue = { method, connection, sessionId, lastEventId };
+      else if (method === 'DELETE') httpRequestValue = { method, connection, sessionId };
+      else {
+        exchange.ended = true;
+        return writeJson(response, method === 'POST' ? 400 : 405, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'unsupported request' } });
+      }
+      if (typeof params.arguments?.control === 'string') this.controlUrl = params.arguments.control;
+      const answer: HttpResponse = await this.instance.handle(httpRequestValue);
+      const starting = this.starting;
+      this.starting = [];
+      await Promise.all(starting);
+      if (!answer.streaming) {
+        exchange.ended = true;
+        const headers: Record<string, string> = answer.sessionId === null ? {} : { 'mcp-session-id': answer.sessionId };
+        if (answer.body === null) {
+          response.writeHead(answer.status, headers);
+          response.end();
+          return;
+        }
+        return writeJson(response, answer.status, answer.body, headers);
+      }
+      response.writeHead(answer.status, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        ...(answer.sessionId === null ? {} : { 'mcp-session-id': answer.sessionId }),
+      });
+      exchange.headWritten = true;
+      // The head and the frames written with it go out in one write, so a client reads them together: a client that
+      // settles on a quiet interval must not see the head now and its priming event only after a scheduling delay.
+      if (exchange.early.length > 0) response.write(exchange.early.join(''));
+      else response.flushHeaders();
+      exchange.early.length = 0;
+      if (exchange.endEarly) {
+        exchange.ended = true;
+        response.end();
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const exchange of this.exchanges.values()) {
+      if (!exchange.ended) {
+        exchange.ended = true;
+        exchange.response.destroy();
+      }
+    }
+    await this.queue;
+    await this.run.close();
+  }
+}
+
+function writeJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+  response.end(text);
+}
+
+function readBody(request: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    request.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > BODY_BYTES_MAX) {
+        resolve(null);
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.once('error', () => resolve(null));
+  });
+}
+
+/** Serves `target` on 127.0.0.1:`port` until closed. */
+export async function serveTarget(target: Target, options: ServeTargetOptions): Promise<ServedTarget> {
+  let current: { token: string; world: RunWorld } | null = null;
+  let switching: Promise<void> = Promise.resolve();
+
+  const worldFor = async (token: string): Promise<RunWorld> => {
+    if (current !== null && current.token === token) return current.world;
+    const previous = current;
+    current = null;
+    if (previous !== null) await previous.world.close();
+    if (current !== null && (current as { token: string }).token === token) return (current as { world: RunWorld }).world;
+    const epoch = options.startedFor !== null && options.startedFor.token === token ? options.startedFor.epoch : 1;
+    const run = await target.open({ windowEventsMax: options.windowEventsMax, seed: `${token}/${epoch}` });
+    const world = new RunWorld(run, token, epoch);
+    current = { token, world };
+    return world;
+  };
+
+  const server: Server = createServer((request, response) => {
+    void (async () => {
+      const text = request.method === 'POST' ? await readBody(request) : '';
+      let body: JsonRpcMessage | null = null;
+      if (request.method === 'POST') {
+        try {
+          const value: unknown = JSON.parse(text ?? '');
+          if (typeof value === 'object' && value !== null && !Array.isArray(value)) body = value as JsonRpcMessage;
+        } catch {
+          body = null;
+        }
+        if (body === null) return writeJson(response, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+      }
+      const header = request.headers[RUN_HEADER];
+      const token = typeof header === 'string' && /^[\w-]{1,64}$/.test(header) ? header : 'default';
+      // Runs switch one at a time: a request of a new run waits until the previous run's world is closed.
+      const ready = switching.then(() => worldFor(token));
+      switching = ready.then(() => undefined, () => undefined);
+      const world = await ready;
+      await world.handle(request, response, body);
+    })().catch((error: unknown) => {
+      // A harness failure inside the served target: say so on stderr and answer 500, never hang the client.
+      process.stderr.write(`probe server: ${(error as Error).stack ?? String(error)}\n`);
+      if (!response.headersSent) writeJson(response, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'internal error' } });
+      else response.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  return {
+    port,
+    async close() {
+      if (current !== null) await current.world.close();
+      current = null;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

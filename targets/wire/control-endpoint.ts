@@ -1,0 +1,221 @@
+// The simulator's control endpoint: a small HTTP server on 127.0.0.1 that a server's probe tools call back, so their
+// executions stay under the simulator's control over the wire exactly as in process (docs/probe-tools.md). A probe
+// tool asks `start` for its execution number, then `next` for each step; `next` blocks until the simulator chooses
+// to advance that execution, then answers the notification to send or the result to return.
+
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TargetHost, ToolName } from '../target.ts';
+import { TOOL_NAMES } from '../target.ts';
+
+/** The largest control request body accepted, in bytes. */
+const CONTROL_BODY_BYTES_MAX = 64 * 1024;
+/** Steps one execution may take through the endpoint before it is refused as runaway. */
+const EXECUTION_STEPS_MAX = 10_000;
+
+interface ExecutionGate {
+  /** The call it executes, as its tool said at start. */
+  callId: string;
+  credits: number;
+  /** A notification step was answered and the tool has not come back for the next one yet. */
+  unacknowledged: boolean;
+  waiter: ServerResponse | null;
+  finished: boolean;
+  steps: number;
+}
+
+interface Binding {
+  readonly token: string;
+  readonly host: TargetHost;
+  readonly gates: Map<number, ExecutionGate>;
+}
+
+/** The control endpoint of one wire target; runs bind to it one at a time. */
+export interface ControlEndpoint {
+  /** The base URL probe tools get for the run bound now (`http://127.0.0.1:PORT/run/TOKEN`). */
+  urlFor(token: string): string;
+  /** Binds a run: callbacks with its token reach `host`; any other token is answered 410 Gone. */
+  bind(token: string, host: TargetHost): void;
+  /** Unbinds the run: its waiting probe tools are answered 410 and stop. */
+  unbind(): void;
+  /** Forgets released steps and unacknowledged notifications: their tools died with the server (a restart). */
+  dropPending(): void;
+  /** Lets an execution take its next step (now, if its tool is waiting; else when it next asks). */
+  release(execution: number): void;
+  /** Steps released and not yet taken by their tools: the simulator waits for these before it looks. */
+  readonly unconsumed: number;
+  /**
+   * Notifications handed to tools that have not asked for their next step yet. A tool asks right after it sent one, so
+   * its next `next` is the acknowledgement that the notification is written: the simulator waits for these too.
+   */
+  readonly unacknowledged: number;
+  /** Called on every control request and answer, so the target's settle sees the server is busy. */
+  onActivity: () => void;
+  /** Called when an execution of call `callId` is handed its result, so the target can expect the result's frame. */
+  onResult: (callId: string) => void;
+  close(): Promise<void>;
+}
+
+function answer(response: ServerResponse, status: number, body: unknown): void {
+  if (response.writableEnded || response.destroyed) return;
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  response.end(text);
+}
+
+function readJson(request: IncomingMessage): Promise<Record<string, unknown> | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    request.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > CONTROL_BODY_BYTES_MAX) {
+        request.destroy();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('error', () => resolve(null));
+    request.on('end', () => {
+      try {
+        const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        resolve(typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
+      } catch {
+        resolve(null);
+      }
+    });
+  });
+}
+
+/** Starts a control endpoint on 127.0.0.1 on a free port. */
+export async function startControlEndpoint(): Promise<ControlEndpoint> {
+  let binding: Binding | null = null;
+  let unconsumed = 0;
+  let unacknowledged = 0;
+  const server: Server = createServer();
+  const endpoint: ControlEndpoint = {
+    urlFor(token) {
+      const { port } = server.address() as AddressInfo;
+      return `http://127.0.0.1:${port}/run/${token}`;
+    },
+    bind(token, host) {
+      endpoint.unbind();
+      binding = { token, host, gates: new Map() };
+    },
+    unbind() {
+      const old = binding;
+      binding = null;
+      unconsumed = 0;
+      unacknowledged = 0;
+      if (old === null) return;
+      for (const gate of old.gates.values()) if (gate.waiter !== null) answer(gate.waiter, 410, { error: 'the run is over' });
+    },
+    dropPending() {
+      unconsumed = 0;
+      unacknowledged = 0;
+      if (binding === null) return;
+      for (const gate of binding.gates.values()) {
+        gate.credits = 0;
+        gate.unacknowledged = false;
+      }
+    },
+    release(execution) {
+      if (binding === null) return;
+      const gate = gateOf(binding, execution);
+      if (gate.waiter !== null) {
+        const waiter = gate.waiter;
+        gate.waiter = null;
+        step(binding, execution, gate, waiter);
+        return;
+      }
+      gate.credits += 1;
+      unconsumed += 1;
+    },
+    get unconsumed() {
+      return unconsumed;
+    },
+    get unacknowledged() {
+      return unacknowledged;
+    },
+    onActivity: () => {},
+    onResult: () => {},
+    close() {
+      endpoint.unbind();
+      return new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+
+  function gateOf(bound: Binding, execution: number, callId = ''): ExecutionGate {
+    let gate = bound.gates.get(execution);
+    if (gate === undefined) {
+      gate = { callId, credits: 0, unacknowledged: false, waiter: null, finished: false, steps: 0 };
+      bound.gates.set(execution, gate);
+    }
+    return gate;
+  }
+
+  function step(bound: Binding, execution: number, gate: ExecutionGate, response: ServerResponse): void {
+    gate.steps += 1;
+    const next = bound.host.nextStep(execution);
+    if (next.kind === 'result') {
+      gate.finished = true;
+      endpoint.onResult(gate.callId);
+    } else {
+      gate.unacknowledged = true;
+      unacknowledged += 1;
+    }
+    endpoint.onActivity();
+    answer(response, 200, next);
+  }
+
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    endpoint.onActivity();
+    void (async () => {
+      const match = /^\/run\/([\w-]{1,64})\/(start|next)$/.exec(request.url ?? '');
+      if (request.method !== 'POST' || match === null) return answer(response, 404, { error: 'POST /run/TOKEN/start or /run/TOKEN/next' });
+      const body = await readJson(request);
+      endpoint.onActivity();
+      const bound = binding;
+      if (bound === null || bound.token !== match[1]) return answer(response, 410, { error: 'not the run in progress' });
+      if (body === null) return answer(response, 400, { error: 'the body must be a JSON object' });
+      if (match[2] === 'start') {
+        const { callId, tool, sessionId } = body;
+        if (typeof callId !== 'string' || typeof sessionId !== 'string' || !(TOOL_NAMES as readonly unknown[]).includes(tool)) {
+          return answer(response, 400, { error: 'start takes { callId: string, tool: "read" | "append" | "work", sessionId: string }' });
+        }
+        const execution = bound.host.startExecution({ callId, tool: tool as ToolName, sessionId });
+        gateOf(bound, execution, callId);
+        return answer(response, 200, { execution });
+      }
+      const execution = body['execution'];
+      const gate = typeof execution === 'number' ? bound.gates.get(execution) : undefined;
+      if (gate === undefined || typeof execution !== 'number') return answer(response, 400, { error: 'next takes { execution } as start answered it' });
+      if (gate.finished) return answer(response, 400, { error: `execution ${execution} already returned its result` });
+      if (gate.unacknowledged) {
+        gate.unacknowledged = false;
+        unacknowledged -= 1;
+      }
+      if (gate.waiter !== null) return answer(response, 409, { error: `execution ${execution} is already waiting for its next step` });
+      if (gate.steps >= EXECUTION_STEPS_MAX) return answer(response, 400, { error: `execution ${execution} took more than ${EXECUTION_STEPS_MAX} steps` });
+      if (gate.credits > 0) {
+        gate.credits -= 1;
+        unconsumed -= 1;
+        return step(bound, execution, gate, response);
+      }
+      gate.waiter = response;
+      // A tool whose process died (a restart) never takes its step: forget its wait.
+      response.on('close', () => {
+        if (gate.waiter === response) gate.waiter = null;
+      });
+    })();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return endpoint;
+}

@@ -1,0 +1,209 @@
+// A `--serve "CMD"` server: started in its own process group with its port in the environment, waited for until it
+// listens, restarted as the restart fault, and always stopped (the whole group, so a shell's children go too).
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { connect, createServer } from 'node:net';
+import { sleepMs, wallMs } from './clock.ts';
+import { WireFault, WireInputError } from './wire-error.ts';
+
+/** How long a started server may take to listen. */
+export const LISTEN_MS_MAX = 15_000;
+/** How long a stopped server may take to exit after SIGTERM before its group gets SIGKILL. */
+const TERM_MS_MAX = 500;
+/** How long the group may take to be gone after SIGKILL. */
+const STOP_MS_MAX = 2_000;
+/** Lines of the server's output kept, to say why it stopped. */
+const OUTPUT_LINES_MAX = 20;
+const POLL_MS = 20;
+
+/** What a served server is told through its environment. */
+export interface ServeEnvironment {
+  /** The TCP port to listen on (127.0.0.1), as `PORT`. */
+  readonly port: number;
+  /** The incarnation, 1 for the first start, as `RESUMECHECK_EPOCH`. */
+  readonly epoch: number;
+  /** Further variables, e.g. the run's seed. */
+  readonly extra?: Readonly<Record<string, string>>;
+  /** How long it may take to listen (default {@link LISTEN_MS_MAX}). */
+  readonly listenMsMax?: number;
+}
+
+/** A running (or stopped) `--serve` server. */
+export interface ServerProcess {
+  readonly command: string;
+  /** Set when the process exited without being asked to: what happened, for a message. */
+  readonly fault: string | null;
+  /** The process group's ID while it runs. */
+  readonly pid: number | null;
+  /** Starts it (it must not be running) and waits until it accepts connections on the port. */
+  start(environment: ServeEnvironment): Promise<void>;
+  /** Stops the whole process group; resolves once it has exited. Safe to call at any time, twice. */
+  stop(): Promise<void>;
+  /** Called when the process exits unasked (a crash mid-run). */
+  onFault: () => void;
+}
+
+/** A free TCP port on 127.0.0.1, for a served server when no --url names one. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('assertion: a TCP server without a port');
+  return address.port;
+}
+
+function canConnect(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+/** Prepares a `--serve` server for `command` (run by `sh -c`), reached at `host`. Nothing starts until `start`. */
+export function createServerProcess(command: string, host: string): ServerProcess {
+  let child: ChildProcess | null = null;
+  let exited: Promise<void> = Promise.resolve();
+  let stopping = false;
+  let fault: string | null = null;
+  let exit = 'exited';
+  /** The port the running server was told to listen on. */
+  let port: number | null = null;
+  const output: string[] = [];
+  const keep = (chunk: Buffer): void => {
+    for (const line of chunk.toString('utf8').split(/\r?\n|\r/)) {
+      if (line.trim() === '') continue;
+      output.push(line.slice(0, 300));
+      if (output.length > OUTPUT_LINES_MAX) output.shift();
+    }
+  };
+  const lastOutput = (): string => (output.length === 0 ? 'no output' : `its last output: ${output[output.length - 1]}`);
+  // If resumecheck itself exits (or is interrupted) the server must not be left behind.
+  const killGroup = (): void => {
+    if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  };
+  const onSignal = (signal: NodeJS.Signals): void => {
+    killGroup();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+
+  const handle: ServerProcess = {
+    command,
+    get fault() {
+      return fault;
+    },
+    get pid() {
+      return child?.pid ?? null;
+    },
+    onFault: () => {},
+    async start(environment) {
+      if (child !== null) throw new Error('assertion: start of a served server already running');
+      stopping = false;
+      fault = null;
+      port = environment.port;
+      output.length = 0;
+      const spawned = spawn('sh', ['-c', command], {
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...environment.extra, PORT: String(environment.port), RESUMECHECK_EPOCH: String(environment.epoch) },
+      });
+      child = spawned;
+      process.on('exit', killGroup);
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      spawned.stdout?.on('data', keep);
+      spawned.stderr?.on('data', keep);
+      exited = new Promise<void>((resolve) => {
+        spawned.once('exit', (code, signal) => {
+          if (!stopping) {
+            exit = signal === null ? `exited with code ${String(code)}` : `was killed by ${signal}`;
+            fault = `the server (${command}) ${exit} (${lastOutput()})`;
+            handle.onFault();
+          }
+          // The shell may exit before its children: take the group down with it.
+          if (spawned.pid !== undefined) {
+            try {
+              process.kill(-spawned.pid, 'SIGKILL');
+            } catch {
+              // The group is gone already.
+            }
+          }
+          resolve();
+        });
+        spawned.once('error', (error) => {
+          fault = `the server (${command}) could not be started: ${error.message}`;
+          resolve();
+        });
+      });
+      const listenMsMax = environment.listenMsMax ?? LISTEN_MS_MAX;
+      const deadline = wallMs() + listenMsMax;
+      for (;;) {
+        if (stopping) throw new WireFault(`the server (${command}) was stopped while it started`);
+        if (fault !== null) {
+          const message = `the server (${command}) ${exit} before it listened on ${host}:${environment.port} (${lastOutput()})`;
+          child = null;
+          await handle.stop();
+          throw environment.epoch === 1 ? new WireInputError(message) : new WireFault(`after a restart, ${message}`);
+        }
+        if (await canConnect(host, environment.port)) return;
+        if (wallMs() > deadline) {
+          await handle.stop();
+          const message = `the server (${command}) did not listen on ${host}:${environment.port} within ${listenMsMax} ms (${lastOutput()}); it was stopped`;
+          throw environment.epoch === 1 ? new WireInputError(message) : new WireFault(`after a restart, ${message}`);
+        }
+        await sleepMs(POLL_MS);
+      }
+    },
+    async stop() {
+      stopping = true;
+      const running = child;
+      child = null;
+      process.off('exit', killGroup);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      if (running === null || running.pid === undefined) return exited;
+      let shellExited = false;
+      void exited.then(() => {
+        shellExited = true;
+      });
+      // Whether the server still answers: what matters for a restart on the same port. (A process of the group may
+      // linger as a zombie until the container's init reaps it; a zombie holds no socket.)
+      const answering = async (): Promise<boolean> => port !== null && (await canConnect(host, port));
+      if (running.exitCode === null && running.signalCode === null) {
+        try {
+          process.kill(-running.pid, 'SIGTERM');
+        } catch {
+          // Already gone.
+        }
+        const deadline = wallMs() + TERM_MS_MAX;
+        while ((!shellExited || (await answering())) && wallMs() < deadline) await sleepMs(POLL_MS / 2);
+      }
+      // Whatever is left of the group goes now: the shell may have exited before its server, or not at all.
+      try {
+        process.kill(-running.pid, 'SIGKILL');
+      } catch {
+        // The group is gone.
+      }
+      await exited;
+      const deadline = wallMs() + STOP_MS_MAX;
+      while ((await answering()) && wallMs() < deadline) await sleepMs(POLL_MS / 2);
+    },
+  };
+  return handle;
+}

@@ -1,0 +1,352 @@
+// One incarnation of a server over the wire, behind the ServerInstance interface: each simulated HTTP exchange is a
+// real request on its own socket to the server's URL, SSE bodies are parsed as they arrive, a cut destroys the socket.
+// After each operation it settles: it waits for every response head, for the steps it released to be taken by the
+// probe tools, and then for a quiet interval with nothing arriving (bounded), so operations keep the choices' order.
+
+import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { createSseParser } from '../sdk/sse-parser.ts';
+import { PROTOCOL_VERSION, provenanceOf } from '../../sim/tools.ts';
+import type { HttpRequest, HttpResponse, JsonRpcMessage, ServerInstance, TargetHost } from '../target.ts';
+import { TOOL_NAMES } from '../target.ts';
+import { afterIoPoll, sleepMs, startTimer, wallMs } from './clock.ts';
+import type { ControlEndpoint } from './control-endpoint.ts';
+import { WireFault } from './wire-error.ts';
+
+/** How the wire target waits for a server; every wait is bounded. */
+export interface SettleTiming {
+  /** Nothing arriving for this long after an operation counts as settled. */
+  readonly quietMs: number;
+  /** One settle waits this long at the most (then the run goes on, and the settle is counted as cut short). */
+  readonly settleMsMax: number;
+  /** A request's response head must arrive within this, or the server is taken to have stopped answering. */
+  readonly headMsMax: number;
+  /** A `--serve` server must listen within this after it is started. */
+  readonly listenMsMax: number;
+}
+
+export const DEFAULT_SETTLE_TIMING: SettleTiming = { quietMs: 15, settleMsMax: 2_000, headMsMax: 5_000, listenMsMax: 15_000 };
+
+/** The largest non-SSE response body read, in bytes. */
+const JSON_BODY_BYTES_MAX = 1 << 20;
+/** Poll step while waiting for a settle condition. */
+const SETTLE_POLL_MS = 2;
+
+/** What one wire target counts over its runs, for the report. */
+export interface WireStats {
+  settles: number;
+  /** Settles that reached {@link SettleTiming.settleMsMax} before the server went quiet. */
+  settlesCutShort: number;
+  /** Milliseconds spent settling. */
+  settleMs: number;
+}
+
+/** What the wire server needs from its target: where to go, what to send along, and whom to ask on a restart. */
+export interface WireContext {
+  readonly url: URL;
+  readonly control: ControlEndpoint;
+  /** The control URL of this run, put in the arguments of every probe-tool call. */
+  readonly controlUrl: string;
+  /** Headers sent on every request (the run's token, for servers that keep runs apart). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly timing: SettleTiming;
+  readonly stats: WireStats;
+  /** The server's process fault, if it was started by --serve and died. */
+  fault(): string | null;
+  /** Restarts the served server as the next incarnation (only offered with --serve). */
+  restart(epoch: number): Promise<void>;
+  /** Whether the server has the probe tools (decided once per target). */
+  readonly probe: boolean;
+}
+
+interface WireConnection {
+  readonly connection: number;
+  request: ClientRequest | null;
+  response: IncomingMessage | null;
+  /** open: may still carry frames; ended: the server ended it; cut: the client dropped it; dropped: restart. */
+  state: 'open' | 'ended' | 'cut' | 'dropped';
+  /** The calls whose messages this connection carries (its request's, and any seen in its frames). */
+  readonly calls: Set<string>;
+}
+
+function isProbeCall(body: JsonRpcMessage): boolean {
+  if (body['method'] !== 'tools/call') return false;
+  const params = body['params'] as { name?: unknown } | undefined;
+  return (TOOL_NAMES as readonly unknown[]).includes(params?.name);
+}
+
+/** The request body as sent: a probe-tool call carries the control URL in its arguments (docs/probe-tools.md). */
+function bodyOnTheWire(body: JsonRpcMessage, controlUrl: string): JsonRpcMessage {
+  if (!isProbeCall(body)) return body;
+  const params = body['params'] as { name: string; arguments?: Record<string, unknown> };
+  return { ...body, params: { ...params, arguments: { ...params.arguments, control: controlUrl } } };
+}
+
+function parseJsonBody(text: string): JsonRpcMessage | null {
+  if (text.trim() === '') return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as JsonRpcMessage;
+  } catch {
+    // A body that is no JSON object is no JSON-RPC message: the properties judge what they can from the status.
+  }
+  return null;
+}
+
+/** One server incarnation reached over sockets. */
+export class WireServer implements ServerInstance {
+  private readonly connections = new Map<number, WireConnection>();
+  private lastActivityMs = wallMs();
+  private headsPending = 0;
+  private disposed = false;
+  private sideRequests = 0;
+  /**
+   * Calls whose result was handed to their tool while an open connection carries their messages: the result's frame
+   * is expected there, and a settle waits for it (or for that connection to end), bounded like every settle.
+   */
+  private readonly resultsExpected = new Set<string>();
+
+  constructor(
+    private readonly context: WireContext,
+    private readonly host: TargetHost,
+    private readonly epoch: number,
+  ) {
+    context.control.onActivity = () => this.touch();
+    context.control.onResult = (callId) => {
+      for (const entry of this.connections.values()) {
+        if (entry.state === 'open' && entry.calls.has(callId)) this.resultsExpected.add(callId);
+      }
+    };
+  }
+
+  /** A connection stops carrying anything: results expected only on it are no longer expected. */
+  private release(entry: WireConnection): void {
+    for (const callId of entry.calls) {
+      const elsewhere = [...this.connections.values()].some((other) => other !== entry && other.state === 'open' && other.calls.has(callId));
+      if (!elsewhere) this.resultsExpected.delete(callId);
+    }
+  }
+
+  private touch(): void {
+    this.lastActivityMs = wallMs();
+  }
+
+  private checkAlive(): void {
+    const fault = this.context.fault();
+    if (fault !== null) throw new WireFault(fault);
+  }
+
+  /** Sends one request on its own socket; resolves with the head, or rejects with a {@link WireFault}. */
+  private send(request: HttpRequest | { method: 'POST'; sessionId: string; body: JsonRpcMessage; lastEventId: null }): { request: ClientRequest; head: Promise<IncomingMessage> } {
+    const { url, headers: extra, timing } = this.context;
+    const headers: Record<string, string> = { ...extra, accept: 'application/json, text/event-stream' };
+    if (request.sessionId !== null) headers['mcp-session-id'] = request.sessionId;
+    if (request.method !== 'DELETE' && request.lastEventId !== null) headers['last-event-id'] = request.lastEventId;
+    const initialize = request.method === 'POST' && request.body['method'] === 'initialize';
+    if (!initialize) headers['mcp-protocol-version'] = PROTOCOL_VERSION;
+    let payload: string | null = null;
+    if (request.method === 'POST') {
+      payload = JSON.stringify(bodyOnTheWire(request.body, this.context.controlUrl));
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    }
+    const what = request.method === 'POST' ? `POST ${String(request.body['method'])}` : request.method;
+    const make = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    // A socket of its own per exchange (no agent): a connection is one HTTP exchange, and a cut closes exactly it.
+    const outgoing = make(url, { method: request.method, headers, agent: false });
+    this.headsPending += 1;
+    const head = new Promise<IncomingMessage>((resolve, reject) => {
+      let settled = false;
+      const finish = (): void => {
+        if (settled) return;
+        settled = true;
+        this.headsPending -= 1;
+        timer.cancel();
+        this.touch();
+      };
+      const timer = startTimer(timing.headMsMax, () => {
+        if (settled) return;
+        finish();
+        outgoing.destroy();
+        reject(new WireFault(this.context.fault() ?? `the server at ${url.href} sent no response head to a ${what} within ${timing.headMsMax} ms`));
+      });
+      outgoing.once('response', (response) => {
+        finish();
+        resolve(response);
+      });
+      outgoing.once('error', (error: NodeJS.ErrnoException) => {
+        if (settled) return;
+        finish();
+        reject(new WireFault(this.context.fault() ?? `the server at ${url.href} failed a ${what} (${error.code ?? error.message})`));
+      });
+    });
+    outgoing.end(payload ?? undefined);
+    return { request: outgoing, head };
+  }
+
+  async handle(request: HttpRequest): Promise<HttpResponse> {
+    this.assertLive('handle');
+    this.checkAlive();
+    if (this.connections.has(request.connection)) throw new Error(`assertion: connection ${request.connection} was already used`);
+    const entry: WireConnection = { connection: request.connection, request: null, response: null, state: 'open', calls: new Set() };
+    if (request.method === 'POST' && isProbeCall(request.body)) {
+      const callId = (request.body['params'] as { arguments?: { callId?: unknown } }).arguments?.callId;
+      if (typeof callId === 'string') entry.calls.add(callId);
+    }
+    this.connections.set(request.connection, entry);
+    const sent = this.send(request);
+    entry.request = sent.request;
+    const response = await sent.head;
+    entry.response = response;
+    const sessionHeader = response.headers['mcp-session-id'];
+    const sessionId = typeof sessionHeader === 'string' ? sessionHeader : null;
+    const status = response.statusCode ?? 0;
+    const streaming = (response.headers['content-type'] ?? '').includes('text/event-stream');
+    if (!streaming) {
+      const text = await this.readAll(response);
+      entry.state = 'ended';
+      await this.settle();
+      return { status, sessionId, streaming: false, body: parseJsonBody(text) };
+    }
+    this.pump(entry, response);
+    await this.settle();
+    return { status, sessionId, streaming: true, body: null };
+  }
+
+  private readAll(response: IncomingMessage): Promise<string> {
+    return new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => {
+        this.touch();
+        bytes += chunk.length;
+        if (bytes <= JSON_BODY_BYTES_MAX) chunks.push(chunk);
+      });
+      response.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      response.once('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      response.once('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    });
+  }
+
+  private pump(entry: WireConnection, response: IncomingMessage): void {
+    const parser = createSseParser({ malformedData: 'report' });
+    const decoder = new TextDecoder();
+    response.on('data', (chunk: Buffer) => {
+      this.touch();
+      if (entry.state !== 'open') return;
+      for (const frame of parser.push(decoder.decode(chunk, { stream: true }))) {
+        if (entry.state !== 'open') continue;
+        const provenance = provenanceOf(frame.data);
+        if (provenance !== null && provenance.callId !== null) {
+          entry.calls.add(provenance.callId);
+          if (provenance.result) this.resultsExpected.delete(provenance.callId);
+        }
+        this.host.frame(entry.connection, frame);
+      }
+    });
+    const ended = (): void => {
+      this.touch();
+      if (entry.state !== 'open') return;
+      entry.state = 'ended';
+      this.release(entry);
+      // A body cut off mid-frame by the server is an end: what was complete was reported.
+      this.host.end(entry.connection);
+    };
+    response.once('end', ended);
+    response.once('close', ended);
+    response.once('error', ended);
+  }
+
+  /** Waits until every head has arrived, every released step was taken, and nothing arrived for the quiet interval. */
+  private async settle(): Promise<void> {
+    const { timing, stats, control } = this.context;
+    const started = wallMs();
+    stats.settles += 1;
+    for (;;) {
+      this.checkAlive();
+      const now = wallMs();
+      if (now - started >= timing.settleMsMax) {
+        stats.settlesCutShort += 1;
+        break;
+      }
+      const quietFor = now - this.lastActivityMs;
+      const waiting = this.headsPending > 0 || control.unconsumed > 0 || control.unacknowledged > 0 || this.resultsExpected.size > 0;
+      if (!waiting && quietFor >= timing.quietMs) {
+        // Quiet by the clock; but bytes that arrived while this process was not running are read only in the next
+        // I/O poll, after the timers. Let that poll run, and settle only if it brought nothing.
+        const before = this.lastActivityMs;
+        await afterIoPoll();
+        if (this.lastActivityMs === before) break;
+        continue;
+      }
+      await sleepMs(waiting ? SETTLE_POLL_MS : timing.quietMs - quietFor);
+    }
+    stats.settleMs += wallMs() - started;
+  }
+
+  async cut(connection: number): Promise<void> {
+    this.assertLive('cut');
+    const entry = this.connections.get(connection);
+    if (entry !== undefined && entry.state === 'open') {
+      entry.state = 'cut';
+      this.release(entry);
+      entry.request?.destroy();
+    }
+    await this.settle();
+  }
+
+  async advance(execution: number): Promise<void> {
+    this.assertLive('advance');
+    this.context.control.release(execution);
+    await this.settle();
+  }
+
+  async notify(sessionId: string, message: JsonRpcMessage): Promise<void> {
+    this.assertLive('notify');
+    this.checkAlive();
+    if (!this.context.probe) throw new Error('assertion: notify offered for a server without the probe tools');
+    // The probe contract's `notify` tool sends `message` on the session's standalone stream. Its own exchange is the
+    // harness's, not a client's: a request ID no simulated client uses, and its response is read and set aside.
+    this.sideRequests += 1;
+    const body: JsonRpcMessage = {
+      jsonrpc: '2.0',
+      id: `resumecheck-notify-${this.epoch}-${this.sideRequests}`,
+      method: 'tools/call',
+      params: { name: 'notify', arguments: { message } },
+    };
+    const sent = this.send({ method: 'POST', sessionId, body, lastEventId: null });
+    const response = await sent.head;
+    await this.readAll(response);
+    await this.settle();
+  }
+
+  closeConnection(): never {
+    throw new Error('assertion: serverClose is not offered over the wire (the server alone decides when to close)');
+  }
+
+  expire(): never {
+    throw new Error('assertion: expire is not offered over the wire (the server alone decides when a session expires)');
+  }
+
+  /** Drops every connection without reporting anything more for it (a restart, or the run's end). */
+  drop(): void {
+    for (const entry of this.connections.values()) {
+      if (entry.state === 'open') entry.state = 'dropped';
+      entry.request?.destroy();
+    }
+    this.resultsExpected.clear();
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.drop();
+    this.context.control.dropPending();
+    await this.context.restart(this.epoch + 1);
+    this.touch();
+  }
+
+  private assertLive(method: string): void {
+    if (this.disposed) throw new Error(`assertion: ${method} called on a disposed wire server incarnation`);
+  }
+}

@@ -1,0 +1,211 @@
+// The black-box HTTP target: any MCP Streamable HTTP server, in any language, reached over real sockets at a URL
+// (`--url`), optionally started, restarted and stopped by resumecheck (`--serve "CMD"`). Its probe tools, if it has
+// them (docs/probe-tools.md), call back the control endpoint, so the simulator drives their executions as in process.
+
+import { request as httpRequest } from 'node:http';
+import type { ActionKind } from '../../sim/config.ts';
+import { PROTOCOL_VERSION } from '../../sim/tools.ts';
+import type { Incarnation, ServerInstance, Target, TargetHost, TargetOptions, TargetRun } from '../target.ts';
+import { TOOL_NAMES } from '../target.ts';
+import { type ControlEndpoint, startControlEndpoint } from './control-endpoint.ts';
+import { type ServerProcess, createServerProcess, freePort } from './server-process.ts';
+import { WireFault, WireInputError } from './wire-error.ts';
+import { DEFAULT_SETTLE_TIMING, type SettleTiming, type WireContext, WireServer, type WireStats } from './wire-server.ts';
+import { parseWireUrl, portOf } from './wire-url.ts';
+
+/** The probe tools a server must list to be driven with cooperation (the simulator's three, and notify). */
+export const PROBE_TOOL_NAMES: readonly string[] = [...TOOL_NAMES, 'notify'];
+
+/** The header carrying the run's token on every request: a server may keep each run's state apart by it. */
+export const RUN_HEADER = 'x-resumecheck-run';
+
+/** Faults a server over the wire cannot be made to commit: only it decides when to expire or close. */
+const NEVER_OVER_THE_WIRE: readonly ActionKind[] = ['serverClose', 'expire'];
+
+/** How to reach the server. */
+export interface WireTargetOptions {
+  /** The server's MCP endpoint; default (with --serve) http://127.0.0.1:<free port>/mcp. */
+  readonly url: string | null;
+  /** A shell command starting the server, which reads its port from $PORT; null when it runs already. */
+  readonly serve: string | null;
+  readonly allowRemote: boolean;
+  readonly timing?: Partial<SettleTiming>;
+}
+
+/** A wire target: a Target, plus what it learnt and a stop for the server it started (also as `await using`). */
+export interface WireTarget extends Target, AsyncDisposable {
+  readonly url: URL;
+  readonly timing: SettleTiming;
+  readonly stats: WireStats;
+  /** Whether the server lists the probe tools; known after the first run has opened. */
+  readonly probe: boolean | null;
+  /** The action kinds this server cannot be driven through, and why, for the report. */
+  unsupported(): readonly { readonly kind: ActionKind; readonly why: string }[];
+  /**
+   * Starts the served server (if any) and the control endpoint, and asks the server for its tools; a run's `open` does
+   * it too. Bad input (a command that never listens, nothing answering at the URL) throws {@link WireInputError}.
+   */
+  prepare(): Promise<void>;
+  /** Stops the served server (if any) and the control endpoint. Always call it, in `finally`. */
+  stop(): Promise<void>;
+}
+
+interface Exchange {
+  readonly status: number;
+  readonly sessionId: string | null;
+  readonly text: string;
+}
+
+/** One plain request/response exchange with a bounded wait, for the probe check before the first run. */
+function exchange(url: URL, headers: Record<string, string>, body: unknown, timeoutMs: number): Promise<Exchange> {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const outgoing = httpRequest(url, {
+      method: 'POST',
+      agent: false,
+      timeout: timeoutMs,
+      headers: { ...headers, accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) },
+    });
+    outgoing.once('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    outgoing.once('error', (error: NodeJS.ErrnoException) => reject(new Error(error.code ?? error.message)));
+    outgoing.once('response', (response) => {
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes < 1 << 20) chunks.push(chunk);
+        // An SSE answer to a plain request ends after its one response; stop reading once it is in.
+        if (Buffer.concat(chunks).toString('utf8').includes('"result"')) response.destroy();
+      });
+      const done = (): void => {
+        const header = response.headers['mcp-session-id'];
+        resolve({ status: response.statusCode ?? 0, sessionId: typeof header === 'string' ? header : null, text: Buffer.concat(chunks).toString('utf8') });
+      };
+      response.once('end', done);
+      response.once('close', done);
+    });
+    outgoing.end(payload);
+  });
+}
+
+/** Asks the server for its tools in a session of its own; true when it lists every probe tool. */
+async function hasProbeTools(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<boolean> {
+  let init: Exchange;
+  try {
+    init = await exchange(url, headers, {
+      jsonrpc: '2.0',
+      id: 'resumecheck-probe-1',
+      method: 'initialize',
+      params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'resumecheck', version: '0.1.0' } },
+    }, timeoutMs);
+  } catch (error) {
+    throw new WireInputError(`nothing answers an MCP initialize at ${url.href} (${(error as Error).message})`);
+  }
+  if (init.status !== 200) throw new WireInputError(`${url.href} answered initialize with HTTP ${init.status}, not 200: is it an MCP Streamable HTTP endpoint?`);
+  const session: Record<string, string> = init.sessionId === null ? {} : { 'mcp-session-id': init.sessionId };
+  const common = { ...headers, ...session, 'mcp-protocol-version': PROTOCOL_VERSION };
+  try {
+    await exchange(url, common, { jsonrpc: '2.0', method: 'notifications/initialized' }, timeoutMs);
+    const list = await exchange(url, common, { jsonrpc: '2.0', id: 'resumecheck-probe-2', method: 'tools/list', params: {} }, timeoutMs);
+    return PROBE_TOOL_NAMES.every((name) => list.text.includes(`"name":"${name}"`));
+  } catch {
+    return false;
+  }
+}
+
+/** Creates the wire target. Checks the URL now (bad input: {@link WireInputError}); starts nothing until a run opens. */
+export async function createWireTarget(options: WireTargetOptions): Promise<WireTarget> {
+  if (options.url === null && options.serve === null) throw new WireInputError('give --url, --serve "CMD", or both');
+  if (options.serve !== null && options.serve.trim() === '') throw new WireInputError('--serve needs a command');
+  const url = parseWireUrl(options.url ?? `http://127.0.0.1:${await freePort()}/mcp`, { allowRemote: options.allowRemote });
+  if (url.protocol === 'https:' && options.serve !== null) throw new WireInputError('--serve starts a plain HTTP server: give an http: --url');
+  const timing: SettleTiming = { ...DEFAULT_SETTLE_TIMING, ...options.timing };
+  const stats: WireStats = { settles: 0, settlesCutShort: 0, settleMs: 0 };
+  const served: ServerProcess | null = options.serve === null ? null : createServerProcess(options.serve, url.hostname.replace(/^\[|\]$/g, ''));
+  let control: ControlEndpoint | null = null;
+  let probe: boolean | null = null;
+  let runs = 0;
+  let started = false;
+
+  const start = async (token: string, epoch: number): Promise<void> => {
+    if (served === null) return;
+    await served.start({ port: portOf(url), epoch, extra: { RESUMECHECK_RUN: token }, listenMsMax: timing.listenMsMax });
+  };
+
+  const unsupported = (): { kind: ActionKind; why: string }[] => [
+    ...NEVER_OVER_THE_WIRE.map((kind) => ({ kind, why: 'only the server decides when it expires a session or closes a connection' })),
+    ...(served === null ? [{ kind: 'restart' as const, why: 'without --serve resumecheck cannot restart the server' }] : []),
+    ...(probe === false ? [{ kind: 'notify' as const, why: 'the server has no probe tools (docs/probe-tools.md)' }] : []),
+  ];
+
+  const target: WireTarget = {
+    name: options.serve === null ? `url:${url.href}` : `serve:${options.serve}`,
+    kind: 'module',
+    description: `an MCP server over the wire at ${url.href}${options.serve === null ? '' : ` (started as ${options.serve})`}`,
+    breaks: [],
+    url,
+    timing,
+    stats,
+    get probe() {
+      return probe;
+    },
+    unsupported,
+    async prepare() {
+      if (!started) {
+        started = true;
+        await start('r0', 1);
+      } else if (served !== null && served.fault !== null) {
+        throw new WireFault(served.fault);
+      }
+      control ??= await startControlEndpoint();
+      probe ??= await hasProbeTools(url, { [RUN_HEADER]: 'probe-check' }, timing.headMsMax);
+    },
+    async open(_options: TargetOptions): Promise<TargetRun> {
+      runs += 1;
+      const token = `r${runs}`;
+      await target.prepare();
+      if (control === null || probe === null) throw new Error('assertion: prepare left the control endpoint or the probe check undone');
+      const endpoint = control;
+      const controlUrl = endpoint.urlFor(token);
+      const kinds = unsupported().map(({ kind }) => kind);
+      let instance: WireServer | null = null;
+      const context: WireContext = {
+        url,
+        control: endpoint,
+        controlUrl,
+        headers: { [RUN_HEADER]: token },
+        timing,
+        stats,
+        probe,
+        fault: () => served?.fault ?? null,
+        async restart(epoch) {
+          if (served === null) throw new Error('assertion: restart offered without --serve');
+          await served.stop();
+          await start(token, epoch);
+        },
+      };
+      return {
+        sync: false,
+        unsupported: kinds,
+        boot(incarnation: Incarnation, host: TargetHost): ServerInstance {
+          endpoint.bind(token, host);
+          instance = new WireServer(context, host, incarnation.epoch);
+          return instance;
+        },
+        close() {
+          instance?.drop();
+          endpoint.unbind();
+        },
+      };
+    },
+    async stop() {
+      await served?.stop();
+      await control?.close();
+      control = null;
+    },
+    [Symbol.asyncDispose]() {
+      return target.stop();
+    },
+  };
+  return target;
+}
