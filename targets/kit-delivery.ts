@@ -14,6 +14,11 @@ export interface Attachment<M> {
   readonly stream: StreamRecord<M>;
   /** The node that answered the connection's request, which holds it. */
   readonly node: number;
+  /**
+   * The server ended the response but the lag still holds the end back: the connection stays open on the wire, so it
+   * still carries the stream (a takeover must end it at once), and nothing more is sent on it.
+   */
+  ending: boolean;
 }
 
 /** A frame (null: the end) held back, and the stream position it carries, recorded as sent when it goes out. */
@@ -103,7 +108,7 @@ export class KitDelivery<M> {
       }
     }
     this.byStream.set(stream, connection);
-    this.byConnection.set(connection, { stream, node });
+    this.byConnection.set(connection, { stream, node, ending: false });
     setStreamAttached(stream, true);
   }
 
@@ -143,25 +148,51 @@ export class KitDelivery<M> {
    */
   send(connection: number, frame: Frame, origin: WriteOrigin | null, sent: Sent | null = null): void {
     const attachment = this.byConnection.get(connection);
+    // After the end nothing goes out on the connection; what it would have carried is not written, so a resume replays it.
+    if (attachment?.ending === true) return;
     const visibleAt = origin === null || attachment === undefined || origin.node === attachment.node ? 0 : origin.tick + this.lagSteps;
     const due = Math.max(visibleAt, this.lastDue(connection));
     if (due <= this.tickNow) this.write(connection, frame, sent);
     else this.enqueue({ due, connection, frame, sent });
   }
 
-  /** Ends the response of `connection` (after whatever is held back for it) and detaches it. */
+  /**
+   * Ends the response of `connection` after whatever is held back for it, and detaches it when the end goes out: until
+   * then the connection is open on the wire and still carries its stream, so a takeover ends it at once rather than
+   * opening a second connection beside it.
+   */
   end(connection: number): void {
-    if (!this.byConnection.has(connection)) return;
+    const attachment = this.byConnection.get(connection);
+    if (attachment === undefined || attachment.ending) return;
     const due = this.lastDue(connection);
-    this.release(this.byConnection.get(connection)!, connection);
-    if (due <= this.tickNow) this.host.end(connection);
-    else this.enqueue({ due, connection, frame: null, sent: null });
+    if (due <= this.tickNow) {
+      this.release(attachment, connection);
+      this.host.end(connection);
+    } else {
+      attachment.ending = true;
+      this.enqueue({ due, connection, frame: null, sent: null });
+    }
   }
 
-  /** Ends `connection` now, dropping whatever the lag still held back for it. */
-  private endNow(connection: number): void {
+  /**
+   * Closes `connection` now, asking its client to poll back with `retry` (the stream goes on): what the lag still held
+   * back for it is dropped, never written, so the client's resume replays it. Waiting for it instead would hold the
+   * close back past the operation that asked for it, while the stream's new events could no longer go on the connection.
+   */
+  closeNow(connection: number, retry: Frame): void {
+    if (!this.byConnection.has(connection)) return;
     this.dropQueued(connection);
-    this.end(connection);
+    this.host.frame(connection, retry);
+    this.endNow(connection);
+  }
+
+  /** Ends `connection` now, dropping whatever the lag still held back for it (never written, so a resume replays it). */
+  private endNow(connection: number): void {
+    const attachment = this.byConnection.get(connection);
+    if (attachment === undefined) return;
+    this.dropQueued(connection);
+    this.release(attachment, connection);
+    this.host.end(connection);
   }
 
   /** A frame goes out: only now does the server count its position as written toward the client. */
@@ -221,8 +252,12 @@ export class KitDelivery<M> {
     this.queue.length = 0;
     this.queue.push(...remaining);
     for (const item of due) {
-      if (item.frame === null) this.host.end(item.connection);
-      else this.write(item.connection, item.frame, item.sent);
+      if (item.frame === null) {
+        // The end goes out: only now does the connection stop carrying its stream.
+        const attachment = this.byConnection.get(item.connection);
+        if (attachment !== undefined) this.release(attachment, item.connection);
+        this.host.end(item.connection);
+      } else this.write(item.connection, item.frame, item.sent);
     }
   }
 }

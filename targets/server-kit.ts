@@ -323,8 +323,10 @@ class KitServer implements NodeInstance {
   }
 
   cut(connection: number): void {
-    this.delivery.beginOperation();
+    // The network cut the connection before anything this operation makes visible could go out on it: what the lag
+    // held back for it is dropped first, never written (so never counted as possibly delivered), then the rest flows.
     this.delivery.detach(connection);
+    this.delivery.beginOperation();
   }
 
   advance(executionNumber: number): void {
@@ -357,8 +359,7 @@ class KitServer implements NodeInstance {
   closeConnection(connection: number, retryMs: number): void {
     this.delivery.beginOperation();
     if (this.delivery.streamOf(connection) === undefined) return;
-    this.delivery.send(connection, { eventId: null, event: null, data: null, retryMs }, null);
-    this.delivery.end(connection);
+    this.delivery.closeNow(connection, { eventId: null, event: null, data: null, retryMs });
   }
 
   expire(sessionId: string): void {
