@@ -24,15 +24,15 @@ async function check(recycleRuns: number): Promise<{ result: StoreCheckResult; f
 }
 
 describe('check-store recycles its worker: the same check, byte for byte', () => {
-  it('every 50 runs (contract 1-50 | 51-60 and end to end 1-40 | 41-60), every 7, and never give the same findings and trace files', async () => {
+  it('every 50 runs (contract 1-50 | 51-60 and end to end 1-40 | 41-60), every 17, and never give the same findings and trace files', async () => {
     const whole = await check(1_000_000);
     // The check must find something in both phases and across the workers' boundaries, or this test shows nothing.
     expect(whole.result.holds).toBe(false);
     expect(new Set(whole.result.violations.map((violation) => violation.phase))).toEqual(new Set(['contract', 'end-to-end']));
-    expect(whole.result.violations.some((violation) => violation.phase === 'end-to-end' && violation.run > 7)).toBe(true);
+    expect(whole.result.violations.some((violation) => violation.phase === 'end-to-end' && violation.run > 17)).toBe(true);
     expect(whole.result.transportDefects.length).toBeGreaterThan(0);
     expect(Object.keys(whole.files).length).toBeGreaterThan(2);
-    for (const recycleRuns of [50, 7]) {
+    for (const recycleRuns of [50, 17]) {
       const recycled = await check(recycleRuns);
       expect(recycled.seen).toEqual(whole.seen);
       expect(recycled.result).toEqual(whole.result);
