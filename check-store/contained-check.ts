@@ -73,6 +73,8 @@ export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptio
   // Compiled (dist/), the worker's own compiled module is its entry; from the sources, a shim that registers tsx first.
   const entry = new URL(import.meta.url.endsWith('.js') ? './check-worker.js' : './check-worker.mjs', import.meta.url);
   const { recycleRuns = RECYCLE_RUNS_DEFAULT, ...checkOptions } = options;
+  // A worker making no run would hand over the same progress for ever.
+  if (!Number.isInteger(recycleRuns) || recycleRuns < 1) throw new Error(`assertion: recycleRuns takes a whole number of at least 1, got ${recycleRuns}`);
   const violations: StoreViolation[] = [];
   const callTimeoutMs = options.callTimeoutMs ?? 3_000;
   // A loop that has not turned for this long is stuck in synchronous code (a busy loop): more than any store call may take.

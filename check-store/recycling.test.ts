@@ -26,10 +26,12 @@ async function check(recycleRuns: number): Promise<{ result: StoreCheckResult; f
 describe('check-store recycles its worker: the same check, byte for byte', () => {
   it('every 50 runs (contract 1-50 | 51-60 and end to end 1-40 | 41-60), every 17, and never give the same findings and trace files', async () => {
     const whole = await check(1_000_000);
-    // The check must find something in both phases and across the workers' boundaries, or this test shows nothing.
+    // The check must find something in both phases and across the workers' boundaries, or this test shows nothing:
+    // every 17 runs, end-to-end runs 1-8 share the fourth worker with contract runs 52-60, and 9-25 are the fifth's.
     expect(whole.result.holds).toBe(false);
     expect(new Set(whole.result.violations.map((violation) => violation.phase))).toEqual(new Set(['contract', 'end-to-end']));
-    expect(whole.result.violations.some((violation) => violation.phase === 'end-to-end' && violation.run > 17)).toBe(true);
+    expect(whole.result.violations.some((violation) => violation.phase === 'end-to-end' && violation.run <= 8)).toBe(true);
+    expect(whole.result.violations.some((violation) => violation.phase === 'end-to-end' && violation.run > 8)).toBe(true);
     expect(whole.result.transportDefects.length).toBeGreaterThan(0);
     expect(Object.keys(whole.files).length).toBeGreaterThan(2);
     for (const recycleRuns of [50, 17]) {
