@@ -1,13 +1,16 @@
 // Figure 6: check-store on a correct Redis Streams store (check-store/fixtures/redis-streams-store.ts, --durable) on a
 // redis-server this bench starts on 127.0.0.1: the time of a 2000-run check, the Redis round trips per second it
 // reached (commands the server processed, from INFO stats, over the check's time), and the peak RSS of this process
-// after a 200-run check and after the 2000-run one (flat memory: the second is not much above the first). The
-// baseline is the same check, same runs and seed, of the in-memory counter store (check-store/fixtures/counter-store.ts):
-// the same checker with no I/O, so the ratio is what Redis round trips cost.
+// after a 200-run check and after the 2000-run one (flat memory: the second is not much above the first). Each check
+// runs as the CLI runs it: in a worker thread recycled every RECYCLE_RUNS_DEFAULT runs (contained-check.ts), so the
+// figure is the CLI's memory, worker threads included (maxRSS is the whole process's). The baseline is the same check,
+// same runs and seed, of the in-memory counter store (check-store/fixtures/counter-store.ts): the same checker with no
+// I/O, so the ratio is what Redis round trips cost.
 
 import { connect } from 'node:net';
 import { resourceUsage } from 'node:process';
-import { checkEventStore } from '../check-store/check-event-store.ts';
+import type { StoreCheckResult } from '../check-store/check-event-store.ts';
+import { RECYCLE_RUNS_DEFAULT, startContainedCheck } from '../check-store/contained-check.ts';
 import { redisServerAvailable, startRedisServer } from '../check-store/redis-server.ts';
 import { nowMs } from './measure.ts';
 
@@ -24,6 +27,15 @@ export interface CheckStoreRedisFigure {
   readonly peakRssAfterShortMib: number;
   readonly peakRssAfterLongMib: number;
   readonly shortRuns: number;
+  /** Runs a worker makes before a fresh one goes on. */
+  readonly recycleRuns: number;
+}
+
+/** The check as the CLI makes it: in a recycled worker thread. */
+async function containedCheck(path: string, options: { readonly runs: number; readonly seed: string }): Promise<StoreCheckResult> {
+  const outcome = await startContainedCheck({ path, exportName: null }, { runs: options.runs, seed: options.seed, durable: true }, () => {}).outcome;
+  if (outcome.kind !== 'done') throw new Error(`check-store bench: the check of ${path} did not end (${outcome.kind}${outcome.kind === 'contained' ? `: ${outcome.verdict}` : ''})`);
+  return outcome.result;
 }
 
 function commandsProcessed(port: number): Promise<number> {
@@ -52,23 +64,23 @@ function peakRssMib(): number {
 export async function measureCheckStoreRedis(options: { readonly runs: number; readonly seed: string }): Promise<CheckStoreRedisFigure> {
   const shortRuns = Math.max(1, Math.floor(options.runs / 10));
   if (!redisServerAvailable()) {
-    return { skipped: 'no redis-server on this machine', runs: options.runs, redisMs: 0, holds: false, commands: 0, roundTripsPerSecond: 0, baselineMs: 0, peakRssAfterShortMib: 0, peakRssAfterLongMib: 0, shortRuns };
+    return { skipped: 'no redis-server on this machine', runs: options.runs, redisMs: 0, holds: false, commands: 0, roundTripsPerSecond: 0, baselineMs: 0, peakRssAfterShortMib: 0, peakRssAfterLongMib: 0, shortRuns, recycleRuns: RECYCLE_RUNS_DEFAULT };
   }
   const server = await startRedisServer();
   const saved = process.env['RESUMECHECK_REDIS_URL'];
   process.env['RESUMECHECK_REDIS_URL'] = server.url;
   try {
     const store = 'check-store/fixtures/redis-streams-store.ts';
-    await checkEventStore(store, { runs: shortRuns, seed: options.seed, durable: true });
+    await containedCheck(store, { runs: shortRuns, seed: options.seed });
     const peakRssAfterShortMib = peakRssMib();
     const before = await commandsProcessed(server.port);
     const started = nowMs();
-    const result = await checkEventStore(store, { runs: options.runs, seed: options.seed, durable: true });
+    const result = await containedCheck(store, { runs: options.runs, seed: options.seed });
     const redisMs = nowMs() - started;
     const commands = (await commandsProcessed(server.port)) - before - 1;
     const peakRssAfterLongMib = peakRssMib();
     const baselineStarted = nowMs();
-    await checkEventStore('check-store/fixtures/counter-store.ts', { runs: options.runs, seed: options.seed, durable: true });
+    await containedCheck('check-store/fixtures/counter-store.ts', { runs: options.runs, seed: options.seed });
     const baselineMs = nowMs() - baselineStarted;
     return {
       skipped: null,
@@ -81,6 +93,7 @@ export async function measureCheckStoreRedis(options: { readonly runs: number; r
       peakRssAfterShortMib,
       peakRssAfterLongMib,
       shortRuns,
+      recycleRuns: RECYCLE_RUNS_DEFAULT,
     };
   } finally {
     if (saved === undefined) delete process.env['RESUMECHECK_REDIS_URL'];

@@ -585,7 +585,9 @@ function render(report: Report): string[] {
     else {
       out.push(`   ${figure.runs} runs per phase: ${formatMs(figure.redisMs)} (${figure.holds ? 'holds' : 'FAILS'}), ${formatCount(figure.commands)} Redis commands, ${formatCount(figure.roundTripsPerSecond)} round trips/s`);
       out.push(`   baseline, the same check of the in-memory counter store: ${formatMs(figure.baselineMs)}; Redis / in-memory = ${formatRatio(figure.redisMs / figure.baselineMs)}`);
-      out.push(`   peak RSS after ${figure.shortRuns} runs: ${figure.peakRssAfterShortMib} MiB; after ${figure.runs} more: ${figure.peakRssAfterLongMib} MiB`);
+      out.push(
+        `   peak RSS (the CLI's worker recycled every ${figure.recycleRuns} runs) after a ${figure.shortRuns}-run check: ${figure.peakRssAfterShortMib} MiB; after the ${figure.runs}-run one: ${figure.peakRssAfterLongMib} MiB; ${figure.runs} / ${figure.shortRuns} = ${formatRatio(figure.peakRssAfterLongMib / figure.peakRssAfterShortMib)}`,
+      );
     }
     out.push('');
   }

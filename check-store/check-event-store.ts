@@ -8,10 +8,10 @@ import { PROPERTIES } from '../properties/index.ts';
 import { type StoreSource, functionSource, moduleSource, moduleTargetName } from '../targets/module/module.target.ts';
 import { type EventStoreFactory, type StoreModuleRef, StoreModuleError, callFactory, checkStoreModulePath, probeContext } from '../targets/module/store-module.ts';
 import type { Trace } from '../traces/trace.ts';
-import { checkContract } from './contract-check.ts';
+import { type ContractFinding, type ContractProgress, checkContract } from './contract-check.ts';
 import { SHARED_ISOLATION_NOTE, type Severity, contractProperty } from './contract-properties.ts';
 import { type ContractConfig, DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONTRACT_CONFIG } from './contract-world.ts';
-import { type EndToEndFinding, type TransportDefect, checkEndToEnd } from './end-to-end.ts';
+import { type EndToEndFinding, type EndToEndProgress, type TransportDefect, checkEndToEnd } from './end-to-end.ts';
 import { endToEndSeverity, endToEndStoreDid } from './end-to-end-properties.ts';
 import { type ContractTrace, writeContractTrace } from './store-traces.ts';
 import { writeTrace } from '../traces/store.ts';
@@ -228,8 +228,8 @@ export async function probeEventStore(store: StoreInput, options: { readonly sha
  * before anything is checked.
  */
 export async function checkEventStore(store: StoreInput, options: CheckEventStoreOptions = {}): Promise<StoreCheckResult> {
-  const checked = checkedOptions(options);
-  return checkStoreSource(sourceOf(store), options, checked);
+  checkedOptions(options);
+  return checkStoreSource(sourceOf(store), options);
 }
 
 /** Checks the options as {@link checkEventStore} does; throws a one-line StoreModuleError on an invalid one. */
@@ -237,60 +237,77 @@ export function validateCheckOptions(options: CheckEventStoreOptions): void {
   checkedOptions(options);
 }
 
-/** {@link checkEventStore} on a store source (the CLI's worker wraps the source to name each store call). */
-export async function checkStoreSource(source: StoreSource, options: CheckEventStoreOptions, checked = checkedOptions(options)): Promise<StoreCheckResult> {
-  const { shared, durable, strict, seed, callTimeoutMs } = checked;
-  await probe(source, { shared, durable, callTimeoutMs });
-  const target = moduleTargetName(source.ref, { shared, durable });
+/**
+ * What a check has done so far: all it keeps across runs, so that a fresh worker thread can go on from the next run
+ * (the CLI recycles its worker every few hundred runs: Node never frees a module, and each run imports the store's
+ * module afresh). Structured-cloneable; {@link storeCheckResult} turns it into the verdict.
+ */
+export interface StoreCheckProgress {
+  /** True once the store was found usable (the probe is made once per check, before any run). */
+  readonly probed: boolean;
+  readonly contract: ContractProgress | null;
+  readonly endToEnd: EndToEndProgress | null;
+  /** Why the end-to-end phase did not run, once the contract phase has ended; null while it has not or when it runs. */
+  readonly endToEndSkipped: string | null;
+  /** Every violation so far, in the order found. */
+  readonly violations: readonly StoreViolation[];
+  /** Teardown warnings of the checker's own (handles the store left open in a worker thread). */
+  readonly teardown: readonly string[];
+  readonly interrupted: boolean;
+  /** True when the check has ended. */
+  readonly done: boolean;
+}
+
+/** A check not yet begun. */
+export const STORE_CHECK_NOT_BEGUN: StoreCheckProgress = { probed: false, contract: null, endToEnd: null, endToEndSkipped: null, violations: [], teardown: [], interrupted: false, done: false };
+
+/**
+ * Makes at most `runsNow` more runs (contract first, then end to end) of the check described by `progress`, on a
+ * store source (the CLI's worker wraps the source to name each store call). The same runs, made in one call or in
+ * several (in fresh threads), give the same violations and the same trace bytes.
+ */
+export async function advanceStoreCheck(source: StoreSource, options: CheckEventStoreOptions, progress: StoreCheckProgress, runsNow: number): Promise<StoreCheckProgress> {
+  const checked = checkedOptions(options);
+  const { shared, durable, seed, callTimeoutMs } = checked;
+  if (progress.done) return progress;
+  if (!progress.probed) await probe(source, { shared, durable, callTimeoutMs });
   const out = options.out ?? null;
-  const violations: StoreViolation[] = [];
+  const violations: StoreViolation[] = [...progress.violations];
   const stopped = (): boolean => options.stopped?.() === true;
   const push = (violation: StoreViolation): void => {
     violations.push(violation);
     options.onViolation?.(violation);
   };
-
-  const contract = await checkContract(source, {
-    shared,
-    runs: checked.contractRuns,
-    seed,
-    config: contractSizes(checked.sizes, durable, callTimeoutMs),
-    stopped,
-    onFinding: (finding) => {
-      const { trace } = finding;
-      const property = contractProperty(trace.verdict.property);
-      const file = out === null ? null : shown(writeContractTrace(out, trace).path);
-      push({
-        phase: 'contract',
-        property: property.name,
-        statement: property.statement,
-        severity: property.severity,
-        explanation: trace.verdict.explanation,
-        storeDid: null,
-        seed: trace.config.seed,
-        run: finding.run,
-        trace,
-        shrink: trace.shrink,
-        flaky: finding.flaky,
-        file,
-        replay: file === null ? null : `npx resumecheck check-store --replay ${quote(file)}`,
-        note: property.name === 'session-isolation' && shared ? SHARED_ISOLATION_NOTE : null,
-        actions: null,
-      });
-    },
-  });
-
-  const hung = contract.findings.some((finding) => finding.trace.verdict.property === 'calls-settle');
-  const skipped =
-    checked.endToEndRuns === 0
-      ? 'no end-to-end runs asked for'
-      : hung
-        ? 'a store call never settled in the contract phase: inside the transport it would hang the request'
-        : stopped()
-          ? 'interrupted'
-          : null;
-  let endToEnd = { runs: 0, steps: 0, skipped, transportDefects: [] as readonly TransportDefect[], teardown: [] as readonly string[] };
-  if (skipped === null) {
+  let left = runsNow;
+  let contract = progress.contract;
+  if (contract?.done !== true) {
+    const outcome = await checkContract(source, {
+      shared,
+      runs: checked.contractRuns,
+      seed,
+      config: contractSizes(checked.sizes, durable, callTimeoutMs),
+      stopped,
+      progress: contract,
+      runsNow: left,
+      onFinding: (finding) => push(contractViolation(finding, { out, shared })),
+    });
+    left -= outcome.runs - (contract?.runs ?? 0);
+    contract = outcome.progress;
+  }
+  let endToEndSkipped = progress.endToEndSkipped;
+  let endToEnd = progress.endToEnd;
+  if (contract.done && endToEnd === null && endToEndSkipped === null) {
+    const hung = contract.findings.some((finding) => finding.trace.verdict.property === 'calls-settle');
+    endToEndSkipped =
+      checked.endToEndRuns === 0
+        ? 'no end-to-end runs asked for'
+        : hung
+          ? 'a store call never settled in the contract phase: inside the transport it would hang the request'
+          : stopped()
+            ? 'interrupted'
+            : null;
+  }
+  if (contract.done && endToEndSkipped === null && endToEnd?.done !== true && left > 0) {
     const outcome = await checkEndToEnd(source, {
       shared,
       durable,
@@ -303,15 +320,28 @@ export async function checkStoreSource(source: StoreSource, options: CheckEventS
         ...(checked.sizes.streams === undefined ? {} : { callsPerSessionMax: checked.sizes.streams }),
       },
       stopped,
+      progress: endToEnd,
+      runsNow: left,
       onFinding: (finding) => push(endToEndViolation(finding, { out, shared })),
     });
-    endToEnd = { runs: outcome.runs, steps: outcome.steps, skipped: null, transportDefects: outcome.transportDefects, teardown: outcome.teardown };
+    endToEnd = outcome.progress;
   }
+  const interrupted = progress.interrupted || stopped();
+  const done = interrupted || (contract.done && (endToEndSkipped !== null || endToEnd?.done === true));
+  return { probed: true, contract, endToEnd, endToEndSkipped, violations, teardown: progress.teardown, interrupted, done };
+}
+
+/** The verdict on a check's progress (ended, or interrupted between two parts: then `interrupted` is true). */
+export function storeCheckResult(ref: StoreModuleRef | null, options: CheckEventStoreOptions, progress: StoreCheckProgress): StoreCheckResult {
+  const { shared, durable, strict, seed, callTimeoutMs } = checkedOptions(options);
+  const { violations } = progress;
   const failures = violations.filter((violation) => violation.severity === 'failure').length;
   const warnings = violations.length - failures;
+  const interrupted = progress.interrupted || !progress.done;
+  const endToEndRan = progress.endToEnd !== null;
   return {
     holds: failures === 0 && (!strict || warnings === 0),
-    target,
+    target: moduleTargetName(ref, { shared, durable }),
     shared,
     durable,
     strict,
@@ -320,11 +350,44 @@ export async function checkStoreSource(source: StoreSource, options: CheckEventS
     violations,
     failures,
     warnings,
-    transportDefects: endToEnd.transportDefects,
-    teardown: [...contract.teardown, ...endToEnd.teardown],
-    contract: { runs: contract.runs },
-    endToEnd: { runs: endToEnd.runs, steps: endToEnd.steps, skipped: endToEnd.skipped },
-    interrupted: stopped(),
+    transportDefects: progress.endToEnd?.transportDefects ?? [],
+    teardown: [...(progress.contract?.teardown ?? []), ...(progress.endToEnd?.teardown ?? []), ...progress.teardown],
+    contract: { runs: progress.contract?.runs ?? 0 },
+    endToEnd: {
+      runs: progress.endToEnd?.runs ?? 0,
+      steps: progress.endToEnd?.steps ?? 0,
+      skipped: endToEndRan ? null : (progress.endToEndSkipped ?? 'interrupted'),
+    },
+    interrupted,
+  };
+}
+
+/** {@link checkEventStore} on a store source, every run in this thread. */
+export async function checkStoreSource(source: StoreSource, options: CheckEventStoreOptions): Promise<StoreCheckResult> {
+  const progress = await advanceStoreCheck(source, options, STORE_CHECK_NOT_BEGUN, Number.POSITIVE_INFINITY);
+  return storeCheckResult(source.ref, options, progress);
+}
+
+function contractViolation(finding: ContractFinding, options: { out: string | null; shared: boolean }): StoreViolation {
+  const { trace } = finding;
+  const property = contractProperty(trace.verdict.property);
+  const file = options.out === null ? null : shown(writeContractTrace(options.out, trace).path);
+  return {
+    phase: 'contract',
+    property: property.name,
+    statement: property.statement,
+    severity: property.severity,
+    explanation: trace.verdict.explanation,
+    storeDid: null,
+    seed: trace.config.seed,
+    run: finding.run,
+    trace,
+    shrink: trace.shrink,
+    flaky: finding.flaky,
+    file,
+    replay: file === null ? null : `npx resumecheck check-store --replay ${quote(file)}`,
+    note: property.name === 'session-isolation' && options.shared ? SHARED_ISOLATION_NOTE : null,
+    actions: null,
   };
 }
 

@@ -8,8 +8,8 @@ import { every } from '../targets/module/clock.ts';
 import { type StoreSource, type StoreWorld, moduleSource } from '../targets/module/module.target.ts';
 import { type EventStoreFactory, type StoreModuleRef, StoreModuleError, firstLine } from '../targets/module/store-module.ts';
 import { callSlotWriter, type CallSlotWriter } from './call-slot.ts';
-import { type CheckEventStoreOptions, checkStoreSource } from './check-event-store.ts';
-import type { WorkerReport, WorkerRequest } from './contained-check.ts';
+import { type CheckEventStoreOptions, type StoreCheckProgress, advanceStoreCheck } from './check-event-store.ts';
+import { LEAKED_HANDLES_WARNING, type WorkerReport, type WorkerRequest } from './contained-check.ts';
 
 /** Milliseconds between heartbeats. */
 const BEAT_MS = 100;
@@ -80,11 +80,11 @@ function resourceCounts(): Map<string, number> {
 function leakedResources(before: Map<string, number>, after: Map<string, number>): string | null {
   const left = [...after].filter(([kind, count]) => count > (before.get(kind) ?? 0)).map(([kind, count]) => `${kind} ×${count - (before.get(kind) ?? 0)}`);
   if (left.length === 0) return null;
-  return `the store left handles open after its runs ended (${left.join(', ')}): close them in an onRunEnd hook or the module's close(); the CLI ends them with its worker thread`;
+  return `${LEAKED_HANDLES_WARNING} after its runs ended (${left.join(', ')}): close them in an onRunEnd hook or the module's close(); the CLI ends them with its worker thread`;
 }
 
 async function run(port: NonNullable<typeof parentPort>): Promise<void> {
-  const { ref, options, slot: buffer } = workerData as { ref: StoreModuleRef; options: CheckEventStoreOptions; slot: SharedArrayBuffer };
+  const { ref, options, slot: buffer, progress, runsNow } = workerData as { ref: StoreModuleRef; options: CheckEventStoreOptions; slot: SharedArrayBuffer; progress: StoreCheckProgress; runsNow: number };
   const slot = callSlotWriter(buffer);
   // A first beat at once: the main thread's stricter bound applies from here, not after the first interval.
   slot.beat();
@@ -96,14 +96,15 @@ async function run(port: NonNullable<typeof parentPort>): Promise<void> {
   const send = (report: WorkerReport): void => port.postMessage(report);
   const before = resourceCounts();
   try {
-    const checked = await checkStoreSource(tracedSource(moduleSource(ref), slot), {
-      ...options,
-      stopped: () => stopped,
-      onViolation: (violation) => send({ type: 'violation', violation }),
-    });
-    const leaked = leakedResources(before, resourceCounts());
-    const result = leaked === null ? checked : { ...checked, teardown: [...checked.teardown, leaked] };
-    send({ type: 'done', result });
+    const advanced = await advanceStoreCheck(
+      tracedSource(moduleSource(ref), slot),
+      { ...options, stopped: () => stopped, onViolation: (violation) => send({ type: 'violation', violation }) },
+      progress,
+      runsNow,
+    );
+    // One warning per check: each thread's runs leave their own handles, and the first thread to see some says so.
+    const leaked = advanced.teardown.some((line) => line.startsWith(LEAKED_HANDLES_WARNING)) ? null : leakedResources(before, resourceCounts());
+    send({ type: 'progress', progress: leaked === null ? advanced : { ...advanced, teardown: [...advanced.teardown, leaked] } });
   } catch (error) {
     if (error instanceof StoreModuleError) send({ type: 'bad-input', message: error.message });
     else send({ type: 'crash', message: firstLine(error), stack: error instanceof Error ? (error.stack ?? null) : null });

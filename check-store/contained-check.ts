@@ -2,6 +2,11 @@
 // loop, an uncaught error from its timers, a connection that never closes — the main thread stays in charge and gives
 // one verdict line naming the store call and the seed. An interruption (SIGINT, SIGTERM) stops the worker, keeps every
 // trace written so far and leaves no temporary file.
+//
+// The worker is recycled every few hundred runs: each simulated run imports the store's module afresh (so its
+// module-level state starts empty) and Node's ESM loader never frees a module, so one thread for a long check grows
+// without bound. A fresh thread goes on from the next run with what the check kept (advanceStoreCheck's progress);
+// runs are a function of the seed and their number, so the verdicts and the trace bytes are the same.
 
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +14,7 @@ import { Worker } from 'node:worker_threads';
 import { every, realNowMs } from '../targets/module/clock.ts';
 import type { StoreModuleRef } from '../targets/module/store-module.ts';
 import { callSlotReader, createCallSlotBuffer } from './call-slot.ts';
-import type { CheckEventStoreOptions, StoreCheckResult, StoreViolation } from './check-event-store.ts';
+import { type CheckEventStoreOptions, STORE_CHECK_NOT_BEGUN, type StoreCheckProgress, type StoreCheckResult, type StoreViolation, storeCheckResult } from './check-event-store.ts';
 
 /** What the main thread tells the worker. */
 export type WorkerRequest = { readonly type: 'stop' };
@@ -17,7 +22,8 @@ export type WorkerRequest = { readonly type: 'stop' };
 /** What the worker tells the main thread. */
 export type WorkerReport =
   | { readonly type: 'violation'; readonly violation: StoreViolation }
-  | { readonly type: 'done'; readonly result: StoreCheckResult }
+  /** The worker made its runs: the check's progress (done, or to go on from in a fresh worker). */
+  | { readonly type: 'progress'; readonly progress: StoreCheckProgress }
   | { readonly type: 'bad-input'; readonly message: string }
   | { readonly type: 'crash'; readonly message: string; readonly stack: string | null };
 
@@ -36,8 +42,12 @@ export const INTERRUPT_GRACE_MS = 800;
 const WATCH_MS = 100;
 /** Milliseconds the worker may take to start (loading the checker and the store's module) before its first beat. */
 const STARTUP_MS = 60_000;
-/** Serializable options only: the worker gets no functions. */
-export type ContainedOptions = Omit<CheckEventStoreOptions, 'onViolation' | 'stopped'>;
+/** Runs (of either phase) one worker makes before a fresh one goes on: bounds the memory the store's module instances take. */
+export const RECYCLE_RUNS_DEFAULT = 200;
+/** The start of the teardown warning about handles a store left open. */
+export const LEAKED_HANDLES_WARNING = 'the store left handles open';
+/** Serializable options only: the worker gets no functions. `recycleRuns`: see {@link RECYCLE_RUNS_DEFAULT}. */
+export type ContainedOptions = Omit<CheckEventStoreOptions, 'onViolation' | 'stopped'> & { readonly recycleRuns?: number };
 
 /** A running contained check. */
 export interface ContainedCheck {
@@ -62,7 +72,9 @@ export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptio
   const reader = callSlotReader(slot);
   // Compiled (dist/), the worker's own compiled module is its entry; from the sources, a shim that registers tsx first.
   const entry = new URL(import.meta.url.endsWith('.js') ? './check-worker.js' : './check-worker.mjs', import.meta.url);
-  const worker = new Worker(entry, { workerData: { ref, options, slot }, stdout: false, stderr: false });
+  const { recycleRuns = RECYCLE_RUNS_DEFAULT, ...checkOptions } = options;
+  // A worker making no run would hand over the same progress for ever.
+  if (!Number.isInteger(recycleRuns) || recycleRuns < 1) throw new Error(`assertion: recycleRuns takes a whole number of at least 1, got ${recycleRuns}`);
   const violations: StoreViolation[] = [];
   const callTimeoutMs = options.callTimeoutMs ?? 3_000;
   // A loop that has not turned for this long is stuck in synchronous code (a busy loop): more than any store call may take.
@@ -78,19 +90,22 @@ export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptio
     const call = reader.lastCall();
     return call === null ? 'before any store call' : `during or after ${call}`;
   };
+  // The worker at work, and the heartbeat count when it started (before its first beat, the startup bound applies).
+  let worker: Worker | null = null;
+  let startBeats = 0;
+  let beats = reader.beats();
+  let beatAt = realNowMs();
   const finish = (result: ContainedOutcome): void => {
     if (finished) return;
     finished = true;
     stopWatch();
     graceTimer?.();
     // Whatever the store left open (connections, timers) goes with the thread.
-    void worker.terminate().then(() => {
+    void (worker?.terminate() ?? Promise.resolve()).then(() => {
       removeTemporaries(options.out ?? null);
       settle(result);
     });
   };
-  let beats = reader.beats();
-  let beatAt = realNowMs();
   const stopWatch = every(WATCH_MS, () => {
     const now = realNowMs();
     const current = reader.beats();
@@ -99,38 +114,61 @@ export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptio
       beatAt = now;
       return;
     }
-    if (now - beatAt > (current === 0 ? STARTUP_MS : stuckMs)) {
+    if (worker !== null && now - beatAt > (current === startBeats ? STARTUP_MS : stuckMs)) {
       finish({ kind: 'contained', verdict: `the store blocked the checker's thread for over ${stuckMs} ms (a busy loop or a synchronous wait) ${where()}`, violations: [...violations] });
     }
   });
-  worker.on('message', (report: WorkerReport) => {
-    switch (report.type) {
-      case 'violation':
-        violations.push(report.violation);
-        onViolation(report.violation);
-        return;
-      case 'done':
-        return finish({ kind: 'done', result: report.result });
-      case 'bad-input':
-        return finish({ kind: 'bad-input', message: report.message });
-      case 'crash':
-        throw new Error(`assertion: the check crashed in its worker: ${report.message}${report.stack === null ? '' : `\n${report.stack}`}`);
-    }
-  });
-  worker.on('error', (error: unknown) => {
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    finish({ kind: 'contained', verdict: `the store's code threw an uncaught error (${message}) ${where()}: an error from its timers or callbacks would end the server's process`, violations: [...violations] });
-  });
-  worker.on('exit', (code) => {
-    if (interrupted) return finish({ kind: 'interrupted', violations: [...violations] });
-    finish({ kind: 'contained', verdict: `the store ended the checker's thread (process.exit(${code}) or the like) ${where()}: it would end the server's process`, violations: [...violations] });
-  });
+  const start = (progress: StoreCheckProgress): void => {
+    const current = new Worker(entry, { workerData: { ref, options: checkOptions, slot, progress, runsNow: recycleRuns }, stdout: false, stderr: false });
+    worker = current;
+    startBeats = reader.beats();
+    beats = startBeats;
+    beatAt = realNowMs();
+    // A worker that handed its progress back is retired: its exit is no verdict.
+    let retired = false;
+    const next = (advanced: StoreCheckProgress): void => {
+      retired = true;
+      worker = null;
+      // The old thread goes (with its module instances and whatever the store left open) before the next one starts.
+      void current.terminate().then(() => {
+        if (finished) return;
+        if (advanced.done || interrupted) return finish({ kind: 'done', result: storeCheckResult(ref, checkOptions, advanced) });
+        start(advanced);
+      });
+    };
+    current.on('message', (report: WorkerReport) => {
+      if (retired) return;
+      switch (report.type) {
+        case 'violation':
+          violations.push(report.violation);
+          onViolation(report.violation);
+          return;
+        case 'progress':
+          return next(report.progress);
+        case 'bad-input':
+          return finish({ kind: 'bad-input', message: report.message });
+        case 'crash':
+          throw new Error(`assertion: the check crashed in its worker: ${report.message}${report.stack === null ? '' : `\n${report.stack}`}`);
+      }
+    });
+    current.on('error', (error: unknown) => {
+      if (retired) return;
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      finish({ kind: 'contained', verdict: `the store's code threw an uncaught error (${message}) ${where()}: an error from its timers or callbacks would end the server's process`, violations: [...violations] });
+    });
+    current.on('exit', (code) => {
+      if (retired) return;
+      if (interrupted) return finish({ kind: 'interrupted', violations: [...violations] });
+      finish({ kind: 'contained', verdict: `the store ended the checker's thread (process.exit(${code}) or the like) ${where()}: it would end the server's process`, violations: [...violations] });
+    });
+  };
+  start(STORE_CHECK_NOT_BEGUN);
   return {
     outcome,
     interrupt() {
       if (interrupted || finished) return;
       interrupted = true;
-      worker.postMessage({ type: 'stop' } satisfies WorkerRequest);
+      worker?.postMessage({ type: 'stop' } satisfies WorkerRequest);
       graceTimer = every(INTERRUPT_GRACE_MS, () => finish({ kind: 'interrupted', violations: [...violations] }));
     },
   };

@@ -26,6 +26,29 @@ export interface ContractCheckOptions {
   readonly stopped?: () => boolean;
   /** Distinct violations kept per property; default {@link DISTINCT_VIOLATIONS_MAX}. */
   readonly distinctMax?: number;
+  /** What an earlier part of the same check did (in another worker thread): go on from its next run; default none. */
+  readonly progress?: ContractProgress | null;
+  /** Runs this call makes at the most before it returns its progress (the CLI recycles its worker then); default all. */
+  readonly runsNow?: number;
+}
+
+/**
+ * What the contract phase has done so far: all it keeps across runs, so that another thread can go on from the next
+ * run and reach the same findings (a run is a function of the seed and its number). Structured-cloneable.
+ */
+export interface ContractProgress {
+  /** The number of the last run made (0: none yet). */
+  readonly runs: number;
+  /** True when the phase has ended (every run made, every property's bound reached, or stopped). */
+  readonly done: boolean;
+  /** The distinct violations found, in the order found. */
+  readonly findings: readonly ContractFinding[];
+  /** Shrinks made per property. */
+  readonly shrinks: ReadonlyArray<readonly [ContractPropertyName, number]>;
+  /** Shrunk shapes and explanation gists seen (see shapeOf, gistOf). */
+  readonly shapes: readonly string[];
+  readonly gists: readonly string[];
+  readonly teardown: readonly string[];
 }
 
 /** A contract violation found, shrunk and recorded. */
@@ -44,6 +67,8 @@ export interface ContractCheckOutcome {
   readonly findings: readonly ContractFinding[];
   /** Teardown problems (an onRunEnd hook or close() that threw or hung), the first few, one line each. */
   readonly teardown: readonly string[];
+  /** All the phase keeps, to go on from in another call ({@link ContractCheckOptions.progress}). */
+  readonly progress: ContractProgress;
 }
 
 /** Shrink evaluations unless told otherwise: contract runs take milliseconds. */
@@ -106,18 +131,26 @@ function gistOf(violation: ContractViolation): string {
 
 /** Runs the contract phase. */
 export async function checkContract(source: StoreSource, options: ContractCheckOptions): Promise<ContractCheckOutcome> {
+  const earlier = options.progress ?? null;
+  const order: ContractFinding[] = [...(earlier?.findings ?? [])];
   const found = new Map<ContractPropertyName, ContractFinding[]>();
-  const shrinks = new Map<ContractPropertyName, number>();
-  const shapes = new Set<string>();
-  const gists = new Set<string>();
-  const teardown: string[] = [];
+  for (const finding of order) {
+    const property = finding.trace.verdict.property;
+    found.set(property, [...(found.get(property) ?? []), finding]);
+  }
+  const shrinks = new Map<ContractPropertyName, number>(earlier?.shrinks ?? []);
+  const shapes = new Set<string>(earlier?.shapes ?? []);
+  const gists = new Set<string>(earlier?.gists ?? []);
+  const teardown: string[] = [...(earlier?.teardown ?? [])];
   const distinctMax = options.distinctMax ?? DISTINCT_VIOLATIONS_MAX;
   // Shrinks per property at the most (a violation whose shrunk shape was seen already used one up).
   const shrinksMax = 2 * distinctMax;
-  let runs = 0;
+  let runs = earlier?.runs ?? 0;
+  const first = runs + 1;
+  const last = Math.min(options.runs, first - 1 + (options.runsNow ?? options.runs));
   const exhausted = (): boolean => CONTRACT_PROPERTY_NAMES.every((property) => (shrinks.get(property) ?? 0) >= shrinksMax || (found.get(property)?.length ?? 0) >= distinctMax);
   const rerun = async (config: ContractConfig, steps: readonly KeyedChoice[]): Promise<ContractRunResult> => runContract(source, config, contractKeyed(steps));
-  for (let run = 1; run <= options.runs && !exhausted() && options.stopped?.() !== true; run += 1) {
+  for (let run = first; earlier?.done !== true && run <= last && !exhausted() && options.stopped?.() !== true; run += 1) {
     runs = run;
     const config = contractConfigOf(options, contractRunSeed(options.seed, run));
     const result = await runContract(source, config, contractWalk(config.seed, config.stepsMax));
@@ -160,10 +193,13 @@ export async function checkContract(source: StoreSource, options: ContractCheckO
       }
       list.push(finding);
       found.set(property, list);
+      order.push(finding);
       await options.onFinding?.(finding);
     }
   }
-  return { runs, findings: CONTRACT_PROPERTY_NAMES.flatMap((property) => found.get(property) ?? []), teardown };
+  const done = earlier?.done === true || runs >= options.runs || exhausted() || options.stopped?.() === true;
+  const progress: ContractProgress = { runs, done, findings: order, shrinks: [...shrinks], shapes: [...shapes], gists: [...gists], teardown };
+  return { runs, findings: CONTRACT_PROPERTY_NAMES.flatMap((property) => found.get(property) ?? []), teardown, progress };
 }
 
 /** Replays a contract trace against the store from `source`: the violations the same choices give now. */

@@ -49,6 +49,28 @@ export interface EndToEndOptions {
   readonly onFinding?: (finding: EndToEndFinding) => void | Promise<void>;
   /** Asked between runs: true stops the phase. */
   readonly stopped?: () => boolean;
+  /** What an earlier part of the same check did (in another worker thread): go on from its next run; default none. */
+  readonly progress?: EndToEndProgress | null;
+  /** Runs this call makes at the most before it returns its progress (the CLI recycles its worker then); default all. */
+  readonly runsNow?: number;
+}
+
+/**
+ * What the end-to-end phase has done so far: all it keeps across runs, so that another thread can go on from the next
+ * run and reach the same findings (a run is a function of the seed and its number). Structured-cloneable.
+ */
+export interface EndToEndProgress {
+  /** The number of the last run made (0: none yet), and the steps of the runs that completed. */
+  readonly runs: number;
+  readonly steps: number;
+  /** True when the phase has ended (every run made, a hang or a failing run, or stopped). */
+  readonly done: boolean;
+  readonly findings: readonly EndToEndFinding[];
+  readonly transportDefects: readonly TransportDefect[];
+  /** Store findings per property, and the shrunk shapes seen. */
+  readonly perProperty: ReadonlyArray<readonly [PropertyName, number]>;
+  readonly shapes: readonly string[];
+  readonly teardown: readonly string[];
 }
 
 /** A property the transport itself breaks: sdk-core violates it on the same actions (or cannot take them). */
@@ -97,6 +119,8 @@ export interface EndToEndOutcome {
   readonly transportDefects: readonly TransportDefect[];
   /** Teardown problems and calls that timed out without failing a run, the first few. */
   readonly teardown: readonly string[];
+  /** All the phase keeps, to go on from in another call ({@link EndToEndOptions.progress}). */
+  readonly progress: EndToEndProgress;
 }
 
 /** The simulator's config of one end-to-end run. */
@@ -197,14 +221,19 @@ async function reference(config: SimConfig, steps: readonly KeyedChoice[], prope
 /** Runs the end-to-end phase against the store from `source`. */
 export async function checkEndToEnd(source: StoreSource, options: EndToEndOptions): Promise<EndToEndOutcome> {
   const target: ModuleTarget = createModuleTarget(source, { shared: options.shared, durable: options.durable ?? false, ...(options.callTimeoutMs === undefined ? {} : { callTimeoutMs: options.callTimeoutMs }) });
-  const defects = new Map<PropertyName, TransportDefect>();
-  const findings: EndToEndFinding[] = [];
-  const perProperty = new Map<PropertyName, number>();
-  const shapes = new Set<string>();
-  const teardown: string[] = [];
+  const earlier = options.progress ?? null;
+  const defects = new Map<PropertyName, TransportDefect>((earlier?.transportDefects ?? []).map((defect) => [defect.property, defect]));
+  const findings: EndToEndFinding[] = [...(earlier?.findings ?? [])];
+  const perProperty = new Map<PropertyName, number>(earlier?.perProperty ?? []);
+  const shapes = new Set<string>(earlier?.shapes ?? []);
+  const teardown: string[] = [...(earlier?.teardown ?? [])];
   const evaluationsMax = options.shrinkEvaluationsMax ?? END_TO_END_SHRINK_EVALUATIONS_MAX;
-  let steps = 0;
-  let runs = 0;
+  let steps = earlier?.steps ?? 0;
+  let runs = earlier?.runs ?? 0;
+  // A hang or a failing run ends the phase (its later steps never ran).
+  let ended = earlier?.done === true;
+  const first = runs + 1;
+  const last = Math.min(options.runs, first - 1 + (options.runsNow ?? options.runs));
   const add = async (finding: EndToEndFinding): Promise<void> => {
     findings.push(finding);
     await options.onFinding?.(finding);
@@ -215,7 +244,7 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
     for (const line of all.filter((item) => item.startsWith('teardown: '))) if (teardown.length < 5) teardown.push(line);
     return all.filter((item) => !item.startsWith('teardown: '));
   };
-  runsLoop: for (let run = 1; run <= options.runs && options.stopped?.() !== true; run += 1) {
+  runsLoop: for (let run = first; !ended && run <= last && options.stopped?.() !== true; run += 1) {
     runs = run;
     const config = endToEndConfig(runSeed(options.seed, run), options);
     // Properties the transport broke, or that have their bound of findings, are set aside so the walk can go on.
@@ -225,6 +254,7 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
       const hangs = takeHangs();
       if (hangs.length > 0) {
         await add({ kind: 'hang', run, seed: config.seed, explanation: hangs[0]! });
+        ended = true;
         break runsLoop;
       }
       if (result === null) {
@@ -256,6 +286,7 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
           evaluations: shrink?.evaluations ?? 1,
         });
         // A failing run ends the walk: its later steps never ran.
+        ended = true;
         break runsLoop;
       }
       if (result.violation === null) {
@@ -313,5 +344,7 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
       });
     }
   }
-  return { runs, steps, findings, transportDefects: [...defects.values()], teardown };
+  const done = ended || runs >= options.runs || options.stopped?.() === true;
+  const progress: EndToEndProgress = { runs, steps, done, findings, transportDefects: [...defects.values()], perProperty: [...perProperty], shapes: [...shapes], teardown };
+  return { runs, steps, findings, transportDefects: progress.transportDefects, teardown, progress };
 }

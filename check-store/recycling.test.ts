@@ -1,0 +1,44 @@
+// The CLI recycles its worker thread every few hundred runs so memory stays flat (each run imports the store's module
+// afresh, and Node never frees a module). A fresh worker goes on from the next run with what the check kept, so the
+// check's verdict, its findings and its trace files are byte for byte those of one worker making every run.
+
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type ContainedOutcome, startContainedCheck } from './contained-check.ts';
+import type { StoreCheckResult } from './check-event-store.ts';
+
+// A store replaying in reverse: contract findings in its first runs, store findings and transport defects end to end.
+const STORE = { path: 'check-store/fixtures/planted-stores.ts', exportName: 'reversedStore' } as const;
+
+async function check(recycleRuns: number): Promise<{ result: StoreCheckResult; files: Record<string, string>; seen: string[] }> {
+  const out = mkdtempSync(join(tmpdir(), 'resumecheck-recycling-'));
+  const seen: string[] = [];
+  const outcome: ContainedOutcome = await startContainedCheck(STORE, { runs: 60, seed: '3', out, recycleRuns }, (violation) => seen.push(`${violation.phase} ${violation.property} run ${violation.run}`)).outcome;
+  if (outcome.kind !== 'done') throw new Error(`the check did not end: ${JSON.stringify(outcome)}`);
+  const files = Object.fromEntries(readdirSync(out).sort().map((name) => [name, readFileSync(join(out, name), 'utf8')]));
+  // The trace files' folders differ; all else must not.
+  const violations = outcome.result.violations.map((violation) => ({ ...violation, file: violation.file === null ? null : basename(violation.file), replay: null }));
+  return { result: { ...outcome.result, violations }, files, seen };
+}
+
+describe('check-store recycles its worker: the same check, byte for byte', () => {
+  it('every 50 runs (contract 1-50 | 51-60 and end to end 1-40 | 41-60), every 17, and never give the same findings and trace files', async () => {
+    const whole = await check(1_000_000);
+    // The check must find something in both phases and across the workers' boundaries, or this test shows nothing:
+    // every 17 runs, end-to-end runs 1-8 share the fourth worker with contract runs 52-60, and 9-25 are the fifth's.
+    expect(whole.result.holds).toBe(false);
+    expect(new Set(whole.result.violations.map((violation) => violation.phase))).toEqual(new Set(['contract', 'end-to-end']));
+    expect(whole.result.violations.some((violation) => violation.phase === 'end-to-end' && violation.run <= 8)).toBe(true);
+    expect(whole.result.violations.some((violation) => violation.phase === 'end-to-end' && violation.run > 8)).toBe(true);
+    expect(whole.result.transportDefects.length).toBeGreaterThan(0);
+    expect(Object.keys(whole.files).length).toBeGreaterThan(2);
+    for (const recycleRuns of [50, 17]) {
+      const recycled = await check(recycleRuns);
+      expect(recycled.seen).toEqual(whole.seen);
+      expect(recycled.result).toEqual(whole.result);
+      expect(recycled.files).toEqual(whole.files);
+    }
+  }, 120_000);
+});
