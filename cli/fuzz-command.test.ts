@@ -151,6 +151,16 @@ describe('the failing-example database (seed 1)', () => {
     // Known properties are not shrunk again and nothing new is written.
     for (const violation of again.violations) expect(violation.known).toBe(true);
     expect(readdirSync(out)).toHaveLength(first.violations.length);
+    // As text, each known one still shows its counterexample: the stored trace's steps and its replay command.
+    const text = await run(args.filter((arg) => arg !== '--json'));
+    expect(text.code).toBe(1);
+    for (const violation of first.violations) {
+      const header = text.out.findIndex((line) => line.startsWith('── found') && line.includes(`${violation.trace} still fails`) && line.endsWith('its stored counterexample:'));
+      expect(header, violation.trace).toBeGreaterThanOrEqual(0);
+      expect(text.out[header + 1]).toMatch(new RegExp(`^✗ ${violation.property} violated by no-owner-check`));
+      expect(text.out.slice(header).some((line) => /^ {2}1\. /.test(line))).toBe(true);
+      expect(text.out.slice(header)).toContain(`replay it:     npx resumecheck replay ${violation.trace}`);
+    }
   });
 });
 

@@ -14,14 +14,14 @@ import { type CoverageReport, coverageReport, renderCoverage } from '../sim/cove
 import { type ExampleReplay, loadExamples, regressionsByProperty, replayExamples } from '../sim/failing-examples.ts';
 import { type Finding, type FuzzOutcome, WORKERS_MAX, fuzz, runSeed } from '../sim/fuzz.ts';
 import type { Target } from '../targets/target.ts';
-import { writeFileAtomically, writeTrace } from '../traces/store.ts';
+import { readTrace, writeFileAtomically, writeTrace } from '../traces/store.ts';
 import type { Trace } from '../traces/trace.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
 import { DEFAULT_RUNS, WIRE_DEFAULT_RUNS } from './commands.ts';
 import { jsonEnvelope } from './json-envelope.ts';
 import { type JunitCase, junitXml } from './junit.ts';
 import { DEFAULT_OUT, checkOutDir, checkOutFile } from './output-paths.ts';
-import { printViolation, quote } from './print-violation.ts';
+import { printStoredViolation, printViolation, quote } from './print-violation.ts';
 import { createProgress } from './progress.ts';
 import { requireTarget } from './require-target.ts';
 import type { Topology } from '../targets/multi-node/multi-node.target.ts';
@@ -389,7 +389,9 @@ function printOutcome(
     const finding: Finding = outcome.findings[index]!;
     io.out('');
     if (report.known) {
-      io.out(`── found in run ${report.run} (seed ${report.runSeed}); known already: ${report.trace} still fails (not shrunk again)`);
+      // A regression is a counterexample too: show the stored one, which was just replayed and still fails.
+      io.out(`── found in run ${report.run} (seed ${report.runSeed}); known already: ${report.trace} still fails (not shrunk again), its stored counterexample:`);
+      printStoredViolation(io, readTrace(report.trace), report.trace);
       continue;
     }
     if (report.flaky) {

@@ -15,3 +15,8 @@ export function quote(argument: string): string {
 export function printViolation(io: Io, trace: Trace, path: string | null): void {
   for (const line of renderText(readableFromTrace(trace, path ?? ''), { written: path, replay: path !== null })) io.out(line);
 }
+
+/** Prints a stored counterexample read from `path` (nothing written now), with the command that replays it. */
+export function printStoredViolation(io: Io, trace: Trace, path: string): void {
+  for (const line of renderText(readableFromTrace(trace, path), { written: null, replay: true })) io.out(line);
+}
