@@ -1,5 +1,6 @@
-// The trace files kept under traces/ (the corpus, fixtures, anything a later kind adds), for the renderers' tests and
-// the README's screenshot: every JSON file, in a stable order, but found/ (what a local fuzz left, not kept).
+// The trace files kept under traces/ (the corpus, fixtures, anything a later kind adds) and beside the findings
+// (docs/findings/*-traces/: over the wire, several nodes), for the renderers' tests and the README's screenshot: every
+// JSON file, in a stable order, but found/ (what a local fuzz left, not kept).
 
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -8,8 +9,9 @@ import { fileURLToPath } from 'node:url';
 /** The repository's root. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TRACES = join(ROOT, 'traces');
+const FINDINGS = join(ROOT, 'docs', 'findings');
 
-/** Every kept trace file under traces/, as paths relative to the repository's root, sorted. */
+/** Every kept trace file under traces/, then under docs/findings/*-traces/, as paths relative to the repository's root. */
 export function keptTraceFiles(): string[] {
   const files: string[] = [];
   const walk = (directory: string, depth: number) => {
@@ -22,5 +24,8 @@ export function keptTraceFiles(): string[] {
     }
   };
   walk(TRACES, 0);
+  for (const entry of readdirSync(FINDINGS, { withFileTypes: true }).sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))) {
+    if (entry.isDirectory() && entry.name.endsWith('-traces')) walk(join(FINDINGS, entry.name), 1);
+  }
   return files;
 }
