@@ -11,19 +11,14 @@ import { resolveConfig } from '../sim/config.ts';
 import { recordTrace } from '../sim/fuzz.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { serializeTrace } from '../traces/trace.ts';
-import { main } from './main.ts';
+import { runInProcess } from './run-in-process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Runs the CLI in-process and captures what it prints. */
-async function run(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
-  return { code, out, err };
-}
+const run = runInProcess;
 
 /** A directory path that cannot be made: under a read-only folder (root ignores modes, so /proc/sys for root). */
 function unwritableDir(): string {

@@ -7,19 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from './main.ts';
+import { runInProcess } from './run-in-process.ts';
 import { PROPERTY_NAMES } from '../properties/index.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-fuzz-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-async function run(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
-  return { code, out, err };
-}
+const run = runInProcess;
 
 /**
  * Checks that `text` is well-formed XML as far as a JUnit file can be: one root, every element closed in order,

@@ -7,18 +7,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MINIMA } from '../bench/minima.ts';
-import { main } from './main.ts';
+import { runInProcess } from './run-in-process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-render-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-async function run(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
-  return { code, out, err };
-}
+const run = runInProcess;
 
 function file(name: string, text: string): string {
   const path = join(scratch, name);

@@ -5,17 +5,12 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../cli/main.ts';
+import { runInProcess } from '../../cli/run-in-process.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-nodes-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-async function run(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
-  return { code, out, err };
-}
+const run = runInProcess;
 
 describe('fuzz --nodes: bad input', () => {
   const cases: [string, string[], RegExp][] = [
