@@ -8,7 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { registerProbeTools } from './probe-tools.ts';
 import { newSessionId } from './random.ts';
-import type { ServedTarget } from './serve-target.ts';
+import { type ServedTarget, listenOnLoopback } from './serve-target.ts';
 
 /** The stores the app may use: the example's, per session (as the SDK's resumable example) or shared (its polling example). */
 export const SDK_APP_STORES = ['per-session', 'shared'] as const;
@@ -74,19 +74,7 @@ export async function serveSdkApp(options: { port: number; store: SdkAppStore })
       else response.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, '127.0.0.1', () => resolve());
+  return listenOnLoopback(server, options.port, async () => {
+    for (const transport of transports.values()) await transport.close();
   });
-  const address = server.address();
-  return {
-    port: typeof address === 'object' && address !== null ? address.port : options.port,
-    async close() {
-      for (const transport of transports.values()) await transport.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
-  };
 }

@@ -8,7 +8,7 @@ import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/in
 import { type EventStore, McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { registerProbeTools } from './probe-tools.ts';
 import { newSessionId } from './random.ts';
-import type { ServedTarget } from './serve-target.ts';
+import { type ServedTarget, listenOnLoopback } from './serve-target.ts';
 
 const BODY_BYTES_MAX = 1 << 20;
 
@@ -101,19 +101,7 @@ export async function serveSdk2App(options: { port: number }): Promise<ServedTar
       else response.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, '127.0.0.1', () => resolve());
+  return listenOnLoopback(server, options.port, async () => {
+    for (const transport of transports.values()) await transport.close();
   });
-  const address = server.address();
-  return {
-    port: typeof address === 'object' && address !== null ? address.port : options.port,
-    async close() {
-      for (const transport of transports.values()) await transport.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
-  };
 }

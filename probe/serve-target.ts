@@ -35,6 +35,28 @@ export interface ServedTarget {
   close(): Promise<void>;
 }
 
+/**
+ * Starts `server` on 127.0.0.1:`port` (0: any free port) and returns it as a served target whose close releases what
+ * it serves (`release`) and then stops the server, its open connections included.
+ */
+export async function listenOnLoopback(server: Server, port: number, release: () => Promise<void>): Promise<ServedTarget> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address !== null ? address.port : port,
+    async close() {
+      await release();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
 interface Exchange {
   readonly response: ServerResponse;
   headWritten: boolean;
@@ -293,21 +315,8 @@ export async function serveTarget(target: Target, options: ServeTargetOptions): 
       else response.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, '127.0.0.1', () => resolve());
+  return listenOnLoopback(server, options.port, async () => {
+    if (current !== null) await current.world.close();
+    current = null;
   });
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : options.port;
-  return {
-    port,
-    async close() {
-      if (current !== null) await current.world.close();
-      current = null;
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
-  };
 }
