@@ -21,14 +21,11 @@ export interface Attachment<M> {
   ending: boolean;
 }
 
-/** A frame (null: the end) held back, and the stream position it carries, recorded as sent when it goes out. */
-export type Queued = { readonly due: number; readonly connection: number; readonly frame: Frame | null; readonly sent: Sent | null };
-
-/** The stream and position a frame carries: what the server records as written toward the client. */
-export interface Sent {
-  readonly stream: StreamRecord<unknown>;
-  readonly seq: number;
-}
+/**
+ * A frame (null: the end) held back, and the stream position it carries (`stream` null: none), recorded as sent when it
+ * goes out.
+ */
+export type Queued = { readonly due: number; readonly connection: number; readonly frame: Frame | null; readonly stream: StreamRecord<unknown> | null; readonly seq: number };
 
 /** Where a write comes from: the node that made it and the deployment operation it was made in. */
 export interface WriteOrigin {
@@ -146,14 +143,14 @@ export class KitDelivery<M> {
    * Sends `frame` on `connection`: at once when the write is visible to the node holding it (its own write, no lag,
    * or old enough), else when it becomes visible; never before a frame written earlier for the same connection.
    */
-  send(connection: number, frame: Frame, origin: WriteOrigin | null, sent: Sent | null = null): void {
+  send(connection: number, frame: Frame, origin: WriteOrigin | null, stream: StreamRecord<M> | null = null, seq = 0): void {
     const attachment = this.byConnection.get(connection);
     // After the end nothing goes out on the connection; what it would have carried is not written, so a resume replays it.
     if (attachment?.ending === true) return;
     const visibleAt = origin === null || attachment === undefined || origin.node === attachment.node ? 0 : origin.tick + this.lagSteps;
     const due = Math.max(visibleAt, this.lastDue(connection));
-    if (due <= this.tickNow) this.write(connection, frame, sent);
-    else this.enqueue({ due, connection, frame, sent });
+    if (due <= this.tickNow) this.write(connection, frame, stream, seq);
+    else this.enqueue({ due, connection, frame, stream, seq });
   }
 
   /**
@@ -170,7 +167,7 @@ export class KitDelivery<M> {
       this.host.end(connection);
     } else {
       attachment.ending = true;
-      this.enqueue({ due, connection, frame: null, sent: null });
+      this.enqueue({ due, connection, frame: null, stream: null, seq: 0 });
     }
   }
 
@@ -196,9 +193,9 @@ export class KitDelivery<M> {
   }
 
   /** A frame goes out: only now does the server count its position as written toward the client. */
-  private write(connection: number, frame: Frame, sent: Sent | null): void {
+  private write(connection: number, frame: Frame, stream: StreamRecord<unknown> | null, seq: number): void {
     this.host.frame(connection, frame);
-    if (sent !== null) recordSent(sent.stream, sent.seq);
+    if (stream !== null) recordSent(stream, seq);
   }
 
   /** Its state, by reference: a snapshot copies it together with what refers to the same streams. */
@@ -257,7 +254,7 @@ export class KitDelivery<M> {
         const attachment = this.byConnection.get(item.connection);
         if (attachment !== undefined) this.release(attachment, item.connection);
         this.host.end(item.connection);
-      } else this.write(item.connection, item.frame, item.sent);
+      } else this.write(item.connection, item.frame, item.stream, item.seq);
     }
   }
 }

@@ -318,7 +318,7 @@ class KitServer implements NodeInstance {
         }
         continue;
       }
-      this.delivery.send(connection, frameOf(event), event.message.origin ?? null, stream === null ? null : { stream, seq: event.seq });
+      this.delivery.send(connection, frameOf(event), event.message.origin ?? null, stream, event.seq);
     }
   }
 
@@ -417,7 +417,7 @@ class KitServer implements NodeInstance {
   private write(stream: StreamRecord<StoredMessage>, event: BufferedEvent<StoredMessage>): void {
     const connection = this.delivery.connectionOf(stream);
     if (connection === undefined) return;
-    this.delivery.send(connection, frameOf(event), event.message.origin ?? null, { stream, seq: event.seq });
+    this.delivery.send(connection, frameOf(event), event.message.origin ?? null, stream, event.seq);
   }
 
   private attach(stream: StreamRecord<StoredMessage>, connection: number): void {
