@@ -182,6 +182,8 @@ function createHost(world: FcWorld): TargetHost {
     end: (connection) => {
       world.inbox.push({ kind: 'end', connection });
     },
+    // The baseline models no cancelling era: nothing of the 2025 revisions it drives cancels an execution.
+    cancelled: () => undefined,
     startExecution: (start) => {
       const call = world.calls.get(start.callId) ?? null;
       const progressSteps = start.tool === 'work' ? world.config.workProgressSteps : 0;

@@ -80,6 +80,7 @@ function recordingHost(): TargetHost & { starts: ExecutionStart[]; steps: number
       if (host.steps === 1) return { kind: 'notification', message: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `progress of ${execution}` } } };
       return { kind: 'result', result: { content: [{ type: 'text', text: 'done' }] } };
     },
+    cancelled: () => undefined,
     random: () => 0,
   };
   return host;

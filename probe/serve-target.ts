@@ -82,6 +82,8 @@ class RunWorld implements TargetHost {
   readonly instance: ServerInstance;
   private readonly exchanges = new Map<number, Exchange>();
   private readonly steps = new Map<number, ToolStep>();
+  /** Executions the served target cancelled: no step is pulled for them any more. */
+  private readonly cancelledExecutions = new Set<number>();
   private readonly random01: () => number;
   private executions = 0;
   private connections = 0;
@@ -143,7 +145,7 @@ class RunWorld implements TargetHost {
 
   /** Asks the control endpoint for each next step of an execution and lets the instance take it. */
   private async pull(control: string, local: number, execution: number): Promise<void> {
-    for (let count = 0; count < EXECUTION_STEPS_MAX && !this.closed; count += 1) {
+    for (let count = 0; count < EXECUTION_STEPS_MAX && !this.closed && !this.cancelledExecutions.has(local); count += 1) {
       const answer = await controlCall(control, 'next', { execution });
       if (answer === null || this.closed) return;
       const step = answer as unknown as ToolStep;
@@ -158,6 +160,11 @@ class RunWorld implements TargetHost {
     if (step === undefined) throw new Error(`assertion: execution ${local} asked for a step the control endpoint has not given`);
     this.steps.delete(local);
     return step;
+  }
+
+  cancelled(local: number): void {
+    // The served target cancelled an execution: it asks for no more steps of it, so none are pulled for it.
+    this.cancelledExecutions.add(local);
   }
 
   random(): number {

@@ -64,6 +64,26 @@ export const FAULT_KINDS: readonly ActionKind[] = [
  */
 export const NODE_FAULT_KINDS: readonly ActionKind[] = ['crashNode', 'restartNode'];
 
+/**
+ * The protocol revisions a simulated client may negotiate, oldest first. The first three are the legacy era
+ * (sessions, SSE resumability); 2026-07-28 is the modern era (no session, no GET stream, a disconnect cancels).
+ */
+export const REVISIONS = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;
+
+/** One protocol revision. */
+export type Revision = (typeof REVISIONS)[number];
+
+/** The revision of the modern (stateless) era. */
+export const MODERN_REVISION: Revision = '2026-07-28';
+
+/** What `--protocol` takes: one revision for every client, or `mixed` (each client draws one from the seed). */
+export type ProtocolChoice = Revision | 'mixed';
+
+/** True when `revision` is of the modern era. */
+export function isModernRevision(revision: Revision): boolean {
+  return revision === MODERN_REVISION;
+}
+
 /** How a client numbers its requests. */
 export type RequestIdHabit = 'monotonic' | 'restart';
 
@@ -87,6 +107,8 @@ export interface SimConfig {
   readonly windowEventsMax: number;
   /** Per client (cycled): `restart` numbers requests from 1 again in each new session, as real clients do. */
   readonly requestIdHabits: readonly RequestIdHabit[];
+  /** The revision the clients negotiate, or `mixed`; absent: 2025-11-25, the revision every run spoke before. */
+  readonly protocol?: ProtocolChoice;
 }
 
 /** Defaults sized so the planted bugs are reachable in a few dozen steps. */
@@ -126,6 +148,9 @@ export function resolveConfig(partial: Partial<SimConfig>): SimConfig {
     if (value === undefined || !Number.isInteger(value) || value < least || value > most) {
       throw new ConfigError(`${key} must be a whole number from ${least} to ${most}, got ${String(value)}`);
     }
+  }
+  if (config.protocol !== undefined && config.protocol !== 'mixed' && !(REVISIONS as readonly string[]).includes(config.protocol)) {
+    throw new ConfigError(`protocol must be one of ${REVISIONS.join(', ')} or mixed, got ${String(config.protocol)}`);
   }
   if (config.requestIdHabits.length === 0 || config.requestIdHabits.some((habit) => habit !== 'monotonic' && habit !== 'restart')) {
     throw new ConfigError('requestIdHabits must list "monotonic" or "restart" at least once');

@@ -105,6 +105,7 @@ class Host implements TargetHost {
       k: 0,
       progressSteps: progressStepsOf(start.tool, world.config.workProgressSteps),
       finished: false,
+      cancelled: false,
       node: start.node ?? 0,
     };
     world.executions.push(execution);
@@ -135,6 +136,18 @@ class Host implements TargetHost {
       }
     }
     return next;
+  }
+
+  cancelled(index: number): void {
+    const world = this.world;
+    const execution = world.executions[index];
+    if (execution === undefined) throw new Error(`target cancelled execution ${index}, which never started`);
+    // A cancellation after the result, or a second one, changes nothing: the execution is over either way.
+    if (execution.finished) return;
+    execution.finished = true;
+    execution.cancelled = true;
+    world.running.splice(world.running.indexOf(index), 1);
+    if (world.notes !== null) world.notes.push(`  ⊘ ${execution.tool} ${execution.callId} cancelled (execution ${index + 1})`);
   }
 
   random(): number {

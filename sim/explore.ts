@@ -145,6 +145,7 @@ const PROBE_HOST = {
   end: () => undefined,
   startExecution: () => 0,
   nextStep: () => ({ kind: 'result' as const, result: {} }),
+  cancelled: () => undefined,
   random: () => 0,
 };
 

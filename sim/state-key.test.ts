@@ -110,7 +110,7 @@ describe('world keys', () => {
 
   it("the kit server keys and snapshots every field it has: a new one must be added to both (server-kit.ts)", async () => {
     const run = await referenceTarget().open({ windowEventsMax: 2, seed: '1' });
-    const server = run.boot({ epoch: 1 }, { frame: () => undefined, end: () => undefined, startExecution: () => 0, nextStep: () => ({ kind: 'result', result: {} }), random: () => 0 });
+    const server = run.boot({ epoch: 1 }, { frame: () => undefined, end: () => undefined, startExecution: () => 0, nextStep: () => ({ kind: 'result', result: {} }), cancelled: () => undefined, random: () => 0 });
     // `delivery` is keyed and snapshot by its parts (attachments, the lag's queue and tick); `node` is 0 on the one node
     // a keyed server runs (several nodes are never keyed).
     expect(Object.keys(server).sort()).toEqual(['delivery', 'executions', 'host', 'node', 'strategy']);

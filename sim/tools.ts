@@ -107,13 +107,35 @@ export function callRequest(requestId: number, tool: ToolName, callId: string): 
 /** The protocol version the simulator's client speaks (with priming events and polling). */
 export const PROTOCOL_VERSION = '2025-11-25';
 
+/** The keys of the per-request envelope a 2026-07-28 request carries in `params._meta` (no initialize, no session). */
+export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
+export const CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities';
+
+/**
+ * A tool call as a 2026-07-28 client sends it: the call of {@link callRequest} with the per-request envelope (the
+ * revision and the client's capabilities) in `params._meta`; the request carries `MCP-Protocol-Version: 2026-07-28`
+ * (HttpRequest.protocolVersion) and no `Mcp-Session-Id`.
+ */
+export function modernCallRequest(requestId: number, tool: ToolName, callId: string): JsonRpcMessage {
+  return {
+    jsonrpc: '2.0',
+    id: requestId,
+    method: 'tools/call',
+    params: {
+      name: tool,
+      arguments: { callId },
+      _meta: { progressToken: callId, [PROTOCOL_VERSION_META_KEY]: '2026-07-28', [CLIENT_CAPABILITIES_META_KEY]: {} },
+    },
+  };
+}
+
 /** The initialize request of the simulator's client. */
-export function initializeRequest(requestId: number): JsonRpcMessage {
+export function initializeRequest(requestId: number, protocolVersion: string = PROTOCOL_VERSION): JsonRpcMessage {
   return {
     jsonrpc: '2.0',
     id: requestId,
     method: 'initialize',
-    params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'resumecheck', version: '0.1.0' } },
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 'resumecheck', version: '0.1.0' } },
   };
 }
 

@@ -108,6 +108,8 @@ export interface SimExecution {
   k: number;
   readonly progressSteps: number;
   finished: boolean;
+  /** True once the server reported it cancelled (TargetHost.cancelled): it is finished, without a result. */
+  cancelled: boolean;
   /** The node running it (0 on a one-node target): a crash of that node ends it. */
   readonly node: number;
 }

@@ -21,7 +21,15 @@ export interface TargetInfo {
   readonly breaks: readonly PropertyName[];
   /** For targets that run the real SDK: its package and version as installed (`@modelcontextprotocol/server@2.4.0`). */
   readonly sdk?: string;
+  /**
+   * The protocol eras the target serves: `legacy` (2025-03-26 to 2025-11-25: sessions, SSE resumability) and/or
+   * `modern` (2026-07-28: no session, no GET stream, a disconnect cancels). Absent: legacy only.
+   */
+  readonly eras?: readonly ProtocolEra[];
 }
+
+/** The two eras of the protocol: the sessionful 2025 revisions, and the stateless 2026-07-28 one. */
+export type ProtocolEra = 'legacy' | 'modern';
 
 /** One SSE frame as written by the server. */
 export interface Frame {
@@ -43,9 +51,17 @@ export type HttpRequest =
       readonly sessionId: string | null;
       readonly lastEventId: string | null;
       readonly body: JsonRpcMessage;
+      /** The `MCP-Protocol-Version` header; absent: the simulator's default legacy revision (2025-11-25). */
+      readonly protocolVersion?: string;
     }
-  | { readonly method: 'GET'; readonly connection: number; readonly sessionId: string | null; readonly lastEventId: string | null }
-  | { readonly method: 'DELETE'; readonly connection: number; readonly sessionId: string | null };
+  | {
+      readonly method: 'GET';
+      readonly connection: number;
+      readonly sessionId: string | null;
+      readonly lastEventId: string | null;
+      readonly protocolVersion?: string;
+    }
+  | { readonly method: 'DELETE'; readonly connection: number; readonly sessionId: string | null; readonly protocolVersion?: string };
 
 /** The head of a response, and its body when that is not an SSE stream. */
 export interface HttpResponse {
@@ -96,6 +112,11 @@ export interface TargetHost {
   startExecution(start: ExecutionStart): number;
   /** The next message of an execution (a progress notification, then the result). Never called past the result. */
   nextStep(execution: number): ToolStep;
+  /**
+   * The server cancelled a running execution: the tool observed its cancellation (in the SDK, its request's abort
+   * signal fired) and stops; no further step is asked for it. 2026-07-28 asks this of a client disconnect.
+   */
+  cancelled(execution: number): void;
   /** A deterministic number in [0, 1) from the run's seed, for session IDs and other server randomness. */
   random(): number;
 }

@@ -296,6 +296,15 @@ function createHost(world: ClientWorld): TargetHost {
       world.note(`  ⚙ ${start.tool} ${start.callId} starts executing (execution ${ordinal}, session ${start.sessionId})`);
       return index;
     },
+    cancelled(index: number): void {
+      // The reference server the client level runs against serves the 2025 revisions, which never cancel on a
+      // disconnect; a cancellation still ends the execution, as the server level records it.
+      const execution = world.executions[index];
+      if (execution === undefined || execution.finished) return;
+      execution.finished = true;
+      world.running.splice(world.running.indexOf(index), 1);
+      world.note(`  ⊘ ${execution.tool} ${execution.callId} cancelled (execution ${execution.ordinal})`);
+    },
     nextStep(index: number): ToolStep {
       const execution = world.executions[index]!;
       if (execution.finished) throw new Error(`assertion: execution ${index} asked for a step past its result`);

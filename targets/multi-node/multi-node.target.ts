@@ -139,6 +139,10 @@ class NodeHost implements TargetHost {
     return this.host.nextStep(execution);
   }
 
+  cancelled(execution: number): void {
+    this.host.cancelled(execution);
+  }
+
   random(): number {
     return this.host.random();
   }

@@ -10,6 +10,8 @@ export interface RecordedExecution extends ExecutionStart {
   readonly epoch: number;
   /** Steps taken so far (the k of the last step). */
   steps: number;
+  /** True once the server cancelled it (TargetHost.cancelled). */
+  cancelled?: boolean;
 }
 
 /** What a recording host has seen, across every incarnation it served. */
@@ -63,6 +65,12 @@ export function createRecorder(options: { seed: string; workProgressSteps: numbe
           recorded.steps += 1;
           const provenance = { epoch: recorded.epoch, sessionId: recorded.sessionId, callId: recorded.callId, execution: 1, k: recorded.steps };
           return toolStep(provenance, progressStepsOf(recorded.tool, options.workProgressSteps));
+        },
+        cancelled(execution) {
+          const recorded = executions[execution - 1];
+          if (recorded === undefined) throw new Error(`assertion: cancelled an unknown execution ${execution}`);
+          recorded.cancelled = true;
+          log.push(`cancelled ${execution}`);
         },
         random: () => random(),
       };
