@@ -2,7 +2,7 @@
 // notes) and a lazy import of the code that runs it. A new command is one entry here and one file for its code.
 // Only sim/config.ts (plain constants) is imported, so that `--help` loads nothing heavy.
 
-import { CONFIG_BOUNDS, DEFAULT_CONFIG } from '../sim/config.ts';
+import { CONFIG_BOUNDS, DEFAULT_CONFIG, REVISIONS } from '../sim/config.ts';
 import type { CommandSpec, OptionSpec } from './command-spec.ts';
 
 /** Runs a fuzz makes unless --runs or --time says otherwise: deterministic, and under a minute on the SDK targets. */
@@ -43,13 +43,20 @@ export const EXPLORE_RUNS_DEFAULT = 20_000_000;
 /** Runs per matrix cell unless --runs or --budget says otherwise. */
 export const MATRIX_RUNS_DEFAULT = 300;
 
+/** `--protocol REV|mixed` (parsed and checked against the target's eras in cli/protocol-option.ts). */
+export const PROTOCOL_OPTION = {
+  type: 'string',
+  value: 'REV',
+  help: `the revision every simulated client speaks: ${REVISIONS.join(', ')}, or mixed (each run draws one per client, both eras in most runs) (default 2025-11-25; 2026-07-28 on a modern-only target)`,
+} as const;
+
 /** Every command, in the order `resumecheck --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'fuzz',
     summary: 'random runs against a target; each violation is shrunk, printed and written as a trace',
     usage: [
-      '--target T [--runs N | --time 30s] [--seed S] [--property P ...] [--first] [--workers N] [--out DIR] [--summary FILE] [--junit FILE] [options]',
+      '--target T [--runs N | --time 30s] [--seed S] [--protocol REV|mixed] [--property P ...] [--first] [--workers N] [--out DIR] [--summary FILE] [--junit FILE] [options]',
       '--url URL | --serve "CMD" [--url URL] [--allow-remote] [--settle-ms N] [options]',
     ],
     positionals: [],
@@ -64,6 +71,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       window: { type: 'string', value: 'N', help: `events a server retains per stream, ${bounds('windowEventsMax')} (default ${DEFAULT_CONFIG.windowEventsMax})` },
       calls: { type: 'string', value: 'N', help: `tool calls per session at most, ${bounds('callsPerSessionMax')} (default ${DEFAULT_CONFIG.callsPerSessionMax})` },
       restarts: { type: 'string', value: 'N', help: `server restarts per run at most, ${bounds('restartsMax')} (default ${DEFAULT_CONFIG.restartsMax})` },
+      protocol: PROTOCOL_OPTION,
       nodes: { type: 'string', value: 'N', help: 'deploy the target on N nodes (1–8) over one shared storage, behind --balancer; nodes crash and boot again one at a time' },
       balancer: { type: 'string', value: 'B', help: 'with --nodes: sticky, round-robin, random or failover (default round-robin)' },
       'store-lag': { type: 'string', value: 'N', help: "with --nodes: a node's writes reach the other nodes N operations later, 0–100 (default 0; the kit targets only)" },
@@ -94,10 +102,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'replay',
     summary: 'run a trace file again and say whether its violation reproduces',
-    usage: ['FILE [--target T] [--json]', 'FILE --url URL | --serve "CMD" [--tries K] [--json]'],
+    usage: ['FILE [--target T] [--protocol REV|mixed] [--json]', 'FILE --url URL | --serve "CMD" [--tries K] [--json]'],
     positionals: [{ name: 'FILE', help: 'a trace written by fuzz or script' }],
     options: {
       target: { type: 'string', value: 'T', help: "replay against this target instead of the trace's own" },
+      protocol: { ...PROTOCOL_OPTION, help: "replay with the clients speaking this revision instead of the trace's own (its config's protocol)" },
       ...WIRE_OPTIONS,
       tries: { type: 'string', value: 'K', help: 'over the wire: replay K times, 1–1000, and say how often the violation reproduced (default 1)' },
       json: JSON_OPTION,
@@ -108,11 +117,12 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'script',
     summary: 'run a hand-written scenario: one action a line, as replay prints them (# starts a comment)',
-    usage: ['FILE --target T [--seed S] [--out DIR] [--json]'],
+    usage: ['FILE --target T [--seed S] [--protocol REV|mixed] [--out DIR] [--json]'],
     positionals: [{ name: 'FILE', help: 'the scenario, one action description a line' }],
     options: {
       target: { type: 'string', value: 'T', help: 'the system under test (required)' },
       seed: SEED_OPTION,
+      protocol: PROTOCOL_OPTION,
       out: OUT_OPTION,
       json: JSON_OPTION,
     },
@@ -122,7 +132,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'explore',
     summary: 'every sequence up to a depth, shortest first: the shortest counterexample, or none up to that depth',
-    usage: ['--target T --depth D [--clients C] [--property P] [--seed S] [--runs-max N] [--no-reduction] [--out DIR] [--json]'],
+    usage: ['--target T --depth D [--clients C] [--property P] [--seed S] [--protocol REV|mixed] [--runs-max N] [--no-reduction] [--out DIR] [--json]'],
     positionals: [],
     options: {
       target: { type: 'string', value: 'T', help: 'the system under test (required): a built-in target' },
@@ -130,6 +140,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       clients: { type: 'string', value: 'C', help: `simulated clients, ${bounds('clients')} (default ${DEFAULT_CONFIG.clients})` },
       property: { type: 'string', value: 'P', help: 'check only this property (a run is then not stopped by the others)' },
       seed: SEED_OPTION,
+      protocol: PROTOCOL_OPTION,
       'runs-max': { type: 'string', value: 'N', help: `sequences to run at most, 1–1000000000 (default ${EXPLORE_RUNS_DEFAULT})` },
       'no-reduction': { type: 'boolean', help: 'run every sequence (default: equal worlds are explored once, where the target can key its state)' },
       out: OUT_OPTION,

@@ -25,6 +25,7 @@ import { printStoredViolation, printViolation, quote } from './print-violation.t
 import { createProgress } from './progress.ts';
 import { requireTarget } from './require-target.ts';
 import type { Topology } from '../targets/multi-node/multi-node.target.ts';
+import { checkProtocol, parseProtocol } from './protocol-option.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
 import { WIRE_SHRINK_BOUNDS, asUsageError, prepareWire, wireReport, wireTargetFromFlags } from './wire-options.ts';
 
@@ -132,6 +133,8 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   whole('window', 'windowEventsMax');
   whole('calls', 'callsPerSessionMax');
   whole('restarts', 'restartsMax');
+  const protocol = parseProtocol(values['protocol']);
+  if (protocol !== undefined) partial.protocol = protocol;
   const shard = values['shard'] === undefined ? undefined : parseShard(values['shard'] as string);
   const workersGiven = values['workers'] === undefined ? null : parseWhole(values['workers'] as string, '--workers', 1, WORKERS_MAX);
   const minCoverage = values['min-coverage'] === undefined ? null : parseMinCoverage(values['min-coverage'] as string);
@@ -152,6 +155,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   }
   await using wire = await wireTargetFromFlags(values);
   const target = wire ?? (await deployed(await requireTarget(values['target'] as string | undefined), values));
+  const protocolScope = checkProtocol(protocol, target);
   const workers = workersFor(target, wire !== null, workersGiven);
   // Over the wire the server is started and asked for its probe tools now; without them only some properties are judged.
   const properties = wire === null ? requested : await prepareWire(wire, requested);
@@ -196,7 +200,8 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   try {
     if (!json) {
       const budget = timeMs === null ? `${runsMax} runs` : `${values['time'] as string} budget`;
-      io.out(`resumecheck fuzz: target ${target.name}, seed ${seed}, ${budget}, up to ${config.stepsMax} steps, ${config.clients} clients, window ${config.windowEventsMax}${workers > 1 ? `, ${workers} workers` : ''}`);
+      io.out(`resumecheck fuzz: target ${target.name}, seed ${seed}, ${budget}, up to ${config.stepsMax} steps, ${config.clients} clients, window ${config.windowEventsMax}${workers > 1 ? `, ${workers} workers` : ''}${protocol === undefined ? '' : `, protocol ${protocol}`}`);
+      if (protocolScope !== null) io.out(protocolScope);
     }
 
     // The failing-example database: what is stored for this target is replayed before anything is searched.
@@ -287,7 +292,8 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
     const regressionReports = [...regressions].map(([property, replay]) => regressionReport(property, replay, shown));
     const coverage = outcome.coverage === null ? null : coverageReport(outcome.coverage);
     const belowCoverage = minCoverage !== null && coverage !== null && coverage.percent < minCoverage;
-    const failed = reports.length > 0 || regressions.size > 0 || belowCoverage;
+    // A note (severity `note`: the revision permits it) is reported, never a failure.
+    const failed = reports.some((report) => !isNote(report.property)) || [...regressions.keys()].some((property) => !isNote(property)) || belowCoverage;
     const code = failed ? 1 : signalled !== null ? (signalled === 'SIGTERM' ? 143 : 130) : 0;
     const elapsedMs = sharedWallMs() - startedMs;
     const document = jsonEnvelope('fuzz', commandConfig, elapsedMs, {
@@ -351,6 +357,11 @@ function regressionReport(property: PropertyName, replay: ExampleReplay, shown: 
   return { property, recorded: replay.recorded, explanation: replay.violation!.explanation, trace: path, replay: `npx resumecheck replay ${quote(path)}` };
 }
 
+/** True for a property of severity `note`: what it finds is reported and fails nothing (exit code, JUnit). */
+export function isNote(name: PropertyName): boolean {
+  return PROPERTIES.some((property) => property.name === name && property.severity === 'note');
+}
+
 /** Safety or liveness, for a property of either level. */
 function kindOf(name: PropertyName): 'safety' | 'liveness' {
   return [...PROPERTIES, ...CLIENT_PROPERTIES].find((property) => property.name === name)!.kind;
@@ -361,6 +372,8 @@ function junitCases(checked: readonly PropertyName[], reports: readonly FindingR
     const report = reports.find((entry) => entry.property === property);
     const regression = regressions.find((entry) => entry.property === property);
     if (report === undefined && regression === undefined) return { property, failure: null };
+    // A note passes: it is in the summary and the printed report, never a failed test case.
+    if (isNote(property)) return { property, failure: null };
     const kind = kindOf(property);
     const trace = report?.trace ?? regression!.trace;
     const explanation = report?.explanation ?? regression!.explanation;
@@ -384,7 +397,7 @@ function printOutcome(
   const { outcome, reports, regressions, coverage, minCoverage, signalled } = result;
   if (signalled !== null) io.out(`interrupted by ${signalled} after ${outcome.runs} runs; everything found so far is kept`);
   if (reports.length === 0) io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
-  else io.out(`${reports.length} ${reports.length === 1 ? 'property' : 'properties'} violated in ${outcome.runs} runs: ${reports.map((report) => report.property).join(', ')}`);
+  else io.out(`${reports.length} ${reports.length === 1 ? 'property' : 'properties'} violated in ${outcome.runs} runs: ${reports.map((report) => (isNote(report.property) ? `${report.property} (a note: permitted by its revision, not a failure)` : report.property)).join(', ')}`);
   for (const [index, report] of reports.entries()) {
     const finding: Finding = outcome.findings[index]!;
     io.out('');

@@ -145,6 +145,11 @@ const RULES: Record<Rule, true> = {
   'aborted-stream': true,
   'superseded-stream': true,
   'delete-session': true,
+  'modern-execute': true,
+  'modern-request-in-flight': true,
+  'modern-notification': true,
+  'modern-only-method-not-allowed': true,
+  'modern-only-legacy-refused': true,
 };
 
 describe('decideRequest: one row of the decision table per Rule', () => {
@@ -572,6 +577,56 @@ describe('decideRequest: one row of the decision table per Rule', () => {
     endSession(alice, 'deleted');
     expect(expectReject(decideRequest(state, { kind: 'delete', sessionId: 'alice' })).status).toBe(404);
     expect(decideRequest(state, { kind: 'delete', sessionId: 'bob' })).toEqual({ kind: 'delete', rule: 'delete-session', session: bob });
+  });
+
+  it('modern-execute: a 2026-07-28 request executes fresh in no session, whatever Mcp-Session-Id and Last-Event-ID a proxy attached', () => {
+    const { state, alice, aliceIds } = twoSessions();
+    for (const sessionId of [null, alice.id, 'no-such-session']) {
+      const decision = decideRequest(state, { ...post(sessionId, { requestKey: '1', lastEventId: aliceIds[1] ?? null }), modern: true });
+      expect(decision.kind).toBe('execute');
+      expect(decision.rule).toBe('modern-execute');
+      // The stateless record: no session, never in the session map.
+      expect(decision.kind === 'execute' ? decision.session : null).toBe(state.stateless);
+    }
+    expect(state.sessions.has('')).toBe(false);
+  });
+
+  it('modern-request-in-flight: a 2026-07-28 request ID matching one still in flight is refused (409); once over, it may be used again', () => {
+    const state = createCoreState<Tagged>({ epoch: 'e1' });
+    const stream = requestStream(state, state.stateless, '7');
+    const again = expectReject(decideRequest(state, { ...post(null, { requestKey: '7' }), modern: true }));
+    expect(again.status).toBe(409);
+    expect(again.rule).toBe('modern-request-in-flight');
+    abortStream(stream);
+    expect(decideRequest(state, { ...post(null, { requestKey: '7' }), modern: true }).rule).toBe('modern-execute');
+    // Reusable: opening its stream again does not throw (a legacy ledger would).
+    expect(() => requestStream(state, state.stateless, '7')).not.toThrow();
+  });
+
+  it('modern-notification: a 2026-07-28 notification is accepted with no session', () => {
+    const state = createCoreState<Tagged>({ epoch: 'e1' });
+    const decision = decideRequest(state, { ...post('stale', { requestKey: null }), modern: true });
+    expect(decision).toEqual({ kind: 'accept', rule: 'modern-notification', session: state.stateless });
+  });
+
+  it('modern-only-method-not-allowed: a 2026-07-28-only endpoint answers GET and DELETE with 405, with or without a session', () => {
+    const state = createCoreState<Tagged>({ epoch: 'e1', modernOnly: true });
+    for (const request of [get(null, null), get('s', 'e1.1.1.1'), { kind: 'delete', sessionId: null } as const, { kind: 'delete', sessionId: 's', modern: true } as const]) {
+      const decision = expectReject(decideRequest(state, request));
+      expect(decision.status).toBe(405);
+      expect(decision.rule).toBe('modern-only-method-not-allowed');
+    }
+    // A dual-era endpoint answers a 2026-07-28 GET as its legacy path does: 400 without a session.
+    const dual = createCoreState<Tagged>({ epoch: 'e1' });
+    expect(expectReject(decideRequest(dual, { kind: 'get', sessionId: null, lastEventId: null, modern: true })).status).toBe(400);
+  });
+
+  it('modern-only-legacy-refused: a 2026-07-28-only endpoint refuses a legacy request (an initialize among them) with 400', () => {
+    const state = createCoreState<Tagged>({ epoch: 'e1', modernOnly: true });
+    const decision = expectReject(decideRequest(state, post(null, { requestKey: '1', initialize: true })));
+    expect(decision.status).toBe(400);
+    expect(decision.rule).toBe('modern-only-legacy-refused');
+    expect(decideRequest(state, { ...post(null, { requestKey: '1' }), modern: true }).rule).toBe('modern-execute');
   });
 
   it('every Rule of the table has a test above whose title starts with the rule name', () => {

@@ -16,9 +16,14 @@ export type CoreRequest =
       readonly requestKey: string | null;
       /** What identifies the request's content, to tell a re-send from a reused id. */
       readonly fingerprint: string;
+      /**
+       * True for a 2026-07-28 request (the per-request `_meta` envelope): stateless, whatever `Mcp-Session-Id` or
+       * `Last-Event-ID` a proxy attached. Absent: legacy.
+       */
+      readonly modern?: boolean;
     }
-  | { readonly kind: 'get'; readonly sessionId: string | null; readonly lastEventId: string | null }
-  | { readonly kind: 'delete'; readonly sessionId: string | null };
+  | { readonly kind: 'get'; readonly sessionId: string | null; readonly lastEventId: string | null; readonly modern?: boolean }
+  | { readonly kind: 'delete'; readonly sessionId: string | null; readonly modern?: boolean };
 
 /** The decision table's rows. Every decision names the row it comes from. */
 export type Rule =
@@ -43,10 +48,15 @@ export type Rule =
   | 'completed-replay-unsent'
   | 'aborted-stream'
   | 'superseded-stream'
-  | 'delete-session';
+  | 'delete-session'
+  | 'modern-execute'
+  | 'modern-request-in-flight'
+  | 'modern-notification'
+  | 'modern-only-method-not-allowed'
+  | 'modern-only-legacy-refused';
 
 /** HTTP statuses the core refuses with. */
-export type RejectStatus = 400 | 404 | 409 | 429;
+export type RejectStatus = 400 | 404 | 405 | 409 | 429;
 
 /** An explicit signal that the client lost events it cannot get back. */
 export interface ResetSignal {
@@ -82,6 +92,14 @@ function reject<M>(rule: Rule, status: RejectStatus, detail: string): Decision<M
 
 /** Decides what one request gets. Total over all inputs: bad client input yields a rejection, never a throw. */
 export function decideRequest<M>(state: CoreState<M>, request: CoreRequest): Decision<M> {
+  if (request.kind === 'post' && request.modern === true) return decideModern(state, request);
+  if (state.config.modernOnly) {
+    // A 2026-07-28-only endpoint: no GET stream, no session to delete (405, as the revision says it SHOULD), and
+    // no legacy request (no initialize, no session) to serve.
+    if (request.kind !== 'post') return reject('modern-only-method-not-allowed', 405, `${request.kind.toUpperCase()} is not served: this endpoint speaks 2026-07-28 only`);
+    return reject('modern-only-legacy-refused', 400, 'this endpoint speaks 2026-07-28 only: send the _meta envelope, no initialize');
+  }
+  // A dual-era endpoint answers a 2026-07-28 GET or DELETE as its legacy path does (400 without a session).
   if (request.kind === 'post' && request.initialize) return { kind: 'initialize', rule: 'initialize' };
   if (request.sessionId === null || request.sessionId === '') {
     return reject('no-session-header', 400, 'Mcp-Session-Id header is required');
@@ -106,6 +124,21 @@ export function decideRequest<M>(state: CoreState<M>, request: CoreRequest): Dec
       }
       return decideResume(state, session, request.lastEventId);
   }
+}
+
+/**
+ * A 2026-07-28 request: executed fresh, in no session, with no replay; `Mcp-Session-Id` and `Last-Event-ID` are
+ * ignored (a proxy may have attached them). Its ID must not match a request still in flight: refused with 409.
+ */
+function decideModern<M>(state: CoreState<M>, request: Extract<CoreRequest, { kind: 'post' }>): Decision<M> {
+  const stateless = state.stateless;
+  if (request.requestKey === null) return { kind: 'accept', rule: 'modern-notification', session: stateless };
+  const entry = stateless.ledger.get(request.requestKey);
+  if (entry !== undefined && streamOf(stateless, entry.streamIndex)?.status === 'open') {
+    return reject('modern-request-in-flight', 409, `request id ${request.requestKey} matches a request still in flight`);
+  }
+  if (!canOpenStream(state, stateless)) return reject('stream-limit', 429, `${stateless.streams.length} stateless requests, the most this server takes`);
+  return { kind: 'execute', rule: 'modern-execute', session: stateless };
 }
 
 function decidePost<M>(

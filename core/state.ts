@@ -61,6 +61,11 @@ export interface SessionRecord<M> {
   readonly streams: StreamRecord<M>[];
   standaloneIndex: number;
   readonly ledger: Map<string, LedgerEntry>;
+  /**
+   * The revision its initialize asked for, when it is one without priming events (before 2025-11-25); absent for
+   * 2025-11-25 and for servers that do not say.
+   */
+  revision?: string;
 }
 
 /** Bounds and policies of one core. */
@@ -73,6 +78,8 @@ export interface CoreConfig {
   readonly streamsPerSessionMax: number;
   /** What a cursor before the terminal event of a completed stream gets. */
   readonly completedStreamPolicy: CompletedStreamPolicy;
+  /** True for a 2026-07-28-only endpoint: GET and DELETE get 405, legacy requests 400. Default false (dual era). */
+  readonly modernOnly: boolean;
 }
 
 /** The whole state of one server incarnation. */
@@ -81,6 +88,12 @@ export interface CoreState<M> {
   readonly sessions: Map<string, SessionRecord<M>>;
   /** Sessions by index - 1, so a cursor's session index resolves without a search. */
   readonly sessionsByIndex: SessionRecord<M>[];
+  /**
+   * The 2026-07-28 requests: no session, so a record of its own (index 0, ID '', never in `sessions`) whose streams
+   * are the requests' streams and whose ledger says which request IDs are in flight. Its events carry no ID that
+   * could be resumed (the modern era has no resumption): the server writes them without one.
+   */
+  readonly stateless: SessionRecord<M>;
 }
 
 /** A mistake in how the core is called (a bug in the caller, not bad client input). */
@@ -104,11 +117,18 @@ export function createCoreState<M>(config: Partial<CoreConfig> & { epoch: string
     streamsPerSessionMax: config.streamsPerSessionMax ?? CORE_DEFAULTS.streamsPerSessionMax,
     completedStreamPolicy: config.completedStreamPolicy ?? replayUnsent,
     epoch: config.epoch,
+    modernOnly: config.modernOnly ?? false,
   };
   if (!(full.windowEventsMax >= 1) || !(full.streamsPerSessionMax >= 1)) {
     throw new CoreUsageError('windowEventsMax and streamsPerSessionMax must be at least 1');
   }
-  return { config: full, sessions: new Map(), sessionsByIndex: [] };
+  const stateless: SessionRecord<M> = { id: '', index: 0, status: 'live', streams: [], standaloneIndex: 0, ledger: new Map() };
+  return { config: full, sessions: new Map(), sessionsByIndex: [], stateless };
+}
+
+/** True when the stream answers a 2026-07-28 request (it belongs to no session). */
+export function isStatelessStream<M>(stream: StreamRecord<M>): boolean {
+  return stream.sessionIndex === 0;
 }
 
 /** Registers a new live session. Its ID must not have been used in this incarnation. */
@@ -166,7 +186,8 @@ export function openStream<M>(
   };
   session.streams.push(stream);
   if (opening.origin === 'request') {
-    if (session.ledger.has(opening.requestKey)) {
+    // A 2026-07-28 request ID may be used again once its request is over (only one in flight must not match).
+    if (session.index !== 0 && session.ledger.has(opening.requestKey)) {
       throw new CoreUsageError(`request ${opening.requestKey} is already in the ledger of ${session.id}`);
     }
     session.ledger.set(opening.requestKey, { fingerprint: opening.fingerprint, streamIndex: stream.index });

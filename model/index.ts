@@ -24,8 +24,8 @@ export const MODEL = {
     'stream' | 'answer' | 'frame' | 'cut' | 'end' | 'close' | 'drop' | 'rival' | 'loseTail'
   >(connectionMachine),
   client: compileMachine<
-    'idle' | 'initialising' | 'live' | 'dead',
-    'initialize' | 'initialized' | 'initializeFailed' | 'request' | 'notFound' | 'deleted'
+    'idle' | 'initialising' | 'live' | 'dead' | 'stateless',
+    'initialize' | 'initialized' | 'initializeFailed' | 'request' | 'notFound' | 'deleted' | 'speakModern' | 'call'
   >(clientMachine),
 } as const;
 

@@ -1,5 +1,5 @@
 // A non-idempotent call executes exactly once, however often its request is re-sent or replayed.
-import type { Property } from './property.ts';
+import { LEGACY, type Property } from './property.ts';
 
 export const exactlyOnceExecution: Property = {
   name: 'exactly-once-execution',
@@ -7,6 +7,7 @@ export const exactlyOnceExecution: Property = {
   source: 'Seed 000: "a write-side tool (file append) executed twice"; DESIGN: "a non-idempotent call must execute exactly once even when the same request is re-sent".',
   kind: 'safety',
   severity: 'seed advice',
+  revisions: LEGACY,
   onExecution(world, execution) {
     if (execution.tool !== 'append') return null;
     const count = world.appends.get(execution.callId) ?? 0;

@@ -1,5 +1,5 @@
 // Each connection delivers its stream's messages in emission order, each once.
-import { type Property, describeMessage, isPositioned } from './property.ts';
+import { LEGACY, type Property, describeMessage, isPositioned } from './property.ts';
 
 export const inOrderPerStream: Property = {
   name: 'in-order-per-stream',
@@ -7,6 +7,7 @@ export const inOrderPerStream: Property = {
   source: 'DESIGN: "replay strictly after the cursor, in emission order, that stream only".',
   kind: 'safety',
   severity: 'seed advice',
+  revisions: LEGACY,
   onArrival(world, arrival) {
     const { connection } = arrival;
     if (!isPositioned(world, arrival) || arrival.provenance.k > connection.kLast) return null;

@@ -1,5 +1,10 @@
 // Every property, in the order their monitors run (the first violation found is the one reported).
+import { disconnectCancels } from './disconnect-cancels.ts';
+import { eraIsolation } from './era-isolation.ts';
 import { exactlyOnceExecution } from './exactly-once-execution.ts';
+import { modernExchangeStateless } from './modern-exchange-stateless.ts';
+import { modernOnly405 } from './modern-only-405.ts';
+import { reissuedCallRunsAgain } from './reissued-call-runs-again.ts';
 import { inOrderPerStream } from './in-order-per-stream.ts';
 import { PROPERTY_NAMES, type ServerPropertyName } from './names.ts';
 import { noCrossEpochReplay } from './no-cross-epoch-replay.ts';
@@ -40,6 +45,11 @@ const byName: Record<ServerPropertyName, Property> = {
   'one-connection-per-stream': oneConnectionPerStream,
   'reused-request-id-refused': reusedRequestIdRefused,
   'no-withheld-result': noWithheldResult,
+  'disconnect-cancels': disconnectCancels,
+  'modern-exchange-stateless': modernExchangeStateless,
+  'era-isolation': eraIsolation,
+  'modern-only-405': modernOnly405,
+  'reissued-call-runs-again': reissuedCallRunsAgain,
 };
 
 /** All properties in monitor order. */

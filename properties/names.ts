@@ -19,6 +19,12 @@ export const PROPERTY_NAMES = [
   'one-connection-per-stream',
   'reused-request-id-refused',
   'no-withheld-result',
+  // The 2026-07-28 era and dual-era endpoints.
+  'disconnect-cancels',
+  'modern-exchange-stateless',
+  'era-isolation',
+  'modern-only-405',
+  'reissued-call-runs-again',
 ] as const;
 
 /** The name of one property of the server level. */

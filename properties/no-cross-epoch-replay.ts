@@ -1,5 +1,5 @@
 // Nothing produced by an earlier server incarnation is delivered to a session of a later one.
-import { type Property, describeMessage } from './property.ts';
+import { LEGACY, type Property, describeMessage } from './property.ts';
 
 export const noCrossEpochReplay: Property = {
   name: 'no-cross-epoch-replay',
@@ -7,6 +7,7 @@ export const noCrossEpochReplay: Property = {
   source: 'Seed 004, condition 4: "The event ID has not been reused across a session reincarnation (restart, expiry, or explicit re-init)."',
   kind: 'safety',
   severity: 'seed advice',
+  revisions: LEGACY,
   onArrival(_world, arrival) {
     const session = arrival.connection.session;
     if (session === null || session.epoch === arrival.provenance.epoch) return null;

@@ -1,7 +1,7 @@
 // A client never receives the same message twice over all its connections of one session, whatever cursor it or a
 // proxy presented: judged by provenance against what the client already received, not against the cursor.
 import type { Arrival, SimClient, World } from '../sim/world.ts';
-import { type Property, describeMessage } from './property.ts';
+import { LEGACY, type Property, describeMessage } from './property.ts';
 
 /** Positions below this are kept as bits of a number; later ones (and unusual provenance) in a set of keys. */
 const MASK_POSITIONS = 31;
@@ -48,6 +48,7 @@ export const noDuplicateDelivery: Property = {
     'Seed 000, first symptom: "A tools/call result delivered twice, once on the dead stream and once on the resumed stream, with the client\'s correlation map collapsing them."',
   kind: 'safety',
   severity: 'seed advice',
+  revisions: LEGACY,
   onArrival(world, arrival) {
     const client = world.clients[arrival.connection.client]!;
     if (!receivedBefore(world, client, arrival)) return null;

@@ -1,6 +1,6 @@
 // Liveness: no connection is left open on a stream that has nothing left to send.
 import { isSettled } from '../sim/world.ts';
-import type { Property } from './property.ts';
+import { ALL_REVISIONS, type Property } from './property.ts';
 
 
 export const noHang: Property = {
@@ -9,6 +9,7 @@ export const noHang: Property = {
   source: 'DESIGN: "no hang (no stream left open with nothing left to send)"; a client waiting on such a connection never learns its stream is over.',
   kind: 'liveness',
   severity: 'seed advice',
+  revisions: ALL_REVISIONS,
   onFinish(world) {
     for (const index of world.attached) {
       const connection = world.connections[index]!;

@@ -1,6 +1,6 @@
 // Liveness: once faults stop and a client has resumed its standalone stream, what the server sends there arrives.
 import { MODEL } from '../model/index.ts';
-import type { Property } from './property.ts';
+import { LEGACY, type Property } from './property.ts';
 
 const live = MODEL.session.state.live;
 
@@ -11,6 +11,7 @@ export const noLostNotification: Property = {
   source: 'MCP transports: the server may send notifications on the stream the client opened with GET, and the client resumes that stream with Last-Event-ID; seed 004: "never skip silently".',
   kind: 'liveness',
   severity: 'seed advice',
+  revisions: LEGACY,
   onFinish(world) {
     for (const client of world.clients) {
       const session = client.session;

@@ -1,6 +1,6 @@
 // Liveness: once faults stop and clients resume with their latest cursors, every call is answered or reset.
 import { isSettled } from '../sim/world.ts';
-import type { Property } from './property.ts';
+import { ALL_REVISIONS, type Property } from './property.ts';
 
 export const noLostResult: Property = {
   name: 'no-lost-result',
@@ -8,6 +8,7 @@ export const noLostResult: Property = {
   source: 'Seed 000: "the ID was recognized; the stream was not resumable" (the lost result of "completed -> fresh"); MCP: "Disconnection SHOULD NOT be interpreted as the client cancelling its request."',
   kind: 'liveness',
   severity: 'SHOULD',
+  revisions: ALL_REVISIONS,
   onFinish(world) {
     for (const view of world.views) {
       if (view.call === null || isSettled(view.outcome)) continue;

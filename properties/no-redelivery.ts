@@ -1,5 +1,5 @@
 // Nothing at or before the presented cursor is delivered again after a resume.
-import { type Property, describeMessage, isPositioned } from './property.ts';
+import { LEGACY, type Property, describeMessage, isPositioned } from './property.ts';
 
 export const noRedelivery: Property = {
   name: 'no-redelivery',
@@ -7,6 +7,7 @@ export const noRedelivery: Property = {
   source: 'Seed 000: "replays buffered events strictly after that ID"; DESIGN: "replay strictly after the cursor".',
   kind: 'safety',
   severity: 'seed advice',
+  revisions: LEGACY,
   onArrival(world, arrival) {
     const cursor = arrival.connection.cursor;
     if (cursor === null || !isPositioned(world, arrival) || arrival.provenance.k > cursor.k) return null;

@@ -1,7 +1,7 @@
 // Missed events are replayed or signalled: a client is never skipped past events silently.
 import { MODEL } from '../model/index.ts';
 import { isSettled } from '../sim/world.ts';
-import { type Property, describeMessage, isPositioned } from './property.ts';
+import { LEGACY, type Property, describeMessage, isPositioned } from './property.ts';
 
 const completed = MODEL.stream.state.completed;
 const live = MODEL.session.state.live;
@@ -12,6 +12,7 @@ export const noSilentGap: Property = {
   source: 'Seed 004: "start fresh and signal a gap, because the client has missed events it cannot reconstruct"; "Silent replay is never correct."',
   kind: 'safety',
   severity: 'seed advice',
+  revisions: LEGACY,
   onArrival(world, arrival) {
     const { connection } = arrival;
     if (connection.kExpected === null || connection.resetSeen || !isPositioned(world, arrival)) return null;

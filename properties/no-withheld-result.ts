@@ -1,6 +1,6 @@
 // A result the server holds and never wrote toward the client is delivered when the client resumes, not withheld.
 import { MODEL } from '../model/index.ts';
-import type { Property } from './property.ts';
+import { LEGACY, type Property } from './property.ts';
 
 const completed = MODEL.stream.state.completed;
 
@@ -12,6 +12,7 @@ export const noWithheldResult: Property = {
     'MCP transports: "Disconnection SHOULD NOT be interpreted as the client cancelling its request"; DESIGN: a cursor before the terminal event "means the client missed its result" (withholding it is seed 000\'s rule read literally).',
   kind: 'safety',
   severity: 'SHOULD',
+  revisions: LEGACY,
   onEnd(world, connection) {
     if (!connection.resetSeen || connection.view < 0) return null;
     const view = world.views[connection.view]!;

@@ -1,6 +1,6 @@
 // A stream is carried by one live connection at a time: a second connection for it is refused, or the first is ended
 // so its client knows. Never two live connections, never a connection left open that nothing will ever end.
-import type { Property } from './property.ts';
+import { ALL_REVISIONS, type Property } from './property.ts';
 
 export const oneConnectionPerStream: Property = {
   name: 'one-connection-per-stream',
@@ -10,6 +10,7 @@ export const oneConnectionPerStream: Property = {
     'MCP transports: the server "MUST send each of its JSON-RPC messages on only one of the connected streams"; FIELD: concurrent resumes are refused "defensively" (go-sdk); a connection left open with nothing to come is a hang.',
   kind: 'safety',
   severity: 'seed advice',
+  revisions: ALL_REVISIONS,
   onStep(world) {
     const { attached } = world;
     for (let at = 1; at < attached.length; at += 1) {

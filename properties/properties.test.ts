@@ -3,23 +3,73 @@
 // script on the reference, where every property holds.
 
 import { describe, expect, it } from 'vitest';
-import { freshLiteral } from '../core/index.ts';
-import { resolveConfig } from '../sim/config.ts';
+import { freshLiteral, parseEventId } from '../core/index.ts';
+import { MODERN_REVISION, type ProtocolChoice, type Revision, resolveConfig } from '../sim/config.ts';
+import { clientRevisions } from '../sim/revisions.ts';
 import { runSimulation } from '../sim/engine.ts';
 import { scriptChoices } from '../sim/script.ts';
 import { findTarget } from '../targets/index.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { type Strategy, coreIncarnation, openKitRun } from '../targets/server-kit.ts';
-import type { JsonRpcMessage, Target } from '../targets/target.ts';
+import type { JsonRpcMessage, ProtocolEra, Target } from '../targets/target.ts';
 import { PROPERTY_NAMES, type PropertyName } from './names.ts';
 
 const SEED = 'fixed';
 const CONFIG = resolveConfig({ seed: SEED });
 
 /** A misbehaving server for one test: the server kit with a strategy that breaks one rule. */
-function inlineTarget(name: string, description: string, breaks: PropertyName[], strategy: Strategy): Target {
-  return { name, kind: 'planted', description, breaks, open: (options) => openKitRun(strategy, options) };
+function inlineTarget(name: string, description: string, breaks: PropertyName[], strategy: Strategy, eras?: readonly ProtocolEra[]): Target {
+  return { name, kind: 'planted', description, breaks, ...(eras === undefined ? {} : { eras }), open: (options) => openKitRun(strategy, options) };
 }
+
+/**
+ * The first seed (mixed-0, mixed-1, ...) for which `--protocol mixed` gives the clients these eras on a dual-era
+ * target: a hand-made script of both eras names its clients, so it needs to know which one is modern.
+ */
+function mixedSeed(wanted: readonly Revision[]): string {
+  for (let n = 0; n < 200; n += 1) {
+    const seed = `mixed-${n}`;
+    const revisions = clientRevisions(resolveConfig({ seed, protocol: 'mixed', clients: wanted.length }), ['legacy', 'modern']);
+    if (revisions.every((revision, index) => revision === wanted[index])) return seed;
+  }
+  throw new Error(`no seed among mixed-0..199 gives the clients ${wanted.join(', ')}`);
+}
+
+/** Client 1 speaks 2025-11-25 (with priming events: it has a cursor at once), client 2 speaks 2026-07-28. */
+const LEGACY_THEN_MODERN: readonly Revision[] = ['2025-11-25', MODERN_REVISION];
+
+/** Answers a GET or DELETE on a 2026-07-28-only endpoint as the legacy path does (400), not with 405. */
+const modernOnlyAnswers400 = inlineTarget(
+  'modern-only-400',
+  'a 2026-07-28-only endpoint answering GET and DELETE with 400',
+  ['modern-only-405'],
+  { boot: (incarnation, options) => coreIncarnation(incarnation, options) },
+  ['modern'],
+);
+
+/** The reference core as a 2026-07-28-only endpoint (405 for GET and DELETE). */
+const modernOnlyReference = inlineTarget('modern-only', 'the reference core serving 2026-07-28 only', [], { boot: (incarnation, options) => coreIncarnation(incarnation, options, { modernOnly: true }) }, ['modern']);
+
+/**
+ * A dual-era endpoint whose resume finds the stream by its number alone, in the 2026-07-28 requests' record: a legacy
+ * client's resume joins a modern request's stream (a store keyed by stream number, shared by both eras).
+ */
+const resumeJoinsModernStream = inlineTarget('resume-joins-modern-stream', "a legacy resume joins the 2026-07-28 request's stream of the same number", ['era-isolation'], {
+  boot: (incarnation, options) => {
+    const base = coreIncarnation(incarnation, options);
+    return {
+      ...base,
+      decide: (request) => {
+        const decision = base.decide(request);
+        const parsed = request.kind === 'get' ? parseEventId(request.lastEventId) : null;
+        if (decision.kind !== 'stream' || parsed === null || !parsed.ok) return decision;
+        const stream = base.state.stateless.streams[parsed.parts.streamIndex - 1];
+        if (stream === undefined) return decision;
+        return { ...decision, stream, replay: [...stream.retained], reset: null, then: stream.status === 'open' ? 'live' : 'end' };
+      },
+    };
+  },
+}, ['legacy', 'modern']);
 
 function builtIn(name: string): Target {
   const target = findTarget(name);
@@ -115,6 +165,10 @@ interface Case {
   readonly step: number;
   /** The config seed, when the case needs another one than SEED (the SDK's clock and randomness come from it). */
   readonly seed?: string;
+  /** The protocol the clients speak (default: none configured, 2025-11-25). */
+  readonly protocol?: ProtocolChoice;
+  /** The script that holds on the reference, when the case's own is no counterexample there either (a note's). */
+  readonly holds?: readonly string[];
 }
 
 const CASES: readonly Case[] = [
@@ -382,10 +436,76 @@ const CASES: readonly Case[] = [
     step: 4,
     seed: '5',
   },
+  {
+    property: 'disconnect-cancels',
+    what: "a 2026-07-28 client's exchange is cut; the dual-era server lets the tool run on, and the liveness phase advances it",
+    target: builtIn('modern-disconnect-runs-on'),
+    script: ['client 1 calls read (2026-07-28)', 'the network cuts connection #0'],
+    step: 2,
+    protocol: '2026-07-28',
+  },
+  {
+    property: 'modern-exchange-stateless',
+    what: "a proxy attaches client 1's Mcp-Session-Id to client 2's 2026-07-28 call, and the tool runs in client 1's session",
+    target: builtIn('modern-joins-legacy-session'),
+    script: ['client 1 initializes', "client 2 calls read (2026-07-28); a proxy attaches client 1's Mcp-Session-Id"],
+    step: 1,
+    seed: mixedSeed(LEGACY_THEN_MODERN),
+    protocol: 'mixed',
+  },
+  {
+    property: 'era-isolation',
+    what: "a proxy attaches client 1's legacy cursor to client 2's 2026-07-28 call, and the legacy stream's progress is replayed into it",
+    target: builtIn('modern-cursor-replays'),
+    script: [
+      'client 1 initializes',
+      'client 1 calls work',
+      'the network cuts connection #2',
+      'the server advances c1',
+      "client 2 calls read (2026-07-28); a proxy attaches client 1's latest Last-Event-ID",
+    ],
+    step: 4,
+    seed: mixedSeed(LEGACY_THEN_MODERN),
+    protocol: 'mixed',
+  },
+  {
+    property: 'era-isolation',
+    what: "client 1's legacy resume joins client 2's 2026-07-28 stream of the same number and gets its progress",
+    target: resumeJoinsModernStream,
+    script: [
+      'client 1 initializes',
+      'client 1 calls read',
+      'client 2 calls work (2026-07-28)',
+      'the server advances c2',
+      'the network cuts connection #2',
+      'client 1 resumes the stream of c1 with its latest cursor',
+    ],
+    step: 5,
+    seed: mixedSeed(LEGACY_THEN_MODERN),
+    protocol: 'mixed',
+  },
+  {
+    property: 'modern-only-405',
+    what: 'a 2026-07-28-only endpoint answers a GET as its legacy path would (400), not 405',
+    target: modernOnlyAnswers400,
+    script: ['client 1 probes the endpoint with a GET (2026-07-28)'],
+    step: 0,
+    protocol: '2026-07-28',
+  },
+  {
+    property: 'reissued-call-runs-again',
+    what: 'a note: an append whose 2026-07-28 exchange broke is re-issued and runs again (permitted by the revision)',
+    target: referenceTarget,
+    script: ['client 1 calls append (2026-07-28)', 'the network cuts connection #0'],
+    step: 2,
+    protocol: '2026-07-28',
+    holds: ['client 1 calls append (2026-07-28)'],
+  },
 ];
 
-async function runScript(target: Target, script: readonly string[], seed?: string) {
-  return runSimulation(target, seed === undefined ? CONFIG : resolveConfig({ seed }), scriptChoices(script), { record: true });
+async function runScript(target: Target, script: readonly string[], seed?: string, protocol?: ProtocolChoice) {
+  const config = seed === undefined && protocol === undefined ? CONFIG : resolveConfig({ seed: seed ?? SEED, ...(protocol === undefined ? {} : { protocol }) });
+  return runSimulation(target, config, scriptChoices(script), { record: true });
 }
 
 describe(`hand-made counterexamples, one or more per property (seed ${SEED})`, () => {
@@ -396,7 +516,7 @@ describe(`hand-made counterexamples, one or more per property (seed ${SEED})`, (
 
   for (const testCase of CASES) {
     it(`${testCase.property}: ${testCase.what} (${testCase.target.name}, step ${testCase.step}, seed ${testCase.seed ?? SEED})`, async () => {
-      const result = await runScript(testCase.target, testCase.script, testCase.seed);
+      const result = await runScript(testCase.target, testCase.script, testCase.seed, testCase.protocol);
       expect(result.violation?.property).toBe(testCase.property);
       expect(result.violation?.step).toBe(testCase.step);
       // A liveness violation is found after the whole script; a safety violation during its last step.
@@ -406,10 +526,11 @@ describe(`hand-made counterexamples, one or more per property (seed ${SEED})`, (
       expect(actions.map((action, index) => action.startsWith(testCase.script[index]!))).toEqual(testCase.script.map(() => true));
     });
 
-    it(`${testCase.property}: the same script holds on reference (seed ${testCase.seed ?? SEED})`, async () => {
-      const result = await runScript(referenceTarget, testCase.script, testCase.seed);
+    it(`${testCase.property}: ${testCase.holds === undefined ? 'the same script' : 'a script without the fault'} holds on reference (seed ${testCase.seed ?? SEED})`, async () => {
+      const script = testCase.holds ?? testCase.script;
+      const result = await runScript(referenceTarget, script, testCase.seed, testCase.protocol);
       expect(result.violation).toBeNull();
-      expect(result.steps).toBe(testCase.script.length);
+      expect(result.steps).toBe(script.length);
     });
   }
 });

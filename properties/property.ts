@@ -1,12 +1,23 @@
 // What a property is: a name, a one-sentence statement, its source, safety or liveness, and an online
 // monitor over what clients and the simulator's tools observe (never over a target's internals).
 
+import type { Revision } from '../sim/config.ts';
 import type { Arrival, EventOwner, SimConnection, SimExecution, World } from '../sim/world.ts';
 import type { Frame } from '../targets/target.ts';
 import type { PropertyName } from './names.ts';
 
-/** How strongly a property's source requires it. */
-export type Severity = 'MUST' | 'SHOULD' | 'seed advice';
+/**
+ * How strongly a property's source requires it. `note`: the revision permits what it reports (a re-issued call
+ * running twice under 2026-07-28): reported, never failing a run or an exit code.
+ */
+export type Severity = 'MUST' | 'SHOULD' | 'seed advice' | 'note';
+
+/** The legacy era's revisions, which most properties apply to (sessions, SSE resumability). */
+export const LEGACY: readonly Revision[] = ['2025-03-26', '2025-06-18', '2025-11-25'];
+/** Every revision. */
+export const ALL_REVISIONS: readonly Revision[] = ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
+/** The modern era's revision. */
+export const MODERN: readonly Revision[] = ['2026-07-28'];
 
 /** An invariant resumecheck checks. Each hook returns an explanation when it sees a violation, else null. */
 export interface Property {
@@ -16,8 +27,14 @@ export interface Property {
   /** The seed passage or specification sentence it comes from. */
   readonly source: string;
   readonly kind: 'safety' | 'liveness';
-  /** How strongly its source requires it: an MCP MUST, an MCP SHOULD, or the advice of a seed (or DESIGN). */
+  /** How strongly its source requires it: an MCP MUST, an MCP SHOULD, or the advice of a seed (or DESIGN), or a note. */
   readonly severity: Severity;
+  /**
+   * The protocol revisions it applies to: the engine consults its monitors only for what a client of one of them
+   * observes (connection hooks: the connection's client; execution hooks: the call's client; global hooks: when a
+   * client of the run speaks one).
+   */
+  readonly revisions: readonly Revision[];
   /** A message with provenance arrived on a connection (checked before the world records it). */
   readonly onArrival?: (world: World, arrival: Arrival) => string | null;
   /**
@@ -33,6 +50,8 @@ export interface Property {
   readonly onEnd?: (world: World, connection: SimConnection) => string | null;
   /** A tool execution started. */
   readonly onExecution?: (world: World, execution: SimExecution) => string | null;
+  /** The server asked a running execution for its next step (a progress notification or its result). */
+  readonly onToolStep?: (world: World, execution: SimExecution) => string | null;
   /** A step is over (its operations and everything they caused were handled), in either phase. */
   readonly onStep?: (world: World) => string | null;
   /** The run is over, after the liveness phase. */

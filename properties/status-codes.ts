@@ -1,6 +1,6 @@
 // Status codes as the specification says: 404 for a terminated session's ID, 400 without a session header.
 import { MODEL } from '../model/index.ts';
-import type { Property } from './property.ts';
+import { LEGACY, type Property } from './property.ts';
 
 const live = MODEL.session.state.live;
 const initialising = MODEL.session.state.initialising;
@@ -11,6 +11,7 @@ export const statusCodes: Property = {
   source: 'MCP transports 2025-06-18 and 2025-11-25, session management: "MUST respond ... with HTTP 404 Not Found"; "SHOULD respond ... with HTTP 400 Bad Request".',
   kind: 'safety',
   severity: 'MUST',
+  revisions: LEGACY,
   onResponse(_world, connection) {
     if (connection.session === null) {
       if (connection.purpose === 'initialize' || connection.status === 400) return null;

@@ -1,6 +1,6 @@
 // Every event a client receives carries a JSON-RPC message, or no data at all (a priming event).
 import type { JsonRpcMessage } from '../targets/target.ts';
-import type { Property } from './property.ts';
+import { ALL_REVISIONS, type Property } from './property.ts';
 
 function isJsonRpcMessage(data: JsonRpcMessage): boolean {
   if (data['jsonrpc'] !== '2.0') return false;
@@ -14,6 +14,7 @@ export const wellFormedMessages: Property = {
   source: 'MCP transports: the server sends JSON-RPC messages as SSE events; 2025-11-25: a priming event is an event ID with empty data.',
   kind: 'safety',
   severity: 'MUST',
+  revisions: ALL_REVISIONS,
   onFrame(_world, connection, frame) {
     if (frame.data === null || frame.event === 'reset' || isJsonRpcMessage(frame.data)) return null;
     return `event ${frame.eventId ?? '(no id)'} on connection ${connection.index} carries ${JSON.stringify(frame.data).slice(0, 80)}, which is no JSON-RPC message`;

@@ -4,9 +4,21 @@
 import { MODEL, accepts, step } from '../model/index.ts';
 import type { HttpRequest, HttpResponse, JsonRpcMessage, ToolName } from '../targets/target.ts';
 import { TOOL_NAMES } from '../targets/target.ts';
-import { ACTION_KINDS, type ActionKind } from './config.ts';
-import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, standaloneNotification } from './tools.ts';
-import { type ConnectionPurpose, type Cursor, type SimCall, type SimClient, type SimConnection, type SimSession, type StreamView, type World, isSettled } from './world.ts';
+import { ACTION_KINDS, type ActionKind, MODERN_REVISION, hasPolling, sendsVersionHeader } from './config.ts';
+import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, modernCallRequest, standaloneNotification } from './tools.ts';
+import {
+  type ConnectionPurpose,
+  type Cursor,
+  type SimCall,
+  type SimClient,
+  type SimConnection,
+  type SimSession,
+  type StreamView,
+  type World,
+  isModernClient,
+  isSettled,
+  statelessSession,
+} from './world.ts';
 
 /** Kind numbers, in ACTION_KINDS order. */
 export const K = Object.fromEntries(ACTION_KINDS.map((kind, index) => [kind, index])) as Record<ActionKind, number>;
@@ -96,12 +108,15 @@ export function enumerateActions(world: World, list: ActionList): void {
   }
   for (const index of world.attached) {
     push(list, K.cut, index, 0);
-    if (canClose && world.connections[index]!.view >= 0) push(list, K.serverClose, index, 0);
+    const connection = world.connections[index]!;
+    // Polling closes (retry) exist from 2025-11-25 on (SEP-1699), and not in the modern era.
+    if (canClose && connection.view >= 0 && hasPolling(world.clients[connection.client]!.revision)) push(list, K.serverClose, index, 0);
   }
   for (const index of world.running) push(list, K.advance, index, 0);
   if (canRestart && world.restarts < world.config.restartsMax && accepts(SRV, world.serverState, SRV.event.restart)) push(list, K.restart, 0, 0);
   enumerateLaterKinds(world, list);
   enumerateNodeFaults(world, list);
+  enumerateModernKinds(world, list);
   if (list.count > ACTIONS_MAX) throw new Error(`${list.count} actions enabled in one step, more than the ${ACTIONS_MAX} a list holds`);
 }
 
@@ -143,6 +158,70 @@ function enumerateNodeFaults(world: World, list: ActionList): void {
   if (nodes < 2 || !accepts(SRV, world.serverState, SRV.event.restart)) return;
   if (world.nodeDown >= 0) push(list, K.restartNode, world.nodeDown, 0);
   else if (world.nodeCrashes < (world.config.nodeCrashesMax ?? 0)) for (let node = 0; node < nodes; node += 1) push(list, K.crashNode, node, 0);
+}
+
+/** The variants of a proxied modern call: which legacy headers the proxy attaches. */
+const PROXIED = ['its Mcp-Session-Id', 'its Mcp-Session-Id and latest Last-Event-ID', 'its latest Last-Event-ID'] as const;
+/** The variant in which a modern client's own stale cursor (from a server that sent event IDs) is attached. */
+const PROXIED_OWN_CURSOR = 3;
+
+/** Encodes a proxied call's (tool, variant, client whose headers are attached) in one action argument. */
+function proxiedArgument(tool: number, variant: number, other: number): number {
+  return (tool * 4 + variant) * 4 + other;
+}
+
+function decodeProxied(b: number): { tool: number; variant: number; other: number } {
+  return { tool: Math.floor(b / 16), variant: Math.floor(b / 4) % 4, other: b % 4 };
+}
+
+/**
+ * The 2026-07-28 client's actions, enumerated last (after every kind of the legacy era), and only for modern
+ * clients: a run without one offers exactly what it offered before the modern era existed.
+ */
+function enumerateModernKinds(world: World, list: ActionList): void {
+  for (const client of world.clients) {
+    if (!accepts(C, client.state, C.event.call)) continue;
+    if (client.modernCalls.length < world.config.callsPerSessionMax) {
+      for (let tool = 0; tool < TOOL_NAMES.length; tool += 1) push(list, K.callModern, client.index, tool);
+      for (let tool = 0; tool < TOOL_NAMES.length; tool += 1) {
+        for (const other of world.clients) {
+          if (other === client) {
+            if (client.cursorLatest !== null) push(list, K.callProxied, client.index, proxiedArgument(tool, PROXIED_OWN_CURSOR, other.index));
+            continue;
+          }
+          if (other.session !== null) {
+            push(list, K.callProxied, client.index, proxiedArgument(tool, 0, other.index));
+            if (other.cursorLatest !== null) push(list, K.callProxied, client.index, proxiedArgument(tool, 1, other.index));
+          }
+          if (other.cursorLatest !== null) push(list, K.callProxied, client.index, proxiedArgument(tool, 2, other.index));
+        }
+      }
+    }
+    for (const call of client.modernCalls) {
+      const view = world.views[call.view]!;
+      if (isSettled(view.outcome)) continue;
+      // Broken before its result (cut, lost tail, refused): the client re-issues it. Still open: a request ID in flight.
+      if (view.connection < 0) push(list, K.reissue, call.index, 0);
+      else {
+        push(list, K.resendInFlight, call.index, 0);
+        push(list, K.resendInFlight, call.index, 1);
+      }
+    }
+    push(list, K.probeModern, client.index, 0);
+    push(list, K.probeModern, client.index, 1);
+  }
+}
+
+/**
+ * The `MCP-Protocol-Version` header a configured protocol adds to a legacy client's requests after its initialize
+ * (from 2025-06-18 on). Without a configured protocol nothing is added, so every earlier trace replays as it was.
+ */
+function stamp(world: World, op: Op): Op {
+  if (op.kind !== 'handle' || world.config.protocol === undefined || op.request.protocolVersion !== undefined) return op;
+  const connection = world.connections[op.request.connection]!;
+  const client = world.clients[connection.client]!;
+  if (connection.purpose === 'initialize' || isModernClient(client) || !sendsVersionHeader(client.revision)) return op;
+  return { ...op, request: { ...op.request, protocolVersion: client.revision } };
 }
 
 /** One operation on the target. */
@@ -193,6 +272,7 @@ function openConnection(
     resetSeen: false,
     resetReason: null,
     framesToLose: 0,
+    sessionIdAnswered: null,
   };
   world.connections.push(connection);
   return connection;
@@ -256,6 +336,10 @@ function resumeRequest(world: World, client: SimClient, view: StreamView | null,
 
 /** The first operation of an action; the world is changed for what happens before the target sees it. */
 export function startAction(world: World, kind: number, a: number, b: number): Op {
+  return stamp(world, startUnstamped(world, kind, a, b));
+}
+
+function startUnstamped(world: World, kind: number, a: number, b: number): Op {
   switch (ACTION_KINDS[kind]) {
     case 'initialize': {
       const client = world.clients[a]!;
@@ -263,8 +347,9 @@ export function startAction(world: World, kind: number, a: number, b: number): O
       if (client.habit === 'restart') client.requestIdNext = 1;
       const requestId = client.requestIdNext++;
       const connection = openConnection(world, client, 'initialize', { session: null, view: -1, cursor: null, lastEventId: null, kExpected: null });
-      if (world.notes !== null) world.notes.push(`POST #${connection.index} initialize (request ${requestId})`);
-      return handleOp({ method: 'POST', connection: connection.index, sessionId: null, lastEventId: null, body: initializeRequest(requestId) });
+      const revision = world.config.protocol === undefined ? '' : `, ${client.revision}`;
+      if (world.notes !== null) world.notes.push(`POST #${connection.index} initialize (request ${requestId}${revision})`);
+      return handleOp({ method: 'POST', connection: connection.index, sessionId: null, lastEventId: null, body: initializeRequest(requestId, client.revision) });
     }
     case 'call':
     case 'callStale': {
@@ -388,6 +473,7 @@ export function startAction(world: World, kind: number, a: number, b: number): O
     case 'resendInFlight': {
       const call = world.calls[a]!;
       const client = world.clients[call.client]!;
+      if (isModernClient(client)) return collideModern(world, client, call, b);
       if (b === 0) {
         const connection = openConnection(world, client, 'resend', { session: call.session, view: call.view, cursor: null, lastEventId: null, kExpected: null });
         if (world.notes !== null) world.notes.push(`POST #${connection.index} re-sends ${call.id}'s tools/call (request ${call.requestId}) while it is in flight`);
@@ -428,9 +514,87 @@ export function startAction(world: World, kind: number, a: number, b: number): O
       return { kind: 'restartNode', node: a };
     case 'catchUp':
       return { kind: 'catchUp' };
+    case 'callModern':
+      return callModern(world, world.clients[a]!, TOOL_NAMES[b]!, null);
+    case 'callProxied': {
+      const { tool, variant, other } = decodeProxied(b);
+      return callModern(world, world.clients[a]!, TOOL_NAMES[tool]!, { variant, other: world.clients[other]! });
+    }
+    case 'reissue': {
+      const call = world.calls[a]!;
+      const client = world.clients[call.client]!;
+      const lost = world.views[call.view]!;
+      // The client gave up on the broken exchange (its request is lost, 2026-07-28): that wait is over, a new one begins.
+      lost.outcome = 'reset';
+      const requestLost = call.requestId;
+      call.requestId = client.requestIdNext++;
+      call.body = modernCallRequest(call.requestId, call.tool, call.id);
+      const view = createView(world, client, call.session, call);
+      call.view = view.index;
+      const connection = openConnection(world, client, 'call', { session: null, view: view.index, cursor: null, lastEventId: null, kExpected: 1 });
+      if (world.notes !== null) world.notes.push(`POST #${connection.index} tools/call ${call.tool} as ${call.id} again (request ${call.requestId}; request ${requestLost} was lost)`);
+      return handleOp({ method: 'POST', connection: connection.index, sessionId: null, lastEventId: null, body: call.body, protocolVersion: MODERN_REVISION });
+    }
+    case 'probeModern': {
+      const client = world.clients[a]!;
+      const connection = openConnection(world, client, 'probe', { session: null, view: -1, cursor: null, lastEventId: null, kExpected: null });
+      if (world.notes !== null) world.notes.push(`${b === 0 ? 'GET' : 'DELETE'} #${connection.index} (${MODERN_REVISION}, no Mcp-Session-Id)`);
+      return handleOp(
+        b === 0
+          ? { method: 'GET', connection: connection.index, sessionId: null, lastEventId: null, protocolVersion: MODERN_REVISION }
+          : { method: 'DELETE', connection: connection.index, sessionId: null, protocolVersion: MODERN_REVISION },
+      );
+    }
     default:
       throw new Error(`unknown action kind ${kind}`);
   }
+}
+
+/**
+ * A 2026-07-28 tool call: the _meta envelope, no session, no cursor, unless a proxy attaches another client's legacy
+ * `Mcp-Session-Id` and/or `Last-Event-ID` (or the client's own stale cursor). The connection records the session
+ * whose ID the request carried, as every connection does.
+ */
+function callModern(world: World, client: SimClient, tool: ToolName, proxied: { variant: number; other: SimClient } | null): Op {
+  const requestId = client.requestIdNext++;
+  const id = `c${world.calls.length + 1}`;
+  const session = statelessSession(client.index, world.epoch);
+  const call: SimCall = { index: world.calls.length, id, client: client.index, session, requestId, tool, body: modernCallRequest(requestId, tool, id), view: -1, executions: 0, reuses: null };
+  world.calls.push(call);
+  world.callsById.set(id, call);
+  client.modernCalls.push(call);
+  const view = createView(world, client, session, call);
+  call.view = view.index;
+  client.state = step(C, client.state, C.event.call);
+  const headerSession = proxied !== null && proxied.variant <= 1 ? proxied.other.session : null;
+  const lastEventId = proxied !== null && proxied.variant >= 1 ? proxied.other.cursorLatest!.eventId : null;
+  const connection = openConnection(world, client, 'call', { session: headerSession, view: view.index, cursor: null, lastEventId, kExpected: 1 });
+  if (world.notes !== null) {
+    const headers = `${headerSession === null ? '' : ` with Mcp-Session-Id: ${headerSession.id}`}${lastEventId === null ? '' : ` with Last-Event-ID: ${lastEventId}`}`;
+    world.notes.push(`POST #${connection.index} tools/call ${tool} as ${id} (request ${requestId}, ${MODERN_REVISION})${headers}`);
+  }
+  return handleOp({ method: 'POST', connection: connection.index, sessionId: headerSession === null ? null : headerSession.id, lastEventId, body: call.body, protocolVersion: MODERN_REVISION });
+}
+
+/**
+ * A 2026-07-28 request under a request ID still in flight (b 0: the same request again, b 1: another call): the ID
+ * "must not match one still in flight", so the server refuses it; no stream of the client's is fed by it.
+ */
+function collideModern(world: World, client: SimClient, call: SimCall, b: number): Op {
+  let body = call.body;
+  let what = `re-sends ${call.id}'s tools/call`;
+  if (b === 1) {
+    const tool = otherTool(call.tool);
+    const id = `c${world.calls.length + 1}`;
+    const reuse: SimCall = { index: world.calls.length, id, client: client.index, session: call.session, requestId: call.requestId, tool, body: modernCallRequest(call.requestId, tool, id), view: -1, executions: 0, reuses: call };
+    world.calls.push(reuse);
+    world.callsById.set(id, reuse);
+    body = reuse.body;
+    what = `tools/call ${tool} as ${id}`;
+  }
+  const connection = openConnection(world, client, 'reuse', { session: null, view: -1, cursor: null, lastEventId: null, kExpected: null });
+  if (world.notes !== null) world.notes.push(`POST #${connection.index} ${what} (request ${call.requestId}, ${MODERN_REVISION}, still in flight for ${call.id})`);
+  return handleOp({ method: 'POST', connection: connection.index, sessionId: null, lastEventId: null, body, protocolVersion: MODERN_REVISION });
 }
 
 /**
@@ -516,6 +680,7 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
   const connection = world.connections[op.request.connection]!;
   connection.status = response.status;
   connection.node = response.node ?? 0;
+  connection.sessionIdAnswered = response.sessionId;
   changeConnection(world, connection, response.streaming ? CONN.event.stream : CONN.event.answer);
   if (world.notes !== null) world.notes.push(`  → ${response.status}${response.streaming ? ' SSE' : ''}${response.sessionId !== null && connection.purpose === 'initialize' ? ` Mcp-Session-Id: ${response.sessionId}` : ''}${response.node === undefined ? '' : ` (node ${response.node + 1})`}`);
   observeResponse(connection);
@@ -596,7 +761,7 @@ export function followUp(world: World, op: Op): Op | null {
   if (connection.purpose !== 'initialize' || client.session === null || client.state !== C.state.live) return null;
   const follow = openConnection(world, client, 'initialized', { session: client.session, view: -1, cursor: null, lastEventId: null, kExpected: null });
   if (world.notes !== null) world.notes.push(`POST #${follow.index} notifications/initialized`);
-  return handleOp({ method: 'POST', connection: follow.index, sessionId: client.session.id, lastEventId: null, body: INITIALIZED_NOTIFICATION }, 1);
+  return stamp(world, handleOp({ method: 'POST', connection: follow.index, sessionId: client.session.id, lastEventId: null, body: INITIALIZED_NOTIFICATION }, 1));
 }
 
 /** Names an action for traces and scripts, from the world before it runs. */
@@ -659,6 +824,11 @@ export function describeAction(world: World, kind: number, a: number, b: number)
     }
     case 'resendInFlight': {
       const call = world.calls[a]!;
+      if (isModernClient(world.clients[call.client]!)) {
+        return b === 0
+          ? `a proxy re-sends ${call.id} (${call.tool}, request ${call.requestId}) of ${client(call.client)} while it is in flight`
+          : `${client(call.client)} reuses request ${call.requestId} of ${call.id}, still in flight, for a call of ${otherTool(call.tool)}`;
+      }
       return b === 0
         ? `a proxy re-sends ${call.id} (${call.tool}, request ${call.requestId}) of ${client(call.client)} while it is in flight`
         : `${client(call.client)} reuses request ${call.requestId} of ${call.id}, still in flight, for a call of ${otherTool(call.tool)}`;
@@ -671,6 +841,19 @@ export function describeAction(world: World, kind: number, a: number, b: number)
       return `node ${a + 1} boots again`;
     case 'catchUp':
       return 'the shared store catches up: every write reaches every node';
+    case 'callModern':
+      return `${client(a)} calls ${TOOL_NAMES[b]} (${MODERN_REVISION})`;
+    case 'callProxied': {
+      const { tool, variant, other } = decodeProxied(b);
+      if (variant === PROXIED_OWN_CURSOR) return `${client(a)} calls ${TOOL_NAMES[tool]} (${MODERN_REVISION}); a proxy attaches its own stale Last-Event-ID`;
+      return `${client(a)} calls ${TOOL_NAMES[tool]} (${MODERN_REVISION}); a proxy attaches ${client(other)}'s ${PROXIED[variant]!.slice('its '.length)}`;
+    }
+    case 'reissue': {
+      const call = world.calls[a]!;
+      return `${client(call.client)} re-issues ${call.id} (${call.tool}) under a new request ID: its exchange broke before the result`;
+    }
+    case 'probeModern':
+      return `${client(a)} probes the endpoint with a ${b === 0 ? 'GET' : 'DELETE'} (${MODERN_REVISION})`;
     default:
       return `unknown action ${kind}`;
   }

@@ -31,6 +31,11 @@ export const ACTION_KINDS = [
   'crashNode', // server: one node of several crashes (its memory is gone, the shared storage stays)
   'restartNode', // server: the crashed node boots again, empty
   'catchUp', // server: a lagging store reaches every node (liveness phase only)
+  // The 2026-07-28 (modern) client's kinds, enumerated only for modern clients, after every other kind.
+  'callModern', // client: a 2026-07-28 POST tools/call (the _meta envelope, no session, no cursor)
+  'reissue', // client: re-issues a call whose exchange broke before its result, under a new request ID (same arguments)
+  'callProxied', // proxy: attaches a legacy session's Mcp-Session-Id and/or Last-Event-ID to a modern call
+  'probeModern', // client library: a 2026-07-28 GET or DELETE on the endpoint (no session)
 ] as const;
 
 /** One kind of action. */
@@ -84,6 +89,22 @@ export function isModernRevision(revision: Revision): boolean {
   return revision === MODERN_REVISION;
 }
 
+/** The legacy era's revisions (sessions, SSE resumability), oldest first. */
+export const LEGACY_REVISIONS: readonly Revision[] = ['2025-03-26', '2025-06-18', '2025-11-25'];
+
+/** The revision every client spoke before protocols were configurable, and the default on a legacy target. */
+export const DEFAULT_REVISION: Revision = '2025-11-25';
+
+/** True when `revision` has polling closes (`retry`) and priming events: 2025-11-25 (SEP-1699) only. */
+export function hasPolling(revision: Revision): boolean {
+  return revision === '2025-11-25';
+}
+
+/** True when requests after the initialize carry `MCP-Protocol-Version` (from 2025-06-18 on). */
+export function sendsVersionHeader(revision: Revision): boolean {
+  return revision !== '2025-03-26';
+}
+
 /** How a client numbers its requests. */
 export type RequestIdHabit = 'monotonic' | 'restart';
 
@@ -107,7 +128,10 @@ export interface SimConfig {
   readonly windowEventsMax: number;
   /** Per client (cycled): `restart` numbers requests from 1 again in each new session, as real clients do. */
   readonly requestIdHabits: readonly RequestIdHabit[];
-  /** The revision the clients negotiate, or `mixed`; absent: 2025-11-25, the revision every run spoke before. */
+  /**
+   * The revision the clients negotiate, or `mixed` (each run draws one per client, sim/revisions.ts); absent: the
+   * target's default (2025-11-25, the revision every run spoke before; 2026-07-28 on a modern-only target).
+   */
   readonly protocol?: ProtocolChoice;
 }
 

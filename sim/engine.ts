@@ -17,12 +17,14 @@ import {
   followUp,
   startAction,
 } from './actions.ts';
-import type { SimConfig } from './config.ts';
+import { REVISIONS, type Revision, type SimConfig } from './config.ts';
 import type { CoverageObserver } from './coverage.ts';
 import { createPrng } from './prng.ts';
 import { type Provenance, progressStepsOf, provenanceOf, toolStep } from './tools.ts';
 import type { Arrival, EventOwner, SimConnection, SimExecution, StreamView, Violation, World } from './world.ts';
-import { createWorld, isSettled } from './world.ts';
+import { createWorld, isModernClient, isSettled } from './world.ts';
+import { erasOf } from './eras.ts';
+import { clientRevisions } from './revisions.ts';
 import type { LevelRun, LevelWorld } from './levels/level.ts';
 
 /** The world a choice source is shown: the server level's, or another level's (which describes its own actions). */
@@ -57,17 +59,61 @@ export interface RunResult {
   readonly trace: readonly TraceStep[] | null;
 }
 
-const ARRIVAL_MONITORS = PROPERTIES.filter((property) => property.onArrival !== undefined);
-const EVENT_ID_MONITORS = PROPERTIES.filter((property) => property.onEventId !== undefined);
-const FRAME_MONITORS = PROPERTIES.filter((property) => property.onFrame !== undefined);
-const RESPONSE_MONITORS = PROPERTIES.filter((property) => property.onResponse !== undefined);
-const END_MONITORS = PROPERTIES.filter((property) => property.onEnd !== undefined);
-const EXECUTION_MONITORS = PROPERTIES.filter((property) => property.onExecution !== undefined);
+/**
+ * The monitors a client of one revision is judged by, hook by hook, in monitor order: a property is consulted only
+ * for what a client of the revisions it applies to observes (Property.revisions).
+ */
+interface Monitors {
+  readonly arrival: readonly Property[];
+  readonly eventId: readonly Property[];
+  readonly frame: readonly Property[];
+  readonly response: readonly Property[];
+  readonly end: readonly Property[];
+  readonly execution: readonly Property[];
+  readonly toolStep: readonly Property[];
+}
+
+function monitorsOf(revision: Revision): Monitors {
+  const applying = PROPERTIES.filter((property) => property.revisions.includes(revision));
+  return {
+    arrival: applying.filter((property) => property.onArrival !== undefined),
+    eventId: applying.filter((property) => property.onEventId !== undefined),
+    frame: applying.filter((property) => property.onFrame !== undefined),
+    response: applying.filter((property) => property.onResponse !== undefined),
+    end: applying.filter((property) => property.onEnd !== undefined),
+    execution: applying.filter((property) => property.onExecution !== undefined),
+    toolStep: applying.filter((property) => property.onToolStep !== undefined),
+  };
+}
+
+const MONITORS: Readonly<Record<Revision, Monitors>> = Object.fromEntries(REVISIONS.map((revision) => [revision, monitorsOf(revision)])) as Record<Revision, Monitors>;
+
+/** The monitors of what the client of `connection` observes. */
+function monitorsAt(world: World, connection: SimConnection): Monitors {
+  return MONITORS[world.clients[connection.client]!.revision];
+}
+
+/** The monitors of an execution: its call's client's; an execution of no known call is judged as the first client's. */
+function monitorsOfExecution(world: World, execution: SimExecution): Monitors {
+  return MONITORS[world.clients[execution.call === null ? 0 : execution.call.client]!.revision];
+}
+
 const FINISH_MONITORS = PROPERTIES.filter((property) => property.onFinish !== undefined);
 const STEP_MONITORS = PROPERTIES.filter((property) => property.onStep !== undefined);
 
+/** True when some client of the run speaks a revision the property applies to (its global hooks run only then). */
+function appliesToRun(world: World, property: Property): boolean {
+  for (const client of world.clients) if (property.revisions.includes(client.revision)) return true;
+  return false;
+}
+
 function report(world: World, property: Property, explanation: string | null): void {
   if (explanation !== null && world.violation === null && (world.checked === null || world.checked.has(property.name))) {
+    // A note (the revision permits it) never ends a run nor hides a violation: it is kept aside until the run is over.
+    if (property.severity === 'note') {
+      if (world.noted === null) world.noted = { property: property.name, step: world.step, explanation };
+      return;
+    }
     world.violation = { property: property.name, step: world.step, explanation };
   }
 }
@@ -107,13 +153,14 @@ class Host implements TargetHost {
       finished: false,
       cancelled: false,
       node: start.node ?? 0,
+      disconnected: false,
     };
     world.executions.push(execution);
     world.running.push(execution.index);
     if (start.tool === 'append') world.appends.set(start.callId, (world.appends.get(start.callId) ?? 0) + 1);
     if (world.notes !== null) world.notes.push(`  ⚙ ${start.tool} ${start.callId} starts executing (execution ${execution.index + 1}, session ${start.sessionId})`);
     if (world.violation === null) {
-      for (const monitor of EXECUTION_MONITORS) report(world, monitor, monitor.onExecution!(world, execution));
+      for (const monitor of monitorsOfExecution(world, execution).execution) report(world, monitor, monitor.onExecution!(world, execution));
     }
     return execution.index;
   }
@@ -122,6 +169,9 @@ class Host implements TargetHost {
     const world = this.world;
     const execution = world.executions[index]!;
     if (execution.finished && execution.epoch === world.epoch) throw new Error(`execution ${index} asked for a step past its result`);
+    if (world.violation === null) {
+      for (const monitor of monitorsOfExecution(world, execution).toolStep) report(world, monitor, monitor.onToolStep!(world, execution));
+    }
     execution.k += 1;
     const provenance = { epoch: execution.epoch, sessionId: execution.sessionIdSeen, callId: execution.callId, k: execution.k, execution: execution.ordinal };
     const next = toolStep(provenance, execution.progressSteps);
@@ -130,7 +180,8 @@ class Host implements TargetHost {
       world.running.splice(world.running.indexOf(index), 1);
       const call = execution.call;
       // The call's stream completes when its own execution (its session, its incarnation) produces the result.
-      if (call !== null && call.view >= 0 && call.session.id === execution.sessionIdSeen && call.session.epoch === execution.epoch) {
+      // A 2026-07-28 call has no session (ID ''): its stream is its own request's, whatever incarnation answers it.
+      if (call !== null && call.view >= 0 && call.session.id === execution.sessionIdSeen && (call.session.epoch === execution.epoch || call.session.id === '')) {
         const view = world.views[call.view]!;
         if (accepts(STREAM, view.stream, STREAM.event.complete)) view.stream = step(STREAM, view.stream, STREAM.event.complete);
       }
@@ -147,6 +198,12 @@ class Host implements TargetHost {
     execution.finished = true;
     execution.cancelled = true;
     world.running.splice(world.running.indexOf(index), 1);
+    // The call's stream ends without its result: a cancelled request is answered by nothing (2026-07-28).
+    const call = execution.call;
+    if (call !== null && call.view >= 0) {
+      const view = world.views[call.view]!;
+      if (accepts(STREAM, view.stream, STREAM.event.abort)) view.stream = step(STREAM, view.stream, STREAM.event.abort);
+    }
     if (world.notes !== null) world.notes.push(`  ⊘ ${execution.tool} ${execution.callId} cancelled (execution ${index + 1})`);
   }
 
@@ -226,8 +283,9 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
   }
   if (world.notes !== null) world.notes.push(`  ← #${connection.index} ${describeFrame(frame)}`);
   const view = connection.view >= 0 ? world.views[connection.view]! : null;
+  const monitors = monitorsAt(world, connection);
   if (world.violation === null) {
-    for (const monitor of FRAME_MONITORS) report(world, monitor, monitor.onFrame!(world, connection, frame));
+    for (const monitor of monitors.frame) report(world, monitor, monitor.onFrame!(world, connection, frame));
   }
   if (frame.event === 'reset') {
     connection.resetSeen = true;
@@ -240,7 +298,7 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
   if (provenance !== null) {
     const arrival: Arrival = { connection, provenance, message: frame.data!, eventId: frame.eventId };
     if (world.violation === null) {
-      for (const monitor of ARRIVAL_MONITORS) report(world, monitor, monitor.onArrival!(world, arrival));
+      for (const monitor of monitors.arrival) report(world, monitor, monitor.onArrival!(world, arrival));
     }
     if (provenance.result) noteResultWritten(world, connection, provenance);
     if (view !== null && (view.call === null ? null : view.call.id) === provenance.callId) receiveOwn(world, connection, view, provenance);
@@ -255,7 +313,7 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
     if (owner === undefined) world.eventOwners.set(key, { session: connection.session, stream });
     else if (world.violation === null && (owner.session !== connection.session || owner.stream !== stream)) {
       const own: EventOwner = { session: connection.session, stream };
-      for (const monitor of EVENT_ID_MONITORS) report(world, monitor, monitor.onEventId!(world, connection, frame.eventId, own, owner));
+      for (const monitor of monitors.eventId) report(world, monitor, monitor.onEventId!(world, connection, frame.eventId, own, owner));
     }
     // The position a cursor stands for is where this connection had got to in its stream, not the view's best.
     const cursor = { eventId: frame.eventId, view: view.index, k: connection.kLast };
@@ -280,7 +338,7 @@ function endConnection(world: World, connection: SimConnection): void {
   changeConnection(world, connection, closing ? CONN.event.close : CONN.event.end);
   if (world.notes !== null) world.notes.push(`  ← #${connection.index} ${closing ? 'closed (the stream goes on)' : 'end of stream'}`);
   if (world.violation === null && !closing) {
-    for (const monitor of END_MONITORS) report(world, monitor, monitor.onEnd!(world, connection));
+    for (const monitor of monitorsAt(world, connection).end) report(world, monitor, monitor.onEnd!(world, connection));
   }
   if (connection.view >= 0) {
     const view = world.views[connection.view]!;
@@ -303,7 +361,7 @@ function drainInbox(world: World): void {
 function observeResponse(world: World): (connection: SimConnection) => void {
   return (connection) => {
     if (world.violation !== null) return;
-    for (const monitor of RESPONSE_MONITORS) report(world, monitor, monitor.onResponse!(world, connection));
+    for (const monitor of monitorsAt(world, connection).response) report(world, monitor, monitor.onResponse!(world, connection));
   };
 }
 
@@ -356,7 +414,8 @@ class RunContext implements LevelRun {
 
 async function openRun(target: Target, config: SimConfig, options: RunOptions): Promise<RunContext> {
   const run = await target.open({ windowEventsMax: config.windowEventsMax, seed: config.seed });
-  const world = createWorld(config, run, createPrng(`${config.seed}/server`));
+  const eras = erasOf(target.eras);
+  const world = createWorld(config, run, createPrng(`${config.seed}/server`), { revisions: clientRevisions(config, target.eras), eras });
   world.checked = options.properties === undefined ? null : new Set(options.properties);
   const coverage = options.coverage ?? null;
   coverage?.beginRun();
@@ -378,6 +437,10 @@ function beginStep(context: RunContext, choice: number, phase: TraceStep['phase'
       phase === 'liveness' && kind === K.resend
         ? `client ${world.calls[a]!.client + 1} sends ${world.calls[a]!.id} again: it has no cursor to resume with`
         : describeAction(world, kind, a, b);
+    // A configured protocol says, once, what each client speaks (replay derives the same from the trace's config).
+    if (trace.length === 0 && world.config.protocol !== undefined) {
+      world.notes.push(`(protocol ${world.config.protocol}: ${world.clients.map((client) => `client ${client.index + 1} speaks ${client.revision}`).join(', ')})`);
+    }
     trace.push({ choice, action, phase, notes: world.notes });
   }
 }
@@ -479,7 +542,24 @@ function settleOp(world: World, op: Op): Op | null {
 /** Runs the step-end monitors. */
 function endStep(world: World): void {
   if (world.violation !== null) return;
-  for (const monitor of STEP_MONITORS) report(world, monitor, monitor.onStep!(world));
+  for (const monitor of STEP_MONITORS) if (appliesToRun(world, monitor)) report(world, monitor, monitor.onStep!(world));
+}
+
+/**
+ * The server is about to be told that a connection broke: a 2026-07-28 exchange that had not delivered its result
+ * is now a cancelled request, and the executions answering it must stop (disconnect-cancels judges that).
+ */
+function noteDisconnect(world: World, op: Op): void {
+  if (op.kind !== 'cut') return;
+  const connection = world.connections[op.connection]!;
+  if (connection.view < 0 || !isModernClient(world.clients[connection.client]!)) return;
+  const view = world.views[connection.view]!;
+  const call = view.call;
+  if (call === null || view.outcome === 'result') return;
+  for (const index of world.running) {
+    const execution = world.executions[index]!;
+    if (execution.call === call && !execution.disconnected) execution.disconnected = true;
+  }
 }
 
 function stepSync(context: RunContext, kind: number, a: number, b: number): void {
@@ -489,9 +569,11 @@ function stepSync(context: RunContext, kind: number, a: number, b: number): void
   while (op !== null) {
     // Coverage reads states once the request is made and again once its answer is handled.
     if (context.coverage !== null) context.coverage.observe(world);
+    noteDisconnect(world, op);
     continueAction(world, op, performSync(context, op), context.observe);
     drainInbox(world);
     for (let cut = settleOp(world, op); cut !== null; cut = settleOp(world, cut)) {
+      noteDisconnect(world, cut);
       performSync(context, cut);
       drainInbox(world);
     }
@@ -508,9 +590,11 @@ async function stepAsync(context: RunContext, kind: number, a: number, b: number
   while (op !== null) {
     // Coverage reads states once the request is made and again once its answer is handled.
     if (context.coverage !== null) context.coverage.observe(world);
+    noteDisconnect(world, op);
     continueAction(world, op, await performAsync(context, op), context.observe);
     drainInbox(world);
     for (let cut = settleOp(world, op); cut !== null; cut = settleOp(world, cut)) {
+      noteDisconnect(world, cut);
       await performAsync(context, cut);
       drainInbox(world);
     }
@@ -547,6 +631,16 @@ function nextHealAction(world: World, list: ActionList): number | null {
   // Under a store lag, writes still on their way reach every node before the clients are judged on them.
   if (world.server.lagging?.() === true) return offer(list, K.catchUp, 0);
   for (const client of world.clients) {
+    if (client.state === MODEL.client.state.stateless) {
+      // 2026-07-28: nothing to resume; a call whose exchange broke (or was refused) is re-issued as a new request.
+      for (const call of client.modernCalls) {
+        const view = world.views[call.view]!;
+        if (isSettled(view.outcome) || view.connection >= 0 || view.healed === world.healRound) continue;
+        view.healed = world.healRound;
+        return offer(list, K.reissue, call.index);
+      }
+      continue;
+    }
     if (client.state !== MODEL.client.state.live) continue;
     for (const viewIndex of client.views) {
       const view = world.views[viewIndex]!;
@@ -584,8 +678,11 @@ function startHeal(world: World): void {
 
 /** Runs the final checks once the world has settled. */
 function finish(world: World): void {
-  if (world.violation !== null) return;
-  for (const monitor of FINISH_MONITORS) report(world, monitor, monitor.onFinish!(world));
+  if (world.violation === null) {
+    for (const monitor of FINISH_MONITORS) if (appliesToRun(world, monitor)) report(world, monitor, monitor.onFinish!(world));
+  }
+  // A note is the run's verdict only when nothing else was violated (it fails nothing: the commands say so).
+  if (world.violation === null && world.noted !== null) world.violation = world.noted;
 }
 
 /** How a run is made, beyond what it is a function of. */

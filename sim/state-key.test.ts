@@ -115,7 +115,7 @@ describe('world keys', () => {
     // a keyed server runs (several nodes are never keyed).
     expect(Object.keys(server).sort()).toEqual(['delivery', 'executions', 'host', 'node', 'strategy']);
     const state = (server as unknown as { strategy: { state: object } }).strategy.state;
-    expect(Object.keys(state).sort()).toEqual(['config', 'sessions', 'sessionsByIndex']);
+    expect(Object.keys(state).sort()).toEqual(['config', 'sessions', 'sessionsByIndex', 'stateless']);
   });
 
   it('a connection has the fields the key was judged for: whether a new one is read after the connection closes decides if closed connections may still be left out', async () => {
@@ -129,7 +129,7 @@ describe('world keys', () => {
       },
     });
     // `node` is 0 in every keyed world: only one-node targets are keyed.
-    expect(fields).toEqual(['client', 'cursor', 'epoch', 'framesToLose', 'index', 'kExpected', 'kLast', 'lastEventId', 'node', 'purpose', 'resetReason', 'resetSeen', 'session', 'state', 'status', 'view']);
+    expect(fields).toEqual(['client', 'cursor', 'epoch', 'framesToLose', 'index', 'kExpected', 'kLast', 'lastEventId', 'node', 'purpose', 'resetReason', 'resetSeen', 'session', 'sessionIdAnswered', 'state', 'status', 'view']);
   });
 
   it('is null for a target that cannot key its state', async () => {

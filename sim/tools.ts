@@ -129,6 +129,15 @@ export function modernCallRequest(requestId: number, tool: ToolName, callId: str
   };
 }
 
+/**
+ * True when a request body is of the 2026-07-28 era: it carries the per-request `_meta` envelope, as a dual-era
+ * server tells the eras apart (an initialize, without one, is the legacy era's).
+ */
+export function isModernBody(body: JsonRpcMessage | null): boolean {
+  const params = body?.['params'] as { _meta?: Record<string, unknown> } | undefined;
+  return params?._meta?.[PROTOCOL_VERSION_META_KEY] !== undefined;
+}
+
 /** The initialize request of the simulator's client. */
 export function initializeRequest(requestId: number, protocolVersion: string = PROTOCOL_VERSION): JsonRpcMessage {
   return {

@@ -1,10 +1,11 @@
 // The simulated world: clients, the sessions and streams they know of, connections, calls and tool
 // executions, the server incarnation. One value per run, passed explicitly; only sim/ changes it.
 
-import { MODEL } from '../model/index.ts';
+import { MODEL, step } from '../model/index.ts';
 import type { PropertyName } from '../properties/names.ts';
 import type { Frame, JsonRpcMessage, ServerInstance, TargetRun, ToolName } from '../targets/target.ts';
-import type { RequestIdHabit, SimConfig } from './config.ts';
+import type { ProtocolEra } from '../targets/target.ts';
+import { type RequestIdHabit, type Revision, type SimConfig, isModernRevision } from './config.ts';
 import type { Prng } from './prng.ts';
 import type { Provenance } from './tools.ts';
 
@@ -82,11 +83,13 @@ export interface SimCall {
   /** The ID carried in the tool's arguments and in every message it causes. */
   readonly id: string;
   readonly client: number;
+  /** Its session; for a 2026-07-28 call, the client's stateless context ({@link statelessSession}: ID '', no session). */
   readonly session: SimSession;
-  readonly requestId: number;
+  /** Its request ID; a 2026-07-28 re-issue gives the same call a new one. */
+  requestId: number;
   readonly tool: ToolName;
-  /** The request body, for re-sends. */
-  readonly body: JsonRpcMessage;
+  /** The request body, for re-sends (a re-issue's, after one). */
+  body: JsonRpcMessage;
   view: number;
   /** Executions the server started for it. */
   executions: number;
@@ -112,6 +115,11 @@ export interface SimExecution {
   cancelled: boolean;
   /** The node running it (0 on a one-node target): a crash of that node ends it. */
   readonly node: number;
+  /**
+   * True once the 2026-07-28 exchange it answers broke before its result and the server was told (a cut): from then
+   * on the server must treat it as cancelled (disconnect-cancels).
+   */
+  disconnected: boolean;
 }
 
 /** What a connection was opened for. */
@@ -124,7 +132,9 @@ export type ConnectionPurpose =
   | 'resume'
   | 'standalone'
   | 'delete'
-  | 'headerless';
+  | 'headerless'
+  /** A 2026-07-28 GET or DELETE (a client library probing the endpoint). */
+  | 'probe';
 
 /** One HTTP exchange. */
 export interface SimConnection {
@@ -155,6 +165,8 @@ export interface SimConnection {
   resetReason: string | null;
   /** Frames still to be lost before a losing connection breaks (a lost tail); 0 otherwise. */
   framesToLose: number;
+  /** The Mcp-Session-Id its response carried (null without one, or before the response). */
+  sessionIdAnswered: string | null;
 }
 
 /** A client of the simulated server. */
@@ -182,6 +194,23 @@ export interface SimClient {
   readonly views: number[];
   /** Messages it received that no view or session bit records (no-duplicate-delivery), made on first need. */
   deliveredKeys: Set<string> | null;
+  /** The protocol revision it speaks (sim/revisions.ts): 2026-07-28 makes it stateless (MODEL.client `stateless`). */
+  readonly revision: Revision;
+  /** Its 2026-07-28 calls, in order (a legacy client's are in its sessions). */
+  readonly modernCalls: SimCall[];
+}
+
+/** True when the client speaks the modern (2026-07-28) revision. */
+export function isModernClient(client: SimClient): boolean {
+  return isModernRevision(client.revision);
+}
+
+/**
+ * The context a 2026-07-28 call runs in: no session. A session-shaped value (ID '', the empty ID modern executions
+ * report) so the call's stream view has the shape every other has; it is never in `world.sessions`.
+ */
+export function statelessSession(client: number, epoch: number): SimSession {
+  return { index: -1, client, epoch, id: '', state: MODEL.session.state.live, notifications: 0, calls: [], notifiedInLiveness: false, notificationsReceived: 0 };
 }
 
 /** Where an event ID was first delivered: the session and the stream it belongs to. */
@@ -247,15 +276,28 @@ export interface World {
   checked: ReadonlySet<PropertyName> | null;
   /** Readable notes of the current step, when recording. */
   notes: string[] | null;
+  /** The eras the target serves (TargetInfo.eras; absent there: legacy only). */
+  readonly eras: readonly ProtocolEra[];
+  /**
+   * A violation of a property of severity `note` (permitted by the revision, reported without failing anything),
+   * kept aside until the run ends: it becomes the run's violation only when no other property was violated.
+   */
+  noted: Violation | null;
 }
 
 /** A fresh world for a run; the target instance is booted by the runner. */
-export function createWorld(config: SimConfig, run: TargetRun, serverRandom: Prng): World {
+export function createWorld(
+  config: SimConfig,
+  run: TargetRun,
+  serverRandom: Prng,
+  protocol: { readonly revisions?: readonly Revision[]; readonly eras?: readonly ProtocolEra[] } = {},
+): World {
   const clients: SimClient[] = [];
   for (let index = 0; index < config.clients; index += 1) {
+    const revision = protocol.revisions?.[index] ?? '2025-11-25';
     clients.push({
       index,
-      state: MODEL.client.initial,
+      state: isModernRevision(revision) ? step(MODEL.client, MODEL.client.initial, MODEL.client.event.speakModern) : MODEL.client.initial,
       session: null,
       requestIdNext: 1,
       habit: config.requestIdHabits[index % config.requestIdHabits.length]!,
@@ -266,6 +308,8 @@ export function createWorld(config: SimConfig, run: TargetRun, serverRandom: Prn
       completedView: -1,
       views: [],
       deliveredKeys: null,
+      revision,
+      modernCalls: [],
     });
   }
   return {
@@ -297,6 +341,8 @@ export function createWorld(config: SimConfig, run: TargetRun, serverRandom: Prn
     violation: null,
     checked: null,
     notes: null,
+    eras: protocol.eras ?? ['legacy'],
+    noted: null,
   };
 }
 

@@ -15,11 +15,13 @@ import {
   createCoreState,
   decideRequest,
   endSession,
+  isStatelessStream,
   openSession,
   openStream,
 } from '../core/index.ts';
+import { LEGACY_REVISIONS, MODERN_REVISION } from '../sim/config.ts';
 import { deepCopy } from '../sim/deep-copy.ts';
-import { PROTOCOL_VERSION, resetMessage } from '../sim/tools.ts';
+import { PROTOCOL_VERSION, isModernBody, resetMessage } from '../sim/tools.ts';
 import { type DeliveryParts, KitDelivery, type WriteOrigin } from './kit-delivery.ts';
 import type {
   Frame,
@@ -76,6 +78,11 @@ export interface StrategyIncarnation {
    */
   readonly supersededConnection?: 'end' | 'forget';
   /**
+   * What a 2026-07-28 client's disconnect does to its request: cancels it (the reference; "The server MUST treat a
+   * client disconnect as cancellation of that request"), or nothing, the tool running on (a planted bug).
+   */
+  readonly cancelOnDisconnect?: boolean;
+  /**
    * True when everything the incarnation keeps is in `state`, so the kit can key its state for exploration. Set by
    * {@link markSelfContained} as a non-enumerable property: a spread copy (`{ ...base, ... }`), which may keep more
    * state in its own closures, does not inherit it.
@@ -108,12 +115,13 @@ export function randomSessionId(host: TargetHost): string {
 export function coreIncarnation(
   incarnation: Incarnation,
   options: TargetOptions,
-  policy: { completedStreamPolicy?: CompletedStreamPolicy } = {},
+  policy: { completedStreamPolicy?: CompletedStreamPolicy; modernOnly?: boolean } = {},
 ): StrategyIncarnation {
   const state = createCoreState<StoredMessage>({
     epoch: `e${incarnation.epoch}`,
     windowEventsMax: options.windowEventsMax,
     ...(policy.completedStreamPolicy === undefined ? {} : { completedStreamPolicy: policy.completedStreamPolicy }),
+    ...(policy.modernOnly === true ? { modernOnly: true } : {}),
   });
   // Methods, not arrow properties: tsx names every arrow property it creates, which costs on every boot.
   return markSelfContained({
@@ -220,6 +228,9 @@ class KitServer implements NodeInstance {
     const lastEventId = request.method === 'DELETE' ? null : request.lastEventId;
     const body = request.method === 'POST' ? request.body : null;
     const requestId = body !== null && 'id' in body ? body['id'] : undefined;
+    // The era of a request, as a dual-era server picks it: a POST by its _meta envelope, a GET or DELETE by its
+    // MCP-Protocol-Version header (which the legacy path then answers, on a dual-era endpoint).
+    const modern = request.method === 'POST' ? isModernBody(body) : request.protocolVersion === MODERN_REVISION;
     const core: CoreRequest =
       request.method === 'POST'
         ? {
@@ -229,29 +240,34 @@ class KitServer implements NodeInstance {
             initialize: body?.['method'] === 'initialize',
             requestKey: requestId === undefined ? null : typeof requestId === 'number' ? String(requestId) : JSON.stringify(requestId),
             fingerprint: fingerprintOf(body),
+            ...(modern ? { modern } : {}),
           }
         : request.method === 'GET'
-          ? { kind: 'get', sessionId: request.sessionId, lastEventId }
-          : { kind: 'delete', sessionId: request.sessionId };
+          ? { kind: 'get', sessionId: request.sessionId, lastEventId, ...(modern ? { modern } : {}) }
+          : { kind: 'delete', sessionId: request.sessionId, ...(modern ? { modern } : {}) };
     const decision = this.strategy.decide(core);
     switch (decision.kind) {
       case 'initialize': {
         const sessionId = this.strategy.nextSessionId(this.host);
-        this.strategy.openSession(sessionId);
-        const result = { protocolVersion: PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: 'resumecheck-kit', version: '0.1.0' } };
+        const session = this.strategy.openSession(sessionId);
+        const asked = (body?.['params'] as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+        // A legacy revision the client asks for is the one spoken; before 2025-11-25 its streams have no priming event.
+        const revision = typeof asked === 'string' && (LEGACY_REVISIONS as readonly string[]).includes(asked) ? asked : PROTOCOL_VERSION;
+        if (revision !== PROTOCOL_VERSION) session.revision = revision;
+        const result = { protocolVersion: revision, capabilities: { tools: {} }, serverInfo: { name: 'resumecheck-kit', version: '0.1.0' } };
         return { status: 200, sessionId, streaming: false, body: { jsonrpc: '2.0', id: requestId ?? null, result } };
       }
       case 'reject':
-        return jsonError(decision.status, -32000, decision.detail, request.sessionId);
+        return jsonError(decision.status, -32000, decision.detail, modern ? null : request.sessionId);
       case 'accept':
-        return { status: 202, sessionId: decision.session.id, streaming: false, body: null };
+        return { status: 202, sessionId: decision.session.index === 0 ? null : decision.session.id, streaming: false, body: null };
       case 'delete':
         this.endSessionConnections(decision.session, 'deleted');
         return { status: 200, sessionId: decision.session.id, streaming: false, body: null };
       case 'standalone': {
         const stream = this.strategy.openStream(decision.session, { origin: 'standalone' });
         this.attach(stream, request.connection);
-        this.write(stream, this.strategy.append(stream, this.stored(null), { terminal: false, priming: true }));
+        if (hasPriming(decision.session)) this.write(stream, this.strategy.append(stream, this.stored(null), { terminal: false, priming: true }));
         return { status: 200, sessionId: decision.session.id, streaming: true, body: null };
       }
       case 'execute':
@@ -287,14 +303,15 @@ class KitServer implements NodeInstance {
       fingerprint: core.fingerprint,
     });
     this.attach(stream, connection);
-    this.write(stream, this.strategy.append(stream, this.stored(null), { terminal: false, priming: true }));
+    if (hasPriming(session)) this.write(stream, this.strategy.append(stream, this.stored(null), { terminal: false, priming: true }));
     if (decision.kind === 'execute-with-replay') this.replay(session, decision.replay, connection, null);
     if (this.strategy.bufferRequestFrames && stream.status === 'open') {
       this.strategy.append(stream, { message: body, requestFrame: true }, { terminal: false });
     }
     const execution = this.host.startExecution({ callId: params.arguments.callId, tool: params.name, sessionId: session.id });
     this.executions.set(execution, { stream, requestId: body['id'] });
-    return { status: 200, sessionId: session.id, streaming: true, body: null };
+    // A 2026-07-28 response carries no Mcp-Session-Id: there is no session.
+    return { status: 200, sessionId: session.index === 0 ? null : session.id, streaming: true, body: null };
   }
 
   /** Writes replayed events on `connection`; those of `stream` (the stream it carries) count as sent. */
@@ -323,10 +340,23 @@ class KitServer implements NodeInstance {
   }
 
   cut(connection: number): void {
+    const stream = this.delivery.streamOf(connection);
     // The network cut the connection before anything this operation makes visible could go out on it: what the lag
     // held back for it is dropped first, never written (so never counted as possibly delivered), then the rest flows.
     this.delivery.detach(connection);
     this.delivery.beginOperation();
+    // 2026-07-28: "The server MUST treat a client disconnect as cancellation of that request" (and sends nothing more).
+    if (stream !== undefined && isStatelessStream(stream) && stream.status === 'open' && this.strategy.cancelOnDisconnect !== false) this.cancel(stream);
+  }
+
+  /** Cancels the request a stateless stream answers: the stream ends without a result, the tool is told to stop. */
+  private cancel(stream: StreamRecord<StoredMessage>): void {
+    abortStream(stream);
+    for (const [number, execution] of this.executions) {
+      if (execution.stream !== stream) continue;
+      this.executions.delete(number);
+      this.host.cancelled(number);
+    }
   }
 
   advance(executionNumber: number): void {
@@ -427,7 +457,16 @@ class KitServer implements NodeInstance {
 }
 
 function frameOf(event: BufferedEvent<StoredMessage>): Frame {
-  return { eventId: event.id, event: null, data: event.message.message, retryMs: null };
+  // A 2026-07-28 request's events carry no ID: there is nothing to resume them with.
+  return { eventId: event.id.startsWith(STATELESS_MARK, event.id.indexOf('.')) ? null : event.id, event: null, data: event.message.message, retryMs: null };
+}
+
+/** What follows the epoch token in the ID of a stateless stream's event (session index 0). */
+const STATELESS_MARK = '.0.';
+
+/** True when the session's streams begin with a priming event: 2025-11-25 (SEP-1699); never for stateless requests. */
+function hasPriming(session: SessionRecord<StoredMessage>): boolean {
+  return session.index !== 0 && session.revision === undefined;
 }
 
 /** A kit server whose strategy keeps all its state in the core state: it can key that state for exploration. */
@@ -438,6 +477,7 @@ function refill<K, V>(target: Map<K, V>, source: Map<K, V>): void {
 
 /** What a keyed kit server snapshots: its core state's sessions, its delivery's attachments and its executions, copied together. */
 interface KitSnapshot {
+  readonly stateless: SessionRecord<StoredMessage>;
   readonly sessions: Map<string, SessionRecord<StoredMessage>>;
   readonly sessionsByIndex: SessionRecord<StoredMessage>[];
   readonly delivery: DeliveryParts<StoredMessage>;
@@ -447,7 +487,7 @@ interface KitSnapshot {
 class KeyedKitServer extends KitServer {
   snapshot(): unknown {
     const state = this.strategy.state;
-    const parts: KitSnapshot = { sessions: state.sessions, sessionsByIndex: state.sessionsByIndex, delivery: this.delivery.parts(), executions: this.executions };
+    const parts: KitSnapshot = { stateless: state.stateless, sessions: state.sessions, sessionsByIndex: state.sessionsByIndex, delivery: this.delivery.parts(), executions: this.executions };
     return deepCopy(parts, new Map());
   }
 
@@ -456,6 +496,9 @@ class KeyedKitServer extends KitServer {
     const copy = deepCopy(snapshot as KitSnapshot, new Map());
     const state = this.strategy.state;
     refill(state.sessions, copy.sessions);
+    state.stateless.streams.length = 0;
+    state.stateless.streams.push(...copy.stateless.streams);
+    refill(state.stateless.ledger, copy.stateless.ledger);
     state.sessionsByIndex.length = 0;
     state.sessionsByIndex.push(...copy.sessionsByIndex);
     this.delivery.restoreParts(copy.delivery);
@@ -465,6 +508,7 @@ class KeyedKitServer extends KitServer {
   stateKey(key: StateKeyWriter): void {
     // The core's session map is the index list keyed by ID (derived); its config is fixed for the run.
     key.value(this.strategy.state.sessionsByIndex);
+    key.value(this.strategy.state.stateless);
     // The two maps are only looked up, never iterated to decide anything but which superseded standalone stream's
     // connection to end (at most one is attached): written in the order of the connections' names, not of insertion.
     const byName = (left: readonly [string, unknown], right: readonly [string, unknown]) => (left[0] < right[0] ? -1 : left[0] > right[0] ? 1 : 0);

@@ -13,6 +13,9 @@ import { replayRequestFramesTarget } from './replay-request-frames.target.ts';
 import { resumeIfKnownTarget } from './resume-if-known.target.ts';
 import { silentWindowSkipTarget } from './silent-window-skip.target.ts';
 import { noInFlightCheckTarget } from './no-in-flight-check.target.ts';
+import { modernCursorReplaysTarget } from './modern-cursor-replays.target.ts';
+import { modernDisconnectRunsOnTarget } from './modern-disconnect-runs-on.target.ts';
+import { modernJoinsLegacySessionTarget } from './modern-joins-legacy-session.target.ts';
 import { rivalConnectionKeptTarget } from './rival-connection-kept.target.ts';
 import { terminalCursorReplaysTarget } from './terminal-cursor-replays.target.ts';
 import { trustsDeliveryTarget } from './trusts-delivery.target.ts';
@@ -37,4 +40,8 @@ export const PLANTED_TARGETS: readonly Target[] = [
   noInFlightCheckTarget,
   terminalCursorReplaysTarget,
   trustsDeliveryTarget,
+  // Dual-era endpoints (2026-07-28 beside the 2025 revisions): found with --protocol mixed.
+  modernCursorReplaysTarget,
+  modernDisconnectRunsOnTarget,
+  modernJoinsLegacySessionTarget,
 ];

@@ -4,11 +4,11 @@
 import { type BufferedEvent, type CoreRequest, type StreamRecord, parseEventId } from '../../core/index.ts';
 import type { PropertyName } from '../../properties/names.ts';
 import { type KitDecision, type StoredMessage, type Strategy, type StrategyIncarnation, coreIncarnation, markSelfContained, openKitRun } from '../server-kit.ts';
-import type { Target } from '../target.ts';
+import type { ProtocolEra, Target } from '../target.ts';
 
 /** Builds a planted target from its description and strategy (or a maker of one per run, for state that outlives restarts). */
 export function plantedTarget(
-  info: { name: string; description: string; breaks: readonly PropertyName[] },
+  info: { name: string; description: string; breaks: readonly PropertyName[]; eras?: readonly ProtocolEra[] },
   strategy: Strategy | (() => Strategy),
 ): Target {
   return { ...info, kind: 'planted', open: (options) => openKitRun(typeof strategy === 'function' ? strategy() : strategy, options) };

@@ -14,6 +14,8 @@ export const referenceTarget: Target = {
   kind: 'reference',
   description: 'the decision core (epoch/session/stream-scoped IDs, ledger, completed-stream policy replay-unsent) in a minimal in-process server',
   breaks: [],
+  // Dual era: the core decides 2026-07-28 requests too (stateless, cancelled on a disconnect).
+  eras: ['legacy', 'modern'],
   open(options) {
     return openKitRun(CORE_STRATEGY, options);
   },
