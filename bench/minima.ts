@@ -21,7 +21,7 @@
 // gives its property in exactly its length.
 
 import type { PropertyName } from '../properties/names.ts';
-import type { SimConfig } from '../sim/config.ts';
+import type { ProtocolChoice, SimConfig } from '../sim/config.ts';
 
 /** The shortest violation of one property by one target, or the range known for it. */
 export interface KnownMinimum {
@@ -41,6 +41,11 @@ export interface KnownMinimum {
 
 /** What is known for one planted target. */
 export interface TargetMinima {
+  /**
+   * The protocol its minima were derived under, on top of MINIMA_CONFIG (a dual-era target's bugs need both eras:
+   * `mixed`, whose revisions at seed '1' are client 1 2026-07-28, client 2 2025-03-26); absent: none configured.
+   */
+  readonly protocol?: ProtocolChoice;
   /** The property of the target's shortest violation of anything (what `explore()` returns first). */
   readonly overallProperty: PropertyName;
   readonly overallRuns: number;
@@ -61,6 +66,12 @@ export const MINIMA_CONFIG: SimConfig = {
   windowEventsMax: 2,
   requestIdHabits: ['restart', 'monotonic'],
 };
+
+/** The config a target's minima were derived under: MINIMA_CONFIG, with the target's protocol when it states one. */
+export function minimaConfig(target: string): SimConfig {
+  const protocol = MINIMA[target]?.protocol;
+  return protocol === undefined ? MINIMA_CONFIG : { ...MINIMA_CONFIG, protocol };
+}
 
 /** Per planted target: the property of its overall minimum, and the minimum of each property derived. */
 export const MINIMA: Readonly<Record<string, TargetMinima>> = {
@@ -307,6 +318,52 @@ export const MINIMA: Readonly<Record<string, TargetMinima>> = {
       // advances c1 (read, execution 1); then, in the liveness phase: client 1 resumes the stream of c1 with its
       // latest cursor.
       { property: 'no-silent-gap', length: 4, lowerBound: 4, upperBound: 4, witness: [0, 0, 20, 13], runs: 862, depthCleared: 3 },
+    ],
+  },
+  // The dual-era targets (issue 9), derived under `protocol: 'mixed'` (seed '1': client 1 speaks 2026-07-28, client 2
+  // 2025-03-26) by explore(target, { ...MINIMA_CONFIG, protocol: 'mixed' }, { depthMax: 7, runsMax: 1_000_000 }),
+  // overall and with each property alone (2026-12-01, load about 5 on 2 cores: 80 s in all).
+  // modern-cursor-replays: a 2026-07-28 request carrying a legacy Last-Event-ID gets that legacy stream's events replayed.
+  'modern-cursor-replays': {
+    protocol: 'mixed',
+    overallProperty: 'reissued-call-runs-again',
+    overallRuns: 50,
+    minima: [
+      // reissued-call-runs-again (a note; exact: 2 steps, 50 runs, depth 1 cleared): client 1 calls append
+      // (2026-07-28); the network cuts connection #0 (client 1); then, in the liveness phase: client 1 re-issues c1
+      // (append) under a new request ID; the server advances c1 (append, execution 2). The reference does the same.
+      { property: 'reissued-call-runs-again', length: 2, lowerBound: 2, upperBound: 2, witness: [3, 1], runs: 50, depthCleared: 1 },
+      // era-isolation (exact: 6 steps, every shorter sequence run (391,381 runs, depth 5 cleared)): client 2
+      // initializes; client 2 calls work; the server advances c1 (work, execution 1); the network cuts connection #2
+      // (client 2); the server advances c1 (work, execution 1); client 1 calls read (2026-07-28); a proxy attaches
+      // client 2's Mcp-Session-Id and latest Last-Event-ID. (Client 2 speaks 2025-03-26: no priming event, so its first
+      // cursor is progress #1's.)
+      { property: 'era-isolation', length: 6, lowerBound: 6, upperBound: 6, witness: [0, 2, 9, 12, 14, 21], runs: 391381, depthCleared: 5 },
+      // result-to-its-request (at least 6): no sequence of up to 5 steps violates it alone (1,000,000 runs, depth 5
+      // cleared); the fuzz (seed 1, run 253, another seed's revisions) shrinks it to 6 steps: only a lower bound here.
+      { property: 'result-to-its-request', length: null, lowerBound: 6, upperBound: null, witness: null, runs: 1000000, depthCleared: 5 },
+    ],
+  },
+  // modern-disconnect-runs-on: a 2026-07-28 client's disconnect does not cancel its request: the tool runs on.
+  'modern-disconnect-runs-on': {
+    protocol: 'mixed',
+    overallProperty: 'disconnect-cancels',
+    overallRuns: 36,
+    minima: [
+      // disconnect-cancels (exact: 2 steps, 36 runs, depth 1 cleared): client 1 calls read (2026-07-28); the network
+      // cuts connection #0 (client 1); then, in the liveness phase: the server advances c1 (read, execution 1).
+      { property: 'disconnect-cancels', length: 2, lowerBound: 2, upperBound: 2, witness: [2, 1], runs: 36, depthCleared: 1 },
+    ],
+  },
+  // modern-joins-legacy-session: a 2026-07-28 request with a proxy-attached Mcp-Session-Id of a live legacy session runs in it.
+  'modern-joins-legacy-session': {
+    protocol: 'mixed',
+    overallProperty: 'modern-exchange-stateless',
+    overallRuns: 21,
+    minima: [
+      // modern-exchange-stateless (exact: 2 steps, 21 runs, depth 1 cleared): client 2 initializes; client 1 calls read
+      // (2026-07-28); a proxy attaches client 2's Mcp-Session-Id.
+      { property: 'modern-exchange-stateless', length: 2, lowerBound: 2, upperBound: 2, witness: [0, 12], runs: 21, depthCleared: 1 },
     ],
   },
 };

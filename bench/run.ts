@@ -719,7 +719,8 @@ async function main(): Promise<void> {
   if (only.has('planted')) {
     planted = [];
     for (const target of PLANTED_TARGETS) {
-      planted.push(await measurePlanted(target, config, { seeds: plan.plantedSeeds, runsMax: plan.plantedRunsMax, timeMs: plan.plantedTimeMs }));
+      // A dual-era target's minima (and bugs) need its protocol (bench/minima.ts states it).
+      planted.push(await measurePlanted(target, { ...config, ...(MINIMA[target.name]?.protocol === undefined ? {} : { protocol: MINIMA[target.name]!.protocol }) }, { seeds: plan.plantedSeeds, runsMax: plan.plantedRunsMax, timeMs: plan.plantedTimeMs }));
       log(`  ${target.name} done`);
     }
   }

@@ -7,6 +7,7 @@ import { relative } from 'node:path';
 import { type PropertyName, isPropertyName } from '../properties/names.ts';
 import { monotonicMs } from '../sim/clock.ts';
 import { CONFIG_BOUNDS, DEFAULT_CONFIG, resolveConfig } from '../sim/config.ts';
+import { checkProtocol, parseProtocol } from './protocol-option.ts';
 import { explore } from '../sim/explore.ts';
 import { recordTrace } from '../sim/fuzz.ts';
 import { writeTrace } from '../traces/store.ts';
@@ -35,13 +36,15 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
   if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
   const runsMax = values['runs-max'] === undefined ? EXPLORE_RUNS_DEFAULT : parseWhole(values['runs-max'] as string, '--runs-max', 1, 1_000_000_000);
   const reduce = values['no-reduction'] !== true;
-  const config = resolveConfig({ seed, clients });
+  const protocol = parseProtocol(values.protocol);
+  const config = resolveConfig({ seed, clients, ...(protocol === undefined ? {} : { protocol }) });
   const json = values.json === true;
   const out = (values.out as string | undefined) ?? DEFAULT_OUT;
   checkOutDir(out, '--out');
   // The target last: loading an SDK target costs a moment, and every other mistake is reported before it.
   const target = await requireTarget(values.target as string);
   if (target.kind === 'module') throw new UsageError('explore runs built-in targets; check a store module with check-store');
+  checkProtocol(protocol, target);
 
   if (!json) {
     io.out(`resumecheck explore: target ${target.name}, depth ${depthMax}, ${clients} ${clients === 1 ? 'client' : 'clients'}, ${only ?? 'every property'}, seed ${seed}`);

@@ -5,7 +5,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, relative } from 'node:path';
-import { PROPERTIES, PROPERTY_NAMES, type PropertyName, isPropertyName } from '../properties/index.ts';
+import { PROPERTIES, PROPERTY_NAMES, type PropertyName, isNote, isPropertyName } from '../properties/index.ts';
 import { CLIENT_PROPERTIES } from '../properties/clients/index.ts';
 import { CLIENT_PROPERTY_NAMES } from '../properties/names.ts';
 import { sharedWallMs } from '../sim/clock.ts';
@@ -355,11 +355,6 @@ function writeReport(path: string, flag: string, text: string): void {
 function regressionReport(property: PropertyName, replay: ExampleReplay, shown: (path: string) => string): RegressionReport {
   const path = shown(replay.file);
   return { property, recorded: replay.recorded, explanation: replay.violation!.explanation, trace: path, replay: `npx resumecheck replay ${quote(path)}` };
-}
-
-/** True for a property of severity `note`: what it finds is reported and fails nothing (exit code, JUnit). */
-export function isNote(name: PropertyName): boolean {
-  return PROPERTIES.some((property) => property.name === name && property.severity === 'note');
 }
 
 /** Safety or liveness, for a property of either level. */

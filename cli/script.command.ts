@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { DEFAULT_CONFIG, resolveConfig } from '../sim/config.ts';
+import { checkProtocol, parseProtocol } from './protocol-option.ts';
 import { runSimulation } from '../sim/engine.ts';
 import { recordTrace } from '../sim/fuzz.ts';
 import { ScriptError, parseScript, scriptChoices } from '../sim/script.ts';
@@ -24,7 +25,9 @@ export async function runScript({ values, positionals }: ParsedArgs, io: Io): Pr
   if (file === undefined) throw new UsageError('script needs a FILE of action descriptions, one a line');
   const out = (values.out as string | undefined) ?? DEFAULT_OUT;
   checkOutDir(out, '--out');
+  const protocol = parseProtocol(values.protocol);
   const target = await requireTarget(values.target as string | undefined);
+  checkProtocol(protocol, target);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -34,7 +37,7 @@ export async function runScript({ values, positionals }: ParsedArgs, io: Io): Pr
   // One action a line, as `resumecheck replay` prints them (the step number may stay); # starts a comment.
   const script = parseScript(text);
   const seed = (values.seed as string | undefined) ?? DEFAULT_CONFIG.seed;
-  const config = resolveConfig({ seed });
+  const config = resolveConfig({ seed, ...(protocol === undefined ? {} : { protocol }) });
   let result;
   try {
     result = await runSimulation(target, config, scriptChoices(script));

@@ -6,7 +6,7 @@ import { modernExchangeStateless } from './modern-exchange-stateless.ts';
 import { modernOnly405 } from './modern-only-405.ts';
 import { reissuedCallRunsAgain } from './reissued-call-runs-again.ts';
 import { inOrderPerStream } from './in-order-per-stream.ts';
-import { PROPERTY_NAMES, type ServerPropertyName } from './names.ts';
+import { PROPERTY_NAMES, type PropertyName, type ServerPropertyName } from './names.ts';
 import { noCrossEpochReplay } from './no-cross-epoch-replay.ts';
 import { noCrossSessionDelivery } from './no-cross-session-delivery.ts';
 import { noDuplicateDelivery } from './no-duplicate-delivery.ts';
@@ -54,3 +54,8 @@ const byName: Record<ServerPropertyName, Property> = {
 
 /** All properties in monitor order. */
 export const PROPERTIES: readonly Property[] = PROPERTY_NAMES.map((name) => byName[name]);
+
+/** True for a property of severity `note`: what it finds is reported and fails nothing (exit codes, JUnit). */
+export function isNote(name: PropertyName): boolean {
+  return PROPERTIES.some((property) => property.name === name && property.severity === 'note');
+}

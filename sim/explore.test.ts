@@ -3,7 +3,7 @@
 // with and without the reduction, and the reduction really applies to the targets that can key their state.
 
 import { describe, expect, it } from 'vitest';
-import { MINIMA, MINIMA_CONFIG } from '../bench/minima.ts';
+import { MINIMA, MINIMA_CONFIG, minimaConfig } from '../bench/minima.ts';
 import { PLANTED_TARGETS } from '../targets/planted/index.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { explore, reductionUnavailable } from './explore.ts';
@@ -30,7 +30,7 @@ describe('explore with the reduction (equal worlds merged)', () => {
     const exact = known.minima.filter((minimum) => minimum.length !== null);
     const overall = Math.min(...exact.map((minimum) => minimum.length!));
     it(`${target.name}: finds ${known.overallProperty} at its known minimum of ${overall} steps`, async () => {
-      const outcome = await explore(target, MINIMA_CONFIG, { depthMax: overall, runsMax: 1_000_000, reduce: true });
+      const outcome = await explore(target, minimaConfig(target.name), { depthMax: overall, runsMax: 1_000_000, reduce: true });
       expect(outcome.reduction.applied).toBe(!UNKEYED.has(target.name));
       expect(outcome.property).toBe(known.overallProperty);
       expect(outcome.choices?.length).toBe(overall);
@@ -41,8 +41,8 @@ describe('explore with the reduction (equal worlds merged)', () => {
     for (const minimum of exact.filter((entry) => entry.length! <= 5 && !UNKEYED.has(target.name))) {
       it(`${target.name}: ${minimum.property} alone, as short with the reduction as without`, async () => {
         const options = { depthMax: minimum.length!, runsMax: 1_000_000, only: minimum.property };
-        const reduced = await explore(target, MINIMA_CONFIG, { ...options, reduce: true });
-        const full = await explore(target, MINIMA_CONFIG, options);
+        const reduced = await explore(target, minimaConfig(target.name), { ...options, reduce: true });
+        const full = await explore(target, minimaConfig(target.name), options);
         expect(reduced.property).toBe(minimum.property);
         expect(reduced.choices?.length).toBe(full.choices?.length);
         expect(reduced.choices!.length).toBeLessThanOrEqual(minimum.length!);
