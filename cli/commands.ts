@@ -156,12 +156,13 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'matrix',
     summary: 'every target and every completed-stream policy of the reference × every property: holds or violated',
-    usage: ['[--runs N | --budget 5s] [--seed S] [--target T ...] [--json | --markdown]'],
+    usage: ['[--runs N | --budget 5s] [--seed S] [--protocol REV|mixed] [--target T ...] [--json | --markdown]'],
     positionals: [],
     options: {
       runs: { type: 'string', value: 'N', help: `runs per cell, 1–10000000 (default ${MATRIX_RUNS_DEFAULT}): the same output for the same arguments` },
       budget: { type: 'string', value: 'D', help: 'a duration per cell instead (5s, 1m); not with --runs' },
       seed: SEED_OPTION,
+      protocol: { ...PROTOCOL_OPTION, help: `${PROTOCOL_OPTION.help}; rows that do not serve it are left out (a --target row that does not is bad input)` },
       target: { type: 'string', multiple: true, value: 'T', help: 'only these rows (repeatable): a built-in target or reference/POLICY' },
       json: JSON_OPTION,
       markdown: { type: 'boolean', help: 'print a Markdown table (as the README shows it)' },

@@ -5,13 +5,16 @@
 
 import { type CompletedStreamPolicy, completedStreamPolicies } from '../core/index.ts';
 import { PROPERTY_NAMES, type PropertyName } from '../properties/names.ts';
-import { DEFAULT_CONFIG, resolveConfig } from '../sim/config.ts';
+import { isNote } from '../properties/index.ts';
+import { DEFAULT_CONFIG, type ProtocolChoice, resolveConfig } from '../sim/config.ts';
+import { protocolMismatch } from '../sim/eras.ts';
 import { fuzz } from '../sim/fuzz.ts';
 import { TARGET_ENTRIES } from '../targets/registry.ts';
 import { coreIncarnation, openKitRun } from '../targets/server-kit.ts';
 import type { Target } from '../targets/target.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
 import { MATRIX_RUNS_DEFAULT } from './commands.ts';
+import { checkProtocol, parseProtocol } from './protocol-option.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
 
 /** The reference server with another completed-stream policy: one row per policy of the registry. */
@@ -21,6 +24,8 @@ export function policyVariant(policy: CompletedStreamPolicy): Target {
     kind: 'reference',
     description: `the reference with the completed-stream policy ${policy.name}: ${policy.rationale}`,
     breaks: [],
+    // The core decides both eras whatever its completed-stream policy (that policy is the legacy era's).
+    eras: ['legacy', 'modern'],
     open: (options) => openKitRun({ boot: (incarnation, bootOptions) => coreIncarnation(incarnation, bootOptions, { completedStreamPolicy: policy }) }, options),
   };
 }
@@ -59,11 +64,13 @@ export interface MatrixOptions {
   readonly runsMax: number | null;
   /** Wall-clock budget per cell in ms, or null. */
   readonly budgetMs: number | null;
+  /** The protocol the clients speak (--protocol); absent: none configured. */
+  readonly protocol?: ProtocolChoice;
 }
 
 /** Fills the matrix, one fuzz per cell. */
 export async function computeMatrix(options: MatrixOptions): Promise<MatrixRow[]> {
-  const config = resolveConfig({ seed: options.seed });
+  const config = resolveConfig({ seed: options.seed, ...(options.protocol === undefined ? {} : { protocol: options.protocol }) });
   const rows: MatrixRow[] = [];
   for (const target of options.targets) {
     const cells: Partial<Record<PropertyName, MatrixCell>> = {};
@@ -87,14 +94,16 @@ export async function computeMatrix(options: MatrixOptions): Promise<MatrixRow[]
   return rows;
 }
 
-function cellText(cell: MatrixCell): string {
-  return cell.verdict === 'holds' ? `holds (${cell.runs} runs, ${cell.steps} steps)` : `✗ ${cell.shrunkLength} steps (run ${cell.run})`;
+function cellText(cell: MatrixCell, property: PropertyName): string {
+  if (cell.verdict === 'holds') return `holds (${cell.runs} runs, ${cell.steps} steps)`;
+  // A note reports what the revision permits: listed, not a failure.
+  return isNote(property) ? `note: ${cell.shrunkLength} steps (run ${cell.run})` : `✗ ${cell.shrunkLength} steps (run ${cell.run})`;
 }
 
 /** The matrix as a Markdown table: a row per target, a column per property. */
 export function matrixMarkdown(rows: readonly MatrixRow[]): string[] {
   const lines = [`| target | ${PROPERTY_NAMES.join(' | ')} |`, `|---|${PROPERTY_NAMES.map(() => '---').join('|')}|`];
-  for (const row of rows) lines.push(`| \`${row.target}\` | ${PROPERTY_NAMES.map((property) => cellText(row.cells[property])).join(' | ')} |`);
+  for (const row of rows) lines.push(`| \`${row.target}\` | ${PROPERTY_NAMES.map((property) => cellText(row.cells[property], property)).join(' | ')} |`);
   return lines;
 }
 
@@ -104,7 +113,7 @@ export function matrixText(rows: readonly MatrixRow[]): string[] {
   const lines: string[] = [];
   for (const row of rows) {
     lines.push(`${row.target} (${row.kind})`);
-    for (const property of PROPERTY_NAMES) lines.push(`  ${property.padEnd(width)}  ${cellText(row.cells[property])}`);
+    for (const property of PROPERTY_NAMES) lines.push(`  ${property.padEnd(width)}  ${cellText(row.cells[property], property)}`);
   }
   return lines;
 }
@@ -122,22 +131,34 @@ export async function runMatrix({ values }: ParsedArgs, io: Io): Promise<number>
   for (const name of names ?? []) {
     if (!known.includes(name)) throw new UsageError(`unknown target ${JSON.stringify(name)}; known: ${known.join(', ')}`);
   }
+  const protocol = parseProtocol(values.protocol);
   const targets: Target[] = [];
-  for (const name of names ?? known) targets.push(await matrixTarget(name));
-  const rows = await computeMatrix({ targets, seed, runsMax, budgetMs });
+  const skipped: string[] = [];
+  for (const name of names ?? known) {
+    const target = await matrixTarget(name);
+    // A row named on the command line must serve the protocol (bad input otherwise); of all rows, those that do not are left out.
+    if (names !== null) checkProtocol(protocol, target);
+    else if (protocolMismatch(protocol, target.eras) !== null) {
+      skipped.push(name);
+      continue;
+    }
+    targets.push(target);
+  }
+  const rows = await computeMatrix({ targets, seed, runsMax, budgetMs, ...(protocol === undefined ? {} : { protocol }) });
   const per = runsMax === null ? `a budget of ${values.budget as string}` : `${runsMax} runs`;
   if (values.json === true) {
-    io.out(JSON.stringify({ seed, runsPerCell: runsMax, budgetMsPerCell: budgetMs, properties: PROPERTY_NAMES, rows }));
+    io.out(JSON.stringify({ seed, ...(protocol === undefined ? {} : { protocol, leftOut: skipped }), runsPerCell: runsMax, budgetMsPerCell: budgetMs, properties: PROPERTY_NAMES, rows }));
     return 0;
   }
-  const command = `npx resumecheck matrix ${runsMax === null ? `--budget ${values.budget as string}` : `--runs ${runsMax}`} --seed ${seed}${names === null ? '' : names.map((name) => ` --target ${name}`).join('')}`;
+  const command = `npx resumecheck matrix ${runsMax === null ? `--budget ${values.budget as string}` : `--runs ${runsMax}`} --seed ${seed}${protocol === undefined ? '' : ` --protocol ${protocol}`}${names === null ? '' : names.map((name) => ` --target ${name}`).join('')}`;
   if (values.markdown === true) {
     io.out(`Each cell: a fuzz of ${per}, seed ${seed}, checking that property alone; ✗ gives the shrunk length and the run that found it (\`${command} --markdown\`).`);
     io.out('');
     for (const line of matrixMarkdown(rows)) io.out(line);
     return 0;
   }
-  io.out(`resumecheck matrix: ${targets.length} targets × ${PROPERTY_NAMES.length} properties, ${per} per cell, seed ${seed}, each property checked alone`);
+  io.out(`resumecheck matrix: ${targets.length} targets × ${PROPERTY_NAMES.length} properties, ${per} per cell, seed ${seed}${protocol === undefined ? '' : `, protocol ${protocol}`}, each property checked alone`);
+  if (skipped.length > 0) io.out(`left out (they do not serve ${protocol}): ${skipped.join(', ')}`);
   for (const line of matrixText(rows)) io.out(line);
   return 0;
 }

@@ -4,6 +4,7 @@
 
 import { noHandoffTarget } from './multi-node/no-handoff.target.ts';
 import { PLANTED_TARGETS } from './planted/index.ts';
+import { referenceModernTarget } from './reference/reference-modern.target.ts';
 import { referenceTarget } from './reference/reference.target.ts';
 import { SDK_TARGET_INFOS } from './sdk/infos.ts';
 import { SDK2_TARGET_INFOS } from './sdk2/infos.ts';
@@ -17,13 +18,14 @@ export interface TargetEntry extends TargetInfo {
 }
 
 function ready(target: Target): TargetEntry {
-  const { name, kind, description, breaks } = target;
-  return { name, kind, description, breaks, load: async () => target };
+  const { name, kind, description, breaks, eras } = target;
+  return { name, kind, description, breaks, ...(eras === undefined ? {} : { eras }), load: async () => target };
 }
 
 /** Every built-in target, in the order `resumecheck targets` lists them (that of TARGETS, then the 2.x SDK targets). */
 export const TARGET_ENTRIES: readonly TargetEntry[] = [
   ready(referenceTarget),
+  ready(referenceModernTarget),
   ...PLANTED_TARGETS.map(ready),
   ready(noHandoffTarget),
   { ...SDK_TARGET_INFOS.sdk, load: async () => (await import('./sdk/sdk.target.ts')).sdkTarget },

@@ -5,11 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { PROPERTIES } from '../../properties/index.ts';
 import { PROPERTY_NAMES } from '../../properties/names.ts';
 import { sequenceChoices } from '../../sim/choices.ts';
-import { resolveConfig } from '../../sim/config.ts';
+import { REVISIONS, resolveConfig } from '../../sim/config.ts';
 import { runSimulation } from '../../sim/engine.ts';
 import { fuzz } from '../../sim/fuzz.ts';
 import { scriptChoices } from '../../sim/script.ts';
 import { findTarget } from '../index.ts';
+import { referenceModernTarget } from '../reference/reference-modern.target.ts';
 import { referenceTarget } from '../reference/reference.target.ts';
 import { PLANTED_TARGETS } from './index.ts';
 
@@ -24,6 +25,8 @@ function configFor(target: { readonly eras?: readonly string[] }) {
 }
 const RUNS_MAX = 5000;
 const REFERENCE_RUNS = 10_000;
+/** Runs of the reference under each --protocol (the 10 000 above are 2025-11-25's). */
+const PROTOCOL_RUNS = 1_000;
 /** Runs allowed to reach one listed break when only that property is checked (the slowest needs ~4800 at seed 1). */
 const BREAK_RUNS_MAX = 10_000;
 
@@ -88,6 +91,22 @@ describe(`the reference holds (seed ${SEED})`, () => {
     expect(outcome.runs).toBe(REFERENCE_RUNS);
     // The runs were real runs, not empty ones.
     expect(outcome.steps).toBeGreaterThan(REFERENCE_RUNS * 5);
+  });
+
+  // Every revision, and both eras side by side: the reference holds every property but the note (which it meets,
+  // as the revision permits: a re-issued append runs again).
+  for (const protocol of [...REVISIONS, 'mixed'] as const) {
+    it(`reference: no violation in ${PROTOCOL_RUNS} runs under --protocol ${protocol} (seed ${SEED})`, async () => {
+      const outcome = await fuzz({ target: referenceTarget, config: resolveConfig({ seed: SEED, protocol }), runsMax: PROTOCOL_RUNS, timeMs: null, properties: NOT_NOTES });
+      expect(outcome.finding?.trace.verdict ?? null).toBeNull();
+      expect(outcome.steps).toBeGreaterThan(PROTOCOL_RUNS * 5);
+    });
+  }
+
+  it(`reference-modern (2026-07-28 only): no violation in ${PROTOCOL_RUNS} runs (seed ${SEED})`, async () => {
+    const outcome = await fuzz({ target: referenceModernTarget, config: resolveConfig({ seed: SEED }), runsMax: PROTOCOL_RUNS, timeMs: null, properties: NOT_NOTES });
+    expect(outcome.finding?.trace.verdict ?? null).toBeNull();
+    expect(outcome.steps).toBeGreaterThan(PROTOCOL_RUNS * 5);
   });
 });
 
