@@ -309,7 +309,8 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       regressions: regressionReports,
       replayed: replays.map((replay) => ({ file: shown(replay.file), recorded: replay.recorded, violation: replay.violation?.property ?? null })),
       violation: reports[0] ?? null,
-      violations: reports,
+      // Each with its property's severity: a `note` is listed, and fails nothing.
+      violations: reports.map((report) => ({ ...report, severity: [...PROPERTIES, ...CLIENT_PROPERTIES].find((property) => property.name === report.property)?.severity ?? null })),
       wire: wire === null ? null : { probe: wire.probe, unsupported: wire.unsupported(), judged: properties ?? null, settles: { ...wire.stats } },
     });
     if (summaryPath !== undefined) writeReport(summaryPath, '--summary', `${JSON.stringify(document, null, 2)}\n`);

@@ -200,7 +200,8 @@ class Host implements TargetHost {
     world.running.splice(world.running.indexOf(index), 1);
     // The call's stream ends without its result: a cancelled request is answered by nothing (2026-07-28).
     const call = execution.call;
-    if (call !== null && call.view >= 0) {
+    // Only the call's latest execution answers its current view (a re-issued call has a view per request).
+    if (call !== null && call.view >= 0 && execution.ordinal === call.executions) {
       const view = world.views[call.view]!;
       if (accepts(STREAM, view.stream, STREAM.event.abort)) view.stream = step(STREAM, view.stream, STREAM.event.abort);
     }
