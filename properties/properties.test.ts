@@ -11,7 +11,8 @@ import { scriptChoices } from '../sim/script.ts';
 import { findTarget } from '../targets/index.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { type Strategy, coreIncarnation, openKitRun } from '../targets/server-kit.ts';
-import type { JsonRpcMessage, ProtocolEra, Target } from '../targets/target.ts';
+import type { HttpRequest, HttpResponse, JsonRpcMessage, ProtocolEra, Target } from '../targets/target.ts';
+import { isModernBody } from '../sim/tools.ts';
 import { PROPERTY_NAMES, type PropertyName } from './names.ts';
 
 const SEED = 'fixed';
@@ -154,6 +155,47 @@ const replayAfterCursor = inlineTarget('replay-after-cursor', 'a resume replays 
     };
   },
 });
+
+/** A dual-era endpoint that answers a 2026-07-28 call with an `Mcp-Session-Id` (a session minted for it). */
+const modernAnswersSessionId: Target = {
+  name: 'modern-answers-session-id',
+  kind: 'planted',
+  description: 'a 2026-07-28 call is answered with an Mcp-Session-Id',
+  breaks: ['modern-exchange-stateless'],
+  eras: ['legacy', 'modern'],
+  open: async (options) => {
+    const run = openKitRun({ boot: (incarnation, bootOptions) => coreIncarnation(incarnation, bootOptions) }, options);
+    return {
+      ...run,
+      boot: (incarnation, host) => {
+        const server = run.boot(incarnation, host);
+        const handle = server.handle.bind(server);
+        return Object.assign(server, {
+          handle: (request: HttpRequest) => {
+            const response = handle(request) as HttpResponse;
+            return request.method === 'POST' && isModernBody(request.body) ? { ...response, sessionId: 'sminted' } : response;
+          },
+        });
+      },
+    };
+  },
+};
+
+/** A dual-era endpoint whose new 2026-07-28 request gets the previous one's retained events first (a store keyed by nothing). */
+const modernReplaysPrevious = inlineTarget('modern-replays-previous', "a 2026-07-28 request's exchange carries the previous request's progress", ['modern-exchange-stateless'], {
+  boot: (incarnation, options) => {
+    const base = coreIncarnation(incarnation, options);
+    return {
+      ...base,
+      decide: (request) => {
+        const decision = base.decide(request);
+        const previous = base.state.stateless.streams.at(-1);
+        if (decision.kind !== 'execute' || decision.rule !== 'modern-execute' || previous === undefined) return decision;
+        return { kind: 'execute-with-replay', rule: 'modern-replays-previous', session: decision.session, replay: [...previous.retained] };
+      },
+    };
+  },
+}, ['legacy', 'modern']);
 
 /** One hand-made counterexample: the script, where it breaks the property, and what happens. */
 interface Case {
@@ -452,6 +494,22 @@ const CASES: readonly Case[] = [
     step: 1,
     seed: mixedSeed(LEGACY_THEN_MODERN),
     protocol: 'mixed',
+  },
+  {
+    property: 'modern-exchange-stateless',
+    what: 'a 2026-07-28 call is answered with an Mcp-Session-Id',
+    target: modernAnswersSessionId,
+    script: ['client 1 calls read (2026-07-28)'],
+    step: 0,
+    protocol: '2026-07-28',
+  },
+  {
+    property: 'modern-exchange-stateless',
+    what: "a 2026-07-28 call's exchange carries the previous call's progress",
+    target: modernReplaysPrevious,
+    script: ['client 1 calls work (2026-07-28)', 'the server advances c1', 'client 1 calls read (2026-07-28)'],
+    step: 2,
+    protocol: '2026-07-28',
   },
   {
     property: 'era-isolation',
