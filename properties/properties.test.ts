@@ -48,9 +48,6 @@ const modernOnlyAnswers400 = inlineTarget(
   ['modern'],
 );
 
-/** The reference core as a 2026-07-28-only endpoint (405 for GET and DELETE). */
-const modernOnlyReference = inlineTarget('modern-only', 'the reference core serving 2026-07-28 only', [], { boot: (incarnation, options) => coreIncarnation(incarnation, options, { modernOnly: true }) }, ['modern']);
-
 /**
  * A dual-era endpoint whose resume finds the stream by its number alone, in the 2026-07-28 requests' record: a legacy
  * client's resume joins a modern request's stream (a store keyed by stream number, shared by both eras).
@@ -570,6 +567,13 @@ describe(`hand-made counterexamples, one or more per property (seed ${SEED})`, (
   it('covers every property', () => {
     const covered = new Set(CASES.map((testCase) => testCase.property));
     expect(PROPERTY_NAMES.filter((name) => !covered.has(name))).toEqual([]);
+  });
+
+  it('modern-only-405: the probes hold on reference-modern, the reference as a 2026-07-28-only endpoint (405)', async () => {
+    const script = ['client 1 probes the endpoint with a GET (2026-07-28)', 'client 1 probes the endpoint with a DELETE (2026-07-28)'];
+    const result = await runScript(builtIn('reference-modern'), script);
+    expect(result.violation).toBeNull();
+    expect(result.trace!.slice(0, 2).map((step) => step.notes.find((note) => note.includes('→')))).toEqual(['  → 405', '  → 405']);
   });
 
   for (const testCase of CASES) {
