@@ -26,6 +26,17 @@ describe('--protocol REV|mixed (seed 1)', () => {
     expect(run.err).toEqual(['resumecheck: --protocol 2026-07-28: no-owner-check: the target serves only the legacy era (2025-03-26 to 2025-11-25), not 2026-07-28']);
   });
 
+  it('a legacy revision on a modern-only target (reference-modern) is bad input; by default it speaks 2026-07-28', async () => {
+    const run = await runInProcess(['script', 'no-such-file.txt', '--target', 'reference-modern', '--protocol', '2025-06-18']);
+    expect(run.code).toBe(2);
+    expect(run.err).toEqual(['resumecheck: --protocol 2025-06-18: reference-modern: the target serves only the modern era (2026-07-28), not 2025-06-18']);
+    const fuzz = await runInProcess(['fuzz', '--target', 'reference-modern', '--runs', '50', '--no-corpus', '--out', join(OUT, 'modern'), '--property', 'modern-only-405']);
+    expect(fuzz.code).toBe(0);
+    expect(fuzz.out.some((line) => line.startsWith('✓ no violation in 50 runs'))).toBe(true);
+    // Its clients spoke 2026-07-28: none ever initialized.
+    expect(fuzz.out.find((line) => line.trimStart().startsWith('client'))).toContain('never: state initialising');
+  });
+
   it('mixed on a legacy-only target draws legacy revisions only, and says so', async () => {
     const run = await runInProcess(['fuzz', '--target', 'no-owner-check', '--protocol', 'mixed', '--runs', '200', '--no-corpus', '--out', OUT]);
     expect(run.out).toContain('mixed: the target serves only the legacy era, so clients draw legacy revisions only');
