@@ -5,6 +5,7 @@
 
 import { relative } from 'node:path';
 import { type PropertyName, isPropertyName } from '../properties/names.ts';
+import { isNote } from '../properties/index.ts';
 import { monotonicMs } from '../sim/clock.ts';
 import { CONFIG_BOUNDS, DEFAULT_CONFIG, resolveConfig } from '../sim/config.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
@@ -85,10 +86,17 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
   const path = relative(process.cwd(), written.path) || written.path;
   if (json) {
     io.out(JSON.stringify({ ...summary, violation: { ...trace.verdict!, length: outcome.choices.length, choices: outcome.choices, trace: path, replay: `npx resumecheck replay ${quote(path)}` } }));
-    return 1;
+    return exitFor(trace.verdict!.property);
   }
   io.out(`shortest counterexample: ${outcome.choices.length} steps (every shorter sequence holds)`);
+  // A note ends the search like a violation (a sequence that meets it is not extended), but fails nothing.
+  if (isNote(trace.verdict!.property)) io.out(`(${trace.verdict!.property} is a note, permitted by its revision: exit 0; --property P searches past it)`);
   io.out('');
   printViolation(io, trace, path);
-  return 1;
+  return exitFor(trace.verdict!.property);
+}
+
+/** 1 for a violation, 0 for a note (what its revision permits). */
+function exitFor(property: PropertyName): number {
+  return isNote(property) ? 0 : 1;
 }
