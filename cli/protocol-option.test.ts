@@ -1,7 +1,7 @@
 // `--protocol`: a value that is no revision, or a revision the target does not serve, is bad input (exit 2, one
 // line); `mixed` on a legacy-only target says it draws legacy revisions only; a note fails nothing.
 
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -45,9 +45,14 @@ describe('--protocol REV|mixed (seed 1)', () => {
 
   it('a note (a re-issued 2026-07-28 append running twice on the reference) is reported and fails nothing: exit 0', async () => {
     const out = join(OUT, 'note');
-    const run = await runInProcess(['fuzz', '--target', 'reference', '--protocol', '2026-07-28', '--runs', '300', '--no-corpus', '--out', out]);
+    const junit = join(OUT, 'note.xml');
+    const run = await runInProcess(['fuzz', '--target', 'reference', '--protocol', '2026-07-28', '--runs', '300', '--no-corpus', '--out', out, '--junit', junit]);
     expect(run.out.join('\n')).toContain('reissued-call-runs-again (a note: permitted by its revision, not a failure)');
     expect(run.code).toBe(0);
+    // Its JUnit case passes: a note is no failure.
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toContain('name="reissued-call-runs-again"');
+    expect(xml).toContain('failures="0"');
     const [file] = readdirSync(out).filter((name) => name.includes('reissued-call-runs-again'));
     const replay = await runInProcess(['replay', join(out, file!)]);
     expect(replay.out[0]).toBe('reproduced: reissued-call-runs-again on reference');
