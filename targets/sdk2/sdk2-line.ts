@@ -31,6 +31,7 @@ function buildServer(run: ToolRunner): McpServer {
         (await run(tool, callId, {
           sessionId: ctx.sessionId,
           notify: (message) => ctx.mcpReq.notify(message as unknown as ServerNotification),
+          signal: ctx.mcpReq.signal,
         })) as CallToolResult,
     );
   }
