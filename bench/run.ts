@@ -558,7 +558,7 @@ function render(report: Report): string[] {
   }
 
   if (report.sdk2 !== null) {
-    out.push('7. The 2.x SDK targets (@modelcontextprotocol/server): speed beside the 1.x target with the same store, and the first counterexample of a seed-1 fuzz');
+    out.push('7. The 2.x SDK targets (@modelcontextprotocol/server): speed beside a baseline measured in the same run (the 1.x target with the same store; for sdk2-modern, sdk2-dual under the same clients), and the first counterexample of a seed-1 fuzz');
     const rows = report.sdk2.map((result) => [
       result.target,
       `${formatCount(result.speed.stepsPerSecond)}/s`,
@@ -571,11 +571,19 @@ function render(report: Report): string[] {
       result.first.length === null ? '-' : String(result.first.length),
     ]);
     out.push(
-      ...table(['target', 'steps', 'target', '1.x baseline', '2.x/1.x', 'time to first', 'run', 'property', 'length'], rows, [false, true, false, false, true, true, true, false, true]).map(
+      ...table(['target', 'steps', 'target', 'baseline', 'ratio', 'time to first', 'run', 'property', 'length'], rows, [false, true, false, false, true, true, true, false, true]).map(
         (line) => `   ${line}`,
       ),
     );
     for (const result of report.sdk2) if (result.first.explanation !== null) out.push(`   ${result.target}: ${result.first.explanation}`);
+    for (const result of report.sdk2) {
+      if (result.protocol === null) continue;
+      const { modern, legacy } = result.requests;
+      out.push(
+        `   ${result.target}: clients asked for ${result.protocol}; requests served: ${formatCount(modern)} of that revision, ${formatCount(legacy)} legacy` +
+          (modern === 0 ? ' (the simulator\'s clients do not negotiate revisions yet: this measures the rejection of their initialize)' : ''),
+      );
+    }
     out.push('');
   }
   if (report.checkStore !== null) {
