@@ -22,6 +22,7 @@ import { MINIMA, MINIMA_CONFIG } from './minima.ts';
 import { type ModelCost, measureModel } from './model-cost.ts';
 import { type PlantedResult, measurePlanted, minimumOf } from './planted.ts';
 import { type SdkResult, measureSdk } from './sdk.ts';
+import { type EraLoopResult, measureEraLoop } from './era-loop.ts';
 import { type Sdk2Result, measureSdk2 } from './sdk2.ts';
 import { type MainJobResult, measureMainJob } from './main-job.ts';
 import { type ClientResult, measureClients } from './clients.ts';
@@ -262,6 +263,8 @@ interface Report {
   readonly sdk: SdkResult[] | null;
   readonly cli: CliStartup | null;
   readonly sdk2: Sdk2Result[] | null;
+  /** Figure 7's direct drive: the modern endpoint's operations/s beside a legacy target's under the same loop. */
+  readonly sdk2Direct: EraLoopResult[] | null;
   readonly checkStore: CheckStoreRedisFigure | null;
   readonly workers: WorkersResult[] | null;
   readonly threadCeiling: ThreadCeiling | null;
@@ -584,6 +587,16 @@ function render(report: Report): string[] {
           (modern === 0 ? ' (the simulator\'s clients do not negotiate revisions yet: this measures the rejection of their initialize)' : ''),
       );
     }
+    if (report.sdk2Direct !== null) {
+      out.push('   Driven directly (bench/era-loop.ts: seeded calls, tool steps and cuts on the server instance, no simulator), operations/s:');
+      const modern = report.sdk2Direct[0];
+      for (const result of report.sdk2Direct) {
+        const ratio = result === modern || modern === undefined ? '' : `, sdk2-modern/this ${formatRatio(modern.rate.perSecond / result.rate.perSecond)}`;
+        out.push(
+          `     ${result.target} (${result.era === 'modern' ? '2026-07-28 calls' : '2025-11-25 calls in one session'}): ${formatCount(result.rate.perSecond)}/s, ${formatCount(result.executions)} executions, ${formatCount(result.cancelled)} cancelled${ratio}`,
+        );
+      }
+    }
     out.push('');
   }
   if (report.checkStore !== null) {
@@ -747,6 +760,13 @@ async function main(): Promise<void> {
   const sdk2 = only.has('sdk2')
     ? await measureSdk2(DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }, sdk, log)
     : null;
+  let sdk2Direct: EraLoopResult[] | null = null;
+  if (only.has('sdk2')) {
+    const { sdk2ModernTarget, sdk2CoreTarget } = await import('../targets/sdk2/index.ts');
+    const window = { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs };
+    // The baseline right after the modern endpoint, so both see the same load.
+    sdk2Direct = [await measureEraLoop(sdk2ModernTarget, 'modern', window), await measureEraLoop(sdk2CoreTarget, 'legacy', window)];
+  }
   log('8/12 workers...');
   let workers: WorkersResult[] | null = null;
   let threadCeiling: ThreadCeiling | null = null;
@@ -783,7 +803,7 @@ async function main(): Promise<void> {
     for (const target of [referenceTarget, sdkTarget]) wire.push(await measureWire(target, { measureMs: plan.sdkMeasureMs, wireMeasureMs: plan.wireMeasureMs }));
   }
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, workers, threadCeiling, sdkRaw, mainJob, checkStore, explore: exploreResult, clients, wire, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, sdk2Direct, workers, threadCeiling, sdkRaw, mainJob, checkStore, explore: exploreResult, clients, wire, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }

@@ -54,7 +54,7 @@ describe.each(LINES)('legacy cancellation on %s (characterisation)', (_line, tar
     });
   });
 
-  it('seed s1: notifications/cancelled for a running call gets 202 and aborts its handler (P1:173-180, P2:6348-6351); no response is sent for it (P1:347, P2:6546), so its stream stays open', async () => {
+  it('seed s1: notifications/cancelled for a running call gets 202 and aborts its handler (P1:173-180, P2:6348-6351); no response is sent for it (P1:396-399 and 417-420, P2:6546 and 6562), so its stream stays open', async () => {
     await withRun(target, 's1', async (driver) => {
       const sessionId = await driver.initialize();
       const work = await driver.call(sessionId, 'work', 'c1');
