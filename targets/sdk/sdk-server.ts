@@ -35,6 +35,8 @@ import { createSseParser } from './sse-parser.ts';
 export const RETRY_INTERVAL_MS = 1000;
 /** Progress steps one tool execution may take before the harness declares it runaway. */
 const EXECUTION_STEPS_MAX = 10_000;
+/** Microtask turns `serve` waits for the SDK's answer before it settles for it (the answer may be held back). */
+const HEAD_MICROTASKS_MAX = 64;
 /** Chunks one response body may carry before the harness declares it runaway. */
 const BODY_CHUNKS_MAX = 1_000_000;
 const SESSION_ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
@@ -424,7 +426,10 @@ class SdkServer implements NodeInstance {
         else arrived = { error };
       },
     );
-    await this.quiescence.settle(() => arrived !== null);
+    // Most answers come within a few microtasks (a legacy transport's SSE head, any JSON error): wait for them
+    // there, as an await on the answer would; only an answer still missing then costs a settle.
+    for (let tick = 0; tick < HEAD_MICROTASKS_MAX && arrived === null; tick += 1) await Promise.resolve();
+    if (arrived === null) await this.quiescence.settle(() => arrived !== null);
     const outcome = arrived as { readonly response: Response } | { readonly error: unknown } | null;
     if (outcome === null) {
       entry.deferred = true;
