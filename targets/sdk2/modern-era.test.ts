@@ -7,12 +7,13 @@
 // the inbound classifier); T1 `@modelcontextprotocol/sdk/dist/esm/server/webStandardStreamableHttp.js` (1.32.2).
 
 import { describe, expect, it } from 'vitest';
-import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, provenanceOf } from '../../sim/tools.ts';
+import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, modernCallRequest, provenanceOf } from '../../sim/tools.ts';
 import { targetEntry } from '../registry.ts';
-import { sdkCoreTarget } from '../sdk/index.ts';
+import { SDK_1_LINE, type SdkLine, sdkCoreTarget } from '../sdk/index.ts';
+import { revisionHeadersOf } from '../sdk/revision-headers.ts';
 import { MODERN_REVISION, lastEventIdOf, sessionsOf, stepsOf, withRun } from '../sdk/sdk-driver.ts';
 import type { Target } from '../target.ts';
-import { sdk2CoreTarget, sdk2DualBareTarget, sdk2DualTarget, sdk2ModernTarget, sdk2SharedTarget } from './index.ts';
+import { SDK_2_LINE, sdk2CoreTarget, sdk2DualBareTarget, sdk2DualTarget, sdk2ModernTarget, sdk2SharedTarget } from './index.ts';
 
 /** The targets whose modern path is createMcpHandler: every request there, or every enveloped POST. */
 const MODERN_PATHS: ReadonlyArray<readonly [string, Target]> = [
@@ -209,6 +210,48 @@ describe('legacy-only targets given a 2026-07-28 call (characterisation)', () =>
         expect(response, target.name).toMatchObject({ status: 400, body: { error: { code: -32000, message: expect.stringMatching(/^Bad Request: Unsupported protocol version: 2026-07-28 /) } } });
         expect(driver.recorder.executions).toEqual([]);
       });
+    }
+  });
+});
+
+describe.each([
+  ['1.32.2', SDK_1_LINE],
+  ['2.4.0', SDK_2_LINE],
+] as const)("the %s sessionful transport itself, given a 2026-07-28 call without a session (no application router in front; characterisation)", (_version, line: SdkLine) => {
+  /** A POST as the harness sends it: the request's revision headers, JSON, both media types accepted. */
+  const post = (body: ReturnType<typeof modernCallRequest>, protocolVersion?: string): Request =>
+    new Request('http://resumecheck.invalid/mcp', {
+      method: 'POST',
+      headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...revisionHeadersOf({ method: 'POST', body, protocolVersion }) },
+      body: JSON.stringify(body),
+    });
+
+  it('answers 400 "Server not initialized" before an initialize, and 400 "Mcp-Session-Id header is required" after one (T1:743-753, T2:660-669): the session check comes before the revision header, and no tool runs', async () => {
+    const transport = line.createTransport({
+      sessionIdGenerator: () => 's-direct',
+      eventStore: { storeEvent: async () => 'e', replayEventsAfter: async () => '' },
+      retryInterval: 1000,
+      keepAliveMs: 0,
+      onsessioninitialized: () => {},
+      onsessionclosed: () => {},
+    });
+    let ran = 0;
+    const server = line.createServer(async () => {
+      ran += 1;
+      return {};
+    });
+    await server.connect(transport);
+    try {
+      const before = await transport.handleRequest(post(modernCallRequest(1, 'read', 'c1'), MODERN_REVISION));
+      expect([before.status, await before.json()]).toMatchObject([400, { error: { code: -32000, message: 'Bad Request: Server not initialized' } }]);
+      const initialized = await transport.handleRequest(post(initializeRequest(2)));
+      expect(initialized.status).toBe(200);
+      await initialized.body?.cancel();
+      const after = await transport.handleRequest(post(modernCallRequest(3, 'read', 'c2'), MODERN_REVISION));
+      expect([after.status, await after.json()]).toMatchObject([400, { error: { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' } }]);
+      expect(ran).toBe(0);
+    } finally {
+      await transport.close();
     }
   });
 });
