@@ -660,8 +660,10 @@ class SdkServer implements NodeInstance {
         this.quiescence.touch();
         if (outcome === 'cancelled') {
           // The SDK aborted the request (a disconnect it treats as cancellation, a closed transport, a
-          // notifications/cancelled): the tool observed it once, stops, and asks for no further step.
-          this.host.cancelled(execution);
+          // notifications/cancelled): the tool observed it once, stops, and asks for no further step. Not when the
+          // incarnation is being disposed (a restart, a crash, the run's end): the harness closes the SDK's objects
+          // only to release them, and a process that dies takes its tools with it, observing nothing.
+          if (!this.disposedFlag) this.host.cancelled(execution);
           throw new ExecutionCancelled(`execution ${execution} was cancelled by the server`);
         }
         const step = this.host.nextStep(execution);

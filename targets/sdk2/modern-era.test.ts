@@ -141,11 +141,12 @@ describe.each(MODERN_PATHS)('%s: a 2026-07-28 call on createMcpHandler (characte
     });
   });
 
-  it('seed s1: a restart with a call in flight: the handler closes its in-flight servers (T2:1288-1294), so the tool observes its cancellation; the new incarnation serves a new call', async () => {
+  it('seed s1: a restart with a call in flight: the incarnation dies with its tool, which reports nothing (the harness closes the handler, T2:1288-1294, only to release it); the new incarnation serves a new call', async () => {
     await withRun(target, 's1', async (driver) => {
       await driver.modernCall('work', 'c1');
       await driver.restart();
-      expect(driver.recorder.executions[0]).toMatchObject({ cancelled: true, steps: 0 });
+      expect(driver.recorder.executions[0]?.cancelled).toBeUndefined();
+      expect(driver.recorder.log.some((line) => line.startsWith('cancelled'))).toBe(false);
       const { connection } = await driver.modernCall('read', 'c2');
       await driver.server.advance(2);
       expect(stepsOf(driver.recorder.framesOf(connection))).toEqual([1]);
