@@ -22,6 +22,7 @@ import { MINIMA, MINIMA_CONFIG } from './minima.ts';
 import { type ModelCost, measureModel } from './model-cost.ts';
 import { type PlantedResult, measurePlanted, minimumOf } from './planted.ts';
 import { type SdkResult, measureSdk } from './sdk.ts';
+import { type EraLoopResult, measureEraLoop } from './era-loop.ts';
 import { type Sdk2Result, measureSdk2 } from './sdk2.ts';
 import { type MainJobResult, measureMainJob } from './main-job.ts';
 import { type ClientResult, measureClients } from './clients.ts';
@@ -262,6 +263,8 @@ interface Report {
   readonly sdk: SdkResult[] | null;
   readonly cli: CliStartup | null;
   readonly sdk2: Sdk2Result[] | null;
+  /** Figure 7's direct drive: the modern endpoint's operations/s beside a legacy target's under the same loop. */
+  readonly sdk2Direct: EraLoopResult[] | null;
   readonly checkStore: CheckStoreRedisFigure | null;
   readonly workers: WorkersResult[] | null;
   readonly threadCeiling: ThreadCeiling | null;
@@ -558,7 +561,7 @@ function render(report: Report): string[] {
   }
 
   if (report.sdk2 !== null) {
-    out.push('7. The 2.x SDK targets (@modelcontextprotocol/server): speed beside the 1.x target with the same store, and the first counterexample of a seed-1 fuzz');
+    out.push('7. The 2.x SDK targets (@modelcontextprotocol/server): speed beside a baseline measured in the same run (the 1.x target with the same store; for sdk2-modern, sdk2-dual under the same clients), and the first counterexample of a seed-1 fuzz');
     const rows = report.sdk2.map((result) => [
       result.target,
       `${formatCount(result.speed.stepsPerSecond)}/s`,
@@ -571,11 +574,29 @@ function render(report: Report): string[] {
       result.first.length === null ? '-' : String(result.first.length),
     ]);
     out.push(
-      ...table(['target', 'steps', 'target', '1.x baseline', '2.x/1.x', 'time to first', 'run', 'property', 'length'], rows, [false, true, false, false, true, true, true, false, true]).map(
+      ...table(['target', 'steps', 'target', 'baseline', 'ratio', 'time to first', 'run', 'property', 'length'], rows, [false, true, false, false, true, true, true, false, true]).map(
         (line) => `   ${line}`,
       ),
     );
     for (const result of report.sdk2) if (result.first.explanation !== null) out.push(`   ${result.target}: ${result.first.explanation}`);
+    for (const result of report.sdk2) {
+      if (result.protocol === null) continue;
+      const { modern, legacy } = result.requests;
+      out.push(
+        `   ${result.target}: clients asked for ${result.protocol}; requests served: ${formatCount(modern)} of that revision, ${formatCount(legacy)} legacy` +
+          (modern === 0 ? ' (the simulator\'s clients do not negotiate revisions yet: this measures the rejection of their initialize)' : ''),
+      );
+    }
+    if (report.sdk2Direct !== null) {
+      out.push('   Driven directly (bench/era-loop.ts: seeded calls, tool steps and cuts on the server instance, no simulator), operations/s:');
+      const modern = report.sdk2Direct[0];
+      for (const result of report.sdk2Direct) {
+        const ratio = result === modern || modern === undefined ? '' : `, sdk2-modern/this ${formatRatio(modern.rate.perSecond / result.rate.perSecond)}`;
+        out.push(
+          `     ${result.target} (${result.era === 'modern' ? '2026-07-28 calls' : '2025-11-25 calls in one session'}): ${formatCount(result.rate.perSecond)}/s, ${formatCount(result.executions)} executions, ${formatCount(result.cancelled)} cancelled${ratio}`,
+        );
+      }
+    }
     out.push('');
   }
   if (report.checkStore !== null) {
@@ -740,6 +761,13 @@ async function main(): Promise<void> {
   const sdk2 = only.has('sdk2')
     ? await measureSdk2(DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }, sdk, log)
     : null;
+  let sdk2Direct: EraLoopResult[] | null = null;
+  if (only.has('sdk2')) {
+    const { sdk2ModernTarget, sdk2CoreTarget } = await import('../targets/sdk2/index.ts');
+    const window = { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs };
+    // The baseline right after the modern endpoint, so both see the same load.
+    sdk2Direct = [await measureEraLoop(sdk2ModernTarget, 'modern', window), await measureEraLoop(sdk2CoreTarget, 'legacy', window)];
+  }
   log('8/12 workers...');
   let workers: WorkersResult[] | null = null;
   let threadCeiling: ThreadCeiling | null = null;
@@ -776,7 +804,7 @@ async function main(): Promise<void> {
     for (const target of [referenceTarget, sdkTarget]) wire.push(await measureWire(target, { measureMs: plan.sdkMeasureMs, wireMeasureMs: plan.wireMeasureMs }));
   }
   machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, workers, threadCeiling, sdkRaw, mainJob, checkStore, explore: exploreResult, clients, wire, elapsedMs: nowMs() - started };
+  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, sdk2Direct, workers, threadCeiling, sdkRaw, mainJob, checkStore, explore: exploreResult, clients, wire, elapsedMs: nowMs() - started };
   if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
   else process.stdout.write(`${render(report).join('\n')}\n`);
 }

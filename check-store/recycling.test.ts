@@ -10,12 +10,14 @@ import { type ContainedOutcome, startContainedCheck } from './contained-check.ts
 import type { StoreCheckResult } from './check-event-store.ts';
 
 // A store replaying in reverse: contract findings in its first runs, store findings and transport defects end to end.
+// Seed 2's end-to-end walk finds them in runs 5 and 22, on both sides of the workers' boundaries (seed 3's walk changed
+// when the SDK's tools began to observe the cancellation a closed transport causes, and found none in its 60 runs).
 const STORE = { path: 'check-store/fixtures/planted-stores.ts', exportName: 'reversedStore' } as const;
 
 async function check(recycleRuns: number): Promise<{ result: StoreCheckResult; files: Record<string, string>; seen: string[] }> {
   const out = mkdtempSync(join(tmpdir(), 'resumecheck-recycling-'));
   const seen: string[] = [];
-  const outcome: ContainedOutcome = await startContainedCheck(STORE, { runs: 60, seed: '3', out, recycleRuns }, (violation) => seen.push(`${violation.phase} ${violation.property} run ${violation.run}`)).outcome;
+  const outcome: ContainedOutcome = await startContainedCheck(STORE, { runs: 60, seed: '2', out, recycleRuns }, (violation) => seen.push(`${violation.phase} ${violation.property} run ${violation.run}`)).outcome;
   if (outcome.kind !== 'done') throw new Error(`the check did not end: ${JSON.stringify(outcome)}`);
   const files = Object.fromEntries(readdirSync(out).sort().map((name) => [name, readFileSync(join(out, name), 'utf8')]));
   // The trace files' folders differ; all else must not.

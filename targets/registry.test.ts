@@ -11,7 +11,7 @@ import type { TargetInfo } from './target.ts';
 import { CLIENT_TARGET_INFOS } from './clients/infos.ts';
 
 describe('the lazy target registry', () => {
-  const info = ({ name, kind, description, breaks }: TargetInfo) => ({ name, kind, description, breaks: [...breaks] });
+  const info = ({ name, kind, description, breaks, eras }: TargetInfo) => ({ name, kind, description, breaks: [...breaks], eras });
 
   it('lists what TARGETS lists, in the same order, then the 2.x SDK targets, then the client targets', () => {
     expect(TARGET_ENTRIES.map(info)).toEqual([...TARGETS, ...Object.values(SDK2_TARGET_INFOS), ...Object.values(CLIENT_TARGET_INFOS)].map(info));

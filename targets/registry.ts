@@ -37,6 +37,7 @@ export const TARGET_ENTRIES: readonly TargetEntry[] = [
   { ...SDK2_TARGET_INFOS.sdk2Core, load: async () => (await import('./sdk2/sdk2-core.target.ts')).sdk2CoreTarget },
   { ...SDK2_TARGET_INFOS.sdk2Dual, load: async () => (await import('./sdk2/sdk2-dual.target.ts')).sdk2DualTarget },
   { ...SDK2_TARGET_INFOS.sdk2DualBare, load: async () => (await import('./sdk2/sdk2-dual-bare.target.ts')).sdk2DualBareTarget },
+  { ...SDK2_TARGET_INFOS.sdk2Modern, load: async () => (await import('./sdk2/sdk2-modern.target.ts')).sdk2ModernTarget },
   { ...CLIENT_TARGET_INFOS.clientSdk, load: async () => (await import('./clients/client-sdk.target.ts')).clientSdkTarget },
   { ...CLIENT_TARGET_INFOS.clientSdkDropsToken, load: async () => (await import('./clients/client-sdk.target.ts')).clientSdkDropsTokenTarget },
   { ...CLIENT_TARGET_INFOS.clientSdkStorm, load: async () => (await import('./clients/client-sdk.target.ts')).clientSdkStormTarget },

@@ -15,8 +15,11 @@ export interface Quiescence {
   touch(): void;
   /** Records a failure from a background task (a stream reader); the next settle throws it. */
   fail(error: unknown): void;
-  /** Resolves once nothing happened for {@link QUIET_TURNS} turns; throws a recorded failure or past the bound. */
-  settle(): Promise<void>;
+  /**
+   * Resolves once nothing happened for {@link QUIET_TURNS} turns, or as soon as `until` (checked before each turn)
+   * says what the caller waits for has happened; throws a recorded failure or past the bound.
+   */
+  settle(until?: () => boolean): Promise<void>;
 }
 
 /** Turns spun while work is pending before settle sleeps 1 ms between looks. */
@@ -41,10 +44,11 @@ export function createQuiescence(pendingWork: () => number = () => 0): Quiescenc
     fail(error) {
       failures.push(error);
     },
-    async settle() {
+    async settle(until) {
       let quiet = 0;
       let spins = 0;
       for (let turn = 0; turn < SETTLE_TURNS_MAX; turn += 1) {
+        if (until?.() === true) return;
         if (pendingWork() > 0) {
           await (spins < PENDING_SPIN_TURNS ? macrotaskTurn() : sleepMs(1));
           spins += 1;

@@ -2,14 +2,30 @@
 // connections and request IDs, restarts incarnations, and reads back what a recording host saw. Shared by the 1.x
 // and 2.x characterisation tests so both lines are driven the same way.
 
-import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, provenanceOf, standaloneNotification } from '../../sim/tools.ts';
-import type { Frame, HttpResponse, ServerInstance, Target, TargetRun, ToolName } from '../target.ts';
+import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, modernCallRequest, provenanceOf, standaloneNotification } from '../../sim/tools.ts';
+import type { Frame, HttpRequest, HttpResponse, ServerInstance, Target, TargetRun, ToolName } from '../target.ts';
 import { type Recorder, createRecorder } from './recording-host.ts';
 
 /** Progress notifications the driven `work` tool sends before its result. */
 export const WORK_PROGRESS_STEPS = 2;
 /** The window the driven targets retain per stream. */
 export const WINDOW_EVENTS_MAX = 16;
+
+/** The revision of the modern era, as the driver's modern calls name it. */
+export const MODERN_REVISION = '2026-07-28';
+
+/** An HttpRequest without its connection number, which the driver allocates. */
+export type UnnumberedRequest = HttpRequest extends infer R ? (R extends HttpRequest ? Omit<R, 'connection'> : never) : never;
+
+/** What a 2026-07-28 call carries besides its body: by default no session, no cursor, a fresh request ID. */
+export interface ModernCallOptions {
+  /** A Mcp-Session-Id a proxy attached (a modern client sends none). */
+  readonly sessionId?: string | null;
+  /** A Last-Event-ID a proxy attached. */
+  readonly lastEventId?: string | null;
+  /** The JSON-RPC ID; default the driver's next one. */
+  readonly requestId?: number;
+}
 
 /** A tiny client driving one run: connection numbers, request IDs, restarts. */
 export interface Driver {
@@ -20,6 +36,10 @@ export interface Driver {
   initialize(): Promise<string>;
   call(sessionId: string, tool: ToolName, callId: string): Promise<{ connection: number; response: HttpResponse }>;
   get(sessionId: string | null, lastEventId: string | null): Promise<{ connection: number; response: HttpResponse }>;
+  /** Any request, on the next connection. */
+  send(request: UnnumberedRequest): Promise<{ connection: number; response: HttpResponse }>;
+  /** A 2026-07-28 tool call: the `_meta` envelope, `MCP-Protocol-Version: 2026-07-28`, no session unless given. */
+  modernCall(tool: ToolName, callId: string, options?: ModernCallOptions): Promise<{ connection: number; response: HttpResponse }>;
   restart(): Promise<void>;
 }
 
@@ -56,6 +76,24 @@ function createDriver(run: TargetRun, recorder: Recorder): Driver {
     async get(sessionId, lastEventId) {
       connection += 1;
       return { connection, response: await server.handle({ method: 'GET', connection, sessionId, lastEventId }) };
+    },
+    async send(request) {
+      connection += 1;
+      return { connection, response: await server.handle({ ...request, connection } as HttpRequest) };
+    },
+    async modernCall(tool, callId, options = {}) {
+      connection += 1;
+      if (options.requestId === undefined) requestId += 1;
+      const body = modernCallRequest(options.requestId ?? requestId, tool, callId);
+      const request: HttpRequest = {
+        method: 'POST',
+        connection,
+        sessionId: options.sessionId ?? null,
+        lastEventId: options.lastEventId ?? null,
+        body,
+        protocolVersion: MODERN_REVISION,
+      };
+      return { connection, response: await server.handle(request) };
     },
     async restart() {
       await server.dispose();

@@ -8,14 +8,15 @@ import { type EventStore, WebStandardStreamableHTTPServerTransport } from '@mode
 import type { CallToolResult, RequestId, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { SDK_STANDALONE_STREAM_ID } from '../../event-store/index.ts';
-import { PROTOCOL_VERSION } from '../../sim/tools.ts';
 import { installedVersion } from './installed-version.ts';
+import { revisionHeadersOf } from './revision-headers.ts';
 import type {
   HttpRequest,
   HttpResponse,
   Incarnation,
   JsonRpcMessage,
   NodeInstance,
+  ProtocolEra,
   ServerInstance,
   Target,
   TargetHost,
@@ -34,6 +35,8 @@ import { createSseParser } from './sse-parser.ts';
 export const RETRY_INTERVAL_MS = 1000;
 /** Progress steps one tool execution may take before the harness declares it runaway. */
 const EXECUTION_STEPS_MAX = 10_000;
+/** Microtask turns `serve` waits for the SDK's answer before it settles for it (the answer may be held back). */
+const HEAD_MICROTASKS_MAX = 64;
 /** Chunks one response body may carry before the harness declares it runaway. */
 const BODY_CHUNKS_MAX = 1_000_000;
 const SESSION_ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
@@ -81,6 +84,8 @@ export interface ToolContext {
   readonly sessionId: string | undefined;
   /** Sends a notification related to the tool's request (on its stream). */
   notify(message: JsonRpcMessage): Promise<void>;
+  /** The request's abort signal as the SDK hands it to the tool (1.x `extra.signal`, 2.x `ctx.mcpReq.signal`). */
+  readonly signal: AbortSignal;
 }
 
 /** Runs one of the simulator's tools; the harness supplies it, a line registers it. */
@@ -125,6 +130,11 @@ export interface SdkRouting {
   /** For `answer`: the application's response. */
   readonly unknownSession?: (request: HttpRequest) => HttpResponse;
   readonly dualEra?: boolean;
+  /**
+   * Every request goes to the line's modern endpoint, whatever its era: a 2026-07-28-only server
+   * (`createMcpHandler(factory, { legacy: 'reject' })` alone). No session map, no legacy transport.
+   */
+  readonly modernOnly?: boolean;
 }
 
 /** What one SDK target is: its description and how it makes the stores of an incarnation. */
@@ -137,6 +147,8 @@ export interface SdkTargetSpec {
   readonly line?: SdkLine;
   /** Default: the session map, unknown session IDs 404 and a missing one 400, as the spec asks. */
   readonly routing?: SdkRouting;
+  /** The protocol eras the target serves; absent: legacy only (TargetInfo.eras). */
+  readonly eras?: readonly ProtocolEra[];
   createStores(incarnation: Incarnation, options: TargetOptions): SdkEventStores;
 }
 
@@ -156,6 +168,14 @@ interface ConnectionEntry {
   reader: ReadableStreamDefaultReader<Uint8Array> | null;
   /** open: the body may still carry frames; ended: the server ended it; cut: the client dropped it; dropped: restart. */
   state: 'open' | 'ended' | 'cut' | 'dropped';
+  /** Aborts the web Request's signal: what a Node adapter does when the client's socket closes. */
+  readonly abort: AbortController;
+  /**
+   * True when the SDK settled without answering the request yet (a 2026-07-28 call on createMcpHandler holds its
+   * response until the tool's first message): the harness reported the head as a 200 stream, and what arrives later
+   * is reported as this connection's frames.
+   */
+  deferred: boolean;
 }
 
 /** What a request being handled may learn from the event-store calls it causes. */
@@ -167,13 +187,17 @@ interface HandlingContext {
 
 interface Gate {
   release(): void;
-  wait(): Promise<void>;
+  /** Resolves with 'step' when released, or with 'cancelled' once `signal` has fired (before or while waiting). */
+  wait(signal: AbortSignal): Promise<'step' | 'cancelled'>;
 }
 
-/** A gate a tool execution waits at; each `release` lets it take one step, whether it is waiting yet or not. */
+/**
+ * A gate a tool execution waits at; each `release` lets it take one step, whether it is waiting yet or not. The
+ * request's abort signal ends the wait: a cancelled tool takes no step, whatever credits it has.
+ */
 function createGate(): Gate {
   let credits = 0;
-  let waiter: (() => void) | null = null;
+  let waiter: ((outcome: 'step' | 'cancelled') => void) | null = null;
   return {
     release() {
       if (waiter === null) {
@@ -182,20 +206,32 @@ function createGate(): Gate {
       }
       const resume = waiter;
       waiter = null;
-      resume();
+      resume('step');
     },
-    wait() {
+    wait(signal) {
+      if (signal.aborted) return Promise.resolve('cancelled');
       if (credits > 0) {
         credits -= 1;
-        return Promise.resolve();
+        return Promise.resolve('step');
       }
       if (waiter !== null) throw new Error('assertion: two waiters at one execution gate');
-      return new Promise<void>((resolve) => {
-        waiter = resolve;
+      return new Promise((resolve) => {
+        const onAbort = (): void => {
+          waiter = null;
+          resolve('cancelled');
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiter = (outcome) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(outcome);
+        };
       });
     },
   };
 }
+
+/** Thrown by a tool that observed its cancellation: the SDK drops what an aborted handler returns or throws. */
+class ExecutionCancelled extends Error {}
 
 function drawSessionId(host: TargetHost): string {
   let id = 's';
@@ -228,14 +264,15 @@ function requestIdOf(request: HttpRequest): RequestId | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-function webRequestOf(request: HttpRequest): Request {
+function webRequestOf(request: HttpRequest, signal: AbortSignal): Request {
   const headers = new Headers({ accept: 'application/json, text/event-stream' });
   if (request.sessionId !== null) headers.set('mcp-session-id', request.sessionId);
   if (request.method !== 'DELETE' && request.lastEventId !== null) headers.set('last-event-id', request.lastEventId);
-  if (!isInitialize(request)) headers.set('mcp-protocol-version', PROTOCOL_VERSION);
-  if (request.method !== 'POST') return new Request(ENDPOINT_URL, { method: request.method, headers });
+  // The request's own revision headers (none for 2025-03-26 or an initialize), as the wire target sends them too.
+  for (const [name, value] of Object.entries(revisionHeadersOf(request))) headers.set(name, value);
+  if (request.method !== 'POST') return new Request(ENDPOINT_URL, { method: request.method, headers, signal });
   headers.set('content-type', 'application/json');
-  return new Request(ENDPOINT_URL, { method: 'POST', headers, body: JSON.stringify(request.body) });
+  return new Request(ENDPOINT_URL, { method: 'POST', headers, body: JSON.stringify(request.body), signal });
 }
 
 /** The 1.x line: `@modelcontextprotocol/sdk`, its transport and McpServer. */
@@ -252,6 +289,7 @@ export const SDK_1_LINE: SdkLine = {
           (await run(tool, callId, {
             sessionId: extra.sessionId,
             notify: (message) => extra.sendNotification(message as unknown as ServerNotification),
+            signal: extra.signal,
           })) as CallToolResult,
       );
     }
@@ -324,8 +362,9 @@ class SdkServer implements NodeInstance {
     private readonly routing: SdkRouting,
   ) {
     const create = line.createModernEndpoint;
-    if (routing.dualEra === true && create === undefined) throw new Error('assertion: a dual-era routing on a line without a modern endpoint');
-    this.modern = routing.dualEra === true && create !== undefined ? create.call(line, this.runTool) : null;
+    const wantsModern = routing.dualEra === true || routing.modernOnly === true;
+    if (wantsModern && create === undefined) throw new Error('assertion: a modern-era routing on a line without a modern endpoint');
+    this.modern = wantsModern && create !== undefined ? create.call(line, this.runTool) : null;
   }
 
   get disposed(): boolean {
@@ -337,11 +376,12 @@ class SdkServer implements NodeInstance {
     if (this.connections.has(request.connection)) {
       throw new Error(`assertion: connection ${request.connection} was already used in this incarnation`);
     }
-    const webRequest = webRequestOf(request);
+    const abort = new AbortController();
+    const webRequest = webRequestOf(request, abort.signal);
     // A dual-era server splits by era first, with the SDK's own predicate; modern requests never reach a session.
-    if (this.modern !== null && !(await this.modern.isLegacy(webRequest))) {
+    if (this.modern !== null && (this.routing.modernOnly === true || !(await this.modern.isLegacy(webRequest)))) {
       const modern = this.modern;
-      return this.serve(request, null, () => modern.fetch(webRequest));
+      return this.serve(request, null, abort, () => modern.fetch(webRequest));
     }
     let session: SessionEntry | null = null;
     if (request.sessionId !== null) {
@@ -359,20 +399,44 @@ class SdkServer implements NodeInstance {
       return this.refuse(request.connection, unknownSession(request));
     }
     const transport = session.transport;
-    return this.serve(request, session, () => transport.handleRequest(webRequest));
+    return this.serve(request, session, abort, () => transport.handleRequest(webRequest));
   }
 
-  /** Hands a request to the SDK and reads its response: JSON at once, SSE through a pump that reports frames. */
-  private async serve(request: HttpRequest, session: SessionEntry | null, send: () => Promise<Response>): Promise<HttpResponse> {
-    const entry: ConnectionEntry = { connection: request.connection, session, streamId: null, reader: null, state: 'open' };
+  /**
+   * Hands a request to the SDK and reads its response: JSON at once, SSE through a pump that reports frames. When
+   * the SDK settles without a response (it holds the head until the tool's first message), the head is reported as
+   * a 200 stream and what arrives later is reported on the connection ({@link SdkServer.receiveLate}).
+   */
+  private async serve(request: HttpRequest, session: SessionEntry | null, abort: AbortController, send: () => Promise<Response>): Promise<HttpResponse> {
+    const entry: ConnectionEntry = { connection: request.connection, session, streamId: null, reader: null, state: 'open', abort, deferred: false };
     this.connections.set(request.connection, entry);
     this.handling = { connection: entry, requestId: requestIdOf(request) };
-    let response: Response;
-    try {
-      response = await send();
-    } finally {
-      this.handling = null;
+    let arrived: { readonly response: Response } | { readonly error: unknown } | null = null;
+    send().then(
+      (response) => {
+        this.handling = null;
+        this.quiescence.touch();
+        if (entry.deferred) void this.receiveLate(entry, response);
+        else arrived = { response };
+      },
+      (error: unknown) => {
+        this.handling = null;
+        this.quiescence.touch();
+        if (entry.deferred) this.quiescence.fail(error);
+        else arrived = { error };
+      },
+    );
+    // Most answers come within a few microtasks (a legacy transport's SSE head, any JSON error): wait for them
+    // there, as an await on the answer would; only an answer still missing then costs a settle.
+    for (let tick = 0; tick < HEAD_MICROTASKS_MAX && arrived === null; tick += 1) await Promise.resolve();
+    if (arrived === null) await this.quiescence.settle(() => arrived !== null);
+    const outcome = arrived as { readonly response: Response } | { readonly error: unknown } | null;
+    if (outcome === null) {
+      entry.deferred = true;
+      return { status: 200, sessionId: null, streaming: true, body: null };
     }
+    if ('error' in outcome) throw outcome.error;
+    const response = outcome.response;
     const streaming = (response.headers.get('content-type') ?? '').includes('text/event-stream') && response.body !== null;
     const head = { status: response.status, sessionId: response.headers.get('mcp-session-id'), streaming };
     if (!streaming) {
@@ -392,12 +456,41 @@ class SdkServer implements NodeInstance {
     return { ...head, body: null };
   }
 
+  /** What arrived after the head was reported deferred: its SSE frames, or its JSON body as one frame, then the end. */
+  private async receiveLate(entry: ConnectionEntry, response: Response): Promise<void> {
+    try {
+      // The client is gone (cut, or a restart dropped it): nothing more is reported, the body is released.
+      if (entry.state !== 'open') {
+        await response.body?.cancel();
+        return;
+      }
+      const streaming = (response.headers.get('content-type') ?? '').includes('text/event-stream') && response.body !== null;
+      if (streaming && response.body !== null) {
+        const reader = response.body.getReader();
+        entry.reader = reader;
+        void this.pump(entry, reader);
+        return;
+      }
+      const body = parseJsonBody(await response.text());
+      this.quiescence.touch();
+      if (entry.state !== 'open') return;
+      // A JSON answer carries no event ID: its message is reported as one frame without one.
+      if (body !== null) this.host.frame(entry.connection, { eventId: null, event: null, data: body, retryMs: null });
+      entry.state = 'ended';
+      this.host.end(entry.connection);
+    } catch (error) {
+      this.quiescence.fail(error);
+    }
+  }
+
   async cut(connection: number): Promise<void> {
     this.assertLive('cut');
     const entry = this.connectionOf(connection);
     if (entry.state === 'open') {
       entry.state = 'cut';
-      // The transport does not watch request.signal: cancelling the body is how the SDK learns of a disconnect.
+      // A disconnect as a Node adapter (@hono/node-server) reports it: the request's signal aborts. The legacy
+      // transports never look at it; their only disconnect hook is the cancelled body, which follows.
+      entry.abort.abort();
       if (entry.reader !== null) await entry.reader.cancel();
     }
     await this.quiescence.settle();
@@ -461,6 +554,7 @@ class SdkServer implements NodeInstance {
     for (const entry of this.connections.values()) {
       if (entry.state !== 'open') continue;
       entry.state = 'dropped';
+      entry.abort.abort();
       if (entry.reader !== null) await entry.reader.cancel();
     }
     for (const session of this.sessions.values()) await session.transport.close();
@@ -480,7 +574,7 @@ class SdkServer implements NodeInstance {
 
   /** Answers a request the router refuses itself; the connection is recorded as complete, so a later cut is a no-op. */
   private refuse(connection: number, response: HttpResponse): HttpResponse {
-    this.connections.set(connection, { connection, session: null, streamId: null, reader: null, state: 'ended' });
+    this.connections.set(connection, { connection, session: null, streamId: null, reader: null, state: 'ended', abort: new AbortController(), deferred: false });
     return response;
   }
 
@@ -543,6 +637,8 @@ class SdkServer implements NodeInstance {
     try {
       return await this.runExecution(tool, callId, context);
     } catch (error) {
+      // A tool that observed its cancellation stops by throwing, as an aborted handler does; the SDK drops it.
+      if (error instanceof ExecutionCancelled) throw error;
       // The SDK would turn this into a JSON-RPC error; a harness failure must crash the run instead.
       this.quiescence.fail(error);
       throw error;
@@ -560,8 +656,16 @@ class SdkServer implements NodeInstance {
     this.gates.set(execution, gate);
     try {
       for (let steps = 0; steps < EXECUTION_STEPS_MAX; steps += 1) {
-        await gate.wait();
+        const outcome = await gate.wait(context.signal);
         this.quiescence.touch();
+        if (outcome === 'cancelled') {
+          // The SDK aborted the request (a disconnect it treats as cancellation, a closed transport, a
+          // notifications/cancelled): the tool observed it once, stops, and asks for no further step. Not when the
+          // incarnation is being disposed (a restart, a crash, the run's end): the harness closes the SDK's objects
+          // only to release them, and a process that dies takes its tools with it, observing nothing.
+          if (!this.disposedFlag) this.host.cancelled(execution);
+          throw new ExecutionCancelled(`execution ${execution} was cancelled by the server`);
+        }
         const step = this.host.nextStep(execution);
         if (step.kind === 'result') return step.result;
         try {
@@ -618,6 +722,7 @@ export function createSdkTarget(spec: SdkTargetSpec): Target {
     kind: spec.kind ?? 'sdk',
     description: spec.description,
     breaks: [],
+    ...(spec.eras === undefined ? {} : { eras: spec.eras }),
     sdk: line.sdk,
     open(options: TargetOptions): TargetRun {
       const globals = patchSdkGlobals(options.seed);

@@ -31,3 +31,6 @@ export const DUAL_EXAMPLE_ROUTER: SdkRouting = { ...EXAMPLE_ROUTER, dualEra: tru
 
 /** The dual-era wiring with no answer of the application's own: the legacy transports answer everything. */
 export const DUAL_TRANSPORT_ANSWERS: SdkRouting = { ...TRANSPORT_ANSWERS, dualEra: true };
+
+/** The modern-only endpoint: every request goes to `createMcpHandler(factory, { legacy: 'reject' })`. */
+export const MODERN_ONLY: SdkRouting = { unplaced: 'answer', modernOnly: true };

@@ -28,11 +28,20 @@ export const SDK2_TARGET_INFOS = {
     kind: 'sdk',
     description: "MCP TypeScript SDK 2.4 dual-era endpoint: isLegacyRequest → sessionful transport + resumecheck/event-store, else createMcpHandler({ legacy: 'reject' })",
     breaks: [],
+    eras: ['legacy', 'modern'],
   },
   sdk2DualBare: {
     name: 'sdk2-dual-bare',
     kind: 'sdk',
     description: 'MCP TypeScript SDK 2.4 dual-era endpoint as sdk2-dual, but a legacy request for an unknown session goes to a new transport, which answers',
     breaks: [],
+    eras: ['legacy', 'modern'],
+  },
+  sdk2Modern: {
+    name: 'sdk2-modern',
+    kind: 'sdk',
+    description: "MCP TypeScript SDK 2.4 2026-07-28-only endpoint: createMcpHandler({ legacy: 'reject' }) alone, a fresh McpServer per request, no session",
+    breaks: [],
+    eras: ['modern'],
   },
 } as const satisfies Record<string, TargetInfo>;

@@ -12,6 +12,7 @@ import { SDK_2_LINE } from './sdk2-line.ts';
 export const sdk2DualBareTarget: Target = createSdkTarget({
   name: SDK2_TARGET_INFOS.sdk2DualBare.name,
   description: SDK2_TARGET_INFOS.sdk2DualBare.description,
+  eras: SDK2_TARGET_INFOS.sdk2DualBare.eras,
   line: SDK_2_LINE,
   routing: DUAL_TRANSPORT_ANSWERS,
   createStores: coreStores,

@@ -13,6 +13,7 @@ import { SDK_2_LINE } from './sdk2-line.ts';
 export const sdk2DualTarget: Target = createSdkTarget({
   name: SDK2_TARGET_INFOS.sdk2Dual.name,
   description: SDK2_TARGET_INFOS.sdk2Dual.description,
+  eras: SDK2_TARGET_INFOS.sdk2Dual.eras,
   line: SDK_2_LINE,
   routing: DUAL_EXAMPLE_ROUTER,
   createStores: coreStores,

@@ -19,6 +19,12 @@ import { TOOL_NAMES } from '../target.ts';
 /** The 2.x server package as installed, `@modelcontextprotocol/server@2.4.0`. */
 export const SDK2_PACKAGE = `@modelcontextprotocol/server@${installedVersion('@modelcontextprotocol/server', '@modelcontextprotocol/server')}`;
 
+/**
+ * The tools' input schema, built once: the modern endpoint builds a McpServer per request (the SDK asks for a fresh
+ * instance each time), and an immutable schema can be shared by all of them.
+ */
+const CALL_INPUT_SCHEMA = z.object({ callId: z.string() });
+
 /** A 2.x McpServer with the simulator's tools, each running through `run`. */
 function buildServer(run: ToolRunner): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { logging: {} } });
@@ -26,11 +32,12 @@ function buildServer(run: ToolRunner): McpServer {
     // 2.x takes a Standard Schema object (zod 4), not 1.x's raw shape; the handler gets a context, not `extra`.
     server.registerTool(
       tool,
-      { description: `resumecheck's ${tool} tool`, inputSchema: z.object({ callId: z.string() }) },
+      { description: `resumecheck's ${tool} tool`, inputSchema: CALL_INPUT_SCHEMA },
       async ({ callId }, ctx): Promise<CallToolResult> =>
         (await run(tool, callId, {
           sessionId: ctx.sessionId,
           notify: (message) => ctx.mcpReq.notify(message as unknown as ServerNotification),
+          signal: ctx.mcpReq.signal,
         })) as CallToolResult,
     );
   }

@@ -6,7 +6,8 @@
 import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createSseParser } from '../sdk/sse-parser.ts';
-import { PROTOCOL_VERSION, provenanceOf } from '../../sim/tools.ts';
+import { revisionHeadersOf } from '../sdk/revision-headers.ts';
+import { provenanceOf } from '../../sim/tools.ts';
 import type { HttpRequest, HttpResponse, JsonRpcMessage, ServerInstance, TargetHost } from '../target.ts';
 import { TOOL_NAMES } from '../target.ts';
 import { afterIoPoll, sleepMs, startTimer, wallMs } from './clock.ts';
@@ -142,8 +143,8 @@ export class WireServer implements ServerInstance {
     const headers: Record<string, string> = { ...extra, accept: 'application/json, text/event-stream' };
     if (request.sessionId !== null) headers['mcp-session-id'] = request.sessionId;
     if (request.method !== 'DELETE' && request.lastEventId !== null) headers['last-event-id'] = request.lastEventId;
-    const initialize = request.method === 'POST' && request.body['method'] === 'initialize';
-    if (!initialize) headers['mcp-protocol-version'] = PROTOCOL_VERSION;
+    // The request's revision headers, as the in-process SDK harness sends them (none for 2025-03-26 or an initialize).
+    Object.assign(headers, revisionHeadersOf(request));
     let payload: string | null = null;
     if (request.method === 'POST') {
       payload = JSON.stringify(bodyOnTheWire(request.body, this.context.controlUrl));
