@@ -146,7 +146,6 @@ const RULES: Record<Rule, true> = {
   'superseded-stream': true,
   'delete-session': true,
   'modern-execute': true,
-  'modern-request-in-flight': true,
   'modern-notification': true,
   'modern-only-method-not-allowed': true,
   'modern-only-legacy-refused': true,
@@ -591,15 +590,11 @@ describe('decideRequest: one row of the decision table per Rule', () => {
     expect(state.sessions.has('')).toBe(false);
   });
 
-  it('modern-request-in-flight: a 2026-07-28 request ID matching one still in flight is refused (409); once over, it may be used again', () => {
+  it('modern-execute: a 2026-07-28 request ID matching one still in flight is its own exchange, executed (the server cannot tell requestors apart)', () => {
     const state = createCoreState<Tagged>({ epoch: 'e1' });
-    const stream = requestStream(state, state.stateless, '7');
-    const again = expectReject(decideRequest(state, { ...post(null, { requestKey: '7' }), modern: true }));
-    expect(again.status).toBe(409);
-    expect(again.rule).toBe('modern-request-in-flight');
-    abortStream(stream);
+    requestStream(state, state.stateless, '7');
     expect(decideRequest(state, { ...post(null, { requestKey: '7' }), modern: true }).rule).toBe('modern-execute');
-    // Reusable: opening its stream again does not throw (a legacy ledger would).
+    // Its stream opens beside the first (a legacy ledger would throw).
     expect(() => requestStream(state, state.stateless, '7')).not.toThrow();
   });
 

@@ -50,7 +50,6 @@ export type Rule =
   | 'superseded-stream'
   | 'delete-session'
   | 'modern-execute'
-  | 'modern-request-in-flight'
   | 'modern-notification'
   | 'modern-only-method-not-allowed'
   | 'modern-only-legacy-refused';
@@ -128,15 +127,14 @@ export function decideRequest<M>(state: CoreState<M>, request: CoreRequest): Dec
 
 /**
  * A 2026-07-28 request: executed fresh, in no session, with no replay; `Mcp-Session-Id` and `Last-Event-ID` are
- * ignored (a proxy may have attached them). Its ID must not match a request still in flight: refused with 409.
+ * ignored (a proxy may have attached them). Each exchange is its own: its result goes on its own response, so nothing
+ * is keyed by the request ID. That an ID not match one still in flight is the requestor's duty, and without a session
+ * the server cannot tell requestors apart: refusing a matching ID would refuse a second client that merely numbers
+ * from 1 too (swift-sdk #254/#267 refuse with 409 only as a stopgap "deferred to the stateless core").
  */
 function decideModern<M>(state: CoreState<M>, request: Extract<CoreRequest, { kind: 'post' }>): Decision<M> {
   const stateless = state.stateless;
   if (request.requestKey === null) return { kind: 'accept', rule: 'modern-notification', session: stateless };
-  const entry = stateless.ledger.get(request.requestKey);
-  if (entry !== undefined && streamOf(stateless, entry.streamIndex)?.status === 'open') {
-    return reject('modern-request-in-flight', 409, `request id ${request.requestKey} matches a request still in flight`);
-  }
   if (!canOpenStream(state, stateless)) return reject('stream-limit', 429, `${stateless.streams.length} stateless requests, the most this server takes`);
   return { kind: 'execute', rule: 'modern-execute', session: stateless };
 }

@@ -1,16 +1,18 @@
 // A request under a request id still in flight in the session, with other content, is refused and never executed,
 // and the first call keeps its result.
-import { ALL_REVISIONS, type Property } from './property.ts';
+import { LEGACY, type Property } from './property.ts';
 
 export const reusedRequestIdRefused: Property = {
   name: 'reused-request-id-refused',
   statement:
     'A POST under a request ID still in flight in its session, with other content, is refused with an error status and never executed; the first call keeps its result.',
   source:
-    'MCP 2025-06-18: a request ID "MUST NOT have been previously used by the requestor within the same session"; 2026-07-28: it must not match one still in flight; DESIGN: "POST with a reused request id and other content: 409".',
+    'MCP 2025-06-18: a request ID "MUST NOT have been previously used by the requestor within the same session"; DESIGN: "POST with a reused request id and other content: 409".',
   kind: 'safety',
   severity: 'seed advice',
-  revisions: ALL_REVISIONS,
+  // Not 2026-07-28: there the ID is the requestor's duty, and a server without sessions cannot tell requestors apart
+  // (each exchange carries its own result; result-to-its-request judges that).
+  revisions: LEGACY,
   onResponse(_world, connection) {
     if (connection.purpose !== 'reuse' || connection.status >= 400) return null;
     return `a POST on connection #${connection.index} reusing a request ID still in flight, with other content, got ${connection.status} instead of being refused`;

@@ -153,6 +153,7 @@ class Host implements TargetHost {
       finished: false,
       cancelled: false,
       node: start.node ?? 0,
+      connection: world.handling,
       disconnected: false,
     };
     world.executions.push(execution);
@@ -450,8 +451,13 @@ function performSync(context: RunContext, op: Op): HttpResponse | undefined {
   const { world, host } = context;
   const server = world.server;
   switch (op.kind) {
-    case 'handle':
-      return server.handle(op.request) as HttpResponse;
+    case 'handle': {
+      // Executions the request starts are its own exchange's (disconnect-cancels, result-to-its-request).
+      world.handling = op.request.connection;
+      const response = server.handle(op.request) as HttpResponse;
+      world.handling = -1;
+      return response;
+    }
     case 'cut':
       server.cut(op.connection);
       return undefined;
@@ -490,8 +496,12 @@ async function performAsync(context: RunContext, op: Op): Promise<HttpResponse |
   const { world, host } = context;
   const server = world.server;
   switch (op.kind) {
-    case 'handle':
-      return server.handle(op.request);
+    case 'handle': {
+      world.handling = op.request.connection;
+      const response = await server.handle(op.request);
+      world.handling = -1;
+      return response;
+    }
     case 'cut':
       await server.cut(op.connection);
       return undefined;
@@ -553,13 +563,14 @@ function endStep(world: World): void {
 function noteDisconnect(world: World, op: Op): void {
   if (op.kind !== 'cut') return;
   const connection = world.connections[op.connection]!;
-  if (connection.view < 0 || !isModernClient(world.clients[connection.client]!)) return;
-  const view = world.views[connection.view]!;
-  const call = view.call;
-  if (call === null || view.outcome === 'result') return;
+  if (!isModernClient(world.clients[connection.client]!)) return;
+  const call = connection.view >= 0 ? world.views[connection.view]!.call : null;
+  // A running execution has produced no result yet. Only those this exchange's own request started are cancelled by
+  // its cut: a colliding request under the same ID, or a re-send of the same call, is another exchange.
   for (const index of world.running) {
     const execution = world.executions[index]!;
-    if (execution.call === call && !execution.disconnected) execution.disconnected = true;
+    const own = execution.connection >= 0 ? execution.connection === connection.index : call !== null && execution.call === call;
+    if (own && !execution.disconnected) execution.disconnected = true;
   }
 }
 

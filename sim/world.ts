@@ -120,6 +120,8 @@ export interface SimExecution {
    * on the server must treat it as cancelled (disconnect-cancels).
    */
   disconnected: boolean;
+  /** The connection whose request started it (its exchange), or -1 when it started outside a request's handling. */
+  readonly connection: number;
 }
 
 /** What a connection was opened for. */
@@ -261,6 +263,8 @@ export interface World {
   readonly pendingCuts: number[];
   /** The connection the server is being asked to close (serverClose), or -1: its end, if any, is that close. */
   closing: number;
+  /** The connection whose request the target is handling now, or -1: an execution started meanwhile is its. */
+  handling: number;
   /** Each event ID delivered in this incarnation, with the stream it was first delivered on. */
   readonly eventOwners: Map<string, EventOwner>;
   readonly inbox: InboxItem[];
@@ -332,6 +336,7 @@ export function createWorld(
     attached: [],
     pendingCuts: [],
     closing: -1,
+    handling: -1,
     eventOwners: new Map(),
     inbox: [],
     appends: new Map(),
