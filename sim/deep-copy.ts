@@ -17,9 +17,13 @@ export function deepCopy<T>(value: T, memo: CopyMemo): T {
   const known = memo.get(object);
   if (known !== undefined) return known as T;
   if (Array.isArray(object)) {
-    const copy: unknown[] = new Array(object.length);
+    // A shallow copy first (one fast native copy), then only the elements that are objects are copied again.
+    const copy = object.slice();
     memo.set(object, copy);
-    for (let index = 0; index < object.length; index += 1) copy[index] = deepCopy(object[index], memo);
+    for (let index = 0; index < copy.length; index += 1) {
+      const item: unknown = copy[index];
+      if (item !== null && typeof item === 'object') copy[index] = deepCopy(item, memo);
+    }
     return copy as T;
   }
   if (object instanceof Map) {
@@ -36,8 +40,16 @@ export function deepCopy<T>(value: T, memo: CopyMemo): T {
   }
   if (ArrayBuffer.isView(object)) return (object as unknown as { slice(): T }).slice();
   if (isMessage(object)) return value;
-  const copy = Object.create(Object.getPrototypeOf(object) as object | null) as Record<string, unknown>;
+  const prototype = Object.getPrototypeOf(object) as object | null;
+  // A plain object is copied by spreading it (V8 keeps its shape), then its object fields are copied again; any
+  // other prototype is kept by building the copy on it, field by field.
+  const copy = (prototype === Object.prototype ? { ...object } : Object.create(prototype)) as Record<string, unknown>;
   memo.set(object, copy);
-  for (const key of Object.keys(object)) copy[key] = deepCopy((object as Record<string, unknown>)[key], memo);
+  const source = object as Record<string, unknown>;
+  for (const key of Object.keys(object)) {
+    const item = source[key];
+    if (item !== null && typeof item === 'object') copy[key] = deepCopy(item, memo);
+    else if (prototype !== Object.prototype) copy[key] = item;
+  }
   return copy as T;
 }

@@ -36,6 +36,10 @@ export interface FrontierOutcome {
   readonly runs: number;
   readonly runsLastDepth: number;
   readonly depthCleared: number;
+  /**
+   * Worlds judged (each with its liveness phase): the distinct worlds short of the last depth, and every world met
+   * at the last depth (not keyed: judging one costs less than keying it).
+   */
   readonly states: number;
   /** Steps not taken because a sleep set held them (the other order of independent actions was taken). */
   readonly slept: number;
@@ -118,13 +122,14 @@ function search(run: SteppedRun, options: FrontierOptions): FrontierOutcome {
   let runs = 0;
   let runsLastDepth = 0;
   let slept = 0;
+  let leaves = 0;
   const outcome = (choices: number[] | null, depthCleared: number, budget: FrontierOutcome['budget']): FrontierOutcome => ({
     choices,
     property: choices === null ? null : (world.violation?.property ?? null),
     runs,
     runsLastDepth,
     depthCleared,
-    states: visited.size,
+    states: visited.size - 1 + leaves,
     slept,
     budget,
   });
@@ -202,6 +207,14 @@ function search(run: SteppedRun, options: FrontierOptions): FrontierOutcome {
         runsLastDepth += 1;
         // A violation in the step: every shorter sequence was judged, so it is a shortest one.
         if (world.violation !== null) return outcome([...stackPath, choice], depth, null);
+        // At the last depth a world is only judged: judging it (its liveness phase, a few microseconds) costs less
+        // than keying it to find out whether an equal one was judged already.
+        if (next === null) {
+          leaves += 1;
+          listStale = true;
+          if (run.finish() !== null) return outcome([...stackPath, choice], depth, null);
+          continue;
+        }
         const key = worldKey(world, names);
         if (key === null) throw new Error('a target that offered a state key stopped offering one');
         const entryOld = visited.get(key.hash);
@@ -222,7 +235,6 @@ function search(run: SteppedRun, options: FrontierOptions): FrontierOutcome {
         }
         listStale = true;
         if (run.finish() !== null) return outcome([...stackPath, choice], depth, null);
-        if (next === null) continue;
         if (next.count >= frontierMax) return outcome(null, depth, 'frontier');
         let childSleep: number[] | null = null;
         if (reduceHere) {
