@@ -408,9 +408,9 @@ function renderExplore(result: ExploreResult, plan: ExplorePlan): string[] {
     formatMs(entry.ms),
   ]);
   out.push(...table(['target', 'known minimum', 'found', 'reduction', 'sequences', 'time'], minimumRows, [false, false, false, false, true, true]).map((line) => `   ${line}`));
-  out.push('   Snapshot against replay (bench/snapshot-cost.ts): replaying a prefix to its end (what the search without snapshots does per sequence) vs deep-copying the world it reaches, target included (a snapshot is one copy, a restore another):');
+  out.push('   Snapshot against replay (bench/snapshot-cost.ts): replaying a prefix to its end (what the replaying search does per sequence) vs restoring the snapshot of the world it reaches, target included (what the breadth-first search does per step), and taking that snapshot (once per world expanded):');
   for (const cost of result.snapshot) {
-    out.push(`   depth ${cost.depth}: replay ${cost.replayUs.toFixed(1)} µs, copy ${cost.copyUs.toFixed(1)} µs (copy/replay ${formatRatio(cost.copyUs / cost.replayUs)}; ${cost.prefixes} prefixes)`);
+    out.push(`   depth ${cost.depth}: replay ${cost.replayUs.toFixed(1)} µs, restore ${cost.copyUs.toFixed(1)} µs (restore/replay ${formatRatio(cost.copyUs / cost.replayUs)}), snapshot ${cost.captureUs.toFixed(1)} µs; ${cost.prefixes} prefixes`);
   }
   out.push('');
   return out;
