@@ -384,14 +384,15 @@ function renderExplore(result: ExploreResult, plan: ExplorePlan): string[] {
     const met = eight.ran && !eight.cut && eight.ms <= TARGETS.exploreDepth8Ms;
     let why = '';
     if (!met) {
-      // How far from the goal: the deepest depth the reduction cleared within its cap, its time, and the growth a depth.
+      // How far from the goal: the deepest depth the reduction cleared within its cap, and an estimate (labelled as
+      // one) from its time and the growth of its sequences a depth (the last two depths cleared).
       const cleared = result.searches.filter((search) => search.mode === 'with' && search.ran && !search.cut);
       const last = cleared[cleared.length - 1];
       const before = cleared[cleared.length - 2];
       if (last !== undefined) {
-        const growth = before === undefined ? null : last.ms / before.ms;
+        const growth = before === undefined ? null : last.sequences / before.sequences;
         const estimate = growth === null ? null : last.ms * growth ** (8 - last.depth);
-        why = ` (deepest cleared within the cap: depth ${last.depth} in ${formatMs(last.ms)}, load ${last.load.toFixed(1)}${growth === null ? '' : `; ×${growth.toFixed(1)} a depth, so depth 8 would take about ${formatMs(estimate!)}, ${formatRatio(estimate! / TARGETS.exploreDepth8Ms)} the goal`})`;
+        why = ` (deepest cleared within the cap: depth ${last.depth} in ${formatMs(last.ms)}, load ${last.load.toFixed(1)}${growth === null ? '' : `; sequences grow ×${growth.toFixed(1)} a depth, so depth 8 would take about ${formatMs(estimate!)} at that rate, an estimate: ${formatRatio(estimate! / TARGETS.exploreDepth8Ms)} the goal`})`;
       }
     }
     out.push(`   target: depth 8 with the reduction in ≤ ${formatMs(TARGETS.exploreDepth8Ms)}: ${verdict(met)}${eight.ran && !eight.cut ? ` (${formatMs(eight.ms)}, load ${eight.load.toFixed(1)})` : ''}${why}`);

@@ -203,7 +203,7 @@ async function exploreAll(target: Target, config: SimConfig, options: ExploreOpt
     reduction: { applied: false, why: null },
     snapshots: false,
     budgetSpent,
-    budget: budgetSpent ? 'runs' : null,
+    budget: budgetSpent ? (runs >= options.runsMax ? 'runs' : 'time') : null,
     independence: false,
     slept: 0,
   });
@@ -258,7 +258,7 @@ async function exploreReduced(target: Target, config: SimConfig, options: Explor
     reduction: { applied: true, why: null },
     snapshots: false,
     budgetSpent,
-    budget: budgetSpent ? 'runs' : null,
+    budget: budgetSpent ? (runs >= options.runsMax ? 'runs' : 'time') : null,
     independence: false,
     slept: 0,
   });

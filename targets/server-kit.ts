@@ -18,7 +18,7 @@ import {
   openSession,
   openStream,
 } from '../core/index.ts';
-import { deepCopy } from '../sim/deep-copy.ts';
+import { type ObjectSnapshot, keepObjects, writeBack } from '../sim/object-snapshot.ts';
 import { PROTOCOL_VERSION, resetMessage } from '../sim/tools.ts';
 import { type DeliveryParts, KitDelivery, type WriteOrigin } from './kit-delivery.ts';
 import type {
@@ -431,12 +431,7 @@ function frameOf(event: BufferedEvent<StoredMessage>): Frame {
 }
 
 /** A kit server whose strategy keeps all its state in the core state: it can key that state for exploration. */
-function refill<K, V>(target: Map<K, V>, source: Map<K, V>): void {
-  target.clear();
-  for (const [key, value] of source) target.set(key, value);
-}
-
-/** What a keyed kit server snapshots: its core state's sessions, its delivery's attachments and its executions, copied together. */
+/** What a keyed kit server snapshots: its core state's sessions, its delivery's attachments and its executions, kept together. */
 interface KitSnapshot {
   readonly sessions: Map<string, SessionRecord<StoredMessage>>;
   readonly sessionsByIndex: SessionRecord<StoredMessage>[];
@@ -448,18 +443,16 @@ class KeyedKitServer extends KitServer {
   snapshot(): unknown {
     const state = this.strategy.state;
     const parts: KitSnapshot = { sessions: state.sessions, sessionsByIndex: state.sessionsByIndex, delivery: this.delivery.parts(), executions: this.executions };
-    return deepCopy(parts, new Map());
+    // The objects themselves with their contents (sim/object-snapshot.ts), put back into them by `restore`.
+    return { parts, kept: keepObjects([parts]) };
   }
 
   restore(snapshot: unknown): void {
     // Into the same objects: the strategy's methods hold its core state in closures.
-    const copy = deepCopy(snapshot as KitSnapshot, new Map());
-    const state = this.strategy.state;
-    refill(state.sessions, copy.sessions);
-    state.sessionsByIndex.length = 0;
-    state.sessionsByIndex.push(...copy.sessionsByIndex);
-    this.delivery.restoreParts(copy.delivery);
-    refill(this.executions, copy.executions);
+    const { parts, kept } = snapshot as { parts: KitSnapshot; kept: ObjectSnapshot };
+    writeBack(kept);
+    const { byStream, byConnection, queue, tick } = parts.delivery;
+    this.delivery.restoreParts({ byStream: new Map(byStream), byConnection: new Map(byConnection), queue: queue.slice(), tick });
   }
 
   stateKey(key: StateKeyWriter): void {
