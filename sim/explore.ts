@@ -1,11 +1,12 @@
-// Exhaustive exploration: every choice sequence up to a depth, shortest first (iterative deepening). The first
-// violation found is a shortest counterexample, which proves the minimum a shrinker should reach.
+// Exhaustive exploration: every choice sequence up to a depth, shortest first. The first violation found is a
+// shortest counterexample, which proves the minimum a shrinker should reach.
 //
-// The reduction (`reduce: true`) merges equal worlds: each depth's search keys the world after each prefix
-// (sim/state-key.ts) and explores a world only the first time, at the shallowest depth, it is reached. Equal keys
-// mean equal futures (the same actions, answers and monitor verdicts, the liveness phase included), so a merged
-// prefix has nothing to show that its twin did not; interleavings of independent actions that reach the same world
-// are explored once, whatever made them commute. It needs the target's own key (ServerInstance.stateKey).
+// Without the reduction every sequence is run, by iterative deepening. With it (`reduce: true`) equal worlds are
+// merged: equal keys (sim/state-key.ts) mean equal futures (the same actions, answers and monitor verdicts, the
+// liveness phase included), so a world is explored only the first time, at the shallowest depth, it is reached. It
+// needs the target's own key (ServerInstance.stateKey). Where the target can also snapshot its state, the search is
+// breadth first from snapshots, each distinct world expanded once, with sleep sets over independent actions
+// (sim/frontier-search.ts, sim/independence.ts); `snapshots: false` keeps the replaying, iteratively deepening one.
 
 import type { PropertyName } from '../properties/names.ts';
 import type { Target } from '../targets/target.ts';
