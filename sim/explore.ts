@@ -23,13 +23,16 @@ export interface ExploreOutcome {
   /** A shortest violating choice sequence, or null when none exists up to the depth. */
   readonly choices: readonly number[] | null;
   readonly property: PropertyName | null;
-  /** Runs made: sequences explored, each deepening counted again. */
+  /** Sequences run: without the reduction each deepening counted again; breadth first, one step from each distinct world per enabled action. */
   readonly runs: number;
   /** The depth searched completely without a violation (one less than the counterexample's length, if found). */
   readonly depthCleared: number;
-  /** Distinct worlds met in the deepest search (with the reduction), or null without it. */
+  /**
+   * With the reduction, the worlds judged: breadth first, the distinct ones short of the last depth and every one
+   * met at it (judged without a key); replaying, the distinct worlds of the deepest search. Null without it.
+   */
   readonly states: number | null;
-  /** Sequences explored by the deepest search alone. */
+  /** Sequences of the deepest search alone (breadth first: those of the full length). */
   readonly runsLastDepth: number;
   /** Whether worlds were merged; when asked for and not possible, why not. */
   readonly reduction: { readonly applied: boolean; readonly why: string | null };
