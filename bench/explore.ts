@@ -1,7 +1,10 @@
-// The exhaustive search on `reference`, depth by depth, with and without the reduction (equal worlds merged),
-// measured in the same run; each search is cut at a stated time cap, and once one mode hits its cap the deeper
-// depths are not run for it. Then each planted target's known minimum, found by the reduced search at that depth.
+// The exhaustive search on `reference`, depth by depth, in three modes measured in the same run: without the
+// reduction (every sequence, iterative deepening), with equal worlds merged only (breadth first from snapshots), and
+// with the whole reduction (merged, and independent actions in one order: sleep sets). Each search is cut at a stated
+// time cap, and once one mode hits its cap the deeper depths are not run for it; the machine's load is read after
+// each search. Then each planted target's known minimum, found by the reduced search at that depth.
 
+import { loadavg } from 'node:os';
 import { MINIMA } from './minima.ts';
 import type { SimConfig } from '../sim/config.ts';
 import { explore } from '../sim/explore.ts';
@@ -11,9 +14,14 @@ import { nowMs } from './measure.ts';
 import { type SnapshotCost, measureSnapshotCost } from './snapshot-cost.ts';
 
 /** One search: how far it got, what it explored, how long it took. */
+/** The three ways the bench searches: every sequence, equal worlds merged, merged and sleep sets. */
+export type ExploreMode = 'without' | 'merged' | 'with';
+
+export const EXPLORE_MODES: readonly ExploreMode[] = ['without', 'merged', 'with'];
+
 export interface ExploreSearch {
   readonly depth: number;
-  readonly reduce: boolean;
+  readonly mode: ExploreMode;
   /** False when a shallower search of this mode hit its cap, so this one was not run. */
   readonly ran: boolean;
   readonly capMs: number;
@@ -23,6 +31,10 @@ export interface ExploreSearch {
   readonly states: number | null;
   readonly ms: number;
   readonly violation: string | null;
+  /** Steps sleep sets skipped (0 in the other modes). */
+  readonly slept: number;
+  /** The 1-minute load average when the search ended. */
+  readonly load: number;
 }
 
 /** A planted target's overall minimum, searched for with the reduction at exactly that depth. */
@@ -49,31 +61,39 @@ export interface ExploreResult {
 export interface ExplorePlan {
   readonly depths: readonly number[];
   readonly capWithoutMs: number;
+  /** The cap of the merged-only search (equal worlds merged, no sleep sets). */
+  readonly capMergedMs: number;
   readonly capWithMs: number;
   /** Times each of 50 prefixes per depth is replayed and its world copied. */
   readonly snapshotRounds: number;
+}
+
+/** The explore options of one mode. */
+function modeOptions(mode: ExploreMode): { reduce: boolean; independence?: boolean } {
+  return mode === 'without' ? { reduce: false } : mode === 'merged' ? { reduce: true, independence: false } : { reduce: true };
 }
 
 /** Runs the explore section. */
 export async function measureExplore(config: SimConfig, plan: ExplorePlan, log: (line: string) => void): Promise<ExploreResult> {
   const searches: ExploreSearch[] = [];
   // Warm-up, not recorded: the first search of a process pays for compiling the engine.
-  for (const reduce of [false, true]) await explore(referenceTarget, config, { depthMax: 4, runsMax: Number.MAX_SAFE_INTEGER, reduce });
-  for (const reduce of [false, true]) {
-    const capMs = reduce ? plan.capWithMs : plan.capWithoutMs;
+  for (const mode of EXPLORE_MODES) await explore(referenceTarget, config, { depthMax: 4, runsMax: Number.MAX_SAFE_INTEGER, ...modeOptions(mode) });
+  for (const mode of EXPLORE_MODES) {
+    const capMs = mode === 'with' ? plan.capWithMs : mode === 'merged' ? plan.capMergedMs : plan.capWithoutMs;
     let capped = false;
     for (const depth of plan.depths) {
       if (capped) {
-        searches.push({ depth, reduce, ran: false, capMs, cut: true, depthCleared: 0, sequences: 0, states: null, ms: 0, violation: null });
+        searches.push({ depth, mode, ran: false, capMs, cut: true, depthCleared: 0, sequences: 0, states: null, ms: 0, violation: null, slept: 0, load: loadavg()[0]! });
         continue;
       }
       const started = nowMs();
-      const outcome = await explore(referenceTarget, config, { depthMax: depth, runsMax: Number.MAX_SAFE_INTEGER, reduce, timeMs: capMs });
+      const outcome = await explore(referenceTarget, config, { depthMax: depth, runsMax: Number.MAX_SAFE_INTEGER, timeMs: capMs, ...modeOptions(mode) });
       const ms = nowMs() - started;
       capped = outcome.budgetSpent;
+      const load = loadavg()[0]!;
       searches.push({
         depth,
-        reduce,
+        mode,
         ran: true,
         capMs,
         cut: outcome.budgetSpent,
@@ -82,8 +102,10 @@ export async function measureExplore(config: SimConfig, plan: ExplorePlan, log: 
         states: outcome.states,
         ms,
         violation: outcome.property,
+        slept: outcome.slept,
+        load,
       });
-      log(`  reference depth ${depth} ${reduce ? 'with' : 'without'} the reduction: ${outcome.runs} sequences in ${(ms / 1000).toFixed(1)} s${outcome.budgetSpent ? ' (cut at the cap)' : ''}`);
+      log(`  reference depth ${depth} ${mode}: ${outcome.runs} sequences in ${(ms / 1000).toFixed(1)} s, load ${load.toFixed(1)}${outcome.budgetSpent ? ` (cut: ${outcome.budget})` : ''}`);
     }
   }
   const minima: ExploreMinimum[] = [];

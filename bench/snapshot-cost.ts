@@ -1,11 +1,11 @@
-// What a snapshot of a world would cost against what the exhaustive search pays instead: replaying the prefix.
-// For one fixed set of prefixes on `reference`, the time to reach the end of each prefix by replaying it (open the
-// target, boot, run the steps: what sim/explore.ts does per sequence) against the time to copy the world reached
-// there, the target's objects included, with a generic deep copy that keeps object sharing (what restoring a
-// snapshot or a restore does). The search restores from snapshots where the target allows it; this says what that saves per step.
+// What a snapshot costs against what the exhaustive search would pay instead: replaying the prefix. For one fixed
+// set of prefixes on `reference`, the time to reach the end of each prefix by replaying it (open the target, boot,
+// run the steps: what the replaying search does per sequence) against the time to restore the snapshot taken there
+// (sim/snapshot.ts, the target's own snapshot included: what the breadth-first search does per step), and to take it.
 
 import type { SimConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
+import { captureWorld, restoreWorld } from '../sim/snapshot.ts';
 import type { World } from '../sim/world.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { nowMs } from './measure.ts';
@@ -15,34 +15,13 @@ export interface SnapshotCost {
   readonly depth: number;
   readonly prefixes: number;
   readonly replayUs: number;
+  /** A restore of the snapshot taken there (sim/snapshot.ts: what the search pays per step instead of a replay). */
   readonly copyUs: number;
+  /** Taking that snapshot (once per world the search expands). */
+  readonly captureUs: number;
 }
 
 const STOP: unique symbol = Symbol('stop');
-
-/** A deep copy that keeps sharing (an object reached twice is copied once) and functions as they are. */
-function deepCopy(value: unknown, copies: Map<object, unknown>): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  const known = copies.get(value);
-  if (known !== undefined) return known;
-  if (Array.isArray(value)) {
-    const copy: unknown[] = new Array(value.length);
-    copies.set(value, copy);
-    for (let index = 0; index < value.length; index += 1) copy[index] = deepCopy(value[index], copies);
-    return copy;
-  }
-  if (value instanceof Map) {
-    const copy = new Map();
-    copies.set(value, copy);
-    for (const [key, item] of value) copy.set(deepCopy(key, copies), deepCopy(item, copies));
-    return copy;
-  }
-  if (ArrayBuffer.isView(value)) return (value as unknown as { slice(): unknown }).slice();
-  const copy = Object.create(Object.getPrototypeOf(value) as object | null) as Record<string, unknown>;
-  copies.set(value, copy);
-  for (const key of Object.keys(value)) copy[key] = deepCopy((value as Record<string, unknown>)[key], copies);
-  return copy;
-}
 
 /** Runs `prefix` and hands the world at its end to `body` (the liveness phase is not run). */
 async function atEnd(config: SimConfig, prefix: readonly number[], body: (world: World) => void): Promise<boolean> {
@@ -91,6 +70,7 @@ export async function measureSnapshotCost(config: SimConfig, depths: readonly nu
     const prefixes = await prefixesOf(config, depth, 50);
     let replayMs = 0;
     let copyMs = 0;
+    let captureMs = 0;
     for (let round = 0; round < rounds; round += 1) {
       for (const prefix of prefixes) {
         const started = nowMs();
@@ -98,13 +78,16 @@ export async function measureSnapshotCost(config: SimConfig, depths: readonly nu
         replayMs += nowMs() - started;
         await atEnd(config, prefix, (world) => {
           const before = nowMs();
-          deepCopy(world, new Map());
-          copyMs += nowMs() - before;
+          const snapshot = captureWorld(world);
+          const captured = nowMs();
+          restoreWorld(world, snapshot);
+          copyMs += nowMs() - captured;
+          captureMs += captured - before;
         });
       }
     }
     const samples = prefixes.length * rounds;
-    costs.push({ depth, prefixes: prefixes.length, replayUs: (replayMs * 1000) / samples, copyUs: (copyMs * 1000) / samples });
+    costs.push({ depth, prefixes: prefixes.length, replayUs: (replayMs * 1000) / samples, copyUs: (copyMs * 1000) / samples, captureUs: (captureMs * 1000) / samples });
   }
   return costs;
 }

@@ -46,7 +46,7 @@ describe('resumecheck explore', () => {
     expect(result.code).toBe(1);
     const text = result.out.join('\n');
     expect(text).toMatch(/reduction: equal worlds merged/);
-    expect(text).toMatch(/explored: \d+ sequences \(\d+ at the deepest search\), \d+ distinct states, [\d.]+ s \(\d+ states\/s\)/);
+    expect(text).toMatch(/explored: \d+ sequences \(\d+ at the deepest depth\), \d+ states judged \(distinct ones short of depth 5, every one at it\), \d+ steps skipped by sleep sets, [\d.]+ s \(\d+ states\/s\)/);
     expect(text).toMatch(/shortest counterexample: 4 steps/);
     expect(text).toMatch(/✗ no-cross-session-delivery violated by no-owner-check/);
     const files = readdirSync(out);
@@ -68,6 +68,15 @@ describe('resumecheck explore', () => {
     expect(reducedOutcome.depthCleared).toBe(3);
     expect(fullOutcome.states).toBeNull();
     expect(reducedOutcome.sequences).toBeLessThan(fullOutcome.sequences);
+  });
+
+  it('says "none up to D steps" when every sequence holds, and "budget spent" when a budget stops it first; exit 0', async () => {
+    const none = await run(['explore', '--target', 'reference', '--depth', '3']);
+    expect(none.code).toBe(0);
+    expect(none.out.join('\n')).toMatch(/✓ none up to 3 steps: no sequence of up to 3 steps violates any property/);
+    const cut = await run(['explore', '--target', 'reference', '--depth', '5', '--runs-max', '100']);
+    expect(cut.code).toBe(0);
+    expect(cut.out.join('\n')).toMatch(/\? budget spent \(100 sequences\): no violation up to depth \d, but depth 5 was not cleared/);
   });
 
   it('says why a target without a state key gets the full search', async () => {

@@ -24,6 +24,20 @@ function rate(count: number, ms: number): string {
   return ms <= 0 ? '-' : String(Math.round((count * 1000) / ms));
 }
 
+/** Which budget stopped a search, in words. */
+function budgetOf(budget: 'runs' | 'time' | 'states' | 'frontier' | null, runsMax: number): string {
+  switch (budget) {
+    case 'states':
+      return 'the distinct worlds it may remember';
+    case 'frontier':
+      return 'the worlds of one depth it may hold';
+    case 'time':
+      return 'its time';
+    default:
+      return `${runsMax} sequences`;
+  }
+}
+
 /** Runs `resumecheck explore`; returns the exit code. */
 export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number> {
   if (values.target === undefined) throw new UsageError('--target is required; `resumecheck targets` lists them');
@@ -53,7 +67,11 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
   const started = monotonicMs();
   const outcome = await explore(target, config, { depthMax, runsMax, reduce, ...(only === undefined ? {} : { only }) });
   const elapsedMs = monotonicMs() - started;
-  const reduction = outcome.reduction.applied ? `equal worlds merged${outcome.snapshots ? ', prefixes restored from snapshots' : ''}` : reduce ? `none (${outcome.reduction.why})` : 'none (--no-reduction)';
+  const reduction = outcome.reduction.applied
+    ? `equal worlds merged${outcome.snapshots ? ', breadth first from snapshots' : ''}${outcome.independence ? ', independent actions taken in one order (sleep sets)' : ''}`
+    : reduce
+      ? `none (${outcome.reduction.why})`
+      : 'none (--no-reduction)';
   const states = outcome.states;
   const summary = {
     target: target.name,
@@ -61,24 +79,29 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
     clients,
     property: only ?? null,
     seed,
-    reduction: { applied: outcome.reduction.applied, why: outcome.reduction.why, snapshots: outcome.snapshots },
+    reduction: { applied: outcome.reduction.applied, why: outcome.reduction.why, snapshots: outcome.snapshots, independence: outcome.independence },
     sequences: outcome.runs,
     sequencesDeepest: outcome.runsLastDepth,
     states,
     depthCleared: outcome.depthCleared,
     budgetSpent: outcome.budgetSpent,
+    budget: outcome.budget,
+    slept: outcome.slept,
     elapsedMs: Math.round(elapsedMs),
   };
   if (!json) {
     io.out(`reduction: ${reduction}`);
+    // Breadth first, the last depth's worlds are judged without being keyed: "states" counts each world judged once.
+    const counted = states === null ? 'distinct states not counted without the reduction' : outcome.snapshots ? `${states} states judged (distinct ones short of depth ${depthMax}, every one at it)` : `${states} distinct states`;
+    const skipped = outcome.independence ? `, ${outcome.slept} steps skipped by sleep sets` : '';
     io.out(
-      `explored: ${outcome.runs} sequences (${outcome.runsLastDepth} at the deepest search), ${states === null ? 'distinct states not counted without the reduction' : `${states} distinct states`}, ${(elapsedMs / 1000).toFixed(1)} s (${states === null ? `${rate(outcome.runs, elapsedMs)} sequences/s` : `${rate(states, elapsedMs)} states/s`})`,
+      `explored: ${outcome.runs} sequences (${outcome.runsLastDepth} at the deepest ${outcome.snapshots ? 'depth' : 'search'}), ${counted}${skipped}, ${(elapsedMs / 1000).toFixed(1)} s (${states === null ? `${rate(outcome.runs, elapsedMs)} sequences/s` : `${rate(states, elapsedMs)} states/s`})`,
     );
   }
   if (outcome.choices === null) {
     if (json) io.out(JSON.stringify({ ...summary, violation: null }));
-    else if (outcome.budgetSpent) io.out(`? no violation up to depth ${outcome.depthCleared}; the budget of ${runsMax} sequences ran out before depth ${depthMax} was cleared`);
-    else io.out(`✓ no violation in any sequence of up to ${depthMax} steps`);
+    else if (outcome.budgetSpent) io.out(`? budget spent (${budgetOf(outcome.budget, runsMax)}): no violation up to depth ${outcome.depthCleared}, but depth ${depthMax} was not cleared`);
+    else io.out(`✓ none up to ${depthMax} steps: no sequence of up to ${depthMax} steps violates ${only ?? 'any property'}`);
     return 0;
   }
   const trace = await recordTrace(target, config, outcome.choices, null, only === undefined ? null : [only]);

@@ -1,20 +1,21 @@
-// Exhaustive exploration: every choice sequence up to a depth, shortest first (iterative deepening). The first
-// violation found is a shortest counterexample, which proves the minimum a shrinker should reach.
+// Exhaustive exploration: every choice sequence up to a depth, shortest first. The first violation found is a
+// shortest counterexample, which proves the minimum a shrinker should reach.
 //
-// The reduction (`reduce: true`) merges equal worlds: each depth's search keys the world after each prefix
-// (sim/state-key.ts) and explores a world only the first time, at the shallowest depth, it is reached. Equal keys
-// mean equal futures (the same actions, answers and monitor verdicts, the liveness phase included), so a merged
-// prefix has nothing to show that its twin did not; interleavings of independent actions that reach the same world
-// are explored once, whatever made them commute. It needs the target's own key (ServerInstance.stateKey).
+// Without the reduction every sequence is run, by iterative deepening. With it (`reduce: true`) equal worlds are
+// merged: equal keys (sim/state-key.ts) mean equal futures (the same actions, answers and monitor verdicts, the
+// liveness phase included), so a world is explored only the first time, at the shallowest depth, it is reached. It
+// needs the target's own key (ServerInstance.stateKey). Where the target can also snapshot its state, the search is
+// breadth first from snapshots, each distinct world expanded once, with sleep sets over independent actions
+// (sim/frontier-search.ts, sim/independence.ts); `snapshots: false` keeps the replaying, iteratively deepening one.
 
 import type { PropertyName } from '../properties/names.ts';
 import type { Target } from '../targets/target.ts';
 import { createActionList } from './actions.ts';
 import type { SimConfig } from './config.ts';
 import { monotonicMs } from './clock.ts';
-import { type ChoiceSource, SteppedRun, runSimulation } from './engine.ts';
-import { type WorldSnapshot, canSnapshot, captureWorld, restoreWorld } from './snapshot.ts';
-import { KeyNames, NO_TARGET_KEY, type WorldKey, worldKey } from './state-key.ts';
+import { type ChoiceSource, runSimulation } from './engine.ts';
+import { exploreFrontier } from './frontier-search.ts';
+import { KeyNames, NO_TARGET_KEY, worldKey } from './state-key.ts';
 import type { World } from './world.ts';
 
 /** The outcome of an exhaustive exploration. */
@@ -22,13 +23,16 @@ export interface ExploreOutcome {
   /** A shortest violating choice sequence, or null when none exists up to the depth. */
   readonly choices: readonly number[] | null;
   readonly property: PropertyName | null;
-  /** Runs made: sequences explored, each deepening counted again. */
+  /** Sequences run: without the reduction each deepening counted again; breadth first, one step from each distinct world per enabled action. */
   readonly runs: number;
   /** The depth searched completely without a violation (one less than the counterexample's length, if found). */
   readonly depthCleared: number;
-  /** Distinct worlds met in the deepest search (with the reduction), or null without it. */
+  /**
+   * With the reduction, the worlds judged: breadth first, the distinct ones short of the last depth and every one
+   * met at it (judged without a key); replaying, the distinct worlds of the deepest search. Null without it.
+   */
   readonly states: number | null;
-  /** Sequences explored by the deepest search alone. */
+  /** Sequences of the deepest search alone (breadth first: those of the full length). */
   readonly runsLastDepth: number;
   /** Whether worlds were merged; when asked for and not possible, why not. */
   readonly reduction: { readonly applied: boolean; readonly why: string | null };
@@ -36,6 +40,12 @@ export interface ExploreOutcome {
   readonly snapshots: boolean;
   /** True when the search stopped at `runsMax` or `timeMs` before clearing the depth asked for. */
   readonly budgetSpent: boolean;
+  /** Which budget stopped it: steps, time, or (the breadth-first search) the distinct worlds or one level's worlds it may hold. */
+  readonly budget: 'runs' | 'time' | 'states' | 'frontier' | null;
+  /** Whether independent actions were taken in one order only (sleep sets, breadth-first search). */
+  readonly independence: boolean;
+  /** Steps a sleep set skipped (0 without). */
+  readonly slept: number;
 }
 
 /** How to explore. */
@@ -48,8 +58,17 @@ export interface ExploreOptions {
   readonly reduce?: boolean;
   /** Wall-clock budget in ms: only decides when to stop (as `runsMax` does), never what a run does. */
   readonly timeMs?: number;
-  /** With the reduction: go back to a prefix's end from a snapshot where the target allows it (default true), or replay it. */
+  /**
+   * With the reduction: search breadth first from snapshots where the target allows it (default true), or deepen
+   * iteratively, replaying each prefix.
+   */
   readonly snapshots?: boolean;
+  /** With the reduction, breadth first: take independent actions in one order only (sleep sets; default true). */
+  readonly independence?: boolean;
+  /** Breadth first: distinct worlds remembered at the most (sim/frontier-search.ts STATES_MAX). */
+  readonly statesMax?: number;
+  /** Breadth first: one level's worlds waiting to be expanded, at the most (FRONTIER_MAX). */
+  readonly frontierMax?: number;
 }
 
 /** Replays `prefix` exactly, then stops, remembering how many actions were enabled after it. */
@@ -188,6 +207,9 @@ async function exploreAll(target: Target, config: SimConfig, options: ExploreOpt
     reduction: { applied: false, why: null },
     snapshots: false,
     budgetSpent,
+    budget: budgetSpent ? (runs >= options.runsMax ? 'runs' : 'time') : null,
+    independence: false,
+    slept: 0,
   });
   for (let depth = 1; depth <= options.depthMax; depth += 1) {
     runsLastDepth = 0;
@@ -240,6 +262,9 @@ async function exploreReduced(target: Target, config: SimConfig, options: Explor
     reduction: { applied: true, why: null },
     snapshots: false,
     budgetSpent,
+    budget: budgetSpent ? (runs >= options.runsMax ? 'runs' : 'time') : null,
+    independence: false,
+    slept: 0,
   });
   for (let depth = 1; depth <= options.depthMax; depth += 1) {
     runsLastDepth = 0;
@@ -251,83 +276,30 @@ async function exploreReduced(target: Target, config: SimConfig, options: Explor
   return outcome(null, options.depthMax, false);
 }
 
-/** Whether a visited map already holds `key` at `depth` or shallower; records it otherwise (see KeyedPrefix). */
-function seenBefore(visited: Map<number, number>, key: WorldKey, depth: number): boolean {
-  const entry = visited.get(key.hash);
-  const same = entry !== undefined && Math.floor(entry / 64) === key.check;
-  if (same && entry % 64 <= depth) return true;
-  if (entry === undefined || same) visited.set(key.hash, key.check * 64 + depth);
-  return false;
-}
-
-/**
- * The reduced search with snapshots: one run, set back to the end of a prefix from the snapshot taken there rather
- * than replayed from the start. The same order, the same merges and the same verdicts as the replaying search, so
- * the same counterexample; snapshots are kept only along the current path.
- */
+/** The breadth-first reduced search (sim/frontier-search.ts), in this module's outcome. */
 async function exploreFromSnapshots(target: Target, config: SimConfig, options: ExploreOptions): Promise<ExploreOutcome> {
   if (options.depthMax > REDUCED_DEPTH_MAX) throw new RangeError(`the reduced search goes to depth ${REDUCED_DEPTH_MAX} at the most`);
-  const run = await SteppedRun.open(target, config, options.only === undefined ? {} : { properties: [options.only] });
-  if (run === null) throw new Error('snapshots need a synchronous target');
-  const deadline = deadlineOf(options);
-  let runs = 0;
-  let runsLastDepth = 0;
-  let visited = new Map<number, number>();
-  const names = new KeyNames();
-  try {
-    const world = run.world;
-    if (!canSnapshot(world)) throw new Error('the target offered a state key but no snapshot');
-    const root = captureWorld(world);
-    /** The successors of the world in `here` (the end of `prefix`), to `depth`. */
-    const expand = (here: WorldSnapshot, prefix: number[], depth: number): number[] | null | 'budget' => {
-      restoreWorld(world, here);
-      const count = run.enabled().count;
-      for (let choice = 0; choice < count; choice += 1) {
-        if (runs >= options.runsMax || (deadline !== null && (runs & 255) === 0 && monotonicMs() >= deadline)) return 'budget';
-        runs += 1;
-        runsLastDepth += 1;
-        if (choice > 0) {
-          restoreWorld(world, here);
-          run.enabled();
-        }
-        run.step(choice);
-        const length = prefix.length + 1;
-        // A violation in the step: found when at the full depth (a shorter one was cleared by a shallower search).
-        if (world.violation !== null) {
-          if (length === depth) return [...prefix, choice];
-          continue;
-        }
-        const key = worldKey(world, names);
-        if (key === null) throw new Error('a target that offered a state key stopped offering one');
-        if (seenBefore(visited, key, length)) continue;
-        if (length === depth) {
-          if (run.finish() !== null) return [...prefix, choice];
-          continue;
-        }
-        const found = expand(captureWorld(world), [...prefix, choice], depth);
-        if (found !== null) return found;
-      }
-      return null;
-    };
-    const outcome = (found: number[] | null, depthCleared: number, budgetSpent: boolean): ExploreOutcome => {
-      let property: PropertyName | null = null;
-      if (found !== null) {
-        // The property as the violating run reports it (the run is left past its liveness phase or in the step).
-        property = world.violation?.property ?? null;
-      }
-      return { choices: found, property, runs, depthCleared, states: visited.size, runsLastDepth, reduction: { applied: true, why: null }, snapshots: true, budgetSpent };
-    };
-    for (let depth = 1; depth <= options.depthMax; depth += 1) {
-      runsLastDepth = 0;
-      visited = new Map();
-      restoreWorld(world, root);
-      seenBefore(visited, worldKey(world, names)!, 0);
-      const found = expand(root, [], depth);
-      if (found === 'budget') return outcome(null, depth - 1, true);
-      if (found !== null) return outcome(found, depth - 1, false);
-    }
-    return outcome(null, options.depthMax, false);
-  } finally {
-    await run.close();
-  }
+  const found = await exploreFrontier(target, config, {
+    depthMax: options.depthMax,
+    runsMax: options.runsMax,
+    independence: options.independence !== false,
+    ...(options.only === undefined ? {} : { only: options.only }),
+    ...(options.timeMs === undefined ? {} : { timeMs: options.timeMs }),
+    ...(options.statesMax === undefined ? {} : { statesMax: options.statesMax }),
+    ...(options.frontierMax === undefined ? {} : { frontierMax: options.frontierMax }),
+  });
+  return {
+    choices: found.choices,
+    property: found.property,
+    runs: found.runs,
+    depthCleared: found.depthCleared,
+    states: found.states,
+    runsLastDepth: found.runsLastDepth,
+    reduction: { applied: true, why: null },
+    snapshots: true,
+    budgetSpent: found.budget !== null,
+    budget: found.budget,
+    independence: options.independence !== false,
+    slept: found.slept,
+  };
 }

@@ -1,9 +1,9 @@
-// Snapshots of a world between two steps, for the exhaustive search: a copy of everything the world holds (the
-// target's state through its own ServerInstance.snapshot), put back into the same world object, so the search goes
-// back to a prefix's end instead of replaying the prefix. Only for targets that can snapshot their state.
+// Snapshots of a world between two steps, for the exhaustive search: everything the world holds (the target's state
+// through its own ServerInstance.snapshot), put back into the same world object, so the search goes back to a
+// prefix's end instead of replaying the prefix. Only for targets that can snapshot their state. The world's objects are kept and written back in place (sim/object-snapshot.ts).
 
 import type { ServerInstance } from '../targets/target.ts';
-import { deepCopy } from './deep-copy.ts';
+import { type ObjectSnapshot, keepObjects, writeBack } from './object-snapshot.ts';
 import type { World } from './world.ts';
 
 /** Fields of a world that a snapshot does not copy: fixed for the run, or handled apart. */
@@ -11,7 +11,10 @@ const NOT_COPIED: ReadonlySet<string> = new Set(['config', 'run', 'checked', 'se
 
 /** A world between two steps. */
 export interface WorldSnapshot {
+  /** The world's own fields (the objects themselves, whose contents `contents` keeps). */
   readonly fields: Readonly<Record<string, unknown>>;
+  /** Every object the world reaches, with its contents then. */
+  readonly contents: ObjectSnapshot;
   /** The incarnation current then (a later restart boots another one) and its own snapshot. */
   readonly server: ServerInstance;
   readonly serverState: unknown;
@@ -28,17 +31,17 @@ export function captureWorld(world: World): WorldSnapshot {
   if (world.inbox.length > 0) throw new Error('a world is snapshot only between steps, with its inbox empty');
   const server = world.server;
   if (server.snapshot === undefined) throw new Error('the target cannot snapshot its state');
-  const memo = new Map<object, unknown>();
   const fields: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(world)) if (!NOT_COPIED.has(field)) fields[field] = deepCopy(value, memo);
-  return { fields, server, serverState: server.snapshot(), random: world.serverRandom.state() };
+  for (const [field, value] of Object.entries(world)) if (!NOT_COPIED.has(field)) fields[field] = value;
+  return { fields, contents: keepObjects(Object.values(fields)), server, serverState: server.snapshot(), random: world.serverRandom.state() };
 }
 
 /** Puts a snapshot back into `world` (the same object, which the run's host and monitors hold). */
 export function restoreWorld(world: World, snapshot: WorldSnapshot): void {
-  const memo = new Map<object, unknown>();
   const target = world as unknown as Record<string, unknown>;
-  for (const [field, value] of Object.entries(snapshot.fields)) target[field] = deepCopy(value, memo);
+  const { fields } = snapshot;
+  for (const field in fields) target[field] = fields[field];
+  writeBack(snapshot.contents);
   world.server = snapshot.server;
   snapshot.server.restore!(snapshot.serverState);
   world.serverRandom.restore(snapshot.random);

@@ -98,6 +98,11 @@ class KeyWriter implements StateKeyWriter {
     return this.connectionNames.get(connection) ?? `n${connection}`;
   }
 
+  /** An attached connection's canonical name; one that is not attached, whatever its number, is `-`. */
+  attachedConnection(connection: number): string {
+    return this.connectionNames.get(connection) ?? '-';
+  }
+
   execution(execution: number): string | null {
     return this.executionNames.get(execution) ?? null;
   }
@@ -254,9 +259,14 @@ function writeConnection(writer: KeyWriter, connection: SimConnection): void {
   writer.fields(connection as unknown as Record<string, unknown>, CONNECTION_OMITTED);
 }
 
+// The exchange whose request started an execution matters only while it is attached (its cut cancels a 2026-07-28
+// execution): its canonical name then, else nothing, so equal worlds numbered apart still merge.
+const EXECUTION_OMITTED = new Set(['index', 'connection']);
+
 function writeExecution(writer: KeyWriter, execution: SimExecution): void {
   writer.token(0x40, writer.execution(execution.index)!);
-  writer.fields(execution as unknown as Record<string, unknown>, INDEX);
+  writer.fields(execution as unknown as Record<string, unknown>, EXECUTION_OMITTED);
+  writer.token(0x40, writer.attachedConnection(execution.connection));
 }
 
 function writeWorld(world: World, writer: KeyWriter): void {

@@ -20,7 +20,7 @@ import {
   openStream,
 } from '../core/index.ts';
 import { LEGACY_REVISIONS, MODERN_REVISION } from '../sim/config.ts';
-import { deepCopy } from '../sim/deep-copy.ts';
+import { type ObjectSnapshot, keepObjects, writeBack } from '../sim/object-snapshot.ts';
 import { PROTOCOL_VERSION, isModernBody, resetMessage } from '../sim/tools.ts';
 import { type DeliveryParts, KitDelivery, type WriteOrigin } from './kit-delivery.ts';
 import type {
@@ -470,12 +470,7 @@ function hasPriming(session: SessionRecord<StoredMessage>): boolean {
 }
 
 /** A kit server whose strategy keeps all its state in the core state: it can key that state for exploration. */
-function refill<K, V>(target: Map<K, V>, source: Map<K, V>): void {
-  target.clear();
-  for (const [key, value] of source) target.set(key, value);
-}
-
-/** What a keyed kit server snapshots: its core state's sessions, its delivery's attachments and its executions, copied together. */
+/** What a keyed kit server snapshots: its core state's sessions, its delivery's attachments and its executions, kept together. */
 interface KitSnapshot {
   readonly stateless: SessionRecord<StoredMessage>;
   readonly sessions: Map<string, SessionRecord<StoredMessage>>;
@@ -488,21 +483,16 @@ class KeyedKitServer extends KitServer {
   snapshot(): unknown {
     const state = this.strategy.state;
     const parts: KitSnapshot = { stateless: state.stateless, sessions: state.sessions, sessionsByIndex: state.sessionsByIndex, delivery: this.delivery.parts(), executions: this.executions };
-    return deepCopy(parts, new Map());
+    // The objects themselves with their contents (sim/object-snapshot.ts), put back into them by `restore`.
+    return { parts, kept: keepObjects([parts]) };
   }
 
   restore(snapshot: unknown): void {
     // Into the same objects: the strategy's methods hold its core state in closures.
-    const copy = deepCopy(snapshot as KitSnapshot, new Map());
-    const state = this.strategy.state;
-    refill(state.sessions, copy.sessions);
-    state.stateless.streams.length = 0;
-    state.stateless.streams.push(...copy.stateless.streams);
-    refill(state.stateless.ledger, copy.stateless.ledger);
-    state.sessionsByIndex.length = 0;
-    state.sessionsByIndex.push(...copy.sessionsByIndex);
-    this.delivery.restoreParts(copy.delivery);
-    refill(this.executions, copy.executions);
+    const { parts, kept } = snapshot as { parts: KitSnapshot; kept: ObjectSnapshot };
+    writeBack(kept);
+    const { byStream, byConnection, queue, tick } = parts.delivery;
+    this.delivery.restoreParts({ byStream: new Map(byStream), byConnection: new Map(byConnection), queue: queue.slice(), tick });
   }
 
   stateKey(key: StateKeyWriter): void {
