@@ -393,7 +393,15 @@ function printOutcome(
   const { outcome, reports, regressions, coverage, minCoverage, signalled } = result;
   if (signalled !== null) io.out(`interrupted by ${signalled} after ${outcome.runs} runs; everything found so far is kept`);
   if (reports.length === 0) io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
-  else io.out(`${reports.length} ${reports.length === 1 ? 'property' : 'properties'} violated in ${outcome.runs} runs: ${reports.map((report) => (isNote(report.property) ? `${report.property} (a note: permitted by its revision, not a failure)` : report.property)).join(', ')}`);
+  else {
+    // Notes are listed apart: what they show is permitted by the revision, and they fail nothing.
+    const failures = reports.filter((report) => !isNote(report.property)).map((report) => report.property);
+    const notes = reports.filter((report) => isNote(report.property)).map((report) => report.property);
+    const parts: string[] = [];
+    if (failures.length > 0) parts.push(`${failures.length} ${failures.length === 1 ? 'property' : 'properties'} violated in ${outcome.runs} runs: ${failures.join(', ')}`);
+    if (notes.length > 0) parts.push(`${failures.length === 0 ? `no violation in ${outcome.runs} runs; ` : ''}noted (permitted by the protocol revision, not a failure): ${notes.join(', ')}`);
+    io.out(parts.join('; '));
+  }
   for (const [index, report] of reports.entries()) {
     const finding: Finding = outcome.findings[index]!;
     io.out('');

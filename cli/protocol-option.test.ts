@@ -47,7 +47,7 @@ describe('--protocol REV|mixed (seed 1)', () => {
     const out = join(OUT, 'note');
     const junit = join(OUT, 'note.xml');
     const run = await runInProcess(['fuzz', '--target', 'reference', '--protocol', '2026-07-28', '--runs', '300', '--no-corpus', '--out', out, '--junit', junit]);
-    expect(run.out.join('\n')).toContain('reissued-call-runs-again (a note: permitted by its revision, not a failure)');
+    expect(run.out.join('\n')).toContain('noted (permitted by the protocol revision, not a failure): reissued-call-runs-again');
     expect(run.code).toBe(0);
     // Its JUnit case passes: a note is no failure.
     const xml = readFileSync(junit, 'utf8');

@@ -133,7 +133,7 @@ function page(title: string, body: string): string {
 }
 
 function titleOf(trace: ReadableTrace): string {
-  return trace.verdict === null ? `✓ no violation on ${trace.target}` : `✗ ${trace.verdict.property} violated by ${trace.target}`;
+  return trace.verdict === null ? `✓ no violation on ${trace.target}` : trace.verdict.note === true ? `ⓘ ${trace.verdict.property} noted on ${trace.target}` : `✗ ${trace.verdict.property} violated by ${trace.target}`;
 }
 
 /** One trace as a `<section>`; `id` prefixes every element ID in it. */

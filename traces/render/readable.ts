@@ -29,6 +29,8 @@ export interface ReadableVerdict {
   readonly explanation: string;
   /** 0-based index into the steps of the step during which it was seen; null when after the last step. */
   readonly step: number | null;
+  /** True for a note: what the trace shows is permitted by its revision, reported, never a failure. */
+  readonly note?: boolean;
 }
 
 /** How the trace kinds differ where the renderers care: which participants, which notes. */
@@ -77,6 +79,7 @@ export function readableFromTrace(trace: Trace, path: string): ReadableTrace {
             explanation: verdict.explanation,
             // A violation seen in the liveness phase carries the fault-phase step count: it belongs after the last step.
             step: verdict.step < faults && verdict.step < trace.steps.length ? verdict.step : null,
+            ...(property !== undefined && 'severity' in property && property.severity === 'note' ? { note: true } : {}),
           },
     replay: `npx resumecheck replay ${quoteArgument(path)}`,
     shrink: trace.shrink === null ? null : { originalLength: trace.shrink.originalLength, shrunkLength: trace.shrink.shrunkLength },

@@ -34,7 +34,11 @@ export function renderText(trace: ReadableTrace, options: TextOptions = {}): str
   const verdict = trace.verdict;
   if (verdict === null) lines.push(`✓ no violation on ${trace.target} (${trace.steps.length} steps)`);
   else {
-    lines.push(`✗ ${verdict.property} violated by ${trace.target} (${verdict.kind})`);
+    lines.push(
+      verdict.note === true
+        ? `ⓘ ${verdict.property} noted on ${trace.target} (a note: permitted by its protocol revision, not a failure)`
+        : `✗ ${verdict.property} violated by ${trace.target} (${verdict.kind})`,
+    );
     lines.push(`  must hold: ${verdict.statement}`);
     lines.push(`  happened:  ${verdict.explanation}`);
   }
