@@ -18,7 +18,7 @@ export type WorkerReply =
   | { readonly kind: 'candidate'; readonly candidate: import('./fuzz-search.ts').Candidate }
   | { readonly kind: 'progress'; readonly runs: number; readonly steps: number }
   | { readonly kind: 'searched'; readonly runs: number; readonly steps: number; readonly coverage: import('./coverage.ts').CoverageCounts | null }
-  | { readonly kind: 'shrunk'; readonly id: number; readonly result: import('./shrink.ts').ShrinkResult }
+  | { readonly kind: 'shrunk'; readonly id: number; readonly result: import('./fuzz.ts').ShrunkTask }
   | { readonly kind: 'failed'; readonly message: string }
   | { readonly kind: 'ready' };
 

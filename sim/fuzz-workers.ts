@@ -11,12 +11,11 @@
 import { Worker } from 'node:worker_threads';
 import type { Target } from '../targets/target.ts';
 import { type CoverageCounts, emptyCoverage } from './coverage.ts';
-import type { FuzzExecutor } from './fuzz.ts';
+import type { FuzzExecutor, ShrunkTask } from './fuzz.ts';
 import { WORKERS_MAX, createTurn, mergeLaneCoverage, shrinkTask } from './fuzz.ts';
 import type { WorkerReply, WorkerRequest } from './fuzz-worker.ts';
 import { type LaneOutcome, searchLane } from './fuzz-search.ts';
 import { targetByName } from './target-by-name.ts';
-import type { ShrinkResult } from './shrink.ts';
 
 /**
  * Starts a worker on this module's sibling. Run from TypeScript sources (under tsx), the worker registers tsx's
@@ -137,7 +136,7 @@ export async function workerPoolExecutor(target: Target, count: number): Promise
         }
         shrinkId += 1;
         const id = shrinkId;
-        return await ask<ShrinkResult>(slot.entry, { kind: 'shrink', id, task, control }, (reply, resolve) => {
+        return await ask<ShrunkTask>(slot.entry, { kind: 'shrink', id, task, control }, (reply, resolve) => {
           if (reply.kind === 'shrunk' && reply.id === id) resolve(reply.result);
         });
       } finally {

@@ -141,8 +141,11 @@ export interface FuzzExecutor {
   /** How many lanes and shrinks it runs at once. */
   readonly parallelism: number;
   search(plans: readonly LanePlan[], control: Int32Array, hooks: { onCandidate(candidate: Candidate): void | Promise<void>; onProgress(runs: number, steps: number): void }): Promise<{ runs: number; steps: number; coverage: CoverageCounts | null }>;
-  /** Shrinks one counterexample; `control`'s stop cell ends it early. */
-  shrink(task: ShrinkTask, control: Int32Array): Promise<ShrinkResult>;
+  /**
+   * Shrinks one counterexample and records the shrunk run as a trace, in the thread that shrank it (so no other
+   * thread waits for this one's turn to record it); `control`'s stop cell ends the shrink early.
+   */
+  shrink(task: ShrinkTask, control: Int32Array): Promise<ShrunkTask>;
   /**
    * Runs `task` (runs of the target in this thread: recording a trace) when no other run of this thread is under way:
    * an SDK run patches process globals for its length, so two may never overlap in one thread.
@@ -161,13 +164,20 @@ export function createTurn(): <T>(task: () => Promise<T>) => Promise<T> {
   };
 }
 
-/** Makes one shrink in this thread; `control`'s stop cell ends it early. */
-export function shrinkTask(target: Target, task: ShrinkTask, control: Int32Array): Promise<ShrinkResult> {
-  return shrinkChoices(target, task.config, task.choices, task.property, task.bounds, {
+/** A shrink made, and its shrunk run recorded. Plain data: it crosses from worker threads. */
+export interface ShrunkTask {
+  readonly shrink: ShrinkResult;
+  readonly trace: Trace;
+}
+
+/** Makes one shrink in this thread and records the shrunk run; `control`'s stop cell ends the shrink early. */
+export async function shrinkTask(target: Target, task: ShrinkTask, control: Int32Array): Promise<ShrunkTask> {
+  const shrink = await shrinkChoices(target, task.config, task.choices, task.property, task.bounds, {
     ...(task.properties === null ? {} : { properties: task.properties }),
     deadlineMs: task.deadlineMs,
     stopped: () => Atomics.load(control, CONTROL.stop) !== 0,
   });
+  return { shrink, trace: await recordTrace(target, task.config, shrink.choices, shrink, task.properties) };
 }
 
 /** Runs lanes and shrinks in this thread, one at a time. */
@@ -294,6 +304,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     const original: RunResult = { violation: candidate.violation, choices: candidate.choices, steps: candidate.steps, healSteps: candidate.healSteps, trace: null };
     const unshrunk: ShrinkResult = { choices: candidate.choices, originalLength: candidate.choices.length, evaluations: 0 };
     let shrink = unshrunk;
+    let shrunkTrace: Trace | null = null;
     let flaky = false;
     const skip = known.has(property) || stopped() || (shrinkDeadline !== null && sharedWallMs() >= shrinkDeadline);
     if (!skip) {
@@ -302,10 +313,10 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       const share = shrinkDeadline === null ? null : sharedWallMs() + (shrinkDeadline - sharedWallMs()) / Math.max(1, waves);
       progress('shrink');
       try {
-        shrink = await executor.shrink(
+        ({ shrink, trace: shrunkTrace } = await executor.shrink(
           { config: runConfig, choices: candidate.choices, property, bounds: options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, properties: checked, deadlineMs: share },
           control,
-        );
+        ));
       } catch (error) {
         // Only in this thread: a target over the wire runs nowhere else (a worker finds targets by name).
         if (!(error instanceof NotReproducedError)) throw error;
@@ -313,7 +324,8 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       }
     }
     const shrunk = !skip && !flaky;
-    const recorded = await inTurn(() => recordTrace(target, runConfig, shrink.choices, shrunk ? shrink : null, checked));
+    // Unshrunk (skipped or flaky), the run is recorded here; shrunk, where it was shrunk.
+    const recorded = shrunkTrace ?? (await inTurn(() => recordTrace(target, runConfig, shrink.choices, null, checked)));
     // A flaky finding (never a crash): the unshrunk choices, with the verdict of the run that found it, which the
     // re-run to record them need not repeat.
     const trace: Trace = flaky ? withVerdict(recorded, candidate.violation) : recorded;
