@@ -686,10 +686,21 @@ function render(report: Report): string[] {
       `${formatCount(result.baseline.stepsPerSecond)}/s`,
       formatRatio(result.ratio),
       `${verdict(result.speed.stepsPerSecond >= TARGETS.clientStepsPerSecond)} (≥ ${formatCount(TARGETS.clientStepsPerSecond)}/s)`,
+      `${formatCount(result.stepsPerCpuSecond)} (${formatCount(result.baselineStepsPerCpuSecond)})`,
+      formatRatio(result.cpuShare),
       String(result.speed.violations),
     ]);
-    out.push(...table(['target', 'steps', 'runs', 'sdk-core steps', 'ours/sdk-core', 'target', 'runs with a violation'], rows, [false, true, true, true, true, false, true]).map((line) => `   ${line}`));
+    out.push(
+      ...table(['target', 'steps', 'runs', 'sdk-core steps', 'ours/sdk-core', 'target', 'per CPU-second (sdk-core)', 'CPU/wall', 'runs with a violation'], rows, [false, true, true, true, true, false, true, true, true]).map(
+        (line) => `   ${line}`,
+      ),
+    );
     out.push('   steps: fault and liveness steps of fuzz-shaped walks (every property checked, so a run stops at its first violation, as a fuzz does).');
+    for (const result of report.clients) {
+      if (result.speed.stepsPerSecond < TARGETS.clientStepsPerSecond && result.cpuShare < 0.9 && result.stepsPerCpuSecond >= TARGETS.clientStepsPerSecond) {
+        out.push(`   ${result.target}: missed by the machine's load: the window had ${formatRatio(result.cpuShare)} of a core; per CPU-second it makes ${formatCount(result.stepsPerCpuSecond)} steps.`);
+      }
+    }
     out.push('');
   }
   if (report.wire !== null) {
