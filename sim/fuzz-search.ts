@@ -123,6 +123,8 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
   let stepsReported = 0;
   let yieldedMs = sharedWallMs();
   const turn = hooks.turn;
+  /** Per property, the length of the shortest candidate this lane has reported. */
+  const shortestSent = new Map<PropertyName, number>();
   for (let ordinal = claimOrdinal(control, plan.runsMax); ordinal < plan.runsMax; ordinal = claimOrdinal(control, plan.runsMax)) {
     if (Atomics.load(control, CONTROL.stop) !== 0 || ordinal > Atomics.load(control, CONTROL.bound)) break;
     const deadline = Atomics.load(control, CONTROL.found) > 0 ? plan.deadlineFoundMs : plan.deadlineMs;
@@ -144,6 +146,13 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
     const result = await (turn === undefined ? runSimulation(target, runConfig, choices, options) : turn(() => runSimulation(target, runConfig, choices, options)));
     steps += result.steps + result.healSteps;
     if (result.violation === null) continue;
+    // A candidate no shorter than an earlier one of this lane for the same property is one the book drops (an
+    // earlier ordinal at most as long dominates it): not sent, which on a target that fails most runs spares a
+    // message per run. The first of each property always goes.
+    const property = result.violation.property;
+    const shortest = shortestSent.get(property);
+    if (shortest !== undefined && shortest <= result.choices.length) continue;
+    shortestSent.set(property, result.choices.length);
     await hooks.onCandidate({ ordinal, run, violation: result.violation, choices: result.choices, steps: result.steps, healSteps: result.healSteps });
     // Later ordinals of this lane are all past this one: with stopAtFirst none of them can count.
     if (plan.stopAtFirst) break;
