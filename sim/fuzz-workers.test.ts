@@ -1,5 +1,5 @@
 // --workers: for a given seed and run count, the findings (which runs, which properties, the shrunk traces) are
-// the same with 1, 2 or 3 worker threads, whichever lane happens to find what first.
+// the same with 1, 2 or 3 threads (this one and 0, 1 or 2 workers), whichever lane happens to find what first.
 
 import { describe, expect, it } from 'vitest';
 import { findTarget } from '../targets/index.ts';
