@@ -629,7 +629,7 @@ function render(report: Report): string[] {
       }
     }
     out.push(
-      `   on ${report.machine.cores} cores; load average ${report.machine.loadAtStart.map((value) => value.toFixed(2)).join(' ')} at the start of the bench: the kernel shares the CPU between sessions, so while others keep the cores busy a second thread gets little (the busy loop shows how much). Each thread (this one and each worker) loads the target and warms its JIT up itself: about 1.5 s of extra CPU on an SDK target. On an SDK target one thread alone already keeps part of the second core busy: V8's helper threads (GC, compilation) took about 0.45 s of CPU per second of the searching thread's on sdk-shared (measured per thread, 3000 runs), so two threads on two cores can make about 2 / 1.45 ≈ 1.4× at the most there; two processes meet the same bound.`,
+      `   on ${report.machine.cores} cores; load average ${report.machine.loadAtStart.map((value) => value.toFixed(2)).join(' ')} at the start of the bench: the kernel shares the CPU between sessions, so while others keep the cores busy a second thread gets little (the busy loop shows how much). Each thread (this one and each worker) loads the target and warms its JIT up itself: about 1.5 s of extra CPU on an SDK target. On an SDK target one thread alone already keeps part of the second core busy: V8's helper threads (GC, compilation) took 0.45–0.55 s of CPU per second of the searching thread's on sdk-shared (measured per thread, 3000 runs), so two threads on two cores can make about 2 / 1.5 ≈ 1.3–1.4× at the most there; two processes meet the same bound.`,
     );
     out.push('');
   }
