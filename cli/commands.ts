@@ -78,7 +78,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       shard: { type: 'string', value: 'K/N', help: 'make only the K-th of N interleaved slices of the runs (for parallel CI jobs)' },
       property: { type: 'string', multiple: true, value: 'P', help: 'check only this property (repeatable); `resumecheck properties` lists them' },
       first: { type: 'boolean', help: 'stop at the first violation (default: go on until every checked property has one, or the budget ends)' },
-      workers: { type: 'string', value: 'N', help: 'worker threads for the search and the shrinks, 1–64 (default: one per core, up to 4, on SDK and module targets; 1 otherwise and over the wire)' },
+      workers: { type: 'string', value: 'N', help: 'threads for the search and the shrinks (this one and N-1 workers), 1–64 (default: one per core, up to 4, on SDK and module targets; 1 otherwise and over the wire)' },
       out: OUT_OPTION,
       corpus: { type: 'string', value: 'DIR', help: 'stored traces replayed before the search, with the --out directory\'s (default traces/corpus)' },
       'no-corpus': { type: 'boolean', help: 'replay no stored traces but the --out directory\'s' },

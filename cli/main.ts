@@ -3,7 +3,6 @@
 // code. Exit 0: nothing found; 1: a violation; 2: bad input (one line, no stack trace).
 
 import { ConfigError } from '../sim/config.ts';
-import { TraceFormatError } from '../traces/trace.ts';
 import type { Io } from './command-spec.ts';
 import { COMMANDS, findCommand } from './commands.ts';
 import { renderCommandHelp, renderOverview } from './help.ts';
@@ -20,9 +19,14 @@ const processIo: Io = {
   progress: process.stderr,
 };
 
-/** Errors that are the user's input, not resumecheck's: their message is printed alone, exit 2. */
-function isBadInput(error: unknown): error is Error {
-  return error instanceof UsageError || error instanceof ConfigError || error instanceof TraceFormatError;
+/**
+ * Errors that are the user's input, not resumecheck's: their message is printed alone, exit 2. The trace module is
+ * imported only here, once something failed: `--help` need not load it (and node:crypto with it).
+ */
+async function isBadInput(error: unknown): Promise<boolean> {
+  if (error instanceof UsageError || error instanceof ConfigError) return true;
+  const { TraceFormatError } = await import('../traces/trace.ts');
+  return error instanceof TraceFormatError;
 }
 
 async function route(args: readonly string[], io: Io): Promise<number> {
@@ -59,7 +63,7 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
   try {
     return await route(args, io);
   } catch (error) {
-    if (isBadInput(error)) {
+    if (error instanceof Error && (await isBadInput(error))) {
       io.err(`resumecheck: ${error.message}`);
       return 2;
     }

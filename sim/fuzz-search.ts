@@ -2,7 +2,9 @@
 // are shrunk, made so the findings of a given seed and run count are the same whatever the number of lanes.
 //
 // A fuzz of R runs makes the runs with ordinals 0..R-1 (ordinal j is run number `shard.index + shard.count * j`);
-// lane w of W makes the ordinals w, w+W, w+2W, ... in increasing order. Every run stops at its first violation.
+// lanes claim the next ordinal from a counter they share (the control block), so each makes an increasing sequence
+// of ordinals and a lane that starts late (a worker still loading) or runs slower (a busy core) makes fewer, never
+// leaving the others idle at the end. Every run stops at its first violation.
 // Which runs count is decided on ordinals alone: with `stopAtFirst`, the runs up to the first violating ordinal;
 // otherwise, once every checked property has been violated, the runs up to the ordinal where the last of them was
 // first violated (and all R runs when some property never is). A lane stops past that bound as soon as it knows
@@ -27,6 +29,8 @@ export const CONTROL = {
   bound: 1,
   /** How many properties have a counterexample so far (lanes stop earlier to leave time for shrinking). */
   found: 2,
+  /** The next ordinal no lane has claimed yet. */
+  next: 3,
 } as const;
 
 /** No bound yet. */
@@ -34,7 +38,7 @@ export const BOUND_NONE = 0x7fffffff;
 
 /** A fresh control block. */
 export function createControl(options: { readonly shared: boolean }): Int32Array {
-  const cells = new Int32Array(options.shared ? new SharedArrayBuffer(3 * 4) : new ArrayBuffer(3 * 4));
+  const cells = new Int32Array(options.shared ? new SharedArrayBuffer(4 * 4) : new ArrayBuffer(4 * 4));
   cells[CONTROL.bound] = BOUND_NONE;
   return cells;
 }
@@ -51,8 +55,6 @@ export interface LanePlan {
   /** Runs of the whole search (its ordinals are 0..runsMax-1). */
   readonly runsMax: number;
   readonly shard: { readonly index: number; readonly count: number };
-  /** This lane (0-based) of how many. */
-  readonly lane: { readonly index: number; readonly count: number };
   /** Check only these properties; null for all. */
   readonly properties: readonly PropertyName[] | null;
   readonly stopAtFirst: boolean;
@@ -80,6 +82,11 @@ export interface LaneHooks {
   onCandidate(candidate: Candidate): void | Promise<void>;
   /** Runs and steps made since the previous call. */
   onProgress(runs: number, steps: number): void;
+  /**
+   * When given, each run is made through it: the thread's turn, for a lane in a thread that also runs the target
+   * for other reasons at the same time (recording traces the other lanes found), which must never overlap a run.
+   */
+  turn?<T>(task: () => Promise<T>): Promise<T>;
 }
 
 /** A lane's totals. */
@@ -97,7 +104,14 @@ export function runOfOrdinal(shard: LanePlan['shard'], ordinal: number): number 
   return shard.index + shard.count * ordinal;
 }
 
-/** Searches one lane until its ordinals, the bound, the deadline or a stop end it. */
+/** Claims the next ordinal for a lane: increasing in every lane, each ordinal claimed once. */
+function claimOrdinal(control: Int32Array, runsMax: number): number {
+  // Past runsMax the counter only grows by one per lane that asks, so it cannot wrap around.
+  if (Atomics.load(control, CONTROL.next) >= runsMax) return runsMax;
+  return Atomics.add(control, CONTROL.next, 1);
+}
+
+/** Searches one lane until the ordinals run out, or the bound, the deadline or a stop ends it. */
 export async function searchLane(target: Target, plan: LanePlan, control: Int32Array, hooks: LaneHooks, coverage: CoverageCounts | null): Promise<LaneOutcome> {
   const actions = createActionList();
   const only = plan.properties === null ? {} : { properties: plan.properties };
@@ -108,7 +122,10 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
   let runsReported = 0;
   let stepsReported = 0;
   let yieldedMs = sharedWallMs();
-  for (let ordinal = plan.lane.index; ordinal < plan.runsMax; ordinal += plan.lane.count) {
+  const turn = hooks.turn;
+  /** Per property, the length of the shortest candidate this lane has reported. */
+  const shortestSent = new Map<PropertyName, number>();
+  for (let ordinal = claimOrdinal(control, plan.runsMax); ordinal < plan.runsMax; ordinal = claimOrdinal(control, plan.runsMax)) {
     if (Atomics.load(control, CONTROL.stop) !== 0 || ordinal > Atomics.load(control, CONTROL.bound)) break;
     const deadline = Atomics.load(control, CONTROL.found) > 0 ? plan.deadlineFoundMs : plan.deadlineMs;
     const now = sharedWallMs();
@@ -125,9 +142,17 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
     runs += 1;
     const run = runOfOrdinal(plan.shard, ordinal);
     const runConfig: SimConfig = { ...plan.config, seed: runSeed(plan.config.seed, run) };
-    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, target.level?.faultKinds)), options);
+    const choices = walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, target.level?.faultKinds));
+    const result = await (turn === undefined ? runSimulation(target, runConfig, choices, options) : turn(() => runSimulation(target, runConfig, choices, options)));
     steps += result.steps + result.healSteps;
     if (result.violation === null) continue;
+    // A candidate no shorter than an earlier one of this lane for the same property is one the book drops (an
+    // earlier ordinal at most as long dominates it): not sent, which on a target that fails most runs spares a
+    // message per run. The first of each property always goes.
+    const property = result.violation.property;
+    const shortest = shortestSent.get(property);
+    if (shortest !== undefined && shortest <= result.choices.length) continue;
+    shortestSent.set(property, result.choices.length);
     await hooks.onCandidate({ ordinal, run, violation: result.violation, choices: result.choices, steps: result.steps, healSteps: result.healSteps });
     // Later ordinals of this lane are all past this one: with stopAtFirst none of them can count.
     if (plan.stopAtFirst) break;

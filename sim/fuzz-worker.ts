@@ -1,12 +1,11 @@
-// One worker thread of a fuzz (sim/fuzz-workers.ts starts it): searches the lanes and makes the shrinks it is
+// One worker thread of a fuzz (sim/fuzz-workers.ts starts it): searches the lane and makes the shrinks it is
 // sent, for the target named in its workerData, and answers with plain data.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Target } from '../targets/target.ts';
 import { emptyCoverage } from './coverage.ts';
-import type { ShrinkTask } from './fuzz.ts';
-import { CONTROL, type LanePlan, searchLane } from './fuzz-search.ts';
-import { shrinkChoices } from './shrink.ts';
+import { type ShrinkTask, shrinkTask } from './fuzz.ts';
+import { type LanePlan, searchLane } from './fuzz-search.ts';
 import { targetByName } from './target-by-name.ts';
 
 /** What the pool sends a worker. */
@@ -19,7 +18,7 @@ export type WorkerReply =
   | { readonly kind: 'candidate'; readonly candidate: import('./fuzz-search.ts').Candidate }
   | { readonly kind: 'progress'; readonly runs: number; readonly steps: number }
   | { readonly kind: 'searched'; readonly runs: number; readonly steps: number; readonly coverage: import('./coverage.ts').CoverageCounts | null }
-  | { readonly kind: 'shrunk'; readonly id: number; readonly result: import('./shrink.ts').ShrinkResult }
+  | { readonly kind: 'shrunk'; readonly id: number; readonly result: import('./fuzz.ts').ShrunkTask }
   | { readonly kind: 'failed'; readonly message: string }
   | { readonly kind: 'ready' };
 
@@ -36,12 +35,7 @@ async function handle(target: Target, request: WorkerRequest, reply: (message: W
     reply({ kind: 'searched', runs: lane.runs, steps: lane.steps, coverage: lane.coverage });
     return;
   }
-  const { task } = request;
-  const result = await shrinkChoices(target, task.config, task.choices, task.property, task.bounds, {
-    ...(task.properties === null ? {} : { properties: task.properties }),
-    deadlineMs: task.deadlineMs,
-    stopped: () => Atomics.load(request.control, CONTROL.stop) !== 0,
-  });
+  const result = await shrinkTask(target, request.task, request.control);
   reply({ kind: 'shrunk', id: request.id, result });
 }
 
@@ -62,7 +56,7 @@ if (port !== null && data !== null && typeof data === 'object' && data.mark === 
       }
       handle(target, request, reply).catch(failed);
     });
-    // Loaded: the pool counts its start-up apart from the search.
+    // Loaded: requests sent meanwhile were kept for the listener; the pool can tell its start-up apart.
     reply({ kind: 'ready' });
   }, failed);
 }

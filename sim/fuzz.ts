@@ -134,20 +134,58 @@ export interface ShrinkTask {
   readonly deadlineMs: number | null;
 }
 
-/** Where lanes and shrinks run: this thread, or a pool of workers (sim/fuzz-workers.ts). */
+/**
+ * Where lanes and shrinks run: this thread, or this thread and a pool of workers (sim/fuzz-workers.ts).
+ */
 export interface FuzzExecutor {
   /** How many lanes and shrinks it runs at once. */
   readonly parallelism: number;
   search(plans: readonly LanePlan[], control: Int32Array, hooks: { onCandidate(candidate: Candidate): void | Promise<void>; onProgress(runs: number, steps: number): void }): Promise<{ runs: number; steps: number; coverage: CoverageCounts | null }>;
-  /** Shrinks one counterexample; `control`'s stop cell ends it early. */
-  shrink(task: ShrinkTask, control: Int32Array): Promise<ShrinkResult>;
+  /**
+   * Shrinks one counterexample and records the shrunk run as a trace, in the thread that shrank it (so no other
+   * thread waits for this one's turn to record it); `control`'s stop cell ends the shrink early.
+   */
+  shrink(task: ShrinkTask, control: Int32Array): Promise<ShrunkTask>;
+  /**
+   * Runs `task` (runs of the target in this thread: recording a trace) when no other run of this thread is under way:
+   * an SDK run patches process globals for its length, so two may never overlap in one thread.
+   */
+  turn<T>(task: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** A thread's turn: tasks run one after the other, in the order they were asked for. */
+export function createTurn(): <T>(task: () => Promise<T>) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(task: () => Promise<T>): Promise<T> => {
+    const next = last.then(task);
+    last = next.catch(() => undefined);
+    return next;
+  };
+}
+
+/** A shrink made, and its shrunk run recorded. Plain data: it crosses from worker threads. */
+export interface ShrunkTask {
+  readonly shrink: ShrinkResult;
+  readonly trace: Trace;
+}
+
+/** Makes one shrink in this thread and records the shrunk run; `control`'s stop cell ends the shrink early. */
+export async function shrinkTask(target: Target, task: ShrinkTask, control: Int32Array): Promise<ShrunkTask> {
+  const shrink = await shrinkChoices(target, task.config, task.choices, task.property, task.bounds, {
+    ...(task.properties === null ? {} : { properties: task.properties }),
+    deadlineMs: task.deadlineMs,
+    stopped: () => Atomics.load(control, CONTROL.stop) !== 0,
+  });
+  return { shrink, trace: await recordTrace(target, task.config, shrink.choices, shrink, task.properties) };
 }
 
 /** Runs lanes and shrinks in this thread, one at a time. */
 export function inThreadExecutor(target: Target): FuzzExecutor {
   return {
     parallelism: 1,
+    // The lane waits for what a candidate's recording returns before its next run, so its runs need no turn.
+    turn: createTurn(),
     async search(plans, control, hooks) {
       let runs = 0;
       let steps = 0;
@@ -160,11 +198,7 @@ export function inThreadExecutor(target: Target): FuzzExecutor {
       return { runs, steps, coverage };
     },
     shrink(task, control) {
-      return shrinkChoices(target, task.config, task.choices, task.property, task.bounds, {
-        ...(task.properties === null ? {} : { properties: task.properties }),
-        deadlineMs: task.deadlineMs,
-        stopped: () => Atomics.load(control, CONTROL.stop) !== 0,
-      });
+      return shrinkTask(target, task, control);
     },
     async close() {},
   };
@@ -208,14 +242,8 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
 
   const book = new CandidateBook({ stopAtFirst, propertiesChecked: (checked ?? PROPERTY_NAMES).length });
   const discoveries: Promise<void>[] = [];
-  // Runs made in this thread (recording traces) take turns: an SDK run patches process globals for its length,
-  // so two may never overlap in one thread (a lane of the in-thread executor waits for its turn too).
-  let turn: Promise<unknown> = Promise.resolve();
-  const inTurn = <T>(task: () => Promise<T>): Promise<T> => {
-    const next = turn.then(task);
-    turn = next.catch(() => undefined);
-    return next;
-  };
+  // Runs made in this thread (recording traces) take the thread's turn, with any lane or shrink the executor runs here.
+  const inTurn = <T>(task: () => Promise<T>): Promise<T> => executor.turn(task);
   let runs = 0;
   let steps = 0;
   const progress = (phase: FuzzProgress['phase']): void => {
@@ -224,11 +252,10 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     options.onProgress?.({ phase, runs, steps, found: book.size, elapsedMs, remainingMs });
   };
   const laneCount = executor.parallelism;
-  const plans: LanePlan[] = Array.from({ length: laneCount }, (_, index) => ({
+  const plans: LanePlan[] = Array.from({ length: laneCount }, () => ({
     config,
     runsMax: options.runsMax,
     shard,
-    lane: { index, count: laneCount },
     properties: checked,
     stopAtFirst,
     deadlineMs: deadline(1),
@@ -264,27 +291,32 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
   // Shrinking: the chosen candidates, at most `parallelism` at a time, each within a share of the budget left.
   const chosen = book.chosen();
   const findings: (Finding | null)[] = chosen.map(() => null);
+  // Longest first (ties: in order), so with several at once the long shrink of a long run does not start last while
+  // the other threads wait for it; each finding keeps its place in `findings` whatever the order.
+  const order = chosen.map((_, index) => index).sort((left, right) => chosen[right]!.choices.length - chosen[left]!.choices.length || left - right);
   let next = 0;
   const shrinkDeadline = deadline(SHRINK_SHARE);
-  const shrinkOne = async (index: number): Promise<void> => {
+  const shrinkOne = async (position: number): Promise<void> => {
+    const index = order[position]!;
     const candidate = chosen[index]!;
     const property = candidate.violation.property;
     const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, candidate.run) };
     const original: RunResult = { violation: candidate.violation, choices: candidate.choices, steps: candidate.steps, healSteps: candidate.healSteps, trace: null };
     const unshrunk: ShrinkResult = { choices: candidate.choices, originalLength: candidate.choices.length, evaluations: 0 };
     let shrink = unshrunk;
+    let shrunkTrace: Trace | null = null;
     let flaky = false;
     const skip = known.has(property) || stopped() || (shrinkDeadline !== null && sharedWallMs() >= shrinkDeadline);
     if (!skip) {
       // Each shrink still to start gets an equal share of the time left, `parallelism` of them at once.
-      const waves = Math.ceil((chosen.length - index) / executor.parallelism);
+      const waves = Math.ceil((chosen.length - position) / executor.parallelism);
       const share = shrinkDeadline === null ? null : sharedWallMs() + (shrinkDeadline - sharedWallMs()) / Math.max(1, waves);
       progress('shrink');
       try {
-        shrink = await executor.shrink(
+        ({ shrink, trace: shrunkTrace } = await executor.shrink(
           { config: runConfig, choices: candidate.choices, property, bounds: options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, properties: checked, deadlineMs: share },
           control,
-        );
+        ));
       } catch (error) {
         // Only in this thread: a target over the wire runs nowhere else (a worker finds targets by name).
         if (!(error instanceof NotReproducedError)) throw error;
@@ -292,7 +324,8 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       }
     }
     const shrunk = !skip && !flaky;
-    const recorded = await inTurn(() => recordTrace(target, runConfig, shrink.choices, shrunk ? shrink : null, checked));
+    // Unshrunk (skipped or flaky), the run is recorded here; shrunk, where it was shrunk.
+    const recorded = shrunkTrace ?? (await inTurn(() => recordTrace(target, runConfig, shrink.choices, null, checked)));
     // A flaky finding (never a crash): the unshrunk choices, with the verdict of the run that found it, which the
     // re-run to record them need not repeat.
     const trace: Trace = flaky ? withVerdict(recorded, candidate.violation) : recorded;
@@ -302,9 +335,9 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
   };
   const shrinkers = Array.from({ length: Math.min(executor.parallelism, chosen.length) }, async () => {
     while (next < chosen.length) {
-      const index = next;
+      const position = next;
       next += 1;
-      await shrinkOne(index);
+      await shrinkOne(position);
     }
   });
   await Promise.all(shrinkers);
