@@ -37,4 +37,19 @@ describe('resumecheck matrix', () => {
     for (const row of matrix.rows) expect(Object.keys(row.cells)).toEqual(matrix.properties);
     expect(matrix.rows[2]!.cells['no-silent-gap']!.verdict).toBe('violated');
   });
+
+  it('marks n/a what a row cannot observe, and judges a client row by the client properties (a planted client caught there)', async () => {
+    const result = await run(['matrix', '--runs', '30', '--target', 'reference-modern', '--target', 'client-sdk-storm', '--json']);
+    expect(result.code).toBe(0);
+    const matrix = JSON.parse(result.out.join('\n')) as { rows: Array<{ target: string; cells: Record<string, { verdict: string; why?: string }> }> };
+    const [modern, storm] = matrix.rows;
+    // A 2026-07-28-only row: the legacy properties (status-codes, no-redelivery) are not observable; the modern ones are.
+    expect(modern!.cells['status-codes']!.verdict).toBe('n/a');
+    expect(modern!.cells['no-redelivery']!.verdict).toBe('n/a');
+    expect(modern!.cells['disconnect-cancels']!.verdict).toBe('holds');
+    expect(modern!.cells['client-reconnects-bounded']!.verdict).toBe('n/a');
+    // A client row: the server properties are n/a, and the planted storm violates the bound on reconnects.
+    expect(storm!.cells['no-hang']!.verdict).toBe('n/a');
+    expect(storm!.cells['client-reconnects-bounded']!.verdict).toBe('violated');
+  });
 });

@@ -4,10 +4,13 @@
 // their registries, so a new one gets its row or column without a change here.
 
 import { type CompletedStreamPolicy, completedStreamPolicies } from '../core/index.ts';
-import { PROPERTY_NAMES, type PropertyName } from '../properties/names.ts';
-import { isNote } from '../properties/index.ts';
-import { DEFAULT_CONFIG, type ProtocolChoice, resolveConfig } from '../sim/config.ts';
-import { protocolMismatch } from '../sim/eras.ts';
+import { CLIENT_PROPERTY_NAMES, PROPERTY_NAMES, type PropertyName } from '../properties/names.ts';
+
+/** The matrix's columns: the server level's properties, then the client level's (each row is judged by one set). */
+const MATRIX_PROPERTIES: readonly PropertyName[] = [...PROPERTY_NAMES, ...CLIENT_PROPERTY_NAMES];
+import { PROPERTIES, isNote } from '../properties/index.ts';
+import { DEFAULT_CONFIG, LEGACY_REVISIONS, MODERN_REVISION, type ProtocolChoice, REVISIONS, type Revision, resolveConfig } from '../sim/config.ts';
+import { defaultRevision, erasOf, protocolMismatch } from '../sim/eras.ts';
 import { fuzz } from '../sim/fuzz.ts';
 import { TARGET_ENTRIES } from '../targets/registry.ts';
 import { coreIncarnation, openKitRun } from '../targets/server-kit.ts';
@@ -47,7 +50,30 @@ async function matrixTarget(name: string): Promise<Target> {
 /** One cell: what a fuzz checking only `property` found. */
 export type MatrixCell =
   | { readonly verdict: 'holds'; readonly runs: number; readonly steps: number }
-  | { readonly verdict: 'violated'; readonly shrunkLength: number; readonly run: number; readonly choices: readonly number[]; readonly explanation: string };
+  | { readonly verdict: 'violated'; readonly shrunkLength: number; readonly run: number; readonly choices: readonly number[]; readonly explanation: string }
+  /** The property cannot be observed in the row's runs: no client of them speaks a revision it applies to, or the row is a client level's (its properties are the client ones). */
+  | { readonly verdict: 'n/a'; readonly why: string };
+
+/** The revisions the clients of a row's runs may speak under `protocol`. */
+function rowRevisions(protocol: ProtocolChoice | undefined, target: Target): readonly Revision[] {
+  if (protocol === undefined) return [defaultRevision(target.eras)];
+  if (protocol !== 'mixed') return [protocol];
+  const eras = erasOf(target.eras);
+  if (!eras.includes('modern')) return LEGACY_REVISIONS;
+  if (!eras.includes('legacy')) return [MODERN_REVISION];
+  return REVISIONS;
+}
+
+/** Why `property` has no cell of its own in a row, or null when it is checked there. */
+function notApplicable(property: PropertyName, protocol: ProtocolChoice | undefined, target: Target): string | null {
+  const clientProperty = (CLIENT_PROPERTY_NAMES as readonly string[]).includes(property);
+  if (target.level !== undefined) return clientProperty ? null : 'a client-level target: judged by the client properties';
+  if (clientProperty) return 'a server-level target: a client property judges a real SDK client';
+  const revisions = PROPERTIES.find((candidate) => candidate.name === property)?.revisions;
+  if (revisions === undefined) return null;
+  const spoken = rowRevisions(protocol, target);
+  return spoken.some((revision) => revisions.includes(revision)) ? null : `no client speaks a revision it applies to (${spoken.join(', ')})`;
+}
 
 /** One row: a target and its cells, by property. */
 export interface MatrixRow {
@@ -74,7 +100,12 @@ export async function computeMatrix(options: MatrixOptions): Promise<MatrixRow[]
   const rows: MatrixRow[] = [];
   for (const target of options.targets) {
     const cells: Partial<Record<PropertyName, MatrixCell>> = {};
-    for (const property of PROPERTY_NAMES) {
+    for (const property of MATRIX_PROPERTIES) {
+      const why = notApplicable(property, options.protocol, target);
+      if (why !== null) {
+        cells[property] = { verdict: 'n/a', why };
+        continue;
+      }
       const outcome = await fuzz({
         target,
         config,
@@ -96,24 +127,26 @@ export async function computeMatrix(options: MatrixOptions): Promise<MatrixRow[]
 
 function cellText(cell: MatrixCell, property: PropertyName): string {
   if (cell.verdict === 'holds') return `holds (${cell.runs} runs, ${cell.steps} steps)`;
+  if (cell.verdict === 'n/a') return 'n/a';
   // A note reports what the revision permits: listed, not a failure.
-  return isNote(property) ? `note: ${cell.shrunkLength} steps (run ${cell.run})` : `✗ ${cell.shrunkLength} steps (run ${cell.run})`;
+  const steps = `${cell.shrunkLength} ${cell.shrunkLength === 1 ? 'step' : 'steps'} (run ${cell.run})`;
+  return isNote(property) ? `note: ${steps}` : `✗ ${steps}`;
 }
 
 /** The matrix as a Markdown table: a row per target, a column per property. */
 export function matrixMarkdown(rows: readonly MatrixRow[]): string[] {
-  const lines = [`| target | ${PROPERTY_NAMES.join(' | ')} |`, `|---|${PROPERTY_NAMES.map(() => '---').join('|')}|`];
-  for (const row of rows) lines.push(`| \`${row.target}\` | ${PROPERTY_NAMES.map((property) => cellText(row.cells[property], property)).join(' | ')} |`);
+  const lines = [`| target | ${MATRIX_PROPERTIES.join(' | ')} |`, `|---|${MATRIX_PROPERTIES.map(() => '---').join('|')}|`];
+  for (const row of rows) lines.push(`| \`${row.target}\` | ${MATRIX_PROPERTIES.map((property) => cellText(row.cells[property], property)).join(' | ')} |`);
   return lines;
 }
 
 /** The matrix as plain text: a block per target, a line per property, aligned. */
 export function matrixText(rows: readonly MatrixRow[]): string[] {
-  const width = Math.max(...PROPERTY_NAMES.map((name) => name.length));
+  const width = Math.max(...MATRIX_PROPERTIES.map((name) => name.length));
   const lines: string[] = [];
   for (const row of rows) {
     lines.push(`${row.target} (${row.kind})`);
-    for (const property of PROPERTY_NAMES) lines.push(`  ${property.padEnd(width)}  ${cellText(row.cells[property], property)}`);
+    for (const property of MATRIX_PROPERTIES) lines.push(`  ${property.padEnd(width)}  ${cellText(row.cells[property], property)}`);
   }
   return lines;
 }
@@ -147,7 +180,7 @@ export async function runMatrix({ values }: ParsedArgs, io: Io): Promise<number>
   const rows = await computeMatrix({ targets, seed, runsMax, budgetMs, ...(protocol === undefined ? {} : { protocol }) });
   const per = runsMax === null ? `a budget of ${values.budget as string}` : `${runsMax} runs`;
   if (values.json === true) {
-    io.out(JSON.stringify({ seed, ...(protocol === undefined ? {} : { protocol, leftOut: skipped }), runsPerCell: runsMax, budgetMsPerCell: budgetMs, properties: PROPERTY_NAMES, rows }));
+    io.out(JSON.stringify({ seed, ...(protocol === undefined ? {} : { protocol, leftOut: skipped }), runsPerCell: runsMax, budgetMsPerCell: budgetMs, properties: MATRIX_PROPERTIES, rows }));
     return 0;
   }
   const command = `npx resumecheck matrix ${runsMax === null ? `--budget ${values.budget as string}` : `--runs ${runsMax}`} --seed ${seed}${protocol === undefined ? '' : ` --protocol ${protocol}`}${names === null ? '' : names.map((name) => ` --target ${name}`).join('')}`;
@@ -157,7 +190,7 @@ export async function runMatrix({ values }: ParsedArgs, io: Io): Promise<number>
     for (const line of matrixMarkdown(rows)) io.out(line);
     return 0;
   }
-  io.out(`resumecheck matrix: ${targets.length} targets × ${PROPERTY_NAMES.length} properties, ${per} per cell, seed ${seed}${protocol === undefined ? '' : `, protocol ${protocol}`}, each property checked alone`);
+  io.out(`resumecheck matrix: ${targets.length} targets × ${MATRIX_PROPERTIES.length} properties, ${per} per cell, seed ${seed}${protocol === undefined ? '' : `, protocol ${protocol}`}, each property checked alone`);
   if (skipped.length > 0) io.out(`left out (they do not serve ${protocol}): ${skipped.join(', ')}`);
   for (const line of matrixText(rows)) io.out(line);
   return 0;
