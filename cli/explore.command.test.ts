@@ -93,3 +93,20 @@ describe('resumecheck explore', () => {
     expect(outcome.violation.property).toBe('no-lost-result');
   });
 });
+
+describe('explore searches past notes unless asked for one', () => {
+  it('reference under 2026-07-28: none up to 3 steps (a re-issued append running again, a note at 2 steps, does not end it)', async () => {
+    const result = await run(['explore', '--target', 'reference', '--protocol', '2026-07-28', '--depth', '3', '--out', scratch]);
+    expect(result.code).toBe(0);
+    expect(result.out.join('\n')).toMatch(/✓ none up to 3 steps/);
+  });
+
+  it('a planted dual-era bug behind the note is found at its own depth; --property names the note to search for it', async () => {
+    const bug = await run(['explore', '--target', 'modern-disconnect-runs-on', '--protocol', 'mixed', '--depth', '3', '--out', scratch]);
+    expect(bug.code).toBe(1);
+    expect(bug.out.join('\n')).toMatch(/✗ disconnect-cancels violated by modern-disconnect-runs-on/);
+    const note = await run(['explore', '--target', 'reference', '--protocol', '2026-07-28', '--depth', '3', '--property', 'reissued-call-runs-again', '--out', scratch]);
+    expect(note.code).toBe(0);
+    expect(note.out.join('\n')).toMatch(/ⓘ reissued-call-runs-again noted on reference/);
+  });
+});

@@ -5,7 +5,7 @@
 
 import { relative } from 'node:path';
 import { type PropertyName, isPropertyName } from '../properties/names.ts';
-import { isNote } from '../properties/index.ts';
+import { checkedProperties, isNote } from '../properties/index.ts';
 import { monotonicMs } from '../sim/clock.ts';
 import { CONFIG_BOUNDS, DEFAULT_CONFIG, resolveConfig } from '../sim/config.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
@@ -62,7 +62,7 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
   checkProtocol(protocol, target);
 
   if (!json) {
-    io.out(`resumecheck explore: target ${target.name}, depth ${depthMax}, ${clients} ${clients === 1 ? 'client' : 'clients'}, ${only ?? 'every property'}, seed ${seed}`);
+    io.out(`resumecheck explore: target ${target.name}, depth ${depthMax}, ${clients} ${clients === 1 ? 'client' : 'clients'}, ${only ?? 'every property but the notes'}, seed ${seed}`);
   }
   const started = monotonicMs();
   const outcome = await explore(target, config, { depthMax, runsMax, reduce, ...(only === undefined ? {} : { only }) });
@@ -104,7 +104,8 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
     else io.out(`✓ none up to ${depthMax} steps: no sequence of up to ${depthMax} steps violates ${only ?? 'any property'}`);
     return 0;
   }
-  const trace = await recordTrace(target, config, outcome.choices, null, only === undefined ? null : [only]);
+  // Recorded with the search's own properties, so a note met on the way is not taken for the violation found.
+  const trace = await recordTrace(target, config, outcome.choices, null, checkedProperties(only).properties);
   const written = writeTrace(out, trace);
   const path = relative(process.cwd(), written.path) || written.path;
   if (json) {
@@ -112,8 +113,8 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
     return exitFor(trace.verdict!.property);
   }
   io.out(`shortest counterexample: ${outcome.choices.length} steps (every shorter sequence holds)`);
-  // A note ends the search like a violation (a sequence that meets it is not extended), but fails nothing.
-  if (isNote(trace.verdict!.property)) io.out(`(${trace.verdict!.property} is a note, permitted by its revision: exit 0; --property P searches past it)`);
+  // Only a search for a note (--property) finds one; it fails nothing.
+  if (isNote(trace.verdict!.property)) io.out(`(${trace.verdict!.property} is a note, permitted by its revision: exit 0)`);
   io.out('');
   printViolation(io, trace, path);
   return exitFor(trace.verdict!.property);

@@ -59,3 +59,15 @@ export const PROPERTIES: readonly Property[] = PROPERTY_NAMES.map((name) => byNa
 export function isNote(name: PropertyName): boolean {
   return PROPERTIES.some((property) => property.name === name && property.severity === 'note');
 }
+
+/** Every property that fails a run (all but the notes), in monitor order: what a search checks unless told one. */
+export const FAILING_PROPERTY_NAMES: readonly PropertyName[] = PROPERTIES.filter((property) => property.severity !== 'note').map((property) => property.name);
+
+/**
+ * What a search checks: the property asked for, or every property that fails a run. A note (what its revision
+ * permits, such as a re-issued 2026-07-28 append running twice) would otherwise end every search at its own depth and
+ * hide the violations past it; `only` names one to search for it.
+ */
+export function checkedProperties(only: PropertyName | undefined): { readonly properties: readonly PropertyName[] } {
+  return { properties: only === undefined ? FAILING_PROPERTY_NAMES : [only] };
+}

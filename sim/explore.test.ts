@@ -4,6 +4,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { MINIMA, MINIMA_CONFIG, minimaConfig } from '../bench/minima.ts';
+import { isNote } from '../properties/index.ts';
+import { PROPERTY_NAMES } from '../properties/names.ts';
 import { PLANTED_TARGETS } from '../targets/planted/index.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { explore, reductionUnavailable } from './explore.ts';
@@ -27,12 +29,16 @@ describe('explore with the reduction (equal worlds merged)', () => {
   for (const target of PLANTED_TARGETS) {
     const known = MINIMA[target.name];
     if (known === undefined) continue;
-    const exact = known.minima.filter((minimum) => minimum.length !== null);
+    // A search checks every property but the notes: its shortest counterexample is the target's own bug's.
+    const exact = known.minima.filter((minimum) => minimum.length !== null && !isNote(minimum.property));
     const overall = Math.min(...exact.map((minimum) => minimum.length!));
-    it(`${target.name}: finds ${known.overallProperty} at its known minimum of ${overall} steps`, async () => {
+    const expected = isNote(known.overallProperty)
+      ? PROPERTY_NAMES.find((name) => exact.some((minimum) => minimum.property === name && minimum.length === overall))!
+      : known.overallProperty;
+    it(`${target.name}: finds ${expected} at its known minimum of ${overall} steps`, async () => {
       const outcome = await explore(target, minimaConfig(target.name), { depthMax: overall, runsMax: 1_000_000, reduce: true });
       expect(outcome.reduction.applied).toBe(!UNKEYED.has(target.name));
-      expect(outcome.property).toBe(known.overallProperty);
+      expect(outcome.property).toBe(expected);
       expect(outcome.choices?.length).toBe(overall);
       expect(outcome.depthCleared).toBe(overall - 1);
     });

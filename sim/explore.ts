@@ -9,6 +9,7 @@
 // (sim/frontier-search.ts, sim/independence.ts); `snapshots: false` keeps the replaying, iteratively deepening one.
 
 import type { PropertyName } from '../properties/names.ts';
+import { checkedProperties } from '../properties/index.ts';
 import type { Target } from '../targets/target.ts';
 import { createActionList } from './actions.ts';
 import type { SimConfig } from './config.ts';
@@ -178,7 +179,7 @@ async function exploreAll(target: Target, config: SimConfig, options: ExploreOpt
   let runs = 0;
   let runsLastDepth = 0;
   const actions = createActionList();
-  const checked = options.only === undefined ? {} : { properties: [options.only] };
+  const checked = checkedProperties(options.only);
   const visit = async (prefix: number[], depth: number): Promise<{ choices: number[]; property: PropertyName } | null | 'budget'> => {
     if (runs >= options.runsMax || (deadline !== null && (runs & 255) === 0 && monotonicMs() >= deadline)) return 'budget';
     runs += 1;
@@ -228,7 +229,7 @@ async function exploreReduced(target: Target, config: SimConfig, options: Explor
   let visited = new Map<number, number>();
   const names = new KeyNames();
   const actions = createActionList();
-  const checked = options.only === undefined ? {} : { properties: [options.only] };
+  const checked = checkedProperties(options.only);
   const visit = async (prefix: number[], depth: number): Promise<{ choices: number[]; property: PropertyName } | null | 'budget'> => {
     if (runs >= options.runsMax || (deadline !== null && (runs & 255) === 0 && monotonicMs() >= deadline)) return 'budget';
     runs += 1;

@@ -5,6 +5,7 @@
 // the world: consecutive paths share their prefixes, and a stack of snapshots along the last path takes the search
 // back to a shared prefix's end in one restore and one step per level that differs.
 
+import { checkedProperties } from '../properties/index.ts';
 import type { PropertyName } from '../properties/names.ts';
 import type { Target } from '../targets/target.ts';
 import { monotonicMs } from './clock.ts';
@@ -100,7 +101,7 @@ function sleeps(set: readonly number[] | null, action: number): boolean {
 
 /** Runs the breadth-first search on a target that can snapshot its state. */
 export async function exploreFrontier(target: Target, config: SimConfig, options: FrontierOptions): Promise<FrontierOutcome> {
-  const run = await SteppedRun.open(target, config, options.only === undefined ? {} : { properties: [options.only] });
+  const run = await SteppedRun.open(target, config, checkedProperties(options.only));
   if (run === null) throw new Error('the breadth-first search needs a synchronous target');
   try {
     return search(run, options);
