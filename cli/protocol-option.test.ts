@@ -43,6 +43,15 @@ describe('--protocol REV|mixed (seed 1)', () => {
     expect(run.code).toBe(1);
   });
 
+  it('--first stops at the first violation, which a note is not: past the note to the planted bug, and none on the reference', async () => {
+    const bug = await runInProcess(['fuzz', '--target', 'modern-disconnect-runs-on', '--protocol', 'mixed', '--first', '--no-corpus', '--out', join(OUT, 'first')]);
+    expect(bug.out).toContain('1 property violated in 1 runs: disconnect-cancels');
+    expect(bug.code).toBe(1);
+    const none = await runInProcess(['fuzz', '--target', 'reference-modern', '--first', '--runs', '200', '--no-corpus', '--out', join(OUT, 'first')]);
+    expect(none.out.join('\n')).toMatch(/✓ no violation in 200 runs/);
+    expect(none.code).toBe(0);
+  });
+
   it('a note (a re-issued 2026-07-28 append running twice on the reference) is reported and fails nothing: exit 0', async () => {
     const out = join(OUT, 'note');
     const junit = join(OUT, 'note.xml');
