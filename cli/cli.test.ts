@@ -133,6 +133,7 @@ interface TargetRow {
   kind: string;
   description: string;
   breaks: string[];
+  eras: string[];
 }
 
 function checkTargetRows(document: unknown): void {
@@ -143,7 +144,9 @@ function checkTargetRows(document: unknown): void {
   expect(Array.isArray(rows)).toBe(true);
   const list = rows as TargetRow[];
   for (const row of list) {
-    expect(Object.keys(row).sort()).toEqual(['breaks', 'description', 'kind', 'name']);
+    expect(Object.keys(row).sort()).toEqual(['breaks', 'description', 'eras', 'kind', 'name']);
+    expect(row.eras.length).toBeGreaterThan(0);
+    for (const era of row.eras) expect(['legacy', 'modern']).toContain(era);
     expect(typeof row.name).toBe('string');
     expect(typeof row.kind).toBe('string');
     expect(row.description.length).toBeGreaterThan(0);
@@ -154,6 +157,11 @@ function checkTargetRows(document: unknown): void {
   expect(planted.length).toBeGreaterThanOrEqual(8);
   for (const row of planted) expect(row.breaks.length, `${row.name} breaks something`).toBeGreaterThan(0);
   expect(new Set(list.map((row) => row.name)).size).toBe(list.length);
+  // The eras each serves: the 1.x SDK the 2025 revisions only, the 2.x dual-era wiring both, the modern-only one 2026-07-28.
+  const eras = (name: string) => list.find((row) => row.name === name)?.eras;
+  expect(eras('sdk')).toEqual(['legacy']);
+  expect(eras('sdk2-dual')).toEqual(['legacy', 'modern']);
+  expect(eras('sdk2-modern')).toEqual(['modern']);
 }
 
 describe('targets --json', () => {
