@@ -9,8 +9,9 @@ import { CLIENT_PROPERTY_NAMES, PROPERTY_NAMES, type PropertyName } from '../pro
 /** The matrix's columns: the server level's properties, then the client level's (each row is judged by one set). */
 const MATRIX_PROPERTIES: readonly PropertyName[] = [...PROPERTY_NAMES, ...CLIENT_PROPERTY_NAMES];
 import { PROPERTIES, isNote } from '../properties/index.ts';
-import { DEFAULT_CONFIG, LEGACY_REVISIONS, MODERN_REVISION, type ProtocolChoice, REVISIONS, type Revision, resolveConfig } from '../sim/config.ts';
-import { defaultRevision, erasOf, protocolMismatch } from '../sim/eras.ts';
+import { DEFAULT_CONFIG, type ProtocolChoice, resolveConfig } from '../sim/config.ts';
+import { protocolMismatch } from '../sim/eras.ts';
+import { possibleRevisions } from '../sim/revisions.ts';
 import { fuzz } from '../sim/fuzz.ts';
 import { TARGET_ENTRIES } from '../targets/registry.ts';
 import { coreIncarnation, openKitRun } from '../targets/server-kit.ts';
@@ -54,16 +55,6 @@ export type MatrixCell =
   /** The property cannot be observed in the row's runs: no client of them speaks a revision it applies to, or the row is a client level's (its properties are the client ones). */
   | { readonly verdict: 'n/a'; readonly why: string };
 
-/** The revisions the clients of a row's runs may speak under `protocol`. */
-function rowRevisions(protocol: ProtocolChoice | undefined, target: Target): readonly Revision[] {
-  if (protocol === undefined) return [defaultRevision(target.eras)];
-  if (protocol !== 'mixed') return [protocol];
-  const eras = erasOf(target.eras);
-  if (!eras.includes('modern')) return LEGACY_REVISIONS;
-  if (!eras.includes('legacy')) return [MODERN_REVISION];
-  return REVISIONS;
-}
-
 /** Why `property` has no cell of its own in a row, or null when it is checked there. */
 function notApplicable(property: PropertyName, protocol: ProtocolChoice | undefined, target: Target): string | null {
   const clientProperty = (CLIENT_PROPERTY_NAMES as readonly string[]).includes(property);
@@ -71,7 +62,7 @@ function notApplicable(property: PropertyName, protocol: ProtocolChoice | undefi
   if (clientProperty) return 'a server-level target: a client property judges a real SDK client';
   const revisions = PROPERTIES.find((candidate) => candidate.name === property)?.revisions;
   if (revisions === undefined) return null;
-  const spoken = rowRevisions(protocol, target);
+  const spoken = possibleRevisions(protocol, target.eras);
   return spoken.some((revision) => revisions.includes(revision)) ? null : `no client speaks a revision it applies to (${spoken.join(', ')})`;
 }
 

@@ -174,16 +174,63 @@ function deadlineOf(options: ExploreOptions): number | null {
   return options.timeMs === undefined ? null : monotonicMs() + options.timeMs;
 }
 
+/** A violating sequence found by a depth-first visit. */
+type Found = { choices: number[]; property: PropertyName };
+
+/** What the two replaying searches count as they go. */
+interface Counts {
+  runs: number;
+  runsLastDepth: number;
+}
+
+/** True when a replaying search has spent its run or time budget (the clock read every 256 runs). */
+function overBudget(counts: Counts, options: ExploreOptions, deadline: number | null): boolean {
+  return counts.runs >= options.runsMax || (deadline !== null && (counts.runs & 255) === 0 && monotonicMs() >= deadline);
+}
+
+/**
+ * Iterative deepening for the replaying searches: `visit` searches every prefix up to `depth` depth first; the first
+ * depth with a violation gives a shortest counterexample. `startDepth` runs before each depth's search.
+ */
+async function deepen(
+  options: ExploreOptions,
+  counts: Counts,
+  visit: (prefix: number[], depth: number) => Promise<Found | null | 'budget'>,
+  search: { readonly reduced: boolean; readonly states: () => number | null; readonly startDepth?: () => void },
+): Promise<ExploreOutcome> {
+  const outcome = (found: Found | null, depthCleared: number, budgetSpent: boolean): ExploreOutcome => ({
+    choices: found?.choices ?? null,
+    property: found?.property ?? null,
+    runs: counts.runs,
+    depthCleared,
+    states: search.states(),
+    runsLastDepth: counts.runsLastDepth,
+    reduction: { applied: search.reduced, why: null },
+    snapshots: false,
+    budgetSpent,
+    budget: budgetSpent ? (counts.runs >= options.runsMax ? 'runs' : 'time') : null,
+    independence: false,
+    slept: 0,
+  });
+  for (let depth = 1; depth <= options.depthMax; depth += 1) {
+    counts.runsLastDepth = 0;
+    search.startDepth?.();
+    const found = await visit([], depth);
+    if (found === 'budget') return outcome(null, depth - 1, true);
+    if (found !== null) return outcome(found, depth - 1, false);
+  }
+  return outcome(null, options.depthMax, false);
+}
+
 async function exploreAll(target: Target, config: SimConfig, options: ExploreOptions): Promise<ExploreOutcome> {
   const deadline = deadlineOf(options);
-  let runs = 0;
-  let runsLastDepth = 0;
+  const counts: Counts = { runs: 0, runsLastDepth: 0 };
   const actions = createActionList();
   const checked = checkedProperties(options.only);
-  const visit = async (prefix: number[], depth: number): Promise<{ choices: number[]; property: PropertyName } | null | 'budget'> => {
-    if (runs >= options.runsMax || (deadline !== null && (runs & 255) === 0 && monotonicMs() >= deadline)) return 'budget';
-    runs += 1;
-    runsLastDepth += 1;
+  const visit = async (prefix: number[], depth: number): Promise<Found | null | 'budget'> => {
+    if (overBudget(counts, options, deadline)) return 'budget';
+    counts.runs += 1;
+    counts.runsLastDepth += 1;
     const seen = { enabledAfter: 0 };
     // With `only`, the other properties are not checked: a run must not stop at them before reaching it.
     const result = await runSimulation(target, config, prefixChoices(prefix, seen), { ...checked, actions });
@@ -198,42 +245,21 @@ async function exploreAll(target: Target, config: SimConfig, options: ExploreOpt
     }
     return null;
   };
-  const outcome = (found: { choices: number[]; property: PropertyName } | null, depthCleared: number, budgetSpent: boolean): ExploreOutcome => ({
-    choices: found?.choices ?? null,
-    property: found?.property ?? null,
-    runs,
-    depthCleared,
-    states: null,
-    runsLastDepth,
-    reduction: { applied: false, why: null },
-    snapshots: false,
-    budgetSpent,
-    budget: budgetSpent ? (runs >= options.runsMax ? 'runs' : 'time') : null,
-    independence: false,
-    slept: 0,
-  });
-  for (let depth = 1; depth <= options.depthMax; depth += 1) {
-    runsLastDepth = 0;
-    const found = await visit([], depth);
-    if (found === 'budget') return outcome(null, depth - 1, true);
-    if (found !== null) return outcome(found, depth - 1, false);
-  }
-  return outcome(null, options.depthMax, false);
+  return deepen(options, counts, visit, { reduced: false, states: () => null });
 }
 
 async function exploreReduced(target: Target, config: SimConfig, options: ExploreOptions): Promise<ExploreOutcome> {
   if (options.depthMax > REDUCED_DEPTH_MAX) throw new RangeError(`the reduced search goes to depth ${REDUCED_DEPTH_MAX} at the most`);
   const deadline = deadlineOf(options);
-  let runs = 0;
-  let runsLastDepth = 0;
+  const counts: Counts = { runs: 0, runsLastDepth: 0 };
   let visited = new Map<number, number>();
   const names = new KeyNames();
   const actions = createActionList();
   const checked = checkedProperties(options.only);
-  const visit = async (prefix: number[], depth: number): Promise<{ choices: number[]; property: PropertyName } | null | 'budget'> => {
-    if (runs >= options.runsMax || (deadline !== null && (runs & 255) === 0 && monotonicMs() >= deadline)) return 'budget';
-    runs += 1;
-    runsLastDepth += 1;
+  const visit = async (prefix: number[], depth: number): Promise<Found | null | 'budget'> => {
+    if (overBudget(counts, options, deadline)) return 'budget';
+    counts.runs += 1;
+    counts.runsLastDepth += 1;
     const source = new KeyedPrefix(prefix, prefix.length === depth, visited, names);
     let result;
     try {
@@ -253,28 +279,14 @@ async function exploreReduced(target: Target, config: SimConfig, options: Explor
     }
     return null;
   };
-  const outcome = (found: { choices: number[]; property: PropertyName } | null, depthCleared: number, budgetSpent: boolean): ExploreOutcome => ({
-    choices: found?.choices ?? null,
-    property: found?.property ?? null,
-    runs,
-    depthCleared,
-    states: visited.size,
-    runsLastDepth,
-    reduction: { applied: true, why: null },
-    snapshots: false,
-    budgetSpent,
-    budget: budgetSpent ? (runs >= options.runsMax ? 'runs' : 'time') : null,
-    independence: false,
-    slept: 0,
+  // Each depth's search merges its own worlds: a world first met deeper is explored again when met shallower.
+  return deepen(options, counts, visit, {
+    reduced: true,
+    states: () => visited.size,
+    startDepth: () => {
+      visited = new Map();
+    },
   });
-  for (let depth = 1; depth <= options.depthMax; depth += 1) {
-    runsLastDepth = 0;
-    visited = new Map();
-    const found = await visit([], depth);
-    if (found === 'budget') return outcome(null, depth - 1, true);
-    if (found !== null) return outcome(found, depth - 1, false);
-  }
-  return outcome(null, options.depthMax, false);
 }
 
 /** The breadth-first reduced search (sim/frontier-search.ts), in this module's outcome. */

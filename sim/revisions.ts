@@ -2,7 +2,7 @@
 // a PRNG seeded by the run's own seed, so that a campaign's runs meet both eras (and every revision) in most runs.
 
 import type { ProtocolEra } from '../targets/target.ts';
-import { LEGACY_REVISIONS, MODERN_REVISION, type Revision, type SimConfig } from './config.ts';
+import { LEGACY_REVISIONS, MODERN_REVISION, type ProtocolChoice, REVISIONS, type Revision, type SimConfig } from './config.ts';
 import { defaultRevision, erasOf } from './eras.ts';
 import { createPrng } from './prng.ts';
 
@@ -26,4 +26,14 @@ export function clientRevisions(config: SimConfig, eras: readonly ProtocolEra[] 
     const modern = config.clients === 1 || pattern >= 0.75 ? pattern < 0.5 || pattern >= 0.875 : index === modernClient;
     return modern ? MODERN_REVISION : legacy();
   });
+}
+
+/** Every revision {@link clientRevisions} may give a client under `protocol` on a target serving `eras`. */
+export function possibleRevisions(protocol: ProtocolChoice | undefined, eras: readonly ProtocolEra[] | undefined): readonly Revision[] {
+  if (protocol === undefined) return [defaultRevision(eras)];
+  if (protocol !== 'mixed') return [protocol];
+  const served = erasOf(eras);
+  if (!served.includes('modern')) return LEGACY_REVISIONS;
+  if (!served.includes('legacy')) return [MODERN_REVISION];
+  return REVISIONS;
 }
