@@ -849,6 +849,15 @@ export class SteppedRun {
     world.step += 1;
   }
 
+  /**
+   * Takes the action `(kind, a, b)`, which must be enabled now, without listing the enabled actions first: the
+   * exhaustive search lists a world's actions once and takes each of them from a restore of that world.
+   */
+  take(kind: number, a: number, b: number): void {
+    stepSync(this.context, kind, a, b);
+    this.context.world.step += 1;
+  }
+
   /** Ends the fault phase here: the liveness phase, then the final checks. The world is left as they leave it. */
   finish(): Violation | null {
     const { world, list } = this.context;

@@ -187,8 +187,6 @@ function search(run: SteppedRun, options: FrontierOptions): FrontierOutcome {
       const reduceHere = useIndependence && !isEntangled(world);
       done.length = 0;
       let dirty = false;
-      // The run's action list still holds this world's actions unless a liveness phase used it.
-      let listStale = false;
       for (let choice = 0; choice < count; choice += 1) {
         const action = actions[choice]!;
         if (sleeps(sleep, action)) {
@@ -197,13 +195,10 @@ function search(run: SteppedRun, options: FrontierOptions): FrontierOutcome {
         }
         if (runs >= options.runsMax) return outcome(null, depth, 'runs');
         if (deadline !== null && (runs & 255) === 0 && monotonicMs() >= deadline) return outcome(null, depth, 'time');
-        if (dirty) {
-          restoreWorld(world, here);
-          if (listStale) run.enabled();
-          listStale = false;
-        }
+        if (dirty) restoreWorld(world, here);
         dirty = true;
-        run.step(choice);
+        // Taken by its (kind, a, b): a restored world's actions need not be listed again.
+        run.take(action >>> 20, (action >>> 10) & 1023, action & 1023);
         runs += 1;
         runsLastDepth += 1;
         // A violation in the step: every shorter sequence was judged, so it is a shortest one.
@@ -212,7 +207,6 @@ function search(run: SteppedRun, options: FrontierOptions): FrontierOutcome {
         // than keying it to find out whether an equal one was judged already.
         if (next === null) {
           leaves += 1;
-          listStale = true;
           if (run.finish() !== null) return outcome([...stackPath, choice], depth, null);
           continue;
         }
@@ -234,7 +228,6 @@ function search(run: SteppedRun, options: FrontierOptions): FrontierOutcome {
           if (visited.size >= statesMax) return outcome(null, depth, 'states');
           visited.set(key.hash, key.check * 64 + childDepth);
         }
-        listStale = true;
         if (run.finish() !== null) return outcome([...stackPath, choice], depth, null);
         if (next.count >= frontierMax) return outcome(null, depth, 'frontier');
         let childSleep: number[] | null = null;

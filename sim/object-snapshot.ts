@@ -67,7 +67,11 @@ export function keepObjects(roots: readonly unknown[]): ObjectSnapshot {
   return contents;
 }
 
-/** Writes every kept object's contents back into it. */
+/**
+ * Writes every kept object's contents back into it. Most objects are as they were kept (a step changes a few), so
+ * each is compared first and written only where it differs: reading costs less than writing every field back,
+ * which also pays the collector's write barrier for each stored reference.
+ */
 export function writeBack(contents: ObjectSnapshot): void {
   for (let at = 0; at < contents.length; at += 3) {
     const object = contents[at];
@@ -76,28 +80,58 @@ export function writeBack(contents: ObjectSnapshot): void {
       case ARRAY: {
         const array = object as unknown[];
         const items = kept as unknown[];
-        array.length = items.length;
-        for (let index = 0; index < items.length; index += 1) array[index] = items[index];
+        if (array.length !== items.length) array.length = items.length;
+        for (let index = 0; index < items.length; index += 1) if (array[index] !== items[index]) array[index] = items[index];
         break;
       }
       case MAP: {
         const map = object as Map<unknown, unknown>;
+        const entries = kept as [unknown, unknown][];
+        if (sameEntries(map, entries)) break;
         map.clear();
-        for (const [key, item] of kept as [unknown, unknown][]) map.set(key, item);
+        for (const [key, item] of entries) map.set(key, item);
         break;
       }
       case SET: {
         const set = object as Set<unknown>;
+        const items = kept as unknown[];
+        if (sameItems(set, items)) break;
         set.clear();
-        for (const item of kept as unknown[]) set.add(item);
+        for (const item of items) set.add(item);
         break;
       }
       case TYPED:
         (object as unknown as { set(source: unknown): void }).set(kept);
         break;
-      default:
+      default: {
         // A field added after the snapshot would survive this: the world's objects keep the fields they are made with.
-        Object.assign(object as object, kept);
+        const target = object as Record<string, unknown>;
+        const fields = kept as Record<string, unknown>;
+        for (const key in fields) if (target[key] !== fields[key]) target[key] = fields[key];
+      }
     }
   }
+}
+
+/** True when `map` holds exactly `entries`, in their order. */
+function sameEntries(map: Map<unknown, unknown>, entries: readonly (readonly [unknown, unknown])[]): boolean {
+  if (map.size !== entries.length) return false;
+  let index = 0;
+  for (const [key, item] of map) {
+    const entry = entries[index]!;
+    if (entry[0] !== key || entry[1] !== item) return false;
+    index += 1;
+  }
+  return true;
+}
+
+/** True when `set` holds exactly `items`, in their order. */
+function sameItems(set: Set<unknown>, items: readonly unknown[]): boolean {
+  if (set.size !== items.length) return false;
+  let index = 0;
+  for (const item of set) {
+    if (items[index] !== item) return false;
+    index += 1;
+  }
+  return true;
 }

@@ -22,19 +22,29 @@ class AleaPrng implements Prng {
     this.source = seedrandom.alea(seed, { state: true });
   }
 
+  /** The state last restored (or read), while nothing has been drawn since: restoring it again changes nothing. */
+  private standing: unknown = null;
+
   state(): unknown {
-    return this.source.state();
+    const state = this.source.state();
+    this.standing = state;
+    return state;
   }
 
   restore(state: unknown): void {
+    // The exhaustive search restores one world for each of its actions, and most steps draw nothing.
+    if (state === this.standing) return;
     this.source = seedrandom.alea('', { state: state as seedrandom.State.Alea });
+    this.standing = state;
   }
 
   float(): number {
+    this.standing = null;
     return this.source();
   }
 
   below(bound: number): number {
+    this.standing = null;
     return Math.floor(this.source() * bound);
   }
 }

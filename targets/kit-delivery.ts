@@ -203,15 +203,12 @@ export class KitDelivery<M> {
     return { byStream: this.byStream, byConnection: this.byConnection, queue: this.queue, tick: this.tickNow };
   }
 
-  /** Puts back a copy of what {@link parts} returned. */
-  restoreParts(parts: DeliveryParts<M>): void {
-    this.byStream.clear();
-    for (const [stream, connection] of parts.byStream) this.byStream.set(stream, connection);
-    this.byConnection.clear();
-    for (const [connection, attachment] of parts.byConnection) this.byConnection.set(connection, attachment);
-    this.queue.length = 0;
-    this.queue.push(...parts.queue);
-    this.tickNow = parts.tick;
+  /**
+   * Puts back the tick {@link parts} returned: the maps and the queue it returned are the delivery's own, which a
+   * snapshot keeps and writes back in place.
+   */
+  restoreTick(tick: number): void {
+    this.tickNow = tick;
   }
 
   /** Forgets everything (the whole deployment restarted). */

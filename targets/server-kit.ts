@@ -490,9 +490,9 @@ class KeyedKitServer extends KitServer {
   restore(snapshot: unknown): void {
     // Into the same objects: the strategy's methods hold its core state in closures.
     const { parts, kept } = snapshot as { parts: KitSnapshot; kept: ObjectSnapshot };
+    // The delivery's maps and queue are among the kept objects, written back with the rest; its tick is a number.
     writeBack(kept);
-    const { byStream, byConnection, queue, tick } = parts.delivery;
-    this.delivery.restoreParts({ byStream: new Map(byStream), byConnection: new Map(byConnection), queue: queue.slice(), tick });
+    this.delivery.restoreTick(parts.delivery.tick);
   }
 
   stateKey(key: StateKeyWriter): void {
