@@ -9,9 +9,8 @@ const ARRAY = 0;
 const MAP = 1;
 const SET = 2;
 const TYPED = 3;
-const PLAIN = 4;
 
-/** Every object reached from some roots, its kind, and a shallow copy of its contents, as flat triples. */
+/** Every object reached from some roots, its kind (a plain object's: its {@link Shape}), and a shallow copy of its contents, as flat triples. */
 export type ObjectSnapshot = readonly unknown[];
 
 /** True for a JSON-RPC message: made once by the simulator's tools or a target, never changed, so never kept. */
@@ -51,12 +50,80 @@ function keep(value: unknown, seen: Set<object>, contents: unknown[]): void {
     return;
   }
   if (isMessage(object)) return;
-  const fields = { ...object } as Record<string, unknown>;
-  contents.push(object, PLAIN, fields);
-  for (const key in fields) {
-    const item = fields[key];
-    if (item !== null && typeof item === 'object') keep(item, seen, contents);
+  const shape = shapeOf(object);
+  const values = shape.read(object);
+  contents.push(object, shape, values);
+  for (const item of values) if (item !== null && typeof item === 'object') keep(item, seen, contents);
+}
+
+/**
+ * The fields of one shape of plain object (the same keys in the same order), with a reader and a writer made for
+ * exactly them: each reads and writes its fields by name, so V8 compiles them to the accesses of one hidden class,
+ * where a loop over any object's keys is a slow lookup per field.
+ */
+interface Shape {
+  readonly keys: readonly string[];
+  readonly read: (object: object) => unknown[];
+  /** Writes each value back where it differs. */
+  readonly write: (object: object, values: readonly unknown[]) => void;
+}
+
+const SHAPES = new Map<string, Shape>();
+const SHAPE_OF = new WeakMap<object, Shape>();
+
+/** Its own enumerable keys counted, without listing them. */
+function fieldCount(object: object): number {
+  let count = 0;
+  for (const key in object) if (Object.hasOwn(object, key)) count += 1;
+  return count;
+}
+
+/** Some of an object's own fields as they were (all but those skipped), to be written back by {@link writeFields}. */
+export interface KeptFields {
+  readonly shape: Shape;
+  readonly values: readonly unknown[];
+}
+
+const SUBSETS = new Map<string, Shape>();
+
+/** Keeps `object`'s own fields but those in `skip` (the object itself is not recorded, only what it holds). */
+export function keepFields(object: object, skip: ReadonlySet<string>): KeptFields {
+  const keys = Object.keys(object).filter((key) => !skip.has(key));
+  const name = keys.join('\u0000');
+  let shape = SUBSETS.get(name);
+  if (shape === undefined) {
+    shape = shapeFor(keys);
+    SUBSETS.set(name, shape);
   }
+  return { shape, values: shape.read(object) };
+}
+
+/** Writes kept fields back into their object where they differ. */
+export function writeFields(object: object, kept: KeptFields): void {
+  kept.shape.write(object, kept.values);
+}
+
+/** A reader and a writer for exactly these keys. */
+function shapeFor(keys: readonly string[]): Shape {
+  const fields = keys.map((key) => `o[${JSON.stringify(key)}]`);
+  const read = new Function('o', `return [${fields.join(', ')}];`) as Shape['read'];
+  const write = new Function('o', 'v', fields.map((field, index) => `if (${field} !== v[${index}]) ${field} = v[${index}];`).join('\n')) as Shape['write'];
+  return { keys, read, write };
+}
+
+/** The shape of a plain object: remembered per object (objects keep the fields they are made with; one that gained a field is looked at again). */
+function shapeOf(object: object): Shape {
+  const known = SHAPE_OF.get(object);
+  if (known !== undefined && fieldCount(object) === known.keys.length) return known;
+  const keys = Object.keys(object);
+  const name = keys.join('\u0000');
+  let shape = SHAPES.get(name);
+  if (shape === undefined) {
+    shape = shapeFor(keys);
+    SHAPES.set(name, shape);
+  }
+  SHAPE_OF.set(object, shape);
+  return shape;
 }
 
 /** Keeps everything `roots` reach (each object once), to be written back by {@link writeBack}. */
@@ -103,12 +170,9 @@ export function writeBack(contents: ObjectSnapshot): void {
       case TYPED:
         (object as unknown as { set(source: unknown): void }).set(kept);
         break;
-      default: {
+      default:
         // A field added after the snapshot would survive this: the world's objects keep the fields they are made with.
-        const target = object as Record<string, unknown>;
-        const fields = kept as Record<string, unknown>;
-        for (const key in fields) if (target[key] !== fields[key]) target[key] = fields[key];
-      }
+        (contents[at + 1] as Shape).write(object as object, kept as unknown[]);
     }
   }
 }

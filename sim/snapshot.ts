@@ -3,7 +3,7 @@
 // prefix's end instead of replaying the prefix. Only for targets that can snapshot their state. The world's objects are kept and written back in place (sim/object-snapshot.ts).
 
 import type { ServerInstance } from '../targets/target.ts';
-import { type ObjectSnapshot, keepObjects, writeBack } from './object-snapshot.ts';
+import { type KeptFields, type ObjectSnapshot, keepFields, keepObjects, writeBack, writeFields } from './object-snapshot.ts';
 import type { World } from './world.ts';
 
 /** Fields of a world that a snapshot does not copy: fixed for the run, or handled apart. */
@@ -12,7 +12,7 @@ const NOT_COPIED: ReadonlySet<string> = new Set(['config', 'run', 'checked', 'se
 /** A world between two steps. */
 export interface WorldSnapshot {
   /** The world's own fields (the objects themselves, whose contents `contents` keeps). */
-  readonly fields: Readonly<Record<string, unknown>>;
+  readonly fields: KeptFields;
   /** Every object the world reaches, with its contents then. */
   readonly contents: ObjectSnapshot;
   /** The incarnation current then (a later restart boots another one) and its own snapshot. */
@@ -31,16 +31,13 @@ export function captureWorld(world: World): WorldSnapshot {
   if (world.inbox.length > 0) throw new Error('a world is snapshot only between steps, with its inbox empty');
   const server = world.server;
   if (server.snapshot === undefined) throw new Error('the target cannot snapshot its state');
-  const fields: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(world)) if (!NOT_COPIED.has(field)) fields[field] = value;
-  return { fields, contents: keepObjects(Object.values(fields)), server, serverState: server.snapshot(), random: world.serverRandom.state() };
+  const fields = keepFields(world, NOT_COPIED);
+  return { fields, contents: keepObjects(fields.values), server, serverState: server.snapshot(), random: world.serverRandom.state() };
 }
 
 /** Puts a snapshot back into `world` (the same object, which the run's host and monitors hold). */
 export function restoreWorld(world: World, snapshot: WorldSnapshot): void {
-  const target = world as unknown as Record<string, unknown>;
-  const { fields } = snapshot;
-  for (const field in fields) target[field] = fields[field];
+  writeFields(world, snapshot.fields);
   writeBack(snapshot.contents);
   world.server = snapshot.server;
   snapshot.server.restore!(snapshot.serverState);
