@@ -2,7 +2,7 @@
 // notes) and a lazy import of the code that runs it. A new command is one entry here and one file for its code.
 // Only sim/config.ts (plain constants) is imported, so that `--help` loads nothing heavy.
 
-import { CONFIG_BOUNDS, DEFAULT_CONFIG, REVISIONS } from '../sim/config.ts';
+import { CONFIG_BOUNDS, DEFAULT_CONFIG, EXPLORE_THREADS_MAX, PARALLEL_LEVEL_MIN, REVISIONS } from '../sim/config.ts';
 import type { CommandSpec, OptionSpec } from './command-spec.ts';
 
 /** Runs a fuzz makes unless --runs or --time says otherwise: deterministic, and under a minute on the SDK targets. */
@@ -132,7 +132,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'explore',
     summary: 'every sequence up to a depth, shortest first: the shortest counterexample, or none up to that depth',
-    usage: ['--target T --depth D [--clients C] [--property P] [--seed S] [--protocol REV|mixed] [--runs-max N] [--no-reduction] [--out DIR] [--json]'],
+    usage: ['--target T --depth D [--clients C] [--property P] [--seed S] [--protocol REV|mixed] [--runs-max N] [--no-reduction] [--workers N] [--out DIR] [--json]'],
     positionals: [],
     options: {
       target: { type: 'string', value: 'T', help: 'the system under test (required): a built-in target' },
@@ -143,6 +143,11 @@ export const COMMANDS: readonly CommandSpec[] = [
       protocol: PROTOCOL_OPTION,
       'runs-max': { type: 'string', value: 'N', help: `sequences to run at most, 1–1000000000 (default ${EXPLORE_RUNS_DEFAULT})` },
       'no-reduction': { type: 'boolean', help: 'run every sequence (default: equal worlds are explored once, where the target can key its state)' },
+      workers: {
+        type: 'string',
+        value: 'N',
+        help: `threads to judge the last depth's worlds with (this one and N-1 workers), 1–${EXPLORE_THREADS_MAX} (default: one per core, up to 4); started only for a last depth of ${PARALLEL_LEVEL_MIN} worlds or more to expand, and the outcome is the same for any N`,
+      },
       out: OUT_OPTION,
       json: JSON_OPTION,
     },

@@ -3,11 +3,12 @@
 // is a shortest one, recorded and written as a trace with its replay command. Exit 0: none up to the depth
 // searched; 1: one found; 2: bad input.
 
+import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { type PropertyName, isPropertyName } from '../properties/names.ts';
 import { checkedProperties, isNote } from '../properties/index.ts';
 import { monotonicMs } from '../sim/clock.ts';
-import { CONFIG_BOUNDS, DEFAULT_CONFIG, resolveConfig } from '../sim/config.ts';
+import { CONFIG_BOUNDS, DEFAULT_CONFIG, EXPLORE_THREADS_MAX, resolveConfig } from '../sim/config.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
 import { explore } from '../sim/explore.ts';
 import { recordTrace } from '../sim/fuzz.ts';
@@ -51,6 +52,7 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
   if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
   const runsMax = values['runs-max'] === undefined ? EXPLORE_RUNS_DEFAULT : parseWhole(values['runs-max'] as string, '--runs-max', 1, 1_000_000_000);
   const reduce = values['no-reduction'] !== true;
+  const threads = values.workers === undefined ? Math.min(4, availableParallelism()) : parseWhole(values.workers as string, '--workers', 1, EXPLORE_THREADS_MAX);
   const protocol = parseProtocol(values.protocol);
   const config = resolveConfig({ seed, clients, ...(protocol === undefined ? {} : { protocol }) });
   const json = values.json === true;
@@ -65,7 +67,7 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
     io.out(`resumecheck explore: target ${target.name}, depth ${depthMax}, ${clients} ${clients === 1 ? 'client' : 'clients'}, ${only ?? 'every property but the notes'}, seed ${seed}`);
   }
   const started = monotonicMs();
-  const outcome = await explore(target, config, { depthMax, runsMax, reduce, ...(only === undefined ? {} : { only }) });
+  const outcome = await explore(target, config, { depthMax, runsMax, reduce, threads, ...(only === undefined ? {} : { only }) });
   const elapsedMs = monotonicMs() - started;
   const reduction = outcome.reduction.applied
     ? `equal worlds merged${outcome.snapshots ? ', breadth first from snapshots' : ''}${outcome.independence ? ', independent actions taken in one order (sleep sets)' : ''}`
@@ -87,6 +89,7 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
     budgetSpent: outcome.budgetSpent,
     budget: outcome.budget,
     slept: outcome.slept,
+    threads: outcome.threads,
     elapsedMs: Math.round(elapsedMs),
   };
   if (!json) {
@@ -94,8 +97,9 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
     // Breadth first, the last depth's worlds are judged without being keyed: "states" counts each world judged once.
     const counted = states === null ? 'distinct states not counted without the reduction' : outcome.snapshots ? `${states} states judged (distinct ones short of depth ${depthMax}, every one at it)` : `${states} distinct states`;
     const skipped = outcome.independence ? `, ${outcome.slept} steps skipped by sleep sets` : '';
+    const shared = outcome.threads > 1 ? `, the last depth judged by ${outcome.threads} threads` : '';
     io.out(
-      `explored: ${outcome.runs} sequences (${outcome.runsLastDepth} at the deepest ${outcome.snapshots ? 'depth' : 'search'}), ${counted}${skipped}, ${(elapsedMs / 1000).toFixed(1)} s (${states === null ? `${rate(outcome.runs, elapsedMs)} sequences/s` : `${rate(states, elapsedMs)} states/s`})`,
+      `explored: ${outcome.runs} sequences (${outcome.runsLastDepth} at the deepest ${outcome.snapshots ? 'depth' : 'search'}), ${counted}${skipped}${shared}, ${(elapsedMs / 1000).toFixed(1)} s (${states === null ? `${rate(outcome.runs, elapsedMs)} sequences/s` : `${rate(states, elapsedMs)} states/s`})`,
     );
   }
   if (outcome.choices === null) {

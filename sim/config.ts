@@ -148,6 +148,12 @@ export const DEFAULT_CONFIG: SimConfig = {
   requestIdHabits: ['restart', 'monotonic'],
 };
 
+/** Threads an exhaustive search judges its last depth with, at the most (sim/explore-workers.ts). */
+export const EXPLORE_THREADS_MAX = 16;
+
+/** Worlds of the depth before the last at least, for the exhaustive search to share the last depth out among threads. */
+export const PARALLEL_LEVEL_MIN = 2048;
+
 /** Bounds on each numeric setting: [least, most]. */
 export const CONFIG_BOUNDS = {
   clients: [1, 3],

@@ -47,6 +47,8 @@ export interface ExploreOutcome {
   readonly independence: boolean;
   /** Steps a sleep set skipped (0 without). */
   readonly slept: number;
+  /** Threads that judged the last depth (1 but breadth first with workers asked for and a wide enough last depth). */
+  readonly threads: number;
 }
 
 /** How to explore. */
@@ -70,6 +72,10 @@ export interface ExploreOptions {
   readonly statesMax?: number;
   /** Breadth first: one level's worlds waiting to be expanded, at the most (FRONTIER_MAX). */
   readonly frontierMax?: number;
+  /** Breadth first: threads to judge the last depth's worlds with, this one included (default 1; the outcome is the same for any number). */
+  readonly threads?: number;
+  /** Breadth first: entries of the level before the last at least, for the threads to share its worlds out. */
+  readonly threadsFrom?: number;
 }
 
 /** Replays `prefix` exactly, then stops, remembering how many actions were enabled after it. */
@@ -211,6 +217,7 @@ async function deepen(
     budget: budgetSpent ? (counts.runs >= options.runsMax ? 'runs' : 'time') : null,
     independence: false,
     slept: 0,
+    threads: 1,
   });
   for (let depth = 1; depth <= options.depthMax; depth += 1) {
     counts.runsLastDepth = 0;
@@ -300,6 +307,8 @@ async function exploreFromSnapshots(target: Target, config: SimConfig, options: 
     ...(options.timeMs === undefined ? {} : { timeMs: options.timeMs }),
     ...(options.statesMax === undefined ? {} : { statesMax: options.statesMax }),
     ...(options.frontierMax === undefined ? {} : { frontierMax: options.frontierMax }),
+    ...(options.threads === undefined ? {} : { threads: options.threads }),
+    ...(options.threadsFrom === undefined ? {} : { threadsFrom: options.threadsFrom }),
   });
   return {
     choices: found.choices,
@@ -314,5 +323,6 @@ async function exploreFromSnapshots(target: Target, config: SimConfig, options: 
     budget: found.budget,
     independence: options.independence !== false,
     slept: found.slept,
+    threads: found.threads,
   };
 }

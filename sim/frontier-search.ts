@@ -8,11 +8,12 @@
 import { checkedProperties } from '../properties/index.ts';
 import type { PropertyName } from '../properties/names.ts';
 import type { Target } from '../targets/target.ts';
-import { monotonicMs } from './clock.ts';
-import type { SimConfig } from './config.ts';
+import { sharedWallMs } from './clock.ts';
+import { PARALLEL_LEVEL_MIN, type SimConfig } from './config.ts';
 import { SteppedRun } from './engine.ts';
 import { EVERY_CLIENT, footprintOf, independent, isEntangled } from './independence.ts';
 import { type WorldSnapshot, canSnapshot, captureWorld, restoreWorld } from './snapshot.ts';
+import type { World } from './world.ts';
 import { KeyNames, worldKey } from './state-key.ts';
 
 /** How far the breadth-first search may go, and what it may hold. */
@@ -28,6 +29,14 @@ export interface FrontierOptions {
   readonly statesMax?: number;
   /** Worlds of one level waiting to be expanded, at the most (default {@link FRONTIER_MAX}). */
   readonly frontierMax?: number;
+  /**
+   * Threads to judge the last depth's worlds with, this one included (default 1): workers that find the target
+   * by its name. The outcome is the same for any number: the worlds are judged in chunks, and the chunks are read
+   * in order, as one thread would have met them.
+   */
+  readonly threads?: number;
+  /** Entries of the level before the last at least, for workers to share its worlds out (default {@link PARALLEL_LEVEL_MIN}). */
+  readonly threadsFrom?: number;
 }
 
 /** What the breadth-first search found. */
@@ -46,6 +55,8 @@ export interface FrontierOutcome {
   readonly slept: number;
   /** Why the search stopped short of the depth asked for: a budget, or null. */
   readonly budget: 'runs' | 'time' | 'states' | 'frontier' | null;
+  /** Threads that judged the last depth's worlds (1 unless workers were asked for and the depth was wide enough). */
+  readonly threads: number;
 }
 
 /**
@@ -66,7 +77,7 @@ function packAction(kind: number, a: number, b: number): number {
 }
 
 /** One level of the search: the worlds first met at this depth, as choice paths, with their sleep sets. */
-class Level {
+export class Level {
   count = 0;
   paths: Uint16Array;
   /** Per world, its sleep set as [action, footprint, action, footprint, ...], or null for an empty one. */
@@ -103,85 +114,287 @@ function sleeps(set: readonly number[] | null, action: number): boolean {
 export async function exploreFrontier(target: Target, config: SimConfig, options: FrontierOptions): Promise<FrontierOutcome> {
   const run = await SteppedRun.open(target, config, checkedProperties(options.only));
   if (run === null) throw new Error('the breadth-first search needs a synchronous target');
+  // Other threads, for the last depth's worlds: started two depths before it, so that they load while this one
+  // keys the depth before the last (a search that stops earlier starts none).
+  let pool: Promise<LeafPool | null> | null = null;
+  const startPool =
+    (options.threads ?? 1) > 1
+      ? (): Promise<LeafPool | null> => {
+          if (pool === null) {
+            pool = startLeafPool(target, config, options);
+            // Awaited at the last depth; a failure to start is reported there, not as an unhandled rejection.
+            pool.catch(() => undefined);
+          }
+          return pool;
+        }
+      : null;
   try {
-    return search(run, options);
+    return await search(run, options, startPool);
   } finally {
+    const started: LeafPool | null = pool === null ? null : await (pool as Promise<LeafPool | null>).catch(() => null);
+    await started?.close();
     await run.close();
   }
 }
 
-function search(run: SteppedRun, options: FrontierOptions): FrontierOutcome {
+/**
+ * The world of one level's entry after another, each reached from the snapshot of the longest prefix it shares
+ * with the entry before it (a stack of snapshots along the last path), and its enabled actions listed.
+ */
+export class Walker {
+  readonly world: World;
+  /** The snapshots along the last path regenerated: stack[i] is the world after its first i choices. */
+  private readonly stack: WorldSnapshot[];
+  private readonly stackPath: number[] = [];
+  /** The enabled actions of the world reached, packed, and their footprints (restoring refills the run's list). */
+  readonly actions: number[] = [];
+  readonly footprints: number[] = [];
+
+  constructor(
+    readonly run: SteppedRun,
+    private readonly useIndependence: boolean,
+  ) {
+    this.world = run.world;
+    if (!canSnapshot(this.world)) throw new Error('the target offered a state key but no snapshot');
+    this.stack = [captureWorld(this.world)];
+  }
+
+  /** Forgets the path walked last (a new level's paths are one step longer). */
+  reset(): void {
+    this.stack.length = 1;
+    this.stackPath.length = 0;
+  }
+
+  /** The path walked last. */
+  path(): readonly number[] {
+    return this.stackPath;
+  }
+
+  /** Takes the world to the end of `depth` choices at `paths[at..]` and returns its snapshot. */
+  goTo(paths: Uint16Array, at: number, depth: number): WorldSnapshot {
+    const { world, run, stack, stackPath } = this;
+    // Back to the longest prefix shared with the last path, then forward along this one.
+    let shared = 0;
+    while (shared < stackPath.length && shared < depth && stackPath[shared] === paths[at + shared]) shared += 1;
+    shared = Math.min(shared, stack.length - 1);
+    stack.length = shared + 1;
+    stackPath.length = shared;
+    let atHere = false;
+    for (let step = shared; step < depth; step += 1) {
+      restoreWorld(world, stack[step]!);
+      run.enabled();
+      const choice = paths[at + step]!;
+      run.step(choice);
+      stack.push(captureWorld(world));
+      stackPath.push(choice);
+      atHere = true;
+    }
+    const here = stack[depth]!;
+    if (!atHere) restoreWorld(world, here);
+    return here;
+  }
+
+  /** Lists the actions enabled in the world reached (with their footprints); returns how many. */
+  list(): number {
+    const list = this.run.enabled();
+    const count = list.count;
+    const { actions, footprints, world } = this;
+    actions.length = 0;
+    footprints.length = 0;
+    for (let choice = 0; choice < count; choice += 1) {
+      actions.push(packAction(list.kind[choice]!, list.a[choice]!, list.b[choice]!));
+      footprints.push(this.useIndependence ? footprintOf(world, list.kind[choice]!, list.a[choice]!) : EVERY_CLIENT);
+    }
+    return count;
+  }
+
+  /** Takes packed action `action` in the world as it stands. */
+  take(action: number): void {
+    // Taken by its (kind, a, b): a restored world's actions need not be listed again.
+    this.run.take(action >>> 20, (action >>> 10) & 1023, action & 1023);
+  }
+}
+
+/** A level's entries as judging their children reads them: their paths and sleep sets. */
+export interface LeafLevel {
+  readonly depth: number;
+  readonly count: number;
+  readonly paths: Uint16Array;
+  readonly sleeps: readonly (readonly number[] | null)[];
+}
+
+/** What judging the last depth's worlds counts. */
+export interface LeafCounts {
+  runs: number;
+  slept: number;
+  leaves: number;
+}
+
+/** How judging the last depth's worlds may stop: at a step budget, or at a deadline (on the shared clock). */
+export interface LeafBudget {
+  readonly runsMax: number;
+  readonly deadline: number | null;
+}
+
+/** Where judging a range of the last depth's entries stopped: at the end, at a violation, or at a budget. */
+export type LeafStop = { readonly kind: 'end' } | { readonly kind: 'violation'; readonly entry: number; readonly choice: number; readonly property: PropertyName } | { readonly kind: 'runs' | 'time'; readonly entry: number };
+
+const END: LeafStop = { kind: 'end' };
+
+/**
+ * Judges the last depth's worlds below entries `[from, to)` of `level`, in order: each action of each entry's world
+ * not in its sleep set is taken from a restore of that world, and the world it leads to is judged (the step's
+ * monitors, then its liveness phase and final checks) without being keyed. `stop` says whether to stop before
+ * an entry (another thread found a violation earlier). The same in this thread and in a worker's.
+ */
+export function judgeLeaves(walker: Walker, level: LeafLevel, from: number, to: number, counts: LeafCounts, budget: LeafBudget, stop: (entry: number) => boolean): LeafStop {
+  const { world, run, actions } = walker;
+  const depth = level.depth;
+  for (let entry = from; entry < to; entry += 1) {
+    if (stop(entry)) return END;
+    const here = walker.goTo(level.paths, entry * depth, depth);
+    const count = walker.list();
+    const sleep = level.sleeps[entry]!;
+    let dirty = false;
+    for (let choice = 0; choice < count; choice += 1) {
+      const action = actions[choice]!;
+      if (sleeps(sleep, action)) {
+        counts.slept += 1;
+        continue;
+      }
+      if (counts.runs >= budget.runsMax) return { kind: 'runs', entry };
+      if (budget.deadline !== null && (counts.runs & 255) === 0 && sharedWallMs() >= budget.deadline) return { kind: 'time', entry };
+      if (dirty) restoreWorld(world, here);
+      dirty = true;
+      walker.take(action);
+      counts.runs += 1;
+      // A violation in the step, or in the liveness phase: every shorter sequence was judged, so it is a shortest one.
+      if (world.violation !== null) return { kind: 'violation', entry, choice, property: world.violation.property };
+      counts.leaves += 1;
+      const found = run.finish();
+      if (found !== null) return { kind: 'violation', entry, choice, property: found.property };
+    }
+  }
+  return END;
+}
+
+/** Shares the last depth's worlds out among threads (sim/explore-workers.ts). */
+export interface LeafPool {
+  /** Threads in all, this one included. */
+  readonly threads: number;
+  /**
+   * Judges the children of every entry of `level` across the threads, this one (through `walker`) included, in
+   * chunks of entries claimed in order; the chunks up to the first that decides the level (a violation), in order.
+   */
+  judge(level: LeafLevel, walker: Walker, budget: LeafBudget & { readonly runsLeft: number }): Promise<LeafChunks>;
+  close(): Promise<void>;
+}
+
+/** The last depth judged in chunks of entries. */
+export interface LeafChunks {
+  /** Entries a chunk. */
+  readonly size: number;
+  /** From the first chunk on, each one's counts and where it stopped, up to the first that stopped early or the last. */
+  readonly chunks: readonly { readonly counts: LeafCounts; readonly stop: LeafStop }[];
+  /** True when a thread met the deadline: the counts of every chunk judged, in order or not, are then in `total`. */
+  readonly timeUp: boolean;
+  readonly total: LeafCounts;
+}
+
+async function startLeafPool(target: Target, config: SimConfig, options: FrontierOptions): Promise<LeafPool | null> {
+  const { leafPool } = await import('./explore-workers.ts');
+  return leafPool(target, config, options);
+}
+
+async function search(run: SteppedRun, options: FrontierOptions, startPool: (() => Promise<LeafPool | null>) | null): Promise<FrontierOutcome> {
   const world = run.world;
-  if (!canSnapshot(world)) throw new Error('the target offered a state key but no snapshot');
   const useIndependence = options.independence !== false;
+  const walker = new Walker(run, useIndependence);
   const statesMax = options.statesMax ?? STATES_MAX;
   const frontierMax = options.frontierMax ?? FRONTIER_MAX;
-  const deadline = options.timeMs === undefined ? null : monotonicMs() + options.timeMs;
+  const deadline = options.timeMs === undefined ? null : sharedWallMs() + options.timeMs;
   const names = new KeyNames();
+  const threadsFrom = options.threadsFrom ?? PARALLEL_LEVEL_MIN;
   // hash → check·64 + the shallowest depth met (as the replaying search packs it).
   const visited = new Map<number, number>();
   let runs = 0;
   let runsLastDepth = 0;
   let slept = 0;
   let leaves = 0;
-  const outcome = (choices: number[] | null, depthCleared: number, budget: FrontierOutcome['budget']): FrontierOutcome => ({
+  let threads = 1;
+  const outcome = (choices: number[] | null, depthCleared: number, budget: FrontierOutcome['budget'], property: PropertyName | null = null): FrontierOutcome => ({
     choices,
-    property: choices === null ? null : (world.violation?.property ?? null),
+    property: choices === null ? null : (property ?? world.violation?.property ?? null),
     runs,
     runsLastDepth,
     depthCleared,
     states: visited.size - 1 + leaves,
     slept,
     budget,
+    threads,
   });
-  const root = captureWorld(world);
-  visited.set(worldKey(world, names)!.hash, worldKey(world, names)!.check * 64);
+  const rootKey = worldKey(world, names)!;
+  visited.set(rootKey.hash, rootKey.check * 64);
   let level = new Level(0);
   level.count = 1;
   level.sleeps.push(null);
-  // The snapshots along the last path regenerated: stack[i] is the world after its first i choices.
-  const stack: WorldSnapshot[] = [root];
-  const stackPath: number[] = [];
-  // The enabled actions of the world being expanded, copied (restoring refills the run's list).
-  const actions: number[] = [];
-  const footprints: number[] = [];
+  const { actions, footprints } = walker;
   const done: number[] = [];
   for (let depth = 0; depth < options.depthMax; depth += 1) {
     const childDepth = depth + 1;
-    const next = childDepth < options.depthMax ? new Level(childDepth) : null;
+    walker.reset();
+    runsLastDepth = 0;
+    // Workers are worth starting once the depth before the last looks wide enough to share out (about 20 actions
+    // are enabled in a world): they load while this thread keys it.
+    if (startPool !== null && childDepth + 1 === options.depthMax && level.count * 16 >= threadsFrom) void startPool();
+    if (childDepth === options.depthMax) {
+      // The last depth: its worlds are only judged. Judging one (its liveness phase, a few microseconds) costs less
+      // than keying it to find out whether an equal one was judged already.
+      const counts: LeafCounts = { runs, slept, leaves };
+      const stopAt = (stop: LeafStop): FrontierOutcome => {
+        runs = counts.runs;
+        runsLastDepth = runs - runsBefore;
+        slept = counts.slept;
+        leaves = counts.leaves;
+        if (stop.kind === 'end') return outcome(null, options.depthMax, null);
+        if (stop.kind === 'violation') return outcome([...level.paths.subarray(stop.entry * depth, stop.entry * depth + depth), stop.choice], depth, null, stop.property);
+        return outcome(null, depth, stop.kind);
+      };
+      const runsBefore = runs;
+      const budget: LeafBudget = { runsMax: options.runsMax, deadline };
+      const pool = startPool === null || level.count < threadsFrom ? null : await startPool();
+      if (pool === null) return stopAt(judgeLeaves(walker, level, 0, level.count, counts, budget, () => false));
+      threads = pool.threads;
+      const judged = await pool.judge(level, walker, { ...budget, runsLeft: options.runsMax - runs });
+      // In chunk order, as one thread would have met them: the first chunk that stops decides; a chunk that would
+      // have crossed the step budget is judged again here, to stop exactly where one thread would have.
+      for (let chunk = 0; chunk < judged.chunks.length; chunk += 1) {
+        const { counts: part, stop } = judged.chunks[chunk]!;
+        if (stop.kind === 'time') break;
+        if (counts.runs + part.runs > options.runsMax) {
+          walker.reset();
+          const from = chunk * judged.size;
+          return stopAt(judgeLeaves(walker, level, from, Math.min(level.count, from + judged.size), counts, budget, () => false));
+        }
+        add(counts, part);
+        if (stop.kind !== 'end') return stopAt(stop);
+      }
+      if (!judged.timeUp) {
+        if (judged.chunks.length * judged.size < level.count) throw new Error('assertion: the threads stopped short of the last depth with no budget spent');
+        return stopAt(END);
+      }
+      // Out of time: every chunk judged counts, whichever thread judged it and in whatever order.
+      counts.runs = runsBefore + judged.total.runs;
+      counts.slept = slept + judged.total.slept;
+      counts.leaves = leaves + judged.total.leaves;
+      return stopAt({ kind: 'time', entry: judged.chunks.length * judged.size });
+    }
+    const next = new Level(childDepth);
     // The next level's worlds by hash, for a second path reaching one of them (its sleep set is then dropped).
     const nextIndex = new Map<number, number>();
-    runsLastDepth = 0;
-    stack.length = Math.min(stack.length, 1);
-    stackPath.length = 0;
     for (let entry = 0; entry < level.count; entry += 1) {
-      const at = entry * depth;
-      // Back to the longest prefix shared with the last path, then forward along this one.
-      let shared = 0;
-      while (shared < stackPath.length && shared < depth && stackPath[shared] === level.paths[at + shared]) shared += 1;
-      shared = Math.min(shared, stack.length - 1);
-      stack.length = shared + 1;
-      stackPath.length = shared;
-      let atHere = false;
-      for (let step = shared; step < depth; step += 1) {
-        restoreWorld(world, stack[step]!);
-        run.enabled();
-        const choice = level.paths[at + step]!;
-        run.step(choice);
-        stack.push(captureWorld(world));
-        stackPath.push(choice);
-        atHere = true;
-      }
-      const here = stack[depth]!;
-      if (!atHere) restoreWorld(world, here);
-      const list = run.enabled();
-      const count = list.count;
-      actions.length = 0;
-      footprints.length = 0;
-      for (let choice = 0; choice < count; choice += 1) {
-        actions.push(packAction(list.kind[choice]!, list.a[choice]!, list.b[choice]!));
-        footprints.push(useIndependence ? footprintOf(world, list.kind[choice]!, list.a[choice]!) : EVERY_CLIENT);
-      }
+      const here = walker.goTo(level.paths, entry * depth, depth);
+      const count = walker.list();
       const sleep = level.sleeps[entry]!;
       // From a world whose clients are tied together, nothing is taken as independent.
       const reduceHere = useIndependence && !isEntangled(world);
@@ -194,22 +407,14 @@ function search(run: SteppedRun, options: FrontierOptions): FrontierOutcome {
           continue;
         }
         if (runs >= options.runsMax) return outcome(null, depth, 'runs');
-        if (deadline !== null && (runs & 255) === 0 && monotonicMs() >= deadline) return outcome(null, depth, 'time');
+        if (deadline !== null && (runs & 255) === 0 && sharedWallMs() >= deadline) return outcome(null, depth, 'time');
         if (dirty) restoreWorld(world, here);
         dirty = true;
-        // Taken by its (kind, a, b): a restored world's actions need not be listed again.
-        run.take(action >>> 20, (action >>> 10) & 1023, action & 1023);
+        walker.take(action);
         runs += 1;
         runsLastDepth += 1;
         // A violation in the step: every shorter sequence was judged, so it is a shortest one.
-        if (world.violation !== null) return outcome([...stackPath, choice], depth, null);
-        // At the last depth a world is only judged: judging it (its liveness phase, a few microseconds) costs less
-        // than keying it to find out whether an equal one was judged already.
-        if (next === null) {
-          leaves += 1;
-          if (run.finish() !== null) return outcome([...stackPath, choice], depth, null);
-          continue;
-        }
+        if (world.violation !== null) return outcome([...walker.path(), choice], depth, null);
         const key = worldKey(world, names);
         if (key === null) throw new Error('a target that offered a state key stopped offering one');
         const entryOld = visited.get(key.hash);
@@ -219,7 +424,7 @@ function search(run: SteppedRun, options: FrontierOptions): FrontierOutcome {
           // Met before: at a shallower depth (expanded there, with more steps left), or at this one.
           if (entryOld % 64 === childDepth) {
             const index = nextIndex.get(key.hash);
-            if (index !== undefined && next !== null) next.sleeps[index] = null;
+            if (index !== undefined) next.sleeps[index] = null;
           }
           continue;
         }
@@ -228,7 +433,7 @@ function search(run: SteppedRun, options: FrontierOptions): FrontierOutcome {
           if (visited.size >= statesMax) return outcome(null, depth, 'states');
           visited.set(key.hash, key.check * 64 + childDepth);
         }
-        if (run.finish() !== null) return outcome([...stackPath, choice], depth, null);
+        if (run.finish() !== null) return outcome([...walker.path(), choice], depth, null);
         if (next.count >= frontierMax) return outcome(null, depth, 'frontier');
         let childSleep: number[] | null = null;
         if (reduceHere) {
@@ -243,13 +448,18 @@ function search(run: SteppedRun, options: FrontierOptions): FrontierOutcome {
             if (independent(done[index + 1]!, footprint)) (childSleep ??= []).push(done[index]!, done[index + 1]!);
           }
         }
-        const index = next.push(level.paths, at, choice, childSleep);
+        const index = next.push(level.paths, entry * depth, choice, childSleep);
         if (entryOld === undefined) nextIndex.set(key.hash, index);
       }
     }
-    if (next === null) break;
     level = next;
     if (level.count === 0) return outcome(null, options.depthMax, null);
   }
   return outcome(null, options.depthMax, null);
+}
+
+function add(into: LeafCounts, part: LeafCounts): void {
+  into.runs += part.runs;
+  into.slept += part.slept;
+  into.leaves += part.leaves;
 }

@@ -8,7 +8,7 @@
 // JIT up itself (on an SDK target about 1.5 s of extra CPU over its first few hundred runs). Lanes claim ordinals
 // from one shared counter, so a late start or a slower core leaves no thread idle at the end.
 
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Target } from '../targets/target.ts';
 import { type CoverageCounts, emptyCoverage } from './coverage.ts';
 import type { FuzzExecutor, ShrunkTask } from './fuzz.ts';
@@ -16,22 +16,13 @@ import { WORKERS_MAX, createTurn, mergeLaneCoverage, shrinkTask } from './fuzz.t
 import type { WorkerReply, WorkerRequest } from './fuzz-worker.ts';
 import { type LaneOutcome, searchLane } from './fuzz-search.ts';
 import { targetByName } from './target-by-name.ts';
+import { startWorkerThread } from './worker-thread.ts';
 
-/**
- * Starts a worker on this module's sibling. Run from TypeScript sources (under tsx), the worker registers tsx's
- * loader itself first: a loader registered in this thread does not reach other threads.
- */
+/** Starts a fuzz worker for the target named. */
 function startWorker(targetName: string): Worker {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    const entry = new URL('./fuzz-worker.ts', here).href;
-    const code = `import { register } from 'tsx/esm/api'; register(); await import(${JSON.stringify(entry)});`;
-    return new Worker(code, { eval: true, workerData: { mark: 'resumecheck-fuzz-worker', targetName } });
-  }
-  return new Worker(new URL('./fuzz-worker.js', here), { workerData: { mark: 'resumecheck-fuzz-worker', targetName } });
+  return startWorkerThread('fuzz-worker', { mark: 'resumecheck-fuzz-worker', targetName });
 }
 
-/** A worker and the handlers waiting on its replies. */
 interface PoolWorker {
   readonly worker: Worker;
   listener: ((reply: WorkerReply) => void) | null;

@@ -1,0 +1,64 @@
+// The last depth judged by several threads gives exactly what one thread gives: the same counterexample, the
+// same counts, the same budget stop. Workers are used however narrow the last depth is (threadsFrom 1), so that
+// every planted bug's minimum is found by chunks.
+
+import { describe, expect, it } from 'vitest';
+import { MINIMA, minimaConfig } from '../bench/minima.ts';
+import { DEFAULT_CONFIG } from './config.ts';
+import { PLANTED_TARGETS } from '../targets/planted/index.ts';
+import { referenceTarget } from '../targets/reference/reference.target.ts';
+import { type ExploreOptions, explore } from './explore.ts';
+import type { Target } from '../targets/target.ts';
+import type { SimConfig } from './config.ts';
+
+/** One search with one thread and with `threads`: the outcomes but their thread counts. */
+async function both(target: Target, config: SimConfig, options: ExploreOptions, threads = 2) {
+  const one = await explore(target, config, { ...options, reduce: true });
+  const many = await explore(target, config, { ...options, reduce: true, threads, threadsFrom: 1 });
+  return { one, many };
+}
+
+function withoutThreads<T extends { threads: number }>(outcome: T): Omit<T, 'threads'> {
+  const { threads: _threads, ...rest } = outcome;
+  return rest;
+}
+
+describe('explore with worker threads at the last depth', () => {
+  it('the reference to depth 5: the same sequences, states and sleeps with 2 and 3 threads', async () => {
+    const config = { ...DEFAULT_CONFIG, seed: '1' };
+    for (const threads of [2, 3]) {
+      const { one, many } = await both(referenceTarget, config, { depthMax: 5, runsMax: Number.MAX_SAFE_INTEGER }, threads);
+      expect(one.threads).toBe(1);
+      expect(many.threads).toBe(threads);
+      expect(withoutThreads(many)).toEqual(withoutThreads(one));
+    }
+  }, 60_000);
+
+  it('a step budget spent inside the last depth stops where one thread stops', async () => {
+    const config = { ...DEFAULT_CONFIG, seed: '1' };
+    // Depth 5 has 28 978 steps; 2 820 of them before its last depth: budgets in the first, a middle and the last chunk.
+    for (const runsMax of [2_900, 15_001, 28_977]) {
+      const { one, many } = await both(referenceTarget, config, { depthMax: 5, runsMax });
+      expect(one.budget).toBe('runs');
+      expect(withoutThreads(many)).toEqual(withoutThreads(one));
+    }
+  }, 60_000);
+
+  const planted = PLANTED_TARGETS.filter((target) => MINIMA[target.name] !== undefined);
+  // modern-cursor-replays's era-isolation at 6 steps lies in chunk 71 of the 463 its last depth is judged in.
+  it('every planted bug found at its minimum is the same counterexample with 2 threads', async () => {
+    let parallel = 0;
+    for (const target of planted) {
+      const known = MINIMA[target.name]!;
+      const bugs = known.minima.filter((entry) => entry.length !== null && target.breaks.includes(entry.property));
+      if (bugs.length === 0) continue;
+      const depth = Math.min(...bugs.map((entry) => entry.length!));
+      const { one, many } = await both(target, minimaConfig(target.name), { depthMax: depth, runsMax: 1_000_000 });
+      expect(withoutThreads(many), target.name).toEqual(withoutThreads(one));
+      if (many.threads > 1) parallel += 1;
+    }
+    // The keyed ones (a target without a key is searched by replaying, in this thread).
+    expect(parallel).toBeGreaterThan(10);
+  }, 240_000);
+
+});

@@ -1,0 +1,261 @@
+// Several threads for the last depth of the breadth-first search (sim/frontier-search.ts): this thread and a pool
+// of worker threads judge the last depth's worlds, which are most of a deep search's work (at depth 8 on the
+// reference nine in ten of its steps) and need nothing shared but the level's paths: each thread walks them from its
+// own copy of the target and judges each world it reaches, in chunks of entries claimed from one shared counter.
+// What a chunk found is read in chunk order, so the outcome is the one a single thread would have reached.
+//
+// The shallower depths stay in this thread: their worlds are keyed and merged in one visited set, in order.
+
+import type { Worker } from 'node:worker_threads';
+import type { Target } from '../targets/target.ts';
+import { EXPLORE_THREADS_MAX, type SimConfig } from './config.ts';
+import type { FrontierOptions, LeafBudget, LeafChunks, LeafCounts, LeafLevel, LeafPool, LeafStop, Walker } from './frontier-search.ts';
+import { judgeLeaves } from './frontier-search.ts';
+import { targetByName } from './target-by-name.ts';
+import { startWorkerThread } from './worker-thread.ts';
+
+/** Marks the workerData of an explore worker, so its module does nothing in any other thread that loads it. */
+export const EXPLORE_WORKER_MARK = 'resumecheck-explore-worker';
+
+/** Entries a chunk: at depth 8 on the reference about 25 ms of judging, and a few thousand chunks a level. */
+export const CHUNK_ENTRIES = 128;
+
+/** The shared counters of one level's judging, as indices into an Int32Array. */
+const NEXT = 0; // the next chunk to claim
+const STOP = 1; // the lowest chunk known to stop at a violation (chunks after it need not be judged)
+const TIME = 2; // 1 once a thread met the deadline
+
+/** One level as a worker is sent it: its paths shared, its sleep sets flattened. */
+export interface LevelMessage {
+  readonly kind: 'judge';
+  readonly depth: number;
+  readonly count: number;
+  readonly paths: Uint16Array;
+  /** Entry i's sleep set is `sleepValues[sleepStarts[i] .. sleepStarts[i + 1])`; -1 at `sleepStarts[i]` for none. */
+  readonly sleepStarts: Int32Array;
+  readonly sleepValues: Float64Array;
+  readonly size: number;
+  readonly chunks: number;
+  readonly control: Int32Array;
+  /** Steps judged so far by every thread (a BigInt64Array of one). */
+  readonly done: BigInt64Array;
+  readonly runsLeft: number;
+  readonly deadline: number | null;
+}
+
+/** What a worker answers. */
+export type ExploreWorkerReply =
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'chunk'; readonly chunk: number; readonly counts: LeafCounts; readonly stop: LeafStop; readonly abandoned: boolean }
+  | { readonly kind: 'judged' }
+  | { readonly kind: 'failed'; readonly message: string };
+
+/** One chunk's result. */
+interface ChunkResult {
+  readonly counts: LeafCounts;
+  readonly stop: LeafStop;
+  /** Left before its end because an earlier chunk stopped at a violation: not to be read. */
+  readonly abandoned: boolean;
+}
+
+/** What a thread needs to claim and judge chunks of one level. */
+interface Claims {
+  readonly level: LeafLevel;
+  readonly size: number;
+  readonly chunks: number;
+  readonly control: Int32Array;
+  readonly done: BigInt64Array;
+  readonly runsLeft: number;
+  readonly deadline: number | null;
+}
+
+/** Claims the next chunk, or -1 when none is left worth judging. */
+function claim(claims: Claims): number {
+  const { control } = claims;
+  if (Atomics.load(control, TIME) !== 0 || Atomics.load(claims.done, 0) >= BigInt(claims.runsLeft)) return -1;
+  const chunk = Atomics.add(control, NEXT, 1);
+  if (chunk >= claims.chunks || chunk > Atomics.load(control, STOP)) return -1;
+  return chunk;
+}
+
+/** Lowers the shared stop chunk to `chunk` if it is lower. */
+function stopAtChunk(control: Int32Array, chunk: number): void {
+  for (let seen = Atomics.load(control, STOP); chunk < seen; seen = Atomics.load(control, STOP)) {
+    if (Atomics.compareExchange(control, STOP, seen, chunk) === seen) return;
+  }
+}
+
+/** Claims and judges chunks until none is left; hands each result to `onChunk`. The same in every thread. */
+export function judgeClaimed(walker: Walker, claims: Claims, onChunk: (chunk: number, result: ChunkResult) => void): void {
+  const budget: LeafBudget = { runsMax: Number.POSITIVE_INFINITY, deadline: claims.deadline };
+  walker.reset();
+  for (let chunk = claim(claims); chunk >= 0; chunk = claim(claims)) {
+    const counts: LeafCounts = { runs: 0, slept: 0, leaves: 0 };
+    let abandoned = false;
+    const from = chunk * claims.size;
+    const to = Math.min(claims.level.count, from + claims.size);
+    const stop = judgeLeaves(walker, claims.level, from, to, counts, budget, () => {
+      abandoned = chunk > Atomics.load(claims.control, STOP);
+      return abandoned;
+    });
+    if (stop.kind === 'violation') stopAtChunk(claims.control, chunk);
+    if (stop.kind === 'time') Atomics.store(claims.control, TIME, 1);
+    Atomics.add(claims.done, 0, BigInt(counts.runs));
+    onChunk(chunk, { counts, stop, abandoned });
+  }
+}
+
+/** The sleep sets of a level flattened for a worker. */
+function flattenSleeps(level: LeafLevel): { starts: Int32Array; values: Float64Array } {
+  let total = 0;
+  for (let entry = 0; entry < level.count; entry += 1) total += level.sleeps[entry]?.length ?? 0;
+  const starts = new Int32Array(new SharedArrayBuffer(4 * (level.count + 1)));
+  const values = new Float64Array(new SharedArrayBuffer(8 * Math.max(1, total)));
+  let at = 0;
+  for (let entry = 0; entry < level.count; entry += 1) {
+    const sleep = level.sleeps[entry];
+    starts[entry] = at;
+    if (sleep === null || sleep === undefined) continue;
+    for (const value of sleep) values[at++] = value;
+  }
+  starts[level.count] = at;
+  return { starts, values };
+}
+
+/** A level as a worker rebuilds it from its message. */
+export function levelOf(message: LevelMessage): LeafLevel {
+  const sleeps: (number[] | null)[] = new Array(message.count);
+  for (let entry = 0; entry < message.count; entry += 1) {
+    const from = message.sleepStarts[entry]!;
+    const to = message.sleepStarts[entry + 1]!;
+    sleeps[entry] = from === to ? null : Array.from(message.sleepValues.subarray(from, to));
+  }
+  return { depth: message.depth, count: message.count, paths: message.paths, sleeps };
+}
+
+/** A started worker: its thread, and what it is waiting to hear. */
+interface PoolWorker {
+  readonly worker: Worker;
+  readonly loaded: Promise<void>;
+  listener: ((reply: ExploreWorkerReply) => void) | null;
+  failure: ((error: Error) => void) | null;
+  dead: Error | null;
+}
+
+/**
+ * Starts `options.threads - 1` workers for `target`, or returns null when a worker could not find the very same
+ * target by its name (a target made in a test, say): the search then runs in this thread alone.
+ */
+export async function leafPool(target: Target, config: SimConfig, options: FrontierOptions): Promise<LeafPool | null> {
+  if ((await targetByName(target.name)) !== target) return null;
+  const threads = Math.min(Math.max(1, options.threads ?? 1), EXPLORE_THREADS_MAX);
+  if (threads < 2) return null;
+  const workers: PoolWorker[] = Array.from({ length: threads - 1 }, () => {
+    let loadedNow = (): void => {};
+    let loadFailed = (_error: Error): void => {};
+    const loaded = new Promise<void>((resolve, reject) => {
+      loadedNow = resolve;
+      loadFailed = reject;
+    });
+    loaded.catch(() => undefined);
+    const worker = startWorkerThread('explore-worker', {
+      mark: EXPLORE_WORKER_MARK,
+      targetName: target.name,
+      config,
+      only: options.only ?? null,
+      independence: options.independence !== false,
+    });
+    const entry: PoolWorker = { worker, loaded, listener: null, failure: null, dead: null };
+    const fail = (error: Error): void => {
+      entry.dead ??= error;
+      loadFailed(error);
+      entry.failure?.(error);
+    };
+    worker.on('message', (reply: ExploreWorkerReply) => {
+      if (reply.kind === 'failed') fail(new Error(reply.message));
+      else if (reply.kind === 'ready') loadedNow();
+      else entry.listener?.(reply);
+    });
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`explore worker exited with code ${code}`)));
+    return entry;
+  });
+  return {
+    threads,
+    async judge(level, walker, budget) {
+      const size = CHUNK_ENTRIES;
+      const chunks = Math.ceil(level.count / size);
+      const control = new Int32Array(new SharedArrayBuffer(4 * 3));
+      control[STOP] = chunks;
+      const done = new BigInt64Array(new SharedArrayBuffer(8));
+      const runsLeft = Math.max(0, Math.min(budget.runsLeft, Number.MAX_SAFE_INTEGER));
+      const claims: Claims = { level, size, chunks, control, done, runsLeft, deadline: budget.deadline };
+      const paths = new Uint16Array(new SharedArrayBuffer(2 * Math.max(1, level.count * level.depth)));
+      paths.set(level.paths.subarray(0, level.count * level.depth));
+      const { starts, values } = flattenSleeps(level);
+      const message: LevelMessage = {
+        kind: 'judge',
+        depth: level.depth,
+        count: level.count,
+        paths,
+        sleepStarts: starts,
+        sleepValues: values,
+        size,
+        chunks,
+        control,
+        done,
+        runsLeft,
+        deadline: budget.deadline,
+      };
+      const results: (ChunkResult | undefined)[] = new Array(chunks);
+      const record = (chunk: number, result: ChunkResult): void => {
+        results[chunk] = result;
+      };
+      const finished = workers.map(
+        (entry) =>
+          new Promise<void>((resolve, reject) => {
+            if (entry.dead !== null) {
+              reject(entry.dead);
+              return;
+            }
+            entry.failure = reject;
+            entry.listener = (reply) => {
+              if (reply.kind === 'chunk') record(reply.chunk, reply);
+              else if (reply.kind === 'judged') resolve();
+            };
+            entry.worker.postMessage(message);
+          }),
+      );
+      // This thread judges too, while the workers do (a worker still loading starts on the chunks left).
+      judgeClaimed(walker, claims, record);
+      await Promise.all(finished);
+      for (const entry of workers) {
+        entry.listener = null;
+        entry.failure = null;
+      }
+      const ordered: { counts: LeafCounts; stop: LeafStop }[] = [];
+      for (const result of results) {
+        if (result === undefined || result.abandoned) break;
+        ordered.push(result);
+        if (result.stop.kind !== 'end') break;
+      }
+      const total: LeafCounts = { runs: 0, slept: 0, leaves: 0 };
+      for (const result of results) {
+        if (result === undefined) continue;
+        total.runs += result.counts.runs;
+        total.slept += result.counts.slept;
+        total.leaves += result.counts.leaves;
+      }
+      const outcome: LeafChunks = { size, chunks: ordered, timeUp: Atomics.load(control, TIME) !== 0, total };
+      return outcome;
+    },
+    async close() {
+      for (const entry of workers) {
+        entry.listener = null;
+        entry.failure = null;
+        entry.dead ??= new Error('explore worker closed');
+      }
+      await Promise.all(workers.map((entry) => entry.worker.terminate()));
+    },
+  };
+}
