@@ -151,14 +151,9 @@ export function writeBack(contents: ObjectSnapshot): void {
         for (let index = 0; index < items.length; index += 1) if (array[index] !== items[index]) array[index] = items[index];
         break;
       }
-      case MAP: {
-        const map = object as Map<unknown, unknown>;
-        const entries = kept as [unknown, unknown][];
-        if (sameEntries(map, entries)) break;
-        map.clear();
-        for (const [key, item] of entries) map.set(key, item);
+      case MAP:
+        restoreMap(object as Map<unknown, unknown>, kept as [unknown, unknown][]);
         break;
-      }
       case SET: {
         const set = object as Set<unknown>;
         const items = kept as unknown[];
@@ -177,16 +172,38 @@ export function writeBack(contents: ObjectSnapshot): void {
   }
 }
 
-/** True when `map` holds exactly `entries`, in their order. */
-function sameEntries(map: Map<unknown, unknown>, entries: readonly (readonly [unknown, unknown])[]): boolean {
-  if (map.size !== entries.length) return false;
-  let index = 0;
-  for (const [key, item] of map) {
-    const entry = entries[index]!;
-    if (entry[0] !== key || entry[1] !== item) return false;
-    index += 1;
+/**
+ * Puts `entries` back into `map`, in their order. A step mostly adds entries after the kept ones or changes kept
+ * values: then the kept keys are still first, in order, and only the values that differ are set again and the
+ * entries added are deleted (a Map's clear and refill allocates its table anew each time). Otherwise it is refilled.
+ */
+function restoreMap(map: Map<unknown, unknown>, entries: readonly (readonly [unknown, unknown])[]): void {
+  if (map.size >= entries.length) {
+    let index = 0;
+    let prefix = true;
+    for (const key of map.keys()) {
+      if (index >= entries.length) break;
+      if (entries[index]![0] !== key) {
+        prefix = false;
+        break;
+      }
+      index += 1;
+    }
+    if (prefix) {
+      for (const [key, item] of entries) if (map.get(key) !== item) map.set(key, item);
+      if (map.size > entries.length) {
+        index = 0;
+        // Deleting the entry being visited is allowed: iteration goes on with the next.
+        for (const key of map.keys()) {
+          if (index >= entries.length) map.delete(key);
+          index += 1;
+        }
+      }
+      return;
+    }
   }
-  return true;
+  map.clear();
+  for (const [key, item] of entries) map.set(key, item);
 }
 
 /** True when `set` holds exactly `items`, in their order. */
