@@ -4,7 +4,7 @@
 // time cap, and once one mode hits its cap the deeper depths are not run for it; the machine's load is read after
 // each search. Then each planted target's known minimum, found by the reduced search at that depth.
 
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { MINIMA, minimaConfig } from './minima.ts';
 import type { SimConfig } from '../sim/config.ts';
 import { explore } from '../sim/explore.ts';
@@ -13,11 +13,16 @@ import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { nowMs } from './measure.ts';
 import { type SnapshotCost, measureSnapshotCost } from './snapshot-cost.ts';
 
-/** One search: how far it got, what it explored, how long it took. */
-/** The three ways the bench searches: every sequence, equal worlds merged, merged and sleep sets. */
-export type ExploreMode = 'without' | 'merged' | 'with';
+/**
+ * The ways the bench searches: every sequence, equal worlds merged, merged and sleep sets, and that with the wide
+ * depths shared out among {@link EXPLORE_THREADS} threads (the same sequences and states, in less time).
+ */
+export type ExploreMode = 'without' | 'merged' | 'with' | 'threads';
 
-export const EXPLORE_MODES: readonly ExploreMode[] = ['without', 'merged', 'with'];
+export const EXPLORE_MODES: readonly ExploreMode[] = ['without', 'merged', 'with', 'threads'];
+
+/** Threads of the `threads` mode: one per core (2 on the bench's machine), up to 4. */
+export const EXPLORE_THREADS = Math.min(4, availableParallelism());
 
 export interface ExploreSearch {
   readonly depth: number;
@@ -35,6 +40,8 @@ export interface ExploreSearch {
   readonly slept: number;
   /** The 1-minute load average when the search ended. */
   readonly load: number;
+  /** Threads that judged its widest depths (1 but in the `threads` mode, for depths of 2 048 worlds or more). */
+  readonly threads: number;
 }
 
 /** A planted target's overall minimum, searched for with the reduction at exactly that depth. */
@@ -69,8 +76,17 @@ export interface ExplorePlan {
 }
 
 /** The explore options of one mode. */
-function modeOptions(mode: ExploreMode): { reduce: boolean; independence?: boolean } {
-  return mode === 'without' ? { reduce: false } : mode === 'merged' ? { reduce: true, independence: false } : { reduce: true };
+function modeOptions(mode: ExploreMode): { reduce: boolean; independence?: boolean; threads?: number } {
+  switch (mode) {
+    case 'without':
+      return { reduce: false };
+    case 'merged':
+      return { reduce: true, independence: false };
+    case 'with':
+      return { reduce: true };
+    case 'threads':
+      return { reduce: true, threads: EXPLORE_THREADS };
+  }
 }
 
 /** Runs the explore section. */
@@ -79,11 +95,11 @@ export async function measureExplore(config: SimConfig, plan: ExplorePlan, log: 
   // Warm-up, not recorded: the first search of a process pays for compiling the engine.
   for (const mode of EXPLORE_MODES) await explore(referenceTarget, config, { depthMax: 4, runsMax: Number.MAX_SAFE_INTEGER, ...modeOptions(mode) });
   for (const mode of EXPLORE_MODES) {
-    const capMs = mode === 'with' ? plan.capWithMs : mode === 'merged' ? plan.capMergedMs : plan.capWithoutMs;
+    const capMs = mode === 'with' || mode === 'threads' ? plan.capWithMs : mode === 'merged' ? plan.capMergedMs : plan.capWithoutMs;
     let capped = false;
     for (const depth of plan.depths) {
       if (capped) {
-        searches.push({ depth, mode, ran: false, capMs, cut: true, depthCleared: 0, sequences: 0, states: null, ms: 0, violation: null, slept: 0, load: loadavg()[0]! });
+        searches.push({ depth, mode, ran: false, capMs, cut: true, depthCleared: 0, sequences: 0, states: null, ms: 0, violation: null, slept: 0, load: loadavg()[0]!, threads: 1 });
         continue;
       }
       const started = nowMs();
@@ -104,8 +120,9 @@ export async function measureExplore(config: SimConfig, plan: ExplorePlan, log: 
         violation: outcome.property,
         slept: outcome.slept,
         load,
+        threads: outcome.threads,
       });
-      log(`  reference depth ${depth} ${mode}: ${outcome.runs} sequences in ${(ms / 1000).toFixed(1)} s, load ${load.toFixed(1)}${outcome.budgetSpent ? ` (cut: ${outcome.budget})` : ''}`);
+      log(`  reference depth ${depth} ${mode}: ${outcome.runs} sequences in ${(ms / 1000).toFixed(1)} s, load ${load.toFixed(1)}${outcome.budgetSpent ? ` (cut: ${outcome.budget})` : ''}${outcome.threads > 1 ? `, ${outcome.threads} threads` : ''}`);
     }
   }
   const minima: ExploreMinimum[] = [];

@@ -6,7 +6,8 @@ import { checkedProperties } from '../properties/index.ts';
 import type { PropertyName } from '../properties/names.ts';
 import type { SimConfig } from './config.ts';
 import { SteppedRun } from './engine.ts';
-import { EXPLORE_WORKER_MARK, type ExploreWorkerReply, type LevelMessage, judgeClaimed, levelOf } from './explore-workers.ts';
+import { EXPLORE_WORKER_MARK, type ExploreWorkerReply, type LevelMessage, judgeClaimed, keyedBuffers, levelOf } from './explore-workers.ts';
+import { KeyNames } from './state-key.ts';
 import { Walker } from './frontier-search.ts';
 import { targetByName } from './target-by-name.ts';
 
@@ -32,10 +33,14 @@ if (port !== null && data !== null && typeof data === 'object' && data.mark === 
   const reply = (message: ExploreWorkerReply): void => port.postMessage(message);
   const failed = (error: unknown): void => reply({ kind: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   open(data as ExploreWorkerData).then((walker) => {
+    const context = { names: new KeyNames(), independence: (data as ExploreWorkerData).independence };
     port.on('message', (message: LevelMessage) => {
       try {
         const level = levelOf(message);
-        judgeClaimed(walker, { ...message, level }, (chunk, result) => reply({ kind: 'chunk', chunk, ...result }));
+        judgeClaimed(walker, { ...message, level }, context, (chunk, result) => {
+          if (result.kind === 'keyed') port.postMessage({ ...result, chunk } satisfies ExploreWorkerReply, keyedBuffers(result.keyed));
+          else reply({ ...result, chunk });
+        });
         reply({ kind: 'judged' });
       } catch (error) {
         failed(error);

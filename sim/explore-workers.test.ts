@@ -34,14 +34,28 @@ describe('explore with worker threads at the last depth', () => {
     }
   }, 60_000);
 
-  it('a step budget spent inside the last depth stops where one thread stops', async () => {
+  it('a budget spent at any depth stops where one thread stops', async () => {
     const config = { ...DEFAULT_CONFIG, seed: '1' };
-    // Depth 5 has 28 978 steps; 2 820 of them before its last depth: budgets in the first, a middle and the last chunk.
-    for (const runsMax of [2_900, 15_001, 28_977]) {
+    // Depth 5 has 28 978 steps, 2 820 of them before its last depth: step budgets at keyed depths (3 and 4) and in
+    // the first, a middle and the last chunk of the last; then the distinct worlds and one level's worlds it may hold.
+    for (const runsMax of [150, 1_000, 2_900, 15_001, 28_977]) {
       const { one, many } = await both(referenceTarget, config, { depthMax: 5, runsMax });
       expect(one.budget).toBe('runs');
       expect(withoutThreads(many)).toEqual(withoutThreads(one));
     }
+    for (const bounds of [{ statesMax: 500 }, { frontierMax: 300 }]) {
+      const { one, many } = await both(referenceTarget, config, { depthMax: 5, runsMax: Number.MAX_SAFE_INTEGER, ...bounds });
+      expect(one.budget).toBe('statesMax' in bounds ? 'states' : 'frontier');
+      expect(withoutThreads(many)).toEqual(withoutThreads(one));
+    }
+  }, 60_000);
+
+  it('the reference to depth 6, each depth of 2 048 worlds or more shared out as by default', async () => {
+    const config = { ...DEFAULT_CONFIG, seed: '1' };
+    const one = await explore(referenceTarget, config, { depthMax: 6, runsMax: Number.MAX_SAFE_INTEGER, reduce: true });
+    const many = await explore(referenceTarget, config, { depthMax: 6, runsMax: Number.MAX_SAFE_INTEGER, reduce: true, threads: 2 });
+    expect(many.threads).toBe(2);
+    expect(withoutThreads(many)).toEqual(withoutThreads(one));
   }, 60_000);
 
   const planted = PLANTED_TARGETS.filter((target) => MINIMA[target.name] !== undefined);

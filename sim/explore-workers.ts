@@ -9,8 +9,9 @@
 import type { Worker } from 'node:worker_threads';
 import type { Target } from '../targets/target.ts';
 import { EXPLORE_THREADS_MAX, type SimConfig } from './config.ts';
-import type { FrontierOptions, LeafBudget, LeafChunks, LeafCounts, LeafLevel, LeafPool, LeafStop, Walker } from './frontier-search.ts';
-import { judgeLeaves } from './frontier-search.ts';
+import type { FrontierOptions, KeyedChunk, KeyedChunks, LeafBudget, LeafChunks, LeafCounts, LeafLevel, LeafPool, LeafStop, Walker } from './frontier-search.ts';
+import { SLEPT, judgeLeaves, keyChildren } from './frontier-search.ts';
+import { KeyNames } from './state-key.ts';
 import { targetByName } from './target-by-name.ts';
 import { startWorkerThread } from './worker-thread.ts';
 
@@ -25,9 +26,10 @@ const NEXT = 0; // the next chunk to claim
 const STOP = 1; // the lowest chunk known to stop at a violation (chunks after it need not be judged)
 const TIME = 2; // 1 once a thread met the deadline
 
-/** One level as a worker is sent it: its paths shared, its sleep sets flattened. */
+/** One level as a worker is sent it: its paths shared, its sleep sets flattened; and what to do with it. */
 export interface LevelMessage {
-  readonly kind: 'judge';
+  /** Judge the worlds below its entries (the last depth), or expand and key them (a depth before it). */
+  readonly kind: 'judge' | 'key';
   readonly depth: number;
   readonly count: number;
   readonly paths: Uint16Array;
@@ -47,19 +49,18 @@ export interface LevelMessage {
 export type ExploreWorkerReply =
   | { readonly kind: 'ready' }
   | { readonly kind: 'chunk'; readonly chunk: number; readonly counts: LeafCounts; readonly stop: LeafStop; readonly abandoned: boolean }
+  | { readonly kind: 'keyed'; readonly chunk: number; readonly keyed: KeyedChunk; readonly abandoned: boolean }
   | { readonly kind: 'judged' }
   | { readonly kind: 'failed'; readonly message: string };
 
-/** One chunk's result. */
-interface ChunkResult {
-  readonly counts: LeafCounts;
-  readonly stop: LeafStop;
-  /** Left before its end because an earlier chunk stopped at a violation: not to be read. */
-  readonly abandoned: boolean;
-}
+/** One chunk's result: its leaves judged, or its children keyed. */
+type ChunkResult =
+  | { readonly kind: 'chunk'; readonly counts: LeafCounts; readonly stop: LeafStop; readonly abandoned: boolean }
+  | { readonly kind: 'keyed'; readonly keyed: KeyedChunk; readonly abandoned: boolean };
 
 /** What a thread needs to claim and judge chunks of one level. */
 interface Claims {
+  readonly kind: LevelMessage['kind'];
   readonly level: LeafLevel;
   readonly size: number;
   readonly chunks: number;
@@ -67,6 +68,12 @@ interface Claims {
   readonly done: BigInt64Array;
   readonly runsLeft: number;
   readonly deadline: number | null;
+}
+
+/** What keying needs besides the level: the thread's key cache, and whether sleep sets are kept. */
+export interface KeyContext {
+  readonly names: KeyNames;
+  readonly independence: boolean;
 }
 
 /** Claims the next chunk, or -1 when none is left worth judging. */
@@ -85,24 +92,39 @@ function stopAtChunk(control: Int32Array, chunk: number): void {
   }
 }
 
-/** Claims and judges chunks until none is left; hands each result to `onChunk`. The same in every thread. */
-export function judgeClaimed(walker: Walker, claims: Claims, onChunk: (chunk: number, result: ChunkResult) => void): void {
-  const budget: LeafBudget = { runsMax: Number.POSITIVE_INFINITY, deadline: claims.deadline };
+/** Claims and judges (or keys) chunks until none is left; hands each result to `onChunk`. The same in every thread. */
+export function judgeClaimed(walker: Walker, claims: Claims, context: KeyContext, onChunk: (chunk: number, result: ChunkResult) => void): void {
   walker.reset();
   for (let chunk = claim(claims); chunk >= 0; chunk = claim(claims)) {
-    const counts: LeafCounts = { runs: 0, slept: 0, leaves: 0 };
     let abandoned = false;
     const from = chunk * claims.size;
     const to = Math.min(claims.level.count, from + claims.size);
-    const stop = judgeLeaves(walker, claims.level, from, to, counts, budget, () => {
+    const stop = (): boolean => {
       abandoned = chunk > Atomics.load(claims.control, STOP);
       return abandoned;
-    });
-    if (stop.kind === 'violation') stopAtChunk(claims.control, chunk);
-    if (stop.kind === 'time') Atomics.store(claims.control, TIME, 1);
+    };
+    if (claims.kind === 'key') {
+      const keyed = keyChildren(walker, claims.level, from, to, context.names, context.independence, claims.deadline, stop);
+      if (keyed.stop === 'violation') stopAtChunk(claims.control, chunk);
+      if (keyed.stop === 'time') Atomics.store(claims.control, TIME, 1);
+      let steps = 0;
+      for (const state of keyed.state) if (state !== SLEPT) steps += 1;
+      Atomics.add(claims.done, 0, BigInt(steps));
+      onChunk(chunk, { kind: 'keyed', keyed, abandoned });
+      continue;
+    }
+    const counts: LeafCounts = { runs: 0, slept: 0, leaves: 0 };
+    const ended = judgeLeaves(walker, claims.level, from, to, counts, { runsMax: Number.POSITIVE_INFINITY, deadline: claims.deadline }, stop);
+    if (ended.kind === 'violation') stopAtChunk(claims.control, chunk);
+    if (ended.kind === 'time') Atomics.store(claims.control, TIME, 1);
     Atomics.add(claims.done, 0, BigInt(counts.runs));
-    onChunk(chunk, { counts, stop, abandoned });
+    onChunk(chunk, { kind: 'chunk', counts, stop: ended, abandoned });
   }
+}
+
+/** The buffers of a keyed chunk, handed over rather than copied when it crosses threads. */
+export function keyedBuffers(keyed: KeyedChunk): ArrayBuffer[] {
+  return [keyed.slots, keyed.state, keyed.hash, keyed.check, keyed.property, keyed.sleepStarts, keyed.sleepValues].map((array) => array.buffer as ArrayBuffer);
 }
 
 /** The sleep sets of a level flattened for a worker. */
@@ -180,73 +202,79 @@ export async function leafPool(target: Target, config: SimConfig, options: Front
     worker.on('exit', (code) => fail(new Error(`explore worker exited with code ${code}`)));
     return entry;
   });
+  const context: KeyContext = { names: new KeyNames(), independence: options.independence !== false };
+  /** Shares one level out among the threads, this one included; returns each chunk's result by chunk number. */
+  const share = async (kind: LevelMessage['kind'], level: LeafLevel, walker: Walker, budget: LeafBudget & { readonly runsLeft: number }) => {
+    const size = CHUNK_ENTRIES;
+    const chunks = Math.ceil(level.count / size);
+    const control = new Int32Array(new SharedArrayBuffer(4 * 3));
+    control[STOP] = chunks;
+    const done = new BigInt64Array(new SharedArrayBuffer(8));
+    const runsLeft = Math.max(0, Math.min(budget.runsLeft, Number.MAX_SAFE_INTEGER));
+    const claims: Claims = { kind, level, size, chunks, control, done, runsLeft, deadline: budget.deadline };
+    const paths = new Uint16Array(new SharedArrayBuffer(2 * Math.max(1, level.count * level.depth)));
+    paths.set(level.paths.subarray(0, level.count * level.depth));
+    const { starts, values } = flattenSleeps(level);
+    const message: LevelMessage = { kind, depth: level.depth, count: level.count, paths, sleepStarts: starts, sleepValues: values, size, chunks, control, done, runsLeft, deadline: budget.deadline };
+    const results: (ChunkResult | undefined)[] = new Array(chunks);
+    const finished = workers.map(
+      (entry) =>
+        new Promise<void>((resolve, reject) => {
+          if (entry.dead !== null) {
+            reject(entry.dead);
+            return;
+          }
+          entry.failure = reject;
+          entry.listener = (reply) => {
+            if (reply.kind === 'chunk' || reply.kind === 'keyed') results[reply.chunk] = reply;
+            else if (reply.kind === 'judged') resolve();
+          };
+          entry.worker.postMessage(message);
+        }),
+    );
+    // This thread takes chunks too, while the workers do (a worker still loading starts on the chunks left).
+    judgeClaimed(walker, claims, context, (chunk, result) => {
+      results[chunk] = result;
+    });
+    await Promise.all(finished);
+    for (const entry of workers) {
+      entry.listener = null;
+      entry.failure = null;
+    }
+    return { size, results, timeUp: Atomics.load(control, TIME) !== 0 };
+  };
   return {
     threads,
     async judge(level, walker, budget) {
-      const size = CHUNK_ENTRIES;
-      const chunks = Math.ceil(level.count / size);
-      const control = new Int32Array(new SharedArrayBuffer(4 * 3));
-      control[STOP] = chunks;
-      const done = new BigInt64Array(new SharedArrayBuffer(8));
-      const runsLeft = Math.max(0, Math.min(budget.runsLeft, Number.MAX_SAFE_INTEGER));
-      const claims: Claims = { level, size, chunks, control, done, runsLeft, deadline: budget.deadline };
-      const paths = new Uint16Array(new SharedArrayBuffer(2 * Math.max(1, level.count * level.depth)));
-      paths.set(level.paths.subarray(0, level.count * level.depth));
-      const { starts, values } = flattenSleeps(level);
-      const message: LevelMessage = {
-        kind: 'judge',
-        depth: level.depth,
-        count: level.count,
-        paths,
-        sleepStarts: starts,
-        sleepValues: values,
-        size,
-        chunks,
-        control,
-        done,
-        runsLeft,
-        deadline: budget.deadline,
-      };
-      const results: (ChunkResult | undefined)[] = new Array(chunks);
-      const record = (chunk: number, result: ChunkResult): void => {
-        results[chunk] = result;
-      };
-      const finished = workers.map(
-        (entry) =>
-          new Promise<void>((resolve, reject) => {
-            if (entry.dead !== null) {
-              reject(entry.dead);
-              return;
-            }
-            entry.failure = reject;
-            entry.listener = (reply) => {
-              if (reply.kind === 'chunk') record(reply.chunk, reply);
-              else if (reply.kind === 'judged') resolve();
-            };
-            entry.worker.postMessage(message);
-          }),
-      );
-      // This thread judges too, while the workers do (a worker still loading starts on the chunks left).
-      judgeClaimed(walker, claims, record);
-      await Promise.all(finished);
-      for (const entry of workers) {
-        entry.listener = null;
-        entry.failure = null;
-      }
+      const { size, results, timeUp } = await share('judge', level, walker, budget);
       const ordered: { counts: LeafCounts; stop: LeafStop }[] = [];
       for (const result of results) {
-        if (result === undefined || result.abandoned) break;
+        if (result === undefined || result.kind !== 'chunk' || result.abandoned) break;
         ordered.push(result);
         if (result.stop.kind !== 'end') break;
       }
       const total: LeafCounts = { runs: 0, slept: 0, leaves: 0 };
       for (const result of results) {
-        if (result === undefined) continue;
+        if (result === undefined || result.kind !== 'chunk') continue;
         total.runs += result.counts.runs;
         total.slept += result.counts.slept;
         total.leaves += result.counts.leaves;
       }
-      const outcome: LeafChunks = { size, chunks: ordered, timeUp: Atomics.load(control, TIME) !== 0, total };
+      const outcome: LeafChunks = { size, chunks: ordered, timeUp, total };
+      return outcome;
+    },
+    async key(level, walker, budget) {
+      const { results, timeUp } = await share('key', level, walker, budget);
+      const ordered: KeyedChunk[] = [];
+      let entries = 0;
+      for (const result of results) {
+        if (result === undefined || result.kind !== 'keyed' || result.abandoned) break;
+        ordered.push(result.keyed);
+        // A chunk that stopped early ends what can be read; its entries are not all covered.
+        if (result.keyed.stop !== 'end') break;
+        entries += result.keyed.slots.length;
+      }
+      const outcome: KeyedChunks = { chunks: ordered, entries, timeUp };
       return outcome;
     },
     async close() {

@@ -6,7 +6,7 @@
 // back to a shared prefix's end in one restore and one step per level that differs.
 
 import { checkedProperties } from '../properties/index.ts';
-import type { PropertyName } from '../properties/names.ts';
+import { CLIENT_PROPERTY_NAMES, PROPERTY_NAMES, type PropertyName } from '../properties/names.ts';
 import type { Target } from '../targets/target.ts';
 import { sharedWallMs } from './clock.ts';
 import { PARALLEL_LEVEL_MIN, type SimConfig } from './config.ts';
@@ -287,7 +287,20 @@ export interface LeafPool {
    * chunks of entries claimed in order; the chunks up to the first that decides the level (a violation), in order.
    */
   judge(level: LeafLevel, walker: Walker, budget: LeafBudget & { readonly runsLeft: number }): Promise<LeafChunks>;
+  /**
+   * Expands every entry of a keyed depth across the threads, in chunks claimed in order: the chunks up to the
+   * first that stopped early (a violation in a step, or the deadline), in order, for this thread to merge.
+   */
+  key(level: LeafLevel, walker: Walker, budget: LeafBudget & { readonly runsLeft: number }): Promise<KeyedChunks>;
   close(): Promise<void>;
+}
+
+/** A keyed depth expanded in chunks. */
+export interface KeyedChunks {
+  readonly chunks: readonly KeyedChunk[];
+  /** Entries the chunks cover, from the first on. */
+  readonly entries: number;
+  readonly timeUp: boolean;
 }
 
 /** The last depth judged in chunks of entries. */
@@ -344,9 +357,9 @@ async function search(run: SteppedRun, options: FrontierOptions, startPool: (() 
     const childDepth = depth + 1;
     walker.reset();
     runsLastDepth = 0;
-    // Workers are worth starting once the depth before the last looks wide enough to share out (about 20 actions
-    // are enabled in a world): they load while this thread keys it.
-    if (startPool !== null && childDepth + 1 === options.depthMax && level.count * 16 >= threadsFrom) void startPool();
+    // Workers are worth starting once the next depth looks wide enough to share out (about 20 actions are enabled
+    // in a world): they load while this thread expands this one.
+    if (startPool !== null && childDepth < options.depthMax && level.count * 16 >= threadsFrom) void startPool();
     if (childDepth === options.depthMax) {
       // The last depth: its worlds are only judged. Judging one (its liveness phase, a few microseconds) costs less
       // than keying it to find out whether an equal one was judged already.
@@ -389,73 +402,256 @@ async function search(run: SteppedRun, options: FrontierOptions, startPool: (() 
       counts.leaves = leaves + judged.total.leaves;
       return stopAt({ kind: 'time', entry: judged.chunks.length * judged.size });
     }
-    const next = new Level(childDepth);
-    // The next level's worlds by hash, for a second path reaching one of them (its sleep set is then dropped).
-    const nextIndex = new Map<number, number>();
-    for (let entry = 0; entry < level.count; entry += 1) {
-      const here = walker.goTo(level.paths, entry * depth, depth);
-      const count = walker.list();
-      const sleep = level.sleeps[entry]!;
-      // From a world whose clients are tied together, nothing is taken as independent.
-      const reduceHere = useIndependence && !isEntangled(world);
-      done.length = 0;
-      let dirty = false;
-      for (let choice = 0; choice < count; choice += 1) {
-        const action = actions[choice]!;
-        if (sleeps(sleep, action)) {
-          slept += 1;
-          continue;
-        }
-        if (runs >= options.runsMax) return outcome(null, depth, 'runs');
-        if (deadline !== null && (runs & 255) === 0 && sharedWallMs() >= deadline) return outcome(null, depth, 'time');
-        if (dirty) restoreWorld(world, here);
-        dirty = true;
-        walker.take(action);
-        runs += 1;
-        runsLastDepth += 1;
-        // A violation in the step: every shorter sequence was judged, so it is a shortest one.
-        if (world.violation !== null) return outcome([...walker.path(), choice], depth, null);
-        const key = worldKey(world, names);
-        if (key === null) throw new Error('a target that offered a state key stopped offering one');
-        const entryOld = visited.get(key.hash);
-        const same = entryOld !== undefined && Math.floor(entryOld / 64) === key.check;
-        done.push(action, footprints[choice]!);
-        if (same) {
-          // Met before: at a shallower depth (expanded there, with more steps left), or at this one.
-          if (entryOld % 64 === childDepth) {
-            const index = nextIndex.get(key.hash);
-            if (index !== undefined) next.sleeps[index] = null;
-          }
-          continue;
-        }
-        // Another world under a known hash (about one in 2^85 pairs) is judged and expanded, but not remembered.
-        if (entryOld === undefined) {
-          if (visited.size >= statesMax) return outcome(null, depth, 'states');
-          visited.set(key.hash, key.check * 64 + childDepth);
-        }
-        if (run.finish() !== null) return outcome([...walker.path(), choice], depth, null);
-        if (next.count >= frontierMax) return outcome(null, depth, 'frontier');
-        let childSleep: number[] | null = null;
-        if (reduceHere) {
-          const footprint = footprints[choice]!;
-          // Z' = { z ∈ Z ∪ done-before-this : z independent of this }.
-          if (sleep !== null) {
-            for (let index = 0; index < sleep.length; index += 2) {
-              if (independent(sleep[index + 1]!, footprint)) (childSleep ??= []).push(sleep[index]!, sleep[index + 1]!);
+    const merge = new LevelMerge(new Level(childDepth), visited, statesMax, frontierMax);
+    const pool = startPool === null || level.count < threadsFrom ? null : await startPool();
+    let sequentialFrom = 0;
+    if (pool !== null) {
+      threads = pool.threads;
+      const keyed = await pool.key(level, walker, { runsMax: Number.POSITIVE_INFINITY, deadline, runsLeft: options.runsMax - runs });
+      // In chunk order, as one thread would have met them; each world was judged where it was keyed, and only a new
+      // one's verdict is read, as one thread would have judged only it.
+      for (const chunk of keyed.chunks) {
+        let slot = 0;
+        for (let entry = chunk.from; entry < chunk.from + chunk.slots.length; entry += 1) {
+          const slots = chunk.slots[entry - chunk.from]!;
+          for (let choice = 0; choice < slots; choice += 1, slot += 1) {
+            const state = chunk.state[slot]!;
+            if (state === SLEPT) {
+              slept += 1;
+              continue;
             }
-          }
-          for (let index = 0; index < done.length - 2; index += 2) {
-            if (independent(done[index + 1]!, footprint)) (childSleep ??= []).push(done[index]!, done[index + 1]!);
+            if (runs >= options.runsMax) return outcome(null, depth, 'runs');
+            runs += 1;
+            runsLastDepth += 1;
+            const path = (): number[] => [...level.paths.subarray(entry * depth, entry * depth + depth), choice];
+            if (state === STEP_VIOLATION) return outcome(path(), depth, null, NAMES[chunk.property[slot]!]!);
+            const hash = chunk.hash[slot]!;
+            const admitted = merge.admit(hash, chunk.check[slot]!, childDepth);
+            if (admitted === 'same') continue;
+            if (admitted === 'states') return outcome(null, depth, 'states');
+            if (chunk.property[slot]! >= 0) return outcome(path(), depth, null, NAMES[chunk.property[slot]!]!);
+            if (merge.full()) return outcome(null, depth, 'frontier');
+            const from = chunk.sleepStarts[slot]!;
+            const to = chunk.sleepStarts[slot + 1]!;
+            merge.push(level.paths, entry * depth, choice, from === to ? null : Array.from(chunk.sleepValues.subarray(from, to)), hash, admitted === 'unknown');
           }
         }
-        const index = next.push(level.paths, entry * depth, choice, childSleep);
-        if (entryOld === undefined) nextIndex.set(key.hash, index);
+      }
+      if (keyed.timeUp) return outcome(null, depth, 'time');
+      sequentialFrom = keyed.entries;
+    }
+    {
+      // The entries no thread expanded (all of them, in this thread alone; or those past a spent step budget, to
+      // stop exactly where one thread would have).
+      for (let entry = sequentialFrom; entry < level.count; entry += 1) {
+        const here = walker.goTo(level.paths, entry * depth, depth);
+        const count = walker.list();
+        const sleep = level.sleeps[entry]!;
+        // From a world whose clients are tied together, nothing is taken as independent.
+        const reduceHere = useIndependence && !isEntangled(world);
+        done.length = 0;
+        let dirty = false;
+        for (let choice = 0; choice < count; choice += 1) {
+          const action = actions[choice]!;
+          if (sleeps(sleep, action)) {
+            slept += 1;
+            continue;
+          }
+          if (runs >= options.runsMax) return outcome(null, depth, 'runs');
+          if (deadline !== null && (runs & 255) === 0 && sharedWallMs() >= deadline) return outcome(null, depth, 'time');
+          if (dirty) restoreWorld(world, here);
+          dirty = true;
+          walker.take(action);
+          runs += 1;
+          runsLastDepth += 1;
+          // A violation in the step: every shorter sequence was judged, so it is a shortest one.
+          if (world.violation !== null) return outcome([...walker.path(), choice], depth, null);
+          const key = worldKey(world, names);
+          if (key === null) throw new Error('a target that offered a state key stopped offering one');
+          done.push(action, footprints[choice]!);
+          const admitted = merge.admit(key.hash, key.check, childDepth);
+          if (admitted === 'same') continue;
+          if (admitted === 'states') return outcome(null, depth, 'states');
+          if (run.finish() !== null) return outcome([...walker.path(), choice], depth, null);
+          if (merge.full()) return outcome(null, depth, 'frontier');
+          const childSleep = reduceHere ? childSleepOf(sleep, done, footprints[choice]!) : null;
+          merge.push(level.paths, entry * depth, choice, childSleep, key.hash, admitted === 'unknown');
+        }
       }
     }
-    level = next;
+    level = merge.next;
     if (level.count === 0) return outcome(null, options.depthMax, null);
   }
   return outcome(null, options.depthMax, null);
+}
+
+/**
+ * The sleep set of the world an action leads to: Z' = { z ∈ Z ∪ done-before-it : z independent of it }, from the
+ * sleep set Z of the world it is taken in and the actions taken there before it (`done` ends with the action itself).
+ */
+export function childSleepOf(sleep: readonly number[] | null, done: readonly number[], footprint: number): number[] | null {
+  let childSleep: number[] | null = null;
+  if (sleep !== null) {
+    for (let index = 0; index < sleep.length; index += 2) {
+      if (independent(sleep[index + 1]!, footprint)) (childSleep ??= []).push(sleep[index]!, sleep[index + 1]!);
+    }
+  }
+  for (let index = 0; index < done.length - 2; index += 2) {
+    if (independent(done[index + 1]!, footprint)) (childSleep ??= []).push(done[index]!, done[index + 1]!);
+  }
+  return childSleep;
+}
+
+/** Every property by number, for a violation recorded in a chunk. */
+const NAMES: readonly PropertyName[] = [...PROPERTY_NAMES, ...CLIENT_PROPERTY_NAMES];
+
+/** A slot's state in a keyed chunk: its action was in the sleep set, was taken, or violated in its step. */
+export const SLEPT = 0;
+export const TAKEN = 1;
+export const STEP_VIOLATION = 2;
+
+/**
+ * The merge of one depth's worlds into the visited set and the next level, in the order one thread meets them:
+ * a world met before (at a shallower depth, or at this one: its sleep set is then dropped) is not kept again.
+ */
+class LevelMerge {
+  /** The next level's worlds by hash, for a second path reaching one of them (its sleep set is then dropped). */
+  private readonly nextIndex = new Map<number, number>();
+
+  constructor(
+    readonly next: Level,
+    private readonly visited: Map<number, number>,
+    private readonly statesMax: number,
+    private readonly frontierMax: number,
+  ) {}
+
+  /**
+   * A world keyed `hash`/`check` first met at `depth`: 'same' when met before, 'states' when it cannot be
+   * remembered, else 'unknown' (remembered now) or 'collision' (another world under a known hash, about one in
+   * 2^85 pairs: judged and expanded, but not remembered).
+   */
+  admit(hash: number, check: number, depth: number): 'same' | 'states' | 'unknown' | 'collision' {
+    const entryOld = this.visited.get(hash);
+    const same = entryOld !== undefined && Math.floor(entryOld / 64) === check;
+    if (same) {
+      // Met before: at a shallower depth (expanded there, with more steps left), or at this one.
+      if (entryOld % 64 === depth) {
+        const index = this.nextIndex.get(hash);
+        if (index !== undefined) this.next.sleeps[index] = null;
+      }
+      return 'same';
+    }
+    if (entryOld !== undefined) return 'collision';
+    if (this.visited.size >= this.statesMax) return 'states';
+    this.visited.set(hash, check * 64 + depth);
+    return 'unknown';
+  }
+
+  /** True when the next level holds all it may. */
+  full(): boolean {
+    return this.next.count >= this.frontierMax;
+  }
+
+  /** Keeps a new world of the next level: its path (a prefix from `paths` and one more choice) and sleep set. */
+  push(paths: Uint16Array, at: number, choice: number, sleep: number[] | null, hash: number, remembered: boolean): void {
+    const index = this.next.push(paths, at, choice, sleep);
+    if (remembered) this.nextIndex.set(hash, index);
+  }
+}
+
+/** One chunk of a keyed depth's entries, expanded: per slot (each enabled action of each entry's world, in order). */
+export interface KeyedChunk {
+  /** The chunk's first entry, and each entry's slots (enabled actions). */
+  readonly from: number;
+  readonly slots: Int32Array;
+  /** {@link SLEPT}, {@link TAKEN} or {@link STEP_VIOLATION}. */
+  readonly state: Uint8Array;
+  readonly hash: Float64Array;
+  readonly check: Float64Array;
+  /** The property violated (an index into PROPERTY_NAMES): in the step, or by the world's judging; -1 for none. */
+  readonly property: Int16Array;
+  /** Slot i's child sleep set is `sleepValues[sleepStarts[i] .. sleepStarts[i + 1])`. */
+  readonly sleepStarts: Int32Array;
+  readonly sleepValues: Float64Array;
+  /** Where it stopped: at its end, at a violation in a step (its last slot), or at the deadline. */
+  readonly stop: 'end' | 'violation' | 'time';
+}
+
+/**
+ * Expands entries `[from, to)` of a keyed depth as one thread would, but judging every world reached (not knowing
+ * which are new, which only the merge in chunk order can tell) and recording each slot for that merge.
+ */
+export function keyChildren(walker: Walker, level: LeafLevel, from: number, to: number, names: KeyNames, useIndependence: boolean, deadline: number | null, stop: (entry: number) => boolean): KeyedChunk {
+  const { world, run, actions, footprints } = walker;
+  const depth = level.depth;
+  const slots: number[] = [];
+  const state: number[] = [];
+  const hash: number[] = [];
+  const check: number[] = [];
+  const property: number[] = [];
+  const sleepStarts: number[] = [];
+  const sleepValues: number[] = [];
+  const done: number[] = [];
+  let steps = 0;
+  let ended: KeyedChunk['stop'] = 'end';
+  const slot = (kind: number, h: number, c: number, violated: number): void => {
+    state.push(kind);
+    hash.push(h);
+    check.push(c);
+    property.push(violated);
+    sleepStarts.push(sleepValues.length);
+  };
+  entries: for (let entry = from; entry < to; entry += 1) {
+    if (stop(entry)) break;
+    const here = walker.goTo(level.paths, entry * depth, depth);
+    const count = walker.list();
+    const sleep = level.sleeps[entry]!;
+    const reduceHere = useIndependence && !isEntangled(world);
+    done.length = 0;
+    let dirty = false;
+    slots.push(0);
+    for (let choice = 0; choice < count; choice += 1) {
+      const action = actions[choice]!;
+      slots[slots.length - 1]! += 1;
+      if (sleeps(sleep, action)) {
+        slot(SLEPT, 0, 0, -1);
+        continue;
+      }
+      if (deadline !== null && (steps & 255) === 0 && sharedWallMs() >= deadline) {
+        slots[slots.length - 1]! -= 1;
+        ended = 'time';
+        break entries;
+      }
+      if (dirty) restoreWorld(world, here);
+      dirty = true;
+      walker.take(action);
+      steps += 1;
+      if (world.violation !== null) {
+        slot(STEP_VIOLATION, 0, 0, NAMES.indexOf(world.violation.property));
+        ended = 'violation';
+        break entries;
+      }
+      const key = worldKey(world, names);
+      if (key === null) throw new Error('a target that offered a state key stopped offering one');
+      done.push(action, footprints[choice]!);
+      const found = run.finish();
+      slot(TAKEN, key.hash, key.check, found === null ? -1 : NAMES.indexOf(found.property));
+      const childSleep = reduceHere ? childSleepOf(sleep, done, footprints[choice]!) : null;
+      if (childSleep !== null) sleepValues.push(...childSleep);
+    }
+  }
+  sleepStarts.push(sleepValues.length);
+  return {
+    from,
+    slots: Int32Array.from(slots),
+    state: Uint8Array.from(state),
+    hash: Float64Array.from(hash),
+    check: Float64Array.from(check),
+    property: Int16Array.from(property),
+    sleepStarts: Int32Array.from(sleepStarts),
+    sleepValues: Float64Array.from(sleepValues),
+    stop: ended,
+  };
 }
 
 function add(into: LeafCounts, part: LeafCounts): void {
