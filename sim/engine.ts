@@ -757,10 +757,7 @@ function nextStep(context: LevelRun, source: ChoiceSource, progress: Progress): 
         return choice;
       }
     }
-    progress.steps = world.step;
-    progress.phase = 'liveness';
-    context.startHeal();
-    world.healRound = 1;
+    enterLiveness(context, progress);
   }
   while (world.healRound <= HEAL_ROUNDS_MAX) {
     const choice = context.nextHeal();
@@ -777,6 +774,14 @@ function nextStep(context: LevelRun, source: ChoiceSource, progress: Progress): 
   progress.phase = 'done';
   context.finish();
   return null;
+}
+
+/** Ends the fault phase: the liveness phase begins, at its first round. */
+function enterLiveness(context: LevelRun, progress: Progress): void {
+  progress.steps = context.world.step;
+  progress.phase = 'liveness';
+  context.startHeal();
+  context.world.healRound = 1;
 }
 
 function newProgress(): Progress {
@@ -862,6 +867,9 @@ export class SteppedRun {
   finish(): Violation | null {
     const { world, list } = this.context;
     const progress = newProgress();
+    // Straight to the liveness phase: listing the enabled actions only to be told to stop costs a leaf of the
+    // exhaustive search about a twentieth of its time.
+    if (world.violation === null) enterLiveness(this.context, progress);
     for (let choice = nextStep(this.context, STOP_SOURCE, progress); choice !== null; choice = nextStep(this.context, STOP_SOURCE, progress)) {
       stepSync(this.context, list.kind[choice]!, list.a[choice]!, list.b[choice]!);
     }

@@ -178,24 +178,29 @@ export function writeBack(contents: ObjectSnapshot): void {
  * entries added are deleted (a Map's clear and refill allocates its table anew each time). Otherwise it is refilled.
  */
 function restoreMap(map: Map<unknown, unknown>, entries: readonly (readonly [unknown, unknown])[]): void {
-  if (map.size >= entries.length) {
+  const count = entries.length;
+  if (map.size >= count) {
+    // One pass over the kept entries' places: are the kept keys still first, in order, and do their values differ?
     let index = 0;
     let prefix = true;
-    for (const key of map.keys()) {
-      if (index >= entries.length) break;
-      if (entries[index]![0] !== key) {
+    let changed = false;
+    for (const [key, item] of map) {
+      if (index === count) break;
+      const entry = entries[index]!;
+      if (entry[0] !== key) {
         prefix = false;
         break;
       }
+      if (entry[1] !== item) changed = true;
       index += 1;
     }
     if (prefix) {
-      for (const [key, item] of entries) if (map.get(key) !== item) map.set(key, item);
-      if (map.size > entries.length) {
+      if (changed) for (const [key, item] of entries) if (map.get(key) !== item) map.set(key, item);
+      if (map.size > count) {
         index = 0;
         // Deleting the entry being visited is allowed: iteration goes on with the next.
         for (const key of map.keys()) {
-          if (index >= entries.length) map.delete(key);
+          if (index >= count) map.delete(key);
           index += 1;
         }
       }
