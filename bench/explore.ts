@@ -71,6 +71,8 @@ export interface ExplorePlan {
   /** The cap of the merged-only search (equal worlds merged, no sleep sets). */
   readonly capMergedMs: number;
   readonly capWithMs: number;
+  /** The cap of the reduction in every core's thread: long enough for depth 8 to be measured, not estimated. */
+  readonly capThreadsMs: number;
   /** Times each of 50 prefixes per depth is replayed and its world copied. */
   readonly snapshotRounds: number;
 }
@@ -95,7 +97,7 @@ export async function measureExplore(config: SimConfig, plan: ExplorePlan, log: 
   // Warm-up, not recorded: the first search of a process pays for compiling the engine.
   for (const mode of EXPLORE_MODES) await explore(referenceTarget, config, { depthMax: 4, runsMax: Number.MAX_SAFE_INTEGER, ...modeOptions(mode) });
   for (const mode of EXPLORE_MODES) {
-    const capMs = mode === 'with' || mode === 'threads' ? plan.capWithMs : mode === 'merged' ? plan.capMergedMs : plan.capWithoutMs;
+    const capMs = mode === 'threads' ? plan.capThreadsMs : mode === 'with' ? plan.capWithMs : mode === 'merged' ? plan.capMergedMs : plan.capWithoutMs;
     let capped = false;
     for (const depth of plan.depths) {
       if (capped) {

@@ -146,7 +146,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       workers: {
         type: 'string',
         value: 'N',
-        help: `threads to judge the last depth's worlds with (this one and N-1 workers), 1–${EXPLORE_THREADS_MAX} (default: one per core, up to 4); started only for a last depth of ${PARALLEL_LEVEL_MIN} worlds or more to expand, and the outcome is the same for any N`,
+        help: `threads to share each depth of ${PARALLEL_LEVEL_MIN} worlds or more out among (this one and N-1 workers), 1–${EXPLORE_THREADS_MAX} (default: one per core, up to 4); workers start only for such a depth, and the outcome is the same for any N`,
       },
       out: OUT_OPTION,
       json: JSON_OPTION,

@@ -22,6 +22,8 @@ describe('bad input to explore and matrix: exit 2, one line on stderr, nothing o
     ['explore with an unknown property', ['explore', '--target', 'reference', '--depth', '2', '--property', 'no-such'], /unknown property "no-such"/],
     ['explore with an unknown target', ['explore', '--target', 'nope', '--depth', '2'], /unknown target "nope"/],
     ['explore with an unknown flag', ['explore', '--target', 'reference', '--depth', '2', '--fast'], /fast/],
+    ['explore --workers 0', ['explore', '--target', 'reference', '--depth', '2', '--workers', '0'], /--workers takes a whole number from 1 to 16/],
+    ['explore --workers 17', ['explore', '--target', 'reference', '--depth', '2', '--workers', '17'], /--workers/],
     ['matrix --runs and --budget', ['matrix', '--runs', '5', '--budget', '1s'], /--runs or --budget/],
     ['matrix --runs x', ['matrix', '--runs', 'x'], /--runs/],
     ['matrix --budget soon', ['matrix', '--budget', 'soon'], /--budget/],
@@ -69,6 +71,22 @@ describe('resumecheck explore', () => {
     expect(fullOutcome.states).toBeNull();
     expect(reducedOutcome.sequences).toBeLessThan(fullOutcome.sequences);
   });
+
+  it('--workers 2 finds and counts what one thread does, and says the wide depths were shared out', async () => {
+    const one = await run(['explore', '--target', 'reference', '--depth', '6', '--workers', '1', '--json']);
+    const two = await run(['explore', '--target', 'reference', '--depth', '6', '--workers', '2', '--json']);
+    const text = await run(['explore', '--target', 'reference', '--depth', '6', '--workers', '2']);
+    expect([one.code, two.code, text.code]).toEqual([0, 0, 0]);
+    const strip = (line: string) => {
+      const { elapsedMs: _elapsed, threads, ...rest } = JSON.parse(line) as { elapsedMs: number; threads: number };
+      return { threads, rest };
+    };
+    const [single, shared] = [strip(one.out[0]!), strip(two.out[0]!)];
+    expect(single.threads).toBe(1);
+    expect(shared.threads).toBe(2);
+    expect(shared.rest).toEqual(single.rest);
+    expect(text.out.join('\n')).toMatch(/each depth of 2048 worlds or more shared out among 2 threads/);
+  }, 60_000);
 
   it('says "none up to D steps" when every sequence holds, and "budget spent" when a budget stops it first; exit 0', async () => {
     const none = await run(['explore', '--target', 'reference', '--depth', '3']);

@@ -8,7 +8,7 @@ import { relative } from 'node:path';
 import { type PropertyName, isPropertyName } from '../properties/names.ts';
 import { checkedProperties, isNote } from '../properties/index.ts';
 import { monotonicMs } from '../sim/clock.ts';
-import { CONFIG_BOUNDS, DEFAULT_CONFIG, EXPLORE_THREADS_MAX, resolveConfig } from '../sim/config.ts';
+import { CONFIG_BOUNDS, DEFAULT_CONFIG, EXPLORE_THREADS_MAX, PARALLEL_LEVEL_MIN, resolveConfig } from '../sim/config.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
 import { explore } from '../sim/explore.ts';
 import { recordTrace } from '../sim/fuzz.ts';
@@ -97,7 +97,7 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
     // Breadth first, the last depth's worlds are judged without being keyed: "states" counts each world judged once.
     const counted = states === null ? 'distinct states not counted without the reduction' : outcome.snapshots ? `${states} states judged (distinct ones short of depth ${depthMax}, every one at it)` : `${states} distinct states`;
     const skipped = outcome.independence ? `, ${outcome.slept} steps skipped by sleep sets` : '';
-    const shared = outcome.threads > 1 ? `, the last depth judged by ${outcome.threads} threads` : '';
+    const shared = outcome.threads > 1 ? `, each depth of ${PARALLEL_LEVEL_MIN} worlds or more shared out among ${outcome.threads} threads` : '';
     io.out(
       `explored: ${outcome.runs} sequences (${outcome.runsLastDepth} at the deepest ${outcome.snapshots ? 'depth' : 'search'}), ${counted}${skipped}${shared}, ${(elapsedMs / 1000).toFixed(1)} s (${states === null ? `${rate(outcome.runs, elapsedMs)} sequences/s` : `${rate(states, elapsedMs)} states/s`})`,
     );

@@ -1,4 +1,4 @@
-// The last depth judged by several threads gives exactly what one thread gives: the same counterexample, the
+// Wide depths shared out among several threads give exactly what one thread gives: the same counterexample, the
 // same counts, the same budget stop. Workers are used however narrow the last depth is (threadsFrom 1), so that
 // every planted bug's minimum is found by chunks.
 

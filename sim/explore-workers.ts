@@ -6,14 +6,13 @@
 //
 // The shallower depths stay in this thread: their worlds are keyed and merged in one visited set, in order.
 
-import type { Worker } from 'node:worker_threads';
 import type { Target } from '../targets/target.ts';
 import { EXPLORE_THREADS_MAX, type SimConfig } from './config.ts';
 import type { FrontierOptions, KeyedChunk, KeyedChunks, LeafBudget, LeafChunks, LeafCounts, LeafLevel, LeafPool, LeafStop, Walker } from './frontier-search.ts';
 import { SLEPT, judgeLeaves, keyChildren } from './frontier-search.ts';
 import { KeyNames } from './state-key.ts';
 import { targetByName } from './target-by-name.ts';
-import { startWorkerThread } from './worker-thread.ts';
+import { startPoolWorker } from './worker-thread.ts';
 
 /** Marks the workerData of an explore worker, so its module does nothing in any other thread that loads it. */
 export const EXPLORE_WORKER_MARK = 'resumecheck-explore-worker';
@@ -58,17 +57,8 @@ type ChunkResult =
   | { readonly kind: 'chunk'; readonly counts: LeafCounts; readonly stop: LeafStop; readonly abandoned: boolean }
   | { readonly kind: 'keyed'; readonly keyed: KeyedChunk; readonly abandoned: boolean };
 
-/** What a thread needs to claim and judge chunks of one level. */
-interface Claims {
-  readonly kind: LevelMessage['kind'];
-  readonly level: LeafLevel;
-  readonly size: number;
-  readonly chunks: number;
-  readonly control: Int32Array;
-  readonly done: BigInt64Array;
-  readonly runsLeft: number;
-  readonly deadline: number | null;
-}
+/** What a thread needs to claim and judge chunks of one level: the message's counters, and the level itself. */
+type Claims = Pick<LevelMessage, 'kind' | 'size' | 'chunks' | 'control' | 'done' | 'runsLeft' | 'deadline'> & { readonly level: LeafLevel };
 
 /** What keying needs besides the level: the thread's key cache, and whether sleep sets are kept. */
 export interface KeyContext {
@@ -155,15 +145,6 @@ export function levelOf(message: LevelMessage): LeafLevel {
   return { depth: message.depth, count: message.count, paths: message.paths, sleeps };
 }
 
-/** A started worker: its thread, and what it is waiting to hear. */
-interface PoolWorker {
-  readonly worker: Worker;
-  readonly loaded: Promise<void>;
-  listener: ((reply: ExploreWorkerReply) => void) | null;
-  failure: ((error: Error) => void) | null;
-  dead: Error | null;
-}
-
 /**
  * Starts `options.threads - 1` workers for `target`, or returns null when a worker could not find the very same
  * target by its name (a target made in a test, say): the search then runs in this thread alone.
@@ -172,36 +153,8 @@ export async function leafPool(target: Target, config: SimConfig, options: Front
   if ((await targetByName(target.name)) !== target) return null;
   const threads = Math.min(Math.max(1, options.threads ?? 1), EXPLORE_THREADS_MAX);
   if (threads < 2) return null;
-  const workers: PoolWorker[] = Array.from({ length: threads - 1 }, () => {
-    let loadedNow = (): void => {};
-    let loadFailed = (_error: Error): void => {};
-    const loaded = new Promise<void>((resolve, reject) => {
-      loadedNow = resolve;
-      loadFailed = reject;
-    });
-    loaded.catch(() => undefined);
-    const worker = startWorkerThread('explore-worker', {
-      mark: EXPLORE_WORKER_MARK,
-      targetName: target.name,
-      config,
-      only: options.only ?? null,
-      independence: options.independence !== false,
-    });
-    const entry: PoolWorker = { worker, loaded, listener: null, failure: null, dead: null };
-    const fail = (error: Error): void => {
-      entry.dead ??= error;
-      loadFailed(error);
-      entry.failure?.(error);
-    };
-    worker.on('message', (reply: ExploreWorkerReply) => {
-      if (reply.kind === 'failed') fail(new Error(reply.message));
-      else if (reply.kind === 'ready') loadedNow();
-      else entry.listener?.(reply);
-    });
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`explore worker exited with code ${code}`)));
-    return entry;
-  });
+  const data = { mark: EXPLORE_WORKER_MARK, targetName: target.name, config, only: options.only ?? null, independence: options.independence !== false };
+  const workers = Array.from({ length: threads - 1 }, () => startPoolWorker<ExploreWorkerReply>('explore-worker', data, 'explore worker'));
   const context: KeyContext = { names: new KeyNames(), independence: options.independence !== false };
   /** Shares one level out among the threads, this one included; returns each chunk's result by chunk number. */
   const share = async (kind: LevelMessage['kind'], level: LeafLevel, walker: Walker, budget: LeafBudget & { readonly runsLeft: number }) => {

@@ -47,7 +47,7 @@ export interface ExploreOutcome {
   readonly independence: boolean;
   /** Steps a sleep set skipped (0 without). */
   readonly slept: number;
-  /** Threads that judged the last depth (1 but breadth first with workers asked for and a wide enough last depth). */
+  /** Threads the wide depths were shared out among (1 but breadth first with workers asked for and a depth of 2 048 worlds or more). */
   readonly threads: number;
 }
 
@@ -72,7 +72,7 @@ export interface ExploreOptions {
   readonly statesMax?: number;
   /** Breadth first: one level's worlds waiting to be expanded, at the most (FRONTIER_MAX). */
   readonly frontierMax?: number;
-  /** Breadth first: threads to judge the last depth's worlds with, this one included (default 1; the outcome is the same for any number). */
+  /** Breadth first: threads to share each wide depth out among, this one included (default 1; the outcome is the same for any number). */
   readonly threads?: number;
   /** Breadth first: entries of the level before the last at least, for the threads to share its worlds out. */
   readonly threadsFrom?: number;

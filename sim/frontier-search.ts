@@ -30,7 +30,7 @@ export interface FrontierOptions {
   /** Worlds of one level waiting to be expanded, at the most (default {@link FRONTIER_MAX}). */
   readonly frontierMax?: number;
   /**
-   * Threads to judge the last depth's worlds with, this one included (default 1): workers that find the target
+   * Threads to share each wide depth out among, this one included (default 1): workers that find the target
    * by its name. The outcome is the same for any number: the worlds are judged in chunks, and the chunks are read
    * in order, as one thread would have met them.
    */
@@ -55,7 +55,7 @@ export interface FrontierOutcome {
   readonly slept: number;
   /** Why the search stopped short of the depth asked for: a budget, or null. */
   readonly budget: 'runs' | 'time' | 'states' | 'frontier' | null;
-  /** Threads that judged the last depth's worlds (1 unless workers were asked for and the depth was wide enough). */
+  /** Threads the wide depths were shared out among (1 unless workers were asked for and a depth was wide enough). */
   readonly threads: number;
 }
 
@@ -208,6 +208,13 @@ export class Walker {
     return count;
   }
 
+  /** Takes the world to entry `entry` of `level` and lists its enabled actions (in `actions`); returns its snapshot. */
+  enter(level: LeafLevel, entry: number): WorldSnapshot {
+    const here = this.goTo(level.paths, entry * level.depth, level.depth);
+    this.list();
+    return here;
+  }
+
   /** Takes packed action `action` in the world as it stands. */
   take(action: number): void {
     // Taken by its (kind, a, b): a restored world's actions need not be listed again.
@@ -252,8 +259,8 @@ export function judgeLeaves(walker: Walker, level: LeafLevel, from: number, to: 
   const depth = level.depth;
   for (let entry = from; entry < to; entry += 1) {
     if (stop(entry)) return END;
-    const here = walker.goTo(level.paths, entry * depth, depth);
-    const count = walker.list();
+    const here = walker.enter(level, entry);
+    const count = actions.length;
     const sleep = level.sleeps[entry]!;
     let dirty = false;
     for (let choice = 0; choice < count; choice += 1) {
@@ -444,8 +451,8 @@ async function search(run: SteppedRun, options: FrontierOptions, startPool: (() 
       // The entries no thread expanded (all of them, in this thread alone; or those past a spent step budget, to
       // stop exactly where one thread would have).
       for (let entry = sequentialFrom; entry < level.count; entry += 1) {
-        const here = walker.goTo(level.paths, entry * depth, depth);
-        const count = walker.list();
+        const here = walker.enter(level, entry);
+        const count = actions.length;
         const sleep = level.sleeps[entry]!;
         // From a world whose clients are tied together, nothing is taken as independent.
         const reduceHere = useIndependence && !isEntangled(world);
@@ -603,8 +610,8 @@ export function keyChildren(walker: Walker, level: LeafLevel, from: number, to: 
   };
   entries: for (let entry = from; entry < to; entry += 1) {
     if (stop(entry)) break;
-    const here = walker.goTo(level.paths, entry * depth, depth);
-    const count = walker.list();
+    const here = walker.enter(level, entry);
+    const count = actions.length;
     const sleep = level.sleeps[entry]!;
     const reduceHere = useIndependence && !isEntangled(world);
     done.length = 0;

@@ -8,7 +8,6 @@
 // JIT up itself (on an SDK target about 1.5 s of extra CPU over its first few hundred runs). Lanes claim ordinals
 // from one shared counter, so a late start or a slower core leaves no thread idle at the end.
 
-import type { Worker } from 'node:worker_threads';
 import type { Target } from '../targets/target.ts';
 import { type CoverageCounts, emptyCoverage } from './coverage.ts';
 import type { FuzzExecutor, ShrunkTask } from './fuzz.ts';
@@ -16,22 +15,9 @@ import { WORKERS_MAX, createTurn, mergeLaneCoverage, shrinkTask } from './fuzz.t
 import type { WorkerReply, WorkerRequest } from './fuzz-worker.ts';
 import { type LaneOutcome, searchLane } from './fuzz-search.ts';
 import { targetByName } from './target-by-name.ts';
-import { startWorkerThread } from './worker-thread.ts';
+import { type PoolWorker as PoolWorkerOf, startPoolWorker } from './worker-thread.ts';
 
-/** Starts a fuzz worker for the target named. */
-function startWorker(targetName: string): Worker {
-  return startWorkerThread('fuzz-worker', { mark: 'resumecheck-fuzz-worker', targetName });
-}
-
-interface PoolWorker {
-  readonly worker: Worker;
-  listener: ((reply: WorkerReply) => void) | null;
-  failure: ((error: Error) => void) | null;
-  /** Why the worker can answer nothing more (it failed or exited), once it cannot. */
-  dead: Error | null;
-  /** Settles once the worker has loaded the simulator and the target (or failed to). */
-  readonly loaded: Promise<void>;
-}
+type PoolWorker = PoolWorkerOf<WorkerReply>;
 
 /** The pool's executor: also tells when every worker has loaded. */
 export interface WorkerPoolExecutor extends FuzzExecutor {
@@ -53,31 +39,9 @@ export async function workerPoolExecutor(target: Target, count: number): Promise
   if ((await targetByName(target.name)) === null) throw new Error(`fuzz: --workers needs a target a worker can find by name; ${target.name} is not one`);
   const size = Math.min(Math.max(1, count), WORKERS_MAX);
   const turn = createTurn();
-  const pool: PoolWorker[] = Array.from({ length: size - 1 }, () => {
-    let loadedNow = (): void => {};
-    let loadFailed = (_error: Error): void => {};
-    const loaded = new Promise<void>((resolve, reject) => {
-      loadedNow = resolve;
-      loadFailed = reject;
-    });
-    // Awaited only by ready(); a load failure also fails the request waiting (or the next one).
-    loaded.catch(() => undefined);
-    const entry: PoolWorker = { worker: startWorker(target.name), listener: null, failure: null, dead: null, loaded };
-    // A failure between requests (nothing asked) is kept for the next request, which then fails at once.
-    const fail = (error: Error): void => {
-      entry.dead ??= error;
-      loadFailed(error);
-      entry.failure?.(error);
-    };
-    entry.worker.on('message', (reply: WorkerReply) => {
-      if (reply.kind === 'failed') fail(new Error(reply.message));
-      else if (reply.kind === 'ready') loadedNow();
-      else entry.listener?.(reply);
-    });
-    entry.worker.on('error', fail);
-    entry.worker.on('exit', (code) => fail(new Error(`fuzz worker exited with code ${code}`)));
-    return entry;
-  });
+  const pool: PoolWorker[] = Array.from({ length: size - 1 }, () =>
+    startPoolWorker<WorkerReply>('fuzz-worker', { mark: 'resumecheck-fuzz-worker', targetName: target.name }, 'fuzz worker'),
+  );
   const idle: ShrinkSlot[] = [{ kind: 'here' }, ...pool.map((entry): ShrinkSlot => ({ kind: 'worker', entry }))];
   let shrinkId = 0;
   const ask = <T>(entry: PoolWorker, request: WorkerRequest, onReply: (reply: WorkerReply, resolve: (value: T) => void) => void): Promise<T> =>

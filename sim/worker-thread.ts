@@ -13,3 +13,44 @@ export function startWorkerThread(name: string, workerData: unknown): Worker {
   }
   return new Worker(new URL(`./${name}.js`, here), { workerData });
 }
+
+/** A started pool worker: its thread, whether it has loaded, and the request it is answering. */
+export interface PoolWorker<Reply> {
+  readonly worker: Worker;
+  /** Settles once the worker has loaded the simulator and the target (or failed to). */
+  readonly loaded: Promise<void>;
+  listener: ((reply: Reply) => void) | null;
+  failure: ((error: Error) => void) | null;
+  /** Why the worker can answer nothing more (it failed or exited), once it cannot. */
+  dead: Error | null;
+}
+
+/**
+ * Starts a pool worker on module `name`: its `{ kind: 'ready' }` settles `loaded`, its `{ kind: 'failed' }`, an
+ * error or an exit fails the request it is answering (or the next one, which then fails at once), and every other
+ * reply goes to the listener. `label` names it in an exit's message.
+ */
+export function startPoolWorker<Reply extends { readonly kind: string }>(name: string, workerData: unknown, label: string): PoolWorker<Reply> {
+  let loadedNow = (): void => {};
+  let loadFailed = (_error: Error): void => {};
+  const loaded = new Promise<void>((resolve, reject) => {
+    loadedNow = resolve;
+    loadFailed = reject;
+  });
+  // Awaited only by a caller that waits for loading; a load failure also fails the request waiting.
+  loaded.catch(() => undefined);
+  const entry: PoolWorker<Reply> = { worker: startWorkerThread(name, workerData), loaded, listener: null, failure: null, dead: null };
+  const fail = (error: Error): void => {
+    entry.dead ??= error;
+    loadFailed(error);
+    entry.failure?.(error);
+  };
+  entry.worker.on('message', (reply: Reply) => {
+    if (reply.kind === 'failed') fail(new Error((reply as unknown as { message: string }).message));
+    else if (reply.kind === 'ready') loadedNow();
+    else entry.listener?.(reply);
+  });
+  entry.worker.on('error', fail);
+  entry.worker.on('exit', (code) => fail(new Error(`${label} exited with code ${code}`)));
+  return entry;
+}
