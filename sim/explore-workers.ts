@@ -1,14 +1,14 @@
-// Several threads for the last depth of the breadth-first search (sim/frontier-search.ts): this thread and a pool
-// of worker threads judge the last depth's worlds, which are most of a deep search's work (at depth 8 on the
-// reference nine in ten of its steps) and need nothing shared but the level's paths: each thread walks them from its
-// own copy of the target and judges each world it reaches, in chunks of entries claimed from one shared counter.
-// What a chunk found is read in chunk order, so the outcome is the one a single thread would have reached.
-//
-// The shallower depths stay in this thread: their worlds are keyed and merged in one visited set, in order.
+// Several threads for the wide depths of the breadth-first search (sim/frontier-search.ts): this thread and a pool
+// of worker threads share out each depth of PARALLEL_LEVEL_MIN worlds or more, which need nothing shared but the
+// depth's paths: each thread walks them from its own copy of the target, in chunks of entries claimed from one
+// shared counter. At the last depth (at depth 8 on the reference nine in ten of the steps) a chunk's worlds' actions
+// are taken and judged; at a depth before it each action's world is keyed and judged and the outcome recorded, for
+// this thread to merge into the one visited set. Chunks are read in chunk order, so the outcome is the one a single
+// thread would have reached.
 
 import type { Target } from '../targets/target.ts';
 import { EXPLORE_THREADS_MAX, type SimConfig } from './config.ts';
-import type { FrontierOptions, KeyedChunk, KeyedChunks, LeafBudget, LeafChunks, LeafCounts, LeafLevel, LeafPool, LeafStop, Walker } from './frontier-search.ts';
+import type { FrontierOptions, KeyedChunk, KeyedChunks, LeafBudget, LeafChunks, LeafCounts, LeafLevel, LevelPool, LeafStop, Walker } from './frontier-search.ts';
 import { SLEPT, judgeLeaves, keyChildren } from './frontier-search.ts';
 import { KeyNames } from './state-key.ts';
 import { targetByName } from './target-by-name.ts';
@@ -149,7 +149,7 @@ export function levelOf(message: LevelMessage): LeafLevel {
  * Starts `options.threads - 1` workers for `target`, or returns null when a worker could not find the very same
  * target by its name (a target made in a test, say): the search then runs in this thread alone.
  */
-export async function leafPool(target: Target, config: SimConfig, options: FrontierOptions): Promise<LeafPool | null> {
+export async function levelPool(target: Target, config: SimConfig, options: FrontierOptions): Promise<LevelPool | null> {
   if ((await targetByName(target.name)) !== target) return null;
   const threads = Math.min(Math.max(1, options.threads ?? 1), EXPLORE_THREADS_MAX);
   if (threads < 2) return null;

@@ -74,7 +74,7 @@ export interface ExploreOptions {
   readonly frontierMax?: number;
   /** Breadth first: threads to share each wide depth out among, this one included (default 1; the outcome is the same for any number). */
   readonly threads?: number;
-  /** Breadth first: entries of the level before the last at least, for the threads to share its worlds out. */
+  /** Breadth first: worlds of a depth at least, for the threads to share its expansion out. */
   readonly threadsFrom?: number;
 }
 

@@ -3,7 +3,8 @@
 // shortest one. Equal worlds are merged by key (sim/state-key.ts); with `independence`, sleep sets (sim/independence.ts)
 // skip the second order of two actions that commute. A level's worlds are kept as choice paths, not as copies of
 // the world: consecutive paths share their prefixes, and a stack of snapshots along the last path takes the search
-// back to a shared prefix's end in one restore and one step per level that differs.
+// back to a shared prefix's end in one restore and one step per level that differs. A wide depth is shared out
+// among threads (sim/explore-workers.ts) in chunks read back in order, so the outcome is one thread's.
 
 import { checkedProperties } from '../properties/index.ts';
 import { CLIENT_PROPERTY_NAMES, PROPERTY_NAMES, type PropertyName } from '../properties/names.ts';
@@ -35,7 +36,7 @@ export interface FrontierOptions {
    * in order, as one thread would have met them.
    */
   readonly threads?: number;
-  /** Entries of the level before the last at least, for workers to share its worlds out (default {@link PARALLEL_LEVEL_MIN}). */
+  /** Worlds of a depth at least, for the threads to share its expansion out (default {@link PARALLEL_LEVEL_MIN}). */
   readonly threadsFrom?: number;
 }
 
@@ -114,15 +115,15 @@ function sleeps(set: readonly number[] | null, action: number): boolean {
 export async function exploreFrontier(target: Target, config: SimConfig, options: FrontierOptions): Promise<FrontierOutcome> {
   const run = await SteppedRun.open(target, config, checkedProperties(options.only));
   if (run === null) throw new Error('the breadth-first search needs a synchronous target');
-  // Other threads, for the last depth's worlds: started two depths before it, so that they load while this one
-  // keys the depth before the last (a search that stops earlier starts none).
-  let pool: Promise<LeafPool | null> | null = null;
+  // Other threads, for the wide depths: started a depth before the first (so that they load while this one expands
+  // it); a search that never gets wide starts none.
+  let pool: Promise<LevelPool | null> | null = null;
   const startPool =
     (options.threads ?? 1) > 1
-      ? (): Promise<LeafPool | null> => {
+      ? (): Promise<LevelPool | null> => {
           if (pool === null) {
-            pool = startLeafPool(target, config, options);
-            // Awaited at the last depth; a failure to start is reported there, not as an unhandled rejection.
+            pool = startLevelPool(target, config, options);
+            // Awaited at the first wide depth; a failure to start is reported there, not as an unhandled rejection.
             pool.catch(() => undefined);
           }
           return pool;
@@ -131,7 +132,7 @@ export async function exploreFrontier(target: Target, config: SimConfig, options
   try {
     return await search(run, options, startPool);
   } finally {
-    const started: LeafPool | null = pool === null ? null : await (pool as Promise<LeafPool | null>).catch(() => null);
+    const started: LevelPool | null = pool === null ? null : await (pool as Promise<LevelPool | null>).catch(() => null);
     await started?.close();
     await run.close();
   }
@@ -285,8 +286,8 @@ export function judgeLeaves(walker: Walker, level: LeafLevel, from: number, to: 
   return END;
 }
 
-/** Shares the last depth's worlds out among threads (sim/explore-workers.ts). */
-export interface LeafPool {
+/** Shares wide depths out among threads (sim/explore-workers.ts): the last depth's judging, and a keyed depth's expansion. */
+export interface LevelPool {
   /** Threads in all, this one included. */
   readonly threads: number;
   /**
@@ -321,12 +322,12 @@ export interface LeafChunks {
   readonly total: LeafCounts;
 }
 
-async function startLeafPool(target: Target, config: SimConfig, options: FrontierOptions): Promise<LeafPool | null> {
-  const { leafPool } = await import('./explore-workers.ts');
-  return leafPool(target, config, options);
+async function startLevelPool(target: Target, config: SimConfig, options: FrontierOptions): Promise<LevelPool | null> {
+  const { levelPool } = await import('./explore-workers.ts');
+  return levelPool(target, config, options);
 }
 
-async function search(run: SteppedRun, options: FrontierOptions, startPool: (() => Promise<LeafPool | null>) | null): Promise<FrontierOutcome> {
+async function search(run: SteppedRun, options: FrontierOptions, startPool: (() => Promise<LevelPool | null>) | null): Promise<FrontierOutcome> {
   const world = run.world;
   const useIndependence = options.independence !== false;
   const walker = new Walker(run, useIndependence);
