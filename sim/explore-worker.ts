@@ -33,7 +33,7 @@ if (port !== null && data !== null && typeof data === 'object' && data.mark === 
   const reply = (message: ExploreWorkerReply): void => port.postMessage(message);
   const failed = (error: unknown): void => reply({ kind: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   open(data as ExploreWorkerData).then((walker) => {
-    const context = { names: new KeyNames(), independence: (data as ExploreWorkerData).independence };
+    const context = { names: new KeyNames() };
     port.on('message', (message: LevelMessage) => {
       try {
         const level = levelOf(message);

@@ -12,7 +12,7 @@ import type { FrontierOptions, KeyedChunk, KeyedChunks, LeafBudget, LeafChunks, 
 import { SLEPT, judgeLeaves, keyChildren } from './frontier-search.ts';
 import { KeyNames } from './state-key.ts';
 import { targetByName } from './target-by-name.ts';
-import { startPoolWorker } from './worker-thread.ts';
+import { closePoolWorkers, startPoolWorker } from './worker-thread.ts';
 
 /** Marks the workerData of an explore worker, so its module does nothing in any other thread that loads it. */
 export const EXPLORE_WORKER_MARK = 'resumecheck-explore-worker';
@@ -60,10 +60,9 @@ type ChunkResult =
 /** What a thread needs to claim and judge chunks of one level: the message's counters, and the level itself. */
 type Claims = Pick<LevelMessage, 'kind' | 'size' | 'chunks' | 'control' | 'done' | 'runsLeft' | 'deadline'> & { readonly level: LeafLevel };
 
-/** What keying needs besides the level: the thread's key cache, and whether sleep sets are kept. */
+/** What keying needs besides the level and the thread's walker: the thread's key cache. */
 export interface KeyContext {
   readonly names: KeyNames;
-  readonly independence: boolean;
 }
 
 /** Claims the next chunk, or -1 when none is left worth judging. */
@@ -94,7 +93,7 @@ export function judgeClaimed(walker: Walker, claims: Claims, context: KeyContext
       return abandoned;
     };
     if (claims.kind === 'key') {
-      const keyed = keyChildren(walker, claims.level, from, to, context.names, context.independence, claims.deadline, stop);
+      const keyed = keyChildren(walker, claims.level, from, to, context.names, claims.deadline, stop);
       if (keyed.stop === 'violation') stopAtChunk(claims.control, chunk);
       if (keyed.stop === 'time') Atomics.store(claims.control, TIME, 1);
       let steps = 0;
@@ -155,7 +154,7 @@ export async function levelPool(target: Target, config: SimConfig, options: Fron
   if (threads < 2) return null;
   const data = { mark: EXPLORE_WORKER_MARK, targetName: target.name, config, only: options.only ?? null, independence: options.independence !== false };
   const workers = Array.from({ length: threads - 1 }, () => startPoolWorker<ExploreWorkerReply>('explore-worker', data, 'explore worker'));
-  const context: KeyContext = { names: new KeyNames(), independence: options.independence !== false };
+  const context: KeyContext = { names: new KeyNames() };
   /** Shares one level out among the threads, this one included; returns each chunk's result by chunk number. */
   const share = async (kind: LevelMessage['kind'], level: LeafLevel, walker: Walker, budget: LeafBudget & { readonly runsLeft: number }) => {
     const size = CHUNK_ENTRIES;
@@ -231,12 +230,7 @@ export async function levelPool(target: Target, config: SimConfig, options: Fron
       return outcome;
     },
     async close() {
-      for (const entry of workers) {
-        entry.listener = null;
-        entry.failure = null;
-        entry.dead ??= new Error('explore worker closed');
-      }
-      await Promise.all(workers.map((entry) => entry.worker.terminate()));
+      await closePoolWorkers(workers, 'explore worker');
     },
   };
 }

@@ -209,10 +209,17 @@ export class Walker {
     return count;
   }
 
+  /**
+   * Whether the world entered last may take actions as independent: sleep sets are kept, and its clients are not
+   * tied together (an attached connection carrying a stream its client does not own).
+   */
+  reducible = false;
+
   /** Takes the world to entry `entry` of `level` and lists its enabled actions (in `actions`); returns its snapshot. */
   enter(level: LeafLevel, entry: number): WorldSnapshot {
     const here = this.goTo(level.paths, entry * level.depth, level.depth);
     this.list();
+    this.reducible = this.useIndependence && !isEntangled(this.world);
     return here;
   }
 
@@ -455,8 +462,6 @@ async function search(run: SteppedRun, options: FrontierOptions, startPool: (() 
         const here = walker.enter(level, entry);
         const count = actions.length;
         const sleep = level.sleeps[entry]!;
-        // From a world whose clients are tied together, nothing is taken as independent.
-        const reduceHere = useIndependence && !isEntangled(world);
         done.length = 0;
         let dirty = false;
         for (let choice = 0; choice < count; choice += 1) {
@@ -482,7 +487,7 @@ async function search(run: SteppedRun, options: FrontierOptions, startPool: (() 
           if (admitted === 'states') return outcome(null, depth, 'states');
           if (run.finish() !== null) return outcome([...walker.path(), choice], depth, null);
           if (merge.full()) return outcome(null, depth, 'frontier');
-          const childSleep = reduceHere ? childSleepOf(sleep, done, footprints[choice]!) : null;
+          const childSleep = walker.reducible ? childSleepOf(sleep, done, footprints[choice]!) : null;
           merge.push(level.paths, entry * depth, choice, childSleep, key.hash, admitted === 'unknown');
         }
       }
@@ -589,7 +594,7 @@ export interface KeyedChunk {
  * Expands entries `[from, to)` of a keyed depth as one thread would, but judging every world reached (not knowing
  * which are new, which only the merge in chunk order can tell) and recording each slot for that merge.
  */
-export function keyChildren(walker: Walker, level: LeafLevel, from: number, to: number, names: KeyNames, useIndependence: boolean, deadline: number | null, stop: (entry: number) => boolean): KeyedChunk {
+export function keyChildren(walker: Walker, level: LeafLevel, from: number, to: number, names: KeyNames, deadline: number | null, stop: (entry: number) => boolean): KeyedChunk {
   const { world, run, actions, footprints } = walker;
   const depth = level.depth;
   const slots: number[] = [];
@@ -614,7 +619,6 @@ export function keyChildren(walker: Walker, level: LeafLevel, from: number, to: 
     const here = walker.enter(level, entry);
     const count = actions.length;
     const sleep = level.sleeps[entry]!;
-    const reduceHere = useIndependence && !isEntangled(world);
     done.length = 0;
     let dirty = false;
     slots.push(0);
@@ -644,7 +648,7 @@ export function keyChildren(walker: Walker, level: LeafLevel, from: number, to: 
       done.push(action, footprints[choice]!);
       const found = run.finish();
       slot(TAKEN, key.hash, key.check, found === null ? -1 : NAMES.indexOf(found.property));
-      const childSleep = reduceHere ? childSleepOf(sleep, done, footprints[choice]!) : null;
+      const childSleep = walker.reducible ? childSleepOf(sleep, done, footprints[choice]!) : null;
       if (childSleep !== null) sleepValues.push(...childSleep);
     }
   }

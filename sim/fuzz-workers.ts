@@ -15,7 +15,7 @@ import { WORKERS_MAX, createTurn, mergeLaneCoverage, shrinkTask } from './fuzz.t
 import type { WorkerReply, WorkerRequest } from './fuzz-worker.ts';
 import { type LaneOutcome, searchLane } from './fuzz-search.ts';
 import { targetByName } from './target-by-name.ts';
-import { type PoolWorker as PoolWorkerOf, startPoolWorker } from './worker-thread.ts';
+import { type PoolWorker as PoolWorkerOf, closePoolWorkers, startPoolWorker } from './worker-thread.ts';
 
 type PoolWorker = PoolWorkerOf<WorkerReply>;
 
@@ -99,12 +99,7 @@ export async function workerPoolExecutor(target: Target, count: number): Promise
       }
     },
     async close() {
-      for (const entry of pool) {
-        entry.failure = null;
-        entry.listener = null;
-        entry.dead ??= new Error('fuzz worker closed');
-      }
-      await Promise.all(pool.map((entry) => entry.worker.terminate()));
+      await closePoolWorkers(pool, 'fuzz worker');
     },
   };
 }

@@ -54,3 +54,13 @@ export function startPoolWorker<Reply extends { readonly kind: string }>(name: s
   entry.worker.on('exit', (code) => fail(new Error(`${label} exited with code ${code}`)));
   return entry;
 }
+
+/** Stops a pool's workers: nothing more is listened for, and a late request fails as answered by a closed worker. */
+export async function closePoolWorkers<Reply>(workers: readonly PoolWorker<Reply>[], label: string): Promise<void> {
+  for (const entry of workers) {
+    entry.failure = null;
+    entry.listener = null;
+    entry.dead ??= new Error(`${label} closed`);
+  }
+  await Promise.all(workers.map((entry) => entry.worker.terminate()));
+}
