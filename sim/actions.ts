@@ -356,22 +356,8 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
       const client = world.clients[a]!;
       const session = client.session!;
       const tool: ToolName = TOOL_NAMES[b]!;
-      const requestId = client.requestIdNext++;
-      const id = `c${world.calls.length + 1}`;
-      const call: SimCall = {
-        index: world.calls.length,
-        id,
-        client: client.index,
-        session,
-        requestId,
-        tool,
-        body: callRequest(requestId, tool, id),
-        view: -1,
-        executions: 0,
-        reuses: null,
-      };
-      world.calls.push(call);
-      world.callsById.set(id, call);
+      const call = newCall(world, client, session, client.requestIdNext++, tool, null, callRequest);
+      const { id, requestId } = call;
       session.calls.push(call);
       const view = createView(world, client, session, call);
       call.view = view.index;
@@ -482,21 +468,8 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
       // Other content under the same request id: a call of its own (so its execution would be seen), with no stream
       // the client waits on: the server must refuse it, and the first call keeps its result.
       const tool = otherTool(call.tool);
-      const id = `c${world.calls.length + 1}`;
-      const reuse: SimCall = {
-        index: world.calls.length,
-        id,
-        client: client.index,
-        session: call.session,
-        requestId: call.requestId,
-        tool,
-        body: callRequest(call.requestId, tool, id),
-        view: -1,
-        executions: 0,
-        reuses: call,
-      };
-      world.calls.push(reuse);
-      world.callsById.set(id, reuse);
+      const reuse = newCall(world, client, call.session, call.requestId, tool, call, callRequest);
+      const { id } = reuse;
       const connection = openConnection(world, client, 'reuse', { session: call.session, view: -1, cursor: null, lastEventId: null, kExpected: null });
       if (world.notes !== null) world.notes.push(`POST #${connection.index} tools/call ${tool} as ${id} (request ${call.requestId}, still in flight for ${call.id})`);
       return handleOp({ method: 'POST', connection: connection.index, sessionId: call.session.id, lastEventId: null, body: reuse.body });
@@ -551,17 +524,26 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
 }
 
 /**
+ * A new call of `client`'s, numbered after every call of the run and registered: `reuses` the call whose in-flight
+ * request ID it takes (or null), its request body made by `request` (a legacy or a 2026-07-28 tools/call).
+ */
+function newCall(world: World, client: SimClient, session: SimSession, requestId: number, tool: ToolName, reuses: SimCall | null, request: typeof callRequest): SimCall {
+  const id = `c${world.calls.length + 1}`;
+  const call: SimCall = { index: world.calls.length, id, client: client.index, session, requestId, tool, body: request(requestId, tool, id), view: -1, executions: 0, reuses };
+  world.calls.push(call);
+  world.callsById.set(id, call);
+  return call;
+}
+
+/**
  * A 2026-07-28 tool call: the _meta envelope, no session, no cursor, unless a proxy attaches another client's legacy
  * `Mcp-Session-Id` and/or `Last-Event-ID` (or the client's own stale cursor). The connection records the session
  * whose ID the request carried, as every connection does.
  */
 function callModern(world: World, client: SimClient, tool: ToolName, proxied: { variant: number; other: SimClient } | null): Op {
-  const requestId = client.requestIdNext++;
-  const id = `c${world.calls.length + 1}`;
   const session = statelessSession(client.index, world.epoch);
-  const call: SimCall = { index: world.calls.length, id, client: client.index, session, requestId, tool, body: modernCallRequest(requestId, tool, id), view: -1, executions: 0, reuses: null };
-  world.calls.push(call);
-  world.callsById.set(id, call);
+  const call = newCall(world, client, session, client.requestIdNext++, tool, null, modernCallRequest);
+  const { id, requestId } = call;
   client.modernCalls.push(call);
   const view = createView(world, client, session, call);
   call.view = view.index;
@@ -585,12 +567,9 @@ function collideModern(world: World, client: SimClient, call: SimCall, b: number
   let what = `re-sends ${call.id}'s tools/call`;
   if (b === 1) {
     const tool = otherTool(call.tool);
-    const id = `c${world.calls.length + 1}`;
-    const reuse: SimCall = { index: world.calls.length, id, client: client.index, session: call.session, requestId: call.requestId, tool, body: modernCallRequest(call.requestId, tool, id), view: -1, executions: 0, reuses: call };
-    world.calls.push(reuse);
-    world.callsById.set(id, reuse);
+    const reuse = newCall(world, client, call.session, call.requestId, tool, call, modernCallRequest);
     body = reuse.body;
-    what = `tools/call ${tool} as ${id}`;
+    what = `tools/call ${tool} as ${reuse.id}`;
   }
   const connection = openConnection(world, client, 'reuse', { session: null, view: -1, cursor: null, lastEventId: null, kExpected: null });
   if (world.notes !== null) world.notes.push(`POST #${connection.index} ${what} (request ${call.requestId}, ${MODERN_REVISION}, still in flight for ${call.id})`);

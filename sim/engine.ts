@@ -101,10 +101,12 @@ function monitorsOfExecution(world: World, execution: SimExecution): Monitors {
 const FINISH_MONITORS = PROPERTIES.filter((property) => property.onFinish !== undefined);
 const STEP_MONITORS = PROPERTIES.filter((property) => property.onStep !== undefined);
 
-/** True when some client of the run speaks a revision the property applies to (its global hooks run only then). */
-function appliesToRun(world: World, property: Property): boolean {
-  for (const client of world.clients) if (property.revisions.includes(client.revision)) return true;
-  return false;
+/**
+ * The monitors among `monitors` that apply to the run: some client of it speaks a revision the property applies to
+ * (a property's global hooks run only then). Chosen once per run: a client's revision is fixed when it is made.
+ */
+function applyingToRun(world: World, monitors: readonly Property[]): readonly Property[] {
+  return monitors.filter((property) => world.clients.some((client) => property.revisions.includes(client.revision)));
 }
 
 function report(world: World, property: Property, explanation: string | null): void {
@@ -374,6 +376,9 @@ function observeResponse(world: World): (connection: SimConnection) => void {
 class RunContext implements LevelRun {
   readonly host: TargetHost;
   readonly observe: (connection: SimConnection) => void;
+  /** The step-end and final monitors that apply to this run's clients. */
+  readonly stepMonitors: readonly Property[];
+  readonly finishMonitors: readonly Property[];
 
   constructor(
     readonly world: World,
@@ -383,6 +388,8 @@ class RunContext implements LevelRun {
   ) {
     this.host = new Host(world);
     this.observe = observeResponse(world);
+    this.stepMonitors = applyingToRun(world, STEP_MONITORS);
+    this.finishMonitors = applyingToRun(world, FINISH_MONITORS);
   }
 
   enumerate(): void {
@@ -406,7 +413,7 @@ class RunContext implements LevelRun {
   }
 
   finish(): void {
-    finish(this.world);
+    finish(this.world, this.finishMonitors);
   }
 
   async close(): Promise<void> {
@@ -551,9 +558,10 @@ function settleOp(world: World, op: Op): Op | null {
 }
 
 /** Runs the step-end monitors. */
-function endStep(world: World): void {
+function endStep(context: RunContext): void {
+  const { world } = context;
   if (world.violation !== null) return;
-  for (const monitor of STEP_MONITORS) if (appliesToRun(world, monitor)) report(world, monitor, monitor.onStep!(world));
+  for (const monitor of context.stepMonitors) report(world, monitor, monitor.onStep!(world));
 }
 
 /**
@@ -592,7 +600,7 @@ function stepSync(context: RunContext, kind: number, a: number, b: number): void
     if (context.coverage !== null) context.coverage.observe(world);
     op = followUp(world, op);
   }
-  endStep(world);
+  endStep(context);
 }
 
 async function stepAsync(context: RunContext, kind: number, a: number, b: number): Promise<void> {
@@ -613,7 +621,7 @@ async function stepAsync(context: RunContext, kind: number, a: number, b: number
     if (context.coverage !== null) context.coverage.observe(world);
     op = followUp(world, op);
   }
-  endStep(world);
+  endStep(context);
 }
 
 /** Liveness-phase rounds at the most; each round lets every execution finish and every client resume once. */
@@ -689,9 +697,9 @@ function startHeal(world: World): void {
 }
 
 /** Runs the final checks once the world has settled. */
-function finish(world: World): void {
+function finish(world: World, monitors: readonly Property[]): void {
   if (world.violation === null) {
-    for (const monitor of FINISH_MONITORS) if (appliesToRun(world, monitor)) report(world, monitor, monitor.onFinish!(world));
+    for (const monitor of monitors) report(world, monitor, monitor.onFinish!(world));
   }
   // A note is the run's verdict only when nothing else was violated (it fails nothing: the commands say so).
   if (world.violation === null && world.noted !== null) world.violation = world.noted;

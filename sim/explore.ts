@@ -299,17 +299,8 @@ async function exploreReduced(target: Target, config: SimConfig, options: Explor
 /** The breadth-first reduced search (sim/frontier-search.ts), in this module's outcome. */
 async function exploreFromSnapshots(target: Target, config: SimConfig, options: ExploreOptions): Promise<ExploreOutcome> {
   if (options.depthMax > REDUCED_DEPTH_MAX) throw new RangeError(`the reduced search goes to depth ${REDUCED_DEPTH_MAX} at the most`);
-  const found = await exploreFrontier(target, config, {
-    depthMax: options.depthMax,
-    runsMax: options.runsMax,
-    independence: options.independence !== false,
-    ...(options.only === undefined ? {} : { only: options.only }),
-    ...(options.timeMs === undefined ? {} : { timeMs: options.timeMs }),
-    ...(options.statesMax === undefined ? {} : { statesMax: options.statesMax }),
-    ...(options.frontierMax === undefined ? {} : { frontierMax: options.frontierMax }),
-    ...(options.threads === undefined ? {} : { threads: options.threads }),
-    ...(options.threadsFrom === undefined ? {} : { threadsFrom: options.threadsFrom }),
-  });
+  // The options it shares with the breadth-first search are that search's own (sleep sets on unless switched off).
+  const found = await exploreFrontier(target, config, options);
   return {
     choices: found.choices,
     property: found.property,
