@@ -1,6 +1,9 @@
 // The contract an SDK EventStore must keep, property by property: a name, one statement, and why it matters to
 // the transport that calls the store. The contract phase judges every run against all of them.
 
+import type { Severity } from '../properties/severity.ts';
+
+
 /** The names of the contract properties, in the order violations are reported. */
 export const CONTRACT_PROPERTY_NAMES = [
   'calls-settle',
@@ -17,11 +20,11 @@ export const CONTRACT_PROPERTY_NAMES = [
 export type ContractPropertyName = (typeof CONTRACT_PROPERTY_NAMES)[number];
 
 /**
- * How much a violation weighs, following its source: an MCP MUST (or what the SDK transport needs of every store to
- * work at all) is a failure; an MCP SHOULD or a seed's advice is a warning, printed and in `--json`, failing the check
- * only with `--strict`.
+ * How much a violation weighs, following its source (properties/severity.ts, the one vocabulary): an MCP MUST (or
+ * what the SDK transport needs of every store to work at all) is a failure; an MCP SHOULD is a warning, failing the
+ * check only with `--strict`; a seed's advice is advice, failing it only with `--strict=advice`.
  */
-export type Severity = 'failure' | 'warning';
+export type { Severity } from '../properties/severity.ts';
 
 /** A property of the EventStore contract. */
 export interface ContractProperty {

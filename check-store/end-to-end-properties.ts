@@ -2,7 +2,7 @@
 // a finding the store causes, one sentence on what the store did wrong.
 
 import type { PropertyName } from '../properties/index.ts';
-import type { Severity } from './contract-properties.ts';
+import type { Severity } from '../properties/severity.ts';
 
 /** What check-store says of each simulator property when the store, not the transport, violates it. */
 interface EndToEndReading {

@@ -9,7 +9,7 @@ export const disconnectCancels: Property = {
   source:
     'MCP 2026-07-28, basic/patterns/cancellation: "Closing the SSE response stream is the cancellation signal. The server MUST treat a client disconnect as cancellation of that request."; SEP-2575 (FIELD): the server "MUST NOT send anything further for it".',
   kind: 'safety',
-  severity: 'MUST',
+  severity: 'failure',
   revisions: MODERN,
   onToolStep(_world, execution) {
     if (!execution.disconnected) return null;

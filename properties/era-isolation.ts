@@ -9,7 +9,7 @@ export const eraIsolation: Property = {
   source:
     'MCP 2026-07-28 basic/versioning: a dual-era server picks the era per request (the _meta envelope: stateless; initialize: legacy, scoped to the session); MCP transports: the server "MUST NOT replay messages that would have been delivered on a different stream".',
   kind: 'safety',
-  severity: 'MUST',
+  severity: 'failure',
   revisions: ALL_REVISIONS,
   onArrival(world, arrival) {
     const modern = world.clients[arrival.connection.client]!.revision === '2026-07-28';

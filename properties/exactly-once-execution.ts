@@ -6,7 +6,7 @@ export const exactlyOnceExecution: Property = {
   statement: 'A non-idempotent call (the append tool) executes at most once, whatever is re-sent or replayed.',
   source: 'Seed 000: "a write-side tool (file append) executed twice"; DESIGN: "a non-idempotent call must execute exactly once even when the same request is re-sent".',
   kind: 'safety',
-  severity: 'seed advice',
+  severity: 'advice',
   revisions: LEGACY,
   onExecution(world, execution) {
     if (execution.tool !== 'append') return null;

@@ -6,7 +6,7 @@ export const inOrderPerStream: Property = {
   statement: 'On each connection, the messages of its stream arrive in emission order, none twice.',
   source: 'DESIGN: "replay strictly after the cursor, in emission order, that stream only".',
   kind: 'safety',
-  severity: 'seed advice',
+  severity: 'advice',
   revisions: LEGACY,
   onArrival(world, arrival) {
     const { connection } = arrival;

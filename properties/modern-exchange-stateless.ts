@@ -9,7 +9,7 @@ export const modernExchangeStateless: Property = {
   source:
     'MCP 2026-07-28 (SEP-2567, SEP-2575 "Make MCP Stateless") removes sessions, initialize and SSE resumability; basic/transports/streamable-http: a 2026-07-28 server SHOULD ignore Mcp-Session-Id and Last-Event-ID; basic/versioning: a dual-era server picks the era per request (the _meta envelope: stateless).',
   kind: 'safety',
-  severity: 'SHOULD',
+  severity: 'warning',
   revisions: MODERN,
   onResponse(_world, connection) {
     if (connection.sessionIdAnswered === null) return null;

@@ -7,7 +7,7 @@ export const modernOnly405: Property = {
   source:
     'MCP 2026-07-28 basic/transports/streamable-http (backward compatibility, FIELD): a 2026-07-28-only server SHOULD answer GET and DELETE with 405; a dual-era endpoint answers them on its legacy path (not judged here).',
   kind: 'safety',
-  severity: 'SHOULD',
+  severity: 'warning',
   revisions: MODERN,
   onResponse(world, connection) {
     if (connection.purpose !== 'probe' || connection.status === 405) return null;

@@ -6,7 +6,7 @@ export const noCrossEpochReplay: Property = {
   statement: 'A message produced by one server incarnation is never delivered to a session of another, even when session IDs repeat.',
   source: 'Seed 004, condition 4: "The event ID has not been reused across a session reincarnation (restart, expiry, or explicit re-init)."',
   kind: 'safety',
-  severity: 'seed advice',
+  severity: 'advice',
   revisions: LEGACY,
   onArrival(_world, arrival) {
     const session = arrival.connection.session;

@@ -6,7 +6,7 @@ export const noCrossSessionDelivery: Property = {
   statement: 'A message produced in one session is delivered only on connections of that session.',
   source: 'Seed 004: "a Last-Event-ID from a dead session can be replayed against a new session\'s event buffer"; "Physical presence in a buffer is not authorization to deliver."',
   kind: 'safety',
-  severity: 'seed advice',
+  severity: 'advice',
   revisions: LEGACY,
   onArrival(_world, arrival) {
     const session = arrival.connection.session;

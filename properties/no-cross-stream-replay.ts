@@ -6,7 +6,7 @@ export const noCrossStreamReplay: Property = {
   statement: 'A connection carries only messages of its own stream: a new request\'s stream only its own, a resumed stream only the cursor\'s.',
   source: 'MCP transports: the server "MUST NOT replay messages that would have been delivered on a different stream"; seed 000: replay into a new POST.',
   kind: 'safety',
-  severity: 'MUST',
+  severity: 'failure',
   revisions: LEGACY,
   onArrival(world, arrival) {
     const own = ownCallId(world, arrival.connection);

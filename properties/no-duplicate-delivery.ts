@@ -47,7 +47,7 @@ export const noDuplicateDelivery: Property = {
   source:
     'Seed 000, first symptom: "A tools/call result delivered twice, once on the dead stream and once on the resumed stream, with the client\'s correlation map collapsing them."',
   kind: 'safety',
-  severity: 'seed advice',
+  severity: 'advice',
   revisions: LEGACY,
   onArrival(world, arrival) {
     const client = world.clients[arrival.connection.client]!;

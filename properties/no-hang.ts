@@ -8,7 +8,7 @@ export const noHang: Property = {
   statement: 'Once the run settles, no connection stays open for a stream that has nothing left to send.',
   source: 'DESIGN: "no hang (no stream left open with nothing left to send)"; a client waiting on such a connection never learns its stream is over.',
   kind: 'liveness',
-  severity: 'seed advice',
+  severity: 'advice',
   revisions: ALL_REVISIONS,
   onFinish(world) {
     for (const index of world.attached) {

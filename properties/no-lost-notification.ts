@@ -10,7 +10,7 @@ export const noLostNotification: Property = {
     'Once faults stop and each client has resumed its standalone stream with its latest cursor, a notification the server then sends to its session reaches it.',
   source: 'MCP transports: the server may send notifications on the stream the client opened with GET, and the client resumes that stream with Last-Event-ID; seed 004: "never skip silently".',
   kind: 'liveness',
-  severity: 'seed advice',
+  severity: 'advice',
   revisions: LEGACY,
   onFinish(world) {
     for (const client of world.clients) {

@@ -7,7 +7,7 @@ export const noLostResult: Property = {
   statement: 'Once faults stop and clients resume with their latest cursors, every call of a live session gets its result or an explicit reset (an error status is no reset: the client cannot tell a lost result from a failure).',
   source: 'Seed 000: "the ID was recognized; the stream was not resumable" (the lost result of "completed -> fresh"); MCP: "Disconnection SHOULD NOT be interpreted as the client cancelling its request."',
   kind: 'liveness',
-  severity: 'SHOULD',
+  severity: 'warning',
   revisions: ALL_REVISIONS,
   onFinish(world) {
     for (const view of world.views) {

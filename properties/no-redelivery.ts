@@ -6,7 +6,7 @@ export const noRedelivery: Property = {
   statement: 'After a resume, nothing at or before the presented cursor is delivered again.',
   source: 'Seed 000: "replays buffered events strictly after that ID"; DESIGN: "replay strictly after the cursor".',
   kind: 'safety',
-  severity: 'seed advice',
+  severity: 'advice',
   revisions: LEGACY,
   onArrival(world, arrival) {
     const cursor = arrival.connection.cursor;

@@ -11,7 +11,7 @@ export const noSilentGap: Property = {
   statement: 'A client is never skipped past events of its stream, nor left without its result, unless the server signals the loss.',
   source: 'Seed 004: "start fresh and signal a gap, because the client has missed events it cannot reconstruct"; "Silent replay is never correct."',
   kind: 'safety',
-  severity: 'seed advice',
+  severity: 'advice',
   revisions: LEGACY,
   onArrival(world, arrival) {
     const { connection } = arrival;

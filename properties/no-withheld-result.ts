@@ -11,7 +11,7 @@ export const noWithheldResult: Property = {
   source:
     'MCP transports: "Disconnection SHOULD NOT be interpreted as the client cancelling its request"; DESIGN: a cursor before the terminal event "means the client missed its result" (withholding it is seed 000\'s rule read literally).',
   kind: 'safety',
-  severity: 'SHOULD',
+  severity: 'warning',
   revisions: LEGACY,
   onEnd(world, connection) {
     if (!connection.resetSeen || connection.view < 0) return null;

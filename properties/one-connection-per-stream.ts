@@ -9,7 +9,7 @@ export const oneConnectionPerStream: Property = {
   source:
     'MCP transports: the server "MUST send each of its JSON-RPC messages on only one of the connected streams"; FIELD: concurrent resumes are refused "defensively" (go-sdk); a connection left open with nothing to come is a hang.',
   kind: 'safety',
-  severity: 'seed advice',
+  severity: 'advice',
   revisions: ALL_REVISIONS,
   onStep(world) {
     const { attached } = world;

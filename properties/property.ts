@@ -6,11 +6,9 @@ import type { Arrival, EventOwner, SimConnection, SimExecution, World } from '..
 import type { Frame } from '../targets/target.ts';
 import type { PropertyName } from './names.ts';
 
-/**
- * How strongly a property's source requires it. `note`: the revision permits what it reports (a re-issued call
- * running twice under 2026-07-28): reported, never failing a run or an exit code.
- */
-export type Severity = 'MUST' | 'SHOULD' | 'seed advice' | 'note';
+import type { Severity } from './severity.ts';
+
+export type { Severity } from './severity.ts';
 
 /** The legacy era's revisions, which most properties apply to (sessions, SSE resumability). */
 export const LEGACY: readonly Revision[] = ['2025-03-26', '2025-06-18', '2025-11-25'];
@@ -27,7 +25,7 @@ export interface Property {
   /** The seed passage or specification sentence it comes from. */
   readonly source: string;
   readonly kind: 'safety' | 'liveness';
-  /** How strongly its source requires it: an MCP MUST, an MCP SHOULD, or the advice of a seed (or DESIGN), or a note. */
+  /** How strongly its source requires it (properties/severity.ts): the keyword of the sentence it cites. */
   readonly severity: Severity;
   /**
    * The protocol revisions it applies to: the engine consults its monitors only for what a client of one of them

@@ -7,7 +7,7 @@ export const resultToItsRequest: Property = {
   statement: 'A result delivered with request ID r is the result of the call the client sent as r in that session (2026-07-28: of the request its own exchange carried).',
   source: 'Seed 000: "the client\'s dispatcher treated the replayed result as belonging to a newly issued tools/call with the same request id".',
   kind: 'safety',
-  severity: 'seed advice',
+  severity: 'advice',
   revisions: ALL_REVISIONS,
   onArrival(world, arrival) {
     if (!arrival.provenance.result) return null;

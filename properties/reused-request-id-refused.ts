@@ -9,7 +9,7 @@ export const reusedRequestIdRefused: Property = {
   source:
     'MCP 2025-06-18: a request ID "MUST NOT have been previously used by the requestor within the same session"; DESIGN: "POST with a reused request id and other content: 409".',
   kind: 'safety',
-  severity: 'seed advice',
+  severity: 'advice',
   // Not 2026-07-28: there the ID is the requestor's duty, and a server without sessions cannot tell requestors apart
   // (each exchange carries its own result; result-to-its-request judges that).
   revisions: LEGACY,

@@ -10,7 +10,7 @@ export const statusCodes: Property = {
   statement: "A request carrying a terminated session's ID gets 404; a non-initialize request without a session ID gets 400.",
   source: 'MCP transports 2025-06-18 and 2025-11-25, session management: "MUST respond ... with HTTP 404 Not Found"; "SHOULD respond ... with HTTP 400 Bad Request".',
   kind: 'safety',
-  severity: 'MUST',
+  severity: 'failure',
   revisions: LEGACY,
   onResponse(_world, connection) {
     if (connection.session === null) {

@@ -13,7 +13,7 @@ export const wellFormedMessages: Property = {
   statement: 'Every SSE event a client receives is a JSON-RPC message, or has no data at all (a priming event); a reset is the one other event.',
   source: 'MCP transports: the server sends JSON-RPC messages as SSE events; 2025-11-25: a priming event is an event ID with empty data.',
   kind: 'safety',
-  severity: 'MUST',
+  severity: 'failure',
   revisions: ALL_REVISIONS,
   onFrame(_world, connection, frame) {
     if (frame.data === null || frame.event === 'reset' || isJsonRpcMessage(frame.data)) return null;

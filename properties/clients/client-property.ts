@@ -4,8 +4,9 @@
 import type { ClientWorld, Exchange } from '../../sim/levels/client-world.ts';
 import type { PropertyName } from '../names.ts';
 
-/** How binding the rule behind a property is. */
-export type Severity = 'MUST' | 'SHOULD' | 'advice';
+import type { Severity } from '../severity.ts';
+
+export type { Severity } from '../severity.ts';
 
 /** The protocol revisions with sessions and SSE resumption (2026-07-28 removed both). */
 export const SESSION_REVISIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const;

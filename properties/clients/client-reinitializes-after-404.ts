@@ -9,7 +9,7 @@ export const clientReinitializesAfter404: ClientProperty = {
   statement: 'Once a request carrying a session ID is answered 404, the client sends no further request with that session ID: it starts a new session with initialize.',
   source:
     'MCP 2025-03-26 to 2025-11-25 basic/transports (Session Management): "When a client receives HTTP 404 in response to a request containing an Mcp-Session-Id, it MUST start a new session by sending a new InitializeRequest without a session ID attached"',
-  severity: 'MUST',
+  severity: 'failure',
   revisions: SESSION_REVISIONS,
   kind: 'safety',
   onRequest(world, exchange) {

@@ -9,7 +9,7 @@ export const clientRequestsSettle: ClientProperty = {
   statement: 'Once faults stop and simulated time runs on, every tool call the application made has settled: with its result, an error, or the client\'s own timeout.',
   source:
     'MCP 2025-03-26 to 2025-11-25 basic/lifecycle (Timeouts): "Implementations SHOULD establish timeouts for all sent requests, to prevent hung connections and resource exhaustion"; python-sdk #1577 (call_tool() hangs when a stream closes before its response)',
-  severity: 'SHOULD',
+  severity: 'warning',
   revisions: SESSION_REVISIONS,
   kind: 'liveness',
   onFinish(world) {
