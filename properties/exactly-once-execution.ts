@@ -4,9 +4,15 @@ import { LEGACY, type Property } from './property.ts';
 export const exactlyOnceExecution: Property = {
   name: 'exactly-once-execution',
   statement: 'A non-idempotent call (the append tool) executes at most once, whatever is re-sent or replayed.',
-  source: 'Seed 000: "a write-side tool (file append) executed twice"; DESIGN: "a non-idempotent call must execute exactly once even when the same request is re-sent".',
+  source: {
+    kind: 'seed',
+    file: '000_318af8320b77c7d3.txt',
+    quote: 'non-idempotent tools execute exactly once',
+  },
+  background: 'Seed 000: "a write-side tool (file append) executed twice"; a re-sent request is the server\'s to run once (DESIGN.md).',
   kind: 'safety',
   severity: 'advice',
+  underClientFault: 'server',
   revisions: LEGACY,
   onExecution(world, execution) {
     if (execution.tool !== 'append') return null;

@@ -4,9 +4,14 @@ import { LEGACY, type Property, describeMessage, isPositioned } from './property
 export const inOrderPerStream: Property = {
   name: 'in-order-per-stream',
   statement: 'On each connection, the messages of its stream arrive in emission order, none twice.',
-  source: 'DESIGN: "replay strictly after the cursor, in emission order, that stream only".',
+  source: {
+    kind: 'seed',
+    file: '000_318af8320b77c7d3.txt',
+    quote: 'producing duplicate or out-of-order tool results',
+  },
   kind: 'safety',
   severity: 'advice',
+  underClientFault: 'triggered',
   revisions: LEGACY,
   onArrival(world, arrival) {
     const { connection } = arrival;

@@ -1,11 +1,13 @@
 // Every property, in the order their monitors run (the first violation found is the one reported).
 import { disconnectCancels } from './disconnect-cancels.ts';
+import { disconnectStopsWork } from './disconnect-stops-work.ts';
 import { eraIsolation } from './era-isolation.ts';
 import { exactlyOnceExecution } from './exactly-once-execution.ts';
 import { modernExchangeStateless } from './modern-exchange-stateless.ts';
 import { modernOnly405 } from './modern-only-405.ts';
 import { reissuedCallRunsAgain } from './reissued-call-runs-again.ts';
 import { inOrderPerStream } from './in-order-per-stream.ts';
+import { missingSessionId400 } from './missing-session-id-400.ts';
 import { PROPERTY_NAMES, type PropertyName, type ServerPropertyName } from './names.ts';
 import { noCrossEpochReplay } from './no-cross-epoch-replay.ts';
 import { noCrossSessionDelivery } from './no-cross-session-delivery.ts';
@@ -29,6 +31,7 @@ export type { Property } from './property.ts';
 
 const byName: Record<ServerPropertyName, Property> = {
   'status-codes': statusCodes,
+  'missing-session-id-400': missingSessionId400,
   'no-cross-session-delivery': noCrossSessionDelivery,
   'no-cross-epoch-replay': noCrossEpochReplay,
   'no-cross-stream-replay': noCrossStreamReplay,
@@ -46,6 +49,7 @@ const byName: Record<ServerPropertyName, Property> = {
   'reused-request-id-refused': reusedRequestIdRefused,
   'no-withheld-result': noWithheldResult,
   'disconnect-cancels': disconnectCancels,
+  'disconnect-stops-work': disconnectStopsWork,
   'modern-exchange-stateless': modernExchangeStateless,
   'era-isolation': eraIsolation,
   'modern-only-405': modernOnly405,

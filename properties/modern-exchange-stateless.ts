@@ -6,10 +6,18 @@ export const modernExchangeStateless: Property = {
   name: 'modern-exchange-stateless',
   statement:
     'A 2026-07-28 request is served with no session and no replay, whatever Mcp-Session-Id or Last-Event-ID a proxy attached: its response carries no Mcp-Session-Id, its exchange carries only its own messages, and its tool runs in no session.',
-  source:
-    'MCP 2026-07-28 (SEP-2567, SEP-2575 "Make MCP Stateless") removes sessions, initialize and SSE resumability; basic/transports/streamable-http: a 2026-07-28 server SHOULD ignore Mcp-Session-Id and Last-Event-ID; basic/versioning: a dual-era server picks the era per request (the _meta envelope: stateless).',
+  source: {
+    kind: 'spec',
+    revisions: MODERN,
+    page: 'basic/transports/streamable-http',
+    section: 'Backward Compatibility (Earlier Streamable HTTP Revisions)',
+    quote: 'A server that supports only this revision and receives such traffic from an older client SHOULD respond as follows:',
+    keyword: 'SHOULD',
+  },
+  background: 'The list that follows: "An Mcp-Session-Id header on a request: ignore it, and do not mint or echo session IDs."; "A Last-Event-ID header: ignore it; streams are not resumable."',
   kind: 'safety',
   severity: 'warning',
+  underClientFault: 'server',
   revisions: MODERN,
   onResponse(_world, connection) {
     if (connection.sessionIdAnswered === null) return null;

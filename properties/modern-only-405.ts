@@ -4,10 +4,18 @@ import { MODERN, type Property } from './property.ts';
 export const modernOnly405: Property = {
   name: 'modern-only-405',
   statement: 'An endpoint that serves only 2026-07-28 answers GET and DELETE with 405 Method Not Allowed.',
-  source:
-    'MCP 2026-07-28 basic/transports/streamable-http (backward compatibility, FIELD): a 2026-07-28-only server SHOULD answer GET and DELETE with 405; a dual-era endpoint answers them on its legacy path (not judged here).',
+  source: {
+    kind: 'spec',
+    revisions: MODERN,
+    page: 'basic/transports/streamable-http',
+    section: 'Backward Compatibility (Earlier Streamable HTTP Revisions)',
+    quote: 'A server that supports only this revision and receives such traffic from an older client SHOULD respond as follows:',
+    keyword: 'SHOULD',
+  },
+  background: 'The list that follows: "HTTP GET or DELETE to the MCP endpoint: respond with 405 Method Not Allowed." A dual-era endpoint answers them on its legacy path (not judged here).',
   kind: 'safety',
   severity: 'warning',
+  underClientFault: 'server',
   revisions: MODERN,
   onResponse(world, connection) {
     if (connection.purpose !== 'probe' || connection.status === 405) return null;

@@ -3,6 +3,7 @@
 /** Every property, in the order their monitors are consulted (the first violation found is reported). */
 export const PROPERTY_NAMES = [
   'status-codes',
+  'missing-session-id-400',
   'no-cross-session-delivery',
   'no-cross-epoch-replay',
   'no-cross-stream-replay',
@@ -21,6 +22,7 @@ export const PROPERTY_NAMES = [
   'no-withheld-result',
   // The 2026-07-28 era and dual-era endpoints.
   'disconnect-cancels',
+  'disconnect-stops-work',
   'modern-exchange-stateless',
   'era-isolation',
   'modern-only-405',

@@ -4,9 +4,21 @@ import { LEGACY, type Property, describeMessage } from './property.ts';
 export const noCrossEpochReplay: Property = {
   name: 'no-cross-epoch-replay',
   statement: 'A message produced by one server incarnation is never delivered to a session of another, even when session IDs repeat.',
-  source: 'Seed 004, condition 4: "The event ID has not been reused across a session reincarnation (restart, expiry, or explicit re-init)."',
+  // A failure: a session of a later incarnation is a new session even when its ID repeats (seed 004: "Session dead +
+  // cursor present → the session is new"), so a message of the earlier one's streams replayed into it is a message
+  // "that would have been delivered on a different stream".
+  source: {
+    kind: 'spec',
+    revisions: LEGACY,
+    page: 'basic/transports',
+    section: 'Resumability and Redelivery',
+    quote: 'The server MUST NOT replay messages that would have been delivered on a different stream.',
+    keyword: 'MUST NOT',
+  },
+  background: 'Seed 004, condition 4: "The event ID has not been reused across a session reincarnation (restart, expiry, or explicit re-init)."',
   kind: 'safety',
-  severity: 'advice',
+  severity: 'failure',
+  underClientFault: 'server',
   revisions: LEGACY,
   onArrival(_world, arrival) {
     const session = arrival.connection.session;

@@ -4,9 +4,23 @@ import { LEGACY, type Property, describeMessage } from './property.ts';
 export const noCrossSessionDelivery: Property = {
   name: 'no-cross-session-delivery',
   statement: 'A message produced in one session is delivered only on connections of that session.',
-  source: 'Seed 004: "a Last-Event-ID from a dead session can be replayed against a new session\'s event buffer"; "Physical presence in a buffer is not authorization to deliver."',
+  // A failure, not advice: a stream belongs to one session, so a message of another session was meant for a stream
+  // of that session, and delivering it here delivers a message "that would have been delivered on a different
+  // stream". The sentence speaks of replay, which is how a resumable server reaches another session's messages (a
+  // resume whose cursor the store resolves into them). Seed 004 tells the same case as advice ("a Last-Event-ID from a
+  // dead session can be replayed against a new session's event buffer"); the MUST NOT is the source the severity follows.
+  source: {
+    kind: 'spec',
+    revisions: LEGACY,
+    page: 'basic/transports',
+    section: 'Resumability and Redelivery',
+    quote: 'The server MUST NOT replay messages that would have been delivered on a different stream.',
+    keyword: 'MUST NOT',
+  },
+  background: 'Seed 004: "Physical presence in a buffer is not authorization to deliver."',
   kind: 'safety',
-  severity: 'advice',
+  severity: 'failure',
+  underClientFault: 'server',
   revisions: LEGACY,
   onArrival(_world, arrival) {
     const session = arrival.connection.session;

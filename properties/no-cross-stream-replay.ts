@@ -4,9 +4,20 @@ import { LEGACY, type Property, describeMessage, ownCallId } from './property.ts
 export const noCrossStreamReplay: Property = {
   name: 'no-cross-stream-replay',
   statement: 'A connection carries only messages of its own stream: a new request\'s stream only its own, a resumed stream only the cursor\'s.',
-  source: 'MCP transports: the server "MUST NOT replay messages that would have been delivered on a different stream"; seed 000: replay into a new POST.',
+  // Triggered, not charged, after a client reuses a request ID in flight: the ID then names two calls, and a server
+  // that routes a result by its ID sends it to the other call's connection without replaying anything.
+  source: {
+    kind: 'spec',
+    revisions: LEGACY,
+    page: 'basic/transports',
+    section: 'Resumability and Redelivery',
+    quote: 'The server MUST NOT replay messages that would have been delivered on a different stream.',
+    keyword: 'MUST NOT',
+  },
+  background: 'Seed 000: a stale cursor replayed into a new POST.',
   kind: 'safety',
   severity: 'failure',
+  underClientFault: 'triggered',
   revisions: LEGACY,
   onArrival(world, arrival) {
     const own = ownCallId(world, arrival.connection);

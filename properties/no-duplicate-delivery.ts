@@ -44,10 +44,14 @@ export const noDuplicateDelivery: Property = {
   name: 'no-duplicate-delivery',
   statement:
     'A client never receives the same message (same epoch, session, call, execution and position) twice over all its connections of one session, whatever cursor it or a proxy presented.',
-  source:
-    'Seed 000, first symptom: "A tools/call result delivered twice, once on the dead stream and once on the resumed stream, with the client\'s correlation map collapsing them."',
+  source: {
+    kind: 'seed',
+    file: '000_318af8320b77c7d3.txt',
+    quote: "A tools/call result delivered twice, once on the dead stream and once on the resumed stream, with the client's correlation map collapsing them.",
+  },
   kind: 'safety',
   severity: 'advice',
+  underClientFault: 'triggered',
   revisions: LEGACY,
   onArrival(world, arrival) {
     const client = world.clients[arrival.connection.client]!;

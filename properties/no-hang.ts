@@ -6,9 +6,14 @@ import { ALL_REVISIONS, type Property } from './property.ts';
 export const noHang: Property = {
   name: 'no-hang',
   statement: 'Once the run settles, no connection stays open for a stream that has nothing left to send.',
-  source: 'DESIGN: "no hang (no stream left open with nothing left to send)"; a client waiting on such a connection never learns its stream is over.',
+  source: {
+    kind: 'design',
+    rule: 'once the run settles, no connection stays open for a stream that has nothing left to send',
+    reason: 'a client waiting on such a connection never learns its stream is over; MCP says of a call\'s stream only "After the JSON-RPC response has been sent, the server SHOULD terminate the SSE stream", and nothing of a resumed connection with nothing to carry',
+  },
   kind: 'liveness',
   severity: 'advice',
+  underClientFault: 'triggered',
   revisions: ALL_REVISIONS,
   onFinish(world) {
     for (const index of world.attached) {

@@ -8,9 +8,14 @@ export const noLostNotification: Property = {
   name: 'no-lost-notification',
   statement:
     'Once faults stop and each client has resumed its standalone stream with its latest cursor, a notification the server then sends to its session reaches it.',
-  source: 'MCP transports: the server may send notifications on the stream the client opened with GET, and the client resumes that stream with Last-Event-ID; seed 004: "never skip silently".',
+  source: {
+    kind: 'design',
+    rule: 'once faults stop and a client has resumed its standalone stream with its latest cursor, a notification the server then sends its session reaches it',
+    reason: 'the standalone GET stream is where a server sends its session\'s notifications ("The server MAY send JSON-RPC requests and notifications on the stream"); a resumed stream that drops new ones loses them without anyone knowing',
+  },
   kind: 'liveness',
   severity: 'advice',
+  underClientFault: 'server',
   revisions: LEGACY,
   onFinish(world) {
     for (const client of world.clients) {

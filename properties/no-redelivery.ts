@@ -4,9 +4,15 @@ import { LEGACY, type Property, describeMessage, isPositioned } from './property
 export const noRedelivery: Property = {
   name: 'no-redelivery',
   statement: 'After a resume, nothing at or before the presented cursor is delivered again.',
-  source: 'Seed 000: "replays buffered events strictly after that ID"; DESIGN: "replay strictly after the cursor".',
+  source: {
+    kind: 'seed',
+    file: '000_318af8320b77c7d3.txt',
+    quote: 'the server replays buffered events strictly after that ID',
+  },
+  background: 'MCP lets the server replay (MAY) messages "that would have been sent after the last event ID".',
   kind: 'safety',
   severity: 'advice',
+  underClientFault: 'triggered',
   revisions: LEGACY,
   onArrival(world, arrival) {
     const cursor = arrival.connection.cursor;

@@ -9,9 +9,15 @@ const live = MODEL.session.state.live;
 export const noSilentGap: Property = {
   name: 'no-silent-gap',
   statement: 'A client is never skipped past events of its stream, nor left without its result, unless the server signals the loss.',
-  source: 'Seed 004: "start fresh and signal a gap, because the client has missed events it cannot reconstruct"; "Silent replay is never correct."',
+  source: {
+    kind: 'seed',
+    file: '004_98a48cad619d3588.txt',
+    quote: 'start fresh and signal a gap, because the client has missed events it cannot reconstruct',
+  },
+  background: 'Seed 004: "Silent replay is never correct."',
   kind: 'safety',
   severity: 'advice',
+  underClientFault: 'triggered',
   revisions: LEGACY,
   onArrival(world, arrival) {
     const { connection } = arrival;

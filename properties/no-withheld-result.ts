@@ -8,10 +8,14 @@ export const noWithheldResult: Property = {
   name: 'no-withheld-result',
   statement:
     'A resume of a completed stream whose result the server never wrote toward the client (not delivered, not lost on the way) does not end with a reset in place of the result (a reset for a window gap excepted).',
-  source:
-    'MCP transports: "Disconnection SHOULD NOT be interpreted as the client cancelling its request"; DESIGN: a cursor before the terminal event "means the client missed its result" (withholding it is seed 000\'s rule read literally).',
+  source: {
+    kind: 'design',
+    rule: 'a resume of a completed stream whose result the server never wrote toward the client does not end with a reset in place of the result',
+    reason: 'the reference\'s completed-stream policy (replay-unsent) chose it; the seeds recommend the opposite (000: a cursor into a completed stream is answered "with a fresh stream and a 200 that begins a new event sequence — not a replay"; 004: start fresh with an explicit reset), so it is advice the project chose, not a rule',
+  },
   kind: 'safety',
-  severity: 'warning',
+  severity: 'advice',
+  underClientFault: 'triggered',
   revisions: LEGACY,
   onEnd(world, connection) {
     if (!connection.resetSeen || connection.view < 0) return null;

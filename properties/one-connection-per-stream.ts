@@ -6,10 +6,14 @@ export const oneConnectionPerStream: Property = {
   name: 'one-connection-per-stream',
   statement:
     'After every step, at most one live connection carries each stream of a client: a second one is refused (409) or the first is ended so its client knows, never left open silently.',
-  source:
-    'MCP transports: the server "MUST send each of its JSON-RPC messages on only one of the connected streams"; FIELD: concurrent resumes are refused "defensively" (go-sdk); a connection left open with nothing to come is a hang.',
+  source: {
+    kind: 'design',
+    rule: 'at most one live connection carries each stream: a second one is refused (409) or the first is ended so its client knows',
+    reason: 'MCP says "The server MUST send each of its JSON-RPC messages on only one of the connected streams", of messages and not of connections; the go-sdk refuses concurrent resumes "defensively" (FIELD.md); a connection left open with nothing to come is a hang',
+  },
   kind: 'safety',
   severity: 'advice',
+  underClientFault: 'triggered',
   revisions: ALL_REVISIONS,
   onStep(world) {
     const { attached } = world;

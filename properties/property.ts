@@ -7,6 +7,7 @@ import type { Frame } from '../targets/target.ts';
 import type { PropertyName } from './names.ts';
 
 import type { Severity } from './severity.ts';
+import type { Source } from './source.ts';
 
 export type { Severity } from './severity.ts';
 
@@ -22,11 +23,25 @@ export interface Property {
   readonly name: PropertyName;
   /** One sentence: what must hold. */
   readonly statement: string;
-  /** The seed passage or specification sentence it comes from. */
-  readonly source: string;
+  /**
+   * The sentence it comes from: a specification sentence as written, a seed passage verbatim, or resumecheck's own
+   * design rule with its reason. Its keyword is the property's severity (properties/sources.test.ts checks it).
+   */
+  readonly source: Source;
+  /** Other words that bear on it, for a reader; they never set its severity. */
+  readonly background?: string;
   readonly kind: 'safety' | 'liveness';
   /** How strongly its source requires it (properties/severity.ts): the keyword of the sentence it cites. */
   readonly severity: Severity;
+  /**
+   * How a finding is charged when the run's client broke a requestor's rule first (a request ID reused while in
+   * flight, sim/client-fault.ts): `server` when the property holds whatever the client did, so the finding is the
+   * server's; `triggered` when the client's step can itself produce it, so it is reported as triggered by that step
+   * and fails nothing.
+   */
+  readonly underClientFault: 'server' | 'triggered';
+  /** Set when the property can fire only after such a client step: one sentence saying so. */
+  readonly needsClientFault?: string;
   /**
    * The protocol revisions it applies to: the engine consults its monitors only for what a client of one of them
    * observes (connection hooks: the connection's client; execution hooks: the call's client; global hooks: when a

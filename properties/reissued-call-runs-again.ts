@@ -6,10 +6,18 @@ export const reissuedCallRunsAgain: Property = {
   name: 'reissued-call-runs-again',
   statement:
     'A re-issued 2026-07-28 call of a non-idempotent tool (append) ran more than once: permitted by the revision, reported as a note, never a failure.',
-  source:
-    'MCP 2026-07-28 (SEP-2575): "A broken response stream loses the in-flight request; clients MUST re-issue it as a new request with a new request ID"; the idempotency-key proposal (spec PR #3182) was closed unmerged (FIELD).',
+  source: {
+    kind: 'spec',
+    revisions: MODERN,
+    page: 'changelog',
+    section: 'Major changes',
+    quote: 'A broken response stream loses the in-flight request; clients MUST re-issue it as a new request with a new request ID',
+    keyword: 'MUST',
+  },
+  background: 'The idempotency-key proposal (spec PR #3182) was closed unmerged (FIELD.md): nothing lets the server tell a re-issue from a new call, so a re-issued side-effecting call may run twice.',
   kind: 'safety',
   severity: 'note',
+  underClientFault: 'server',
   revisions: MODERN,
   onExecution(world, execution) {
     if (execution.tool !== 'append' || execution.call === null) return null;

@@ -5,9 +5,15 @@ import { ALL_REVISIONS, type Property } from './property.ts';
 export const resultToItsRequest: Property = {
   name: 'result-to-its-request',
   statement: 'A result delivered with request ID r is the result of the call the client sent as r in that session (2026-07-28: of the request its own exchange carried).',
-  source: 'Seed 000: "the client\'s dispatcher treated the replayed result as belonging to a newly issued tools/call with the same request id".',
+  source: {
+    kind: 'seed',
+    file: '000_318af8320b77c7d3.txt',
+    quote: "the client's dispatcher treated the replayed result as belonging to a newly issued tools/call with the same request id",
+  },
   kind: 'safety',
   severity: 'advice',
+  underClientFault: 'triggered',
+  needsClientFault: 'On the legacy revisions it can fire only after a client reused a request ID in its session (request IDs name one call per session otherwise; another session\'s result is no-cross-session-delivery\'s).',
   revisions: ALL_REVISIONS,
   onArrival(world, arrival) {
     if (!arrival.provenance.result) return null;

@@ -11,9 +11,18 @@ function isJsonRpcMessage(data: JsonRpcMessage): boolean {
 export const wellFormedMessages: Property = {
   name: 'well-formed-messages',
   statement: 'Every SSE event a client receives is a JSON-RPC message, or has no data at all (a priming event); a reset is the one other event.',
-  source: 'MCP transports: the server sends JSON-RPC messages as SSE events; 2025-11-25: a priming event is an event ID with empty data.',
+  source: {
+    kind: 'spec',
+    revisions: ['2025-06-18', '2025-11-25'],
+    page: 'basic/index',
+    section: 'Messages',
+    quote: 'All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification.',
+    keyword: 'MUST',
+  },
+  background: '2025-11-25 basic/transports: a priming event is "an SSE event consisting of an event ID and an empty data field".',
   kind: 'safety',
   severity: 'failure',
+  underClientFault: 'server',
   revisions: ALL_REVISIONS,
   onFrame(_world, connection, frame) {
     if (frame.data === null || frame.event === 'reset' || isJsonRpcMessage(frame.data)) return null;

@@ -116,8 +116,24 @@ function report(world: World, property: Property, explanation: string | null): v
       if (world.noted === null) world.noted = { property: property.name, step: world.step, explanation };
       return;
     }
+    // After the client broke a requestor's rule, what that step can itself produce is charged to it: kept aside the
+    // same way, so a violation the server is charged with still ends the run and is the one reported.
+    if (world.clientFault !== null && property.underClientFault === 'triggered') {
+      if (world.triggered === null) world.triggered = { property: property.name, step: world.step, explanation, triggeredBy: world.clientFault };
+      return;
+    }
     world.violation = { property: property.name, step: world.step, explanation };
   }
+}
+
+/**
+ * Records the run's first client step that breaks a requestor's rule: a request ID used again while its request is
+ * in flight (the same request re-sent, or another call under its ID).
+ */
+function noteClientFault(world: World, kind: number, a: number, b: number): void {
+  if (kind !== K.resendInFlight || world.clientFault !== null) return;
+  const call = world.calls[a]!;
+  world.clientFault = { step: world.step, action: describeAction(world, kind, a, b), modern: isModernClient(world.clients[call.client]!) };
 }
 
 const CONN = MODEL.connection;
@@ -585,6 +601,7 @@ function noteDisconnect(world: World, op: Op): void {
 function stepSync(context: RunContext, kind: number, a: number, b: number): void {
   const { world } = context;
   if (context.coverage !== null) context.coverage.action(kind);
+  noteClientFault(world, kind, a, b);
   let op: Op | null = startAction(world, kind, a, b);
   while (op !== null) {
     // Coverage reads states once the request is made and again once its answer is handled.
@@ -606,6 +623,7 @@ function stepSync(context: RunContext, kind: number, a: number, b: number): void
 async function stepAsync(context: RunContext, kind: number, a: number, b: number): Promise<void> {
   const { world } = context;
   if (context.coverage !== null) context.coverage.action(kind);
+  noteClientFault(world, kind, a, b);
   let op: Op | null = startAction(world, kind, a, b);
   while (op !== null) {
     // Coverage reads states once the request is made and again once its answer is handled.
@@ -701,7 +719,9 @@ function finish(world: World, monitors: readonly Property[]): void {
   if (world.violation === null) {
     for (const monitor of monitors) report(world, monitor, monitor.onFinish!(world));
   }
-  // A note is the run's verdict only when nothing else was violated (it fails nothing: the commands say so).
+  // A finding a client's fault triggered, then a note, is the run's verdict only when nothing else was violated
+  // (neither fails anything: the commands say so).
+  if (world.violation === null && world.triggered !== null) world.violation = world.triggered;
   if (world.violation === null && world.noted !== null) world.violation = world.noted;
 }
 

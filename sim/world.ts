@@ -3,6 +3,7 @@
 
 import { MODEL, step } from '../model/index.ts';
 import type { PropertyName } from '../properties/names.ts';
+import type { ClientFault } from '../properties/client-fault.ts';
 import type { Frame, JsonRpcMessage, ServerInstance, TargetRun, ToolName } from '../targets/target.ts';
 import type { ProtocolEra } from '../targets/target.ts';
 import { type RequestIdHabit, type Revision, type SimConfig, isModernRevision } from './config.ts';
@@ -229,6 +230,11 @@ export interface Violation {
   readonly step: number;
   /** One or two sentences: what was expected, what happened. */
   readonly explanation: string;
+  /**
+   * Set when the client broke a requestor's rule first (a request ID reused while in flight) and the property is one
+   * that such a step can itself break: the finding is reported as triggered by that step and fails nothing.
+   */
+  readonly triggeredBy?: ClientFault;
 }
 
 /** Things the target reported during an operation, handled in order once it returns. */
@@ -287,6 +293,13 @@ export interface World {
    * kept aside until the run ends: it becomes the run's violation only when no other property was violated.
    */
   noted: Violation | null;
+  /** The run's first client step that broke a requestor's rule (properties/client-fault.ts), or null. */
+  clientFault: ClientFault | null;
+  /**
+   * The first violation that step triggered (sim/engine.ts's report): kept aside like a note, it becomes the run's
+   * verdict only when nothing the server is charged with was violated.
+   */
+  triggered: Violation | null;
 }
 
 /** A fresh world for a run; the target instance is booted by the runner. */
@@ -348,6 +361,8 @@ export function createWorld(
     notes: null,
     eras: protocol.eras ?? ['legacy'],
     noted: null,
+    clientFault: null,
+    triggered: null,
   };
 }
 

@@ -5,6 +5,7 @@ import type { ClientWorld, Exchange } from '../../sim/levels/client-world.ts';
 import type { PropertyName } from '../names.ts';
 
 import type { Severity } from '../severity.ts';
+import type { Source } from '../source.ts';
 
 export type { Severity } from '../severity.ts';
 
@@ -15,8 +16,10 @@ export const SESSION_REVISIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as c
 export interface ClientProperty {
   readonly name: PropertyName;
   readonly statement: string;
-  /** The specification sentence, seed passage or field report it comes from. */
-  readonly source: string;
+  /** The specification sentence, seed passage or design rule it comes from; its keyword is the severity. */
+  readonly source: Source;
+  /** Other words that bear on it (field reports, other revisions' wording), for a reader. */
+  readonly background?: string;
   readonly severity: Severity;
   readonly revisions: readonly string[];
   readonly kind: 'safety' | 'liveness';

@@ -10,8 +10,11 @@ export const RECONNECT_FAILURES_MAX = 5;
 export const clientReconnectsBounded: ClientProperty = {
   name: 'client-reconnects-bounded',
   statement: `A client gives up on a stream after at most ${RECONNECT_FAILURES_MAX} failed resumption attempts in a row (answered with an error status, or cut before a response).`,
-  source:
-    'field reports (FIELD.md): rmcp #958 (a client reconnecting at 1 Hz forever), python-sdk #3257 and #3307 (clients reconnecting forever); the SDKs\' own default is maxRetries 2',
+  source: {
+    kind: 'design',
+    rule: 'a client gives up on a stream after a bounded number of failed resumption attempts in a row',
+    reason: 'MCP sets no bound; field reports show clients storming servers that keep refusing them: rmcp #958 (reconnecting at 1 Hz forever), python-sdk #3257 and #3307; the SDKs\' own default is maxRetries 2',
+  },
   severity: 'advice',
   revisions: SESSION_REVISIONS,
   kind: 'safety',

@@ -7,8 +7,15 @@ import { SESSION_REVISIONS } from './client-property.ts';
 export const clientReinitializesAfter404: ClientProperty = {
   name: 'client-reinitializes-after-404',
   statement: 'Once a request carrying a session ID is answered 404, the client sends no further request with that session ID: it starts a new session with initialize.',
-  source:
-    'MCP 2025-03-26 to 2025-11-25 basic/transports (Session Management): "When a client receives HTTP 404 in response to a request containing an Mcp-Session-Id, it MUST start a new session by sending a new InitializeRequest without a session ID attached"',
+  source: {
+    kind: 'spec',
+    revisions: ['2025-03-26'],
+    page: 'basic/transports',
+    section: 'Session Management',
+    quote: 'When a client receives HTTP 404 in response to a request containing an Mcp-Session-Id, it MUST start a new session by sending a new InitializeRequest without a session ID attached.',
+    keyword: 'MUST',
+  },
+  background: '2025-11-25 says the same of an MCP-Session-Id.',
   severity: 'failure',
   revisions: SESSION_REVISIONS,
   kind: 'safety',

@@ -7,8 +7,15 @@ import { SESSION_REVISIONS } from './client-property.ts';
 export const clientRequestsSettle: ClientProperty = {
   name: 'client-requests-settle',
   statement: 'Once faults stop and simulated time runs on, every tool call the application made has settled: with its result, an error, or the client\'s own timeout.',
-  source:
-    'MCP 2025-03-26 to 2025-11-25 basic/lifecycle (Timeouts): "Implementations SHOULD establish timeouts for all sent requests, to prevent hung connections and resource exhaustion"; python-sdk #1577 (call_tool() hangs when a stream closes before its response)',
+  source: {
+    kind: 'spec',
+    revisions: ['2025-03-26', '2025-06-18', '2025-11-25'],
+    page: 'basic/lifecycle',
+    section: 'Timeouts',
+    quote: 'Implementations SHOULD establish timeouts for all sent requests, to prevent hung connections and resource exhaustion.',
+    keyword: 'SHOULD',
+  },
+  background: 'python-sdk #1577: call_tool() hangs when a stream closes before its response.',
   severity: 'warning',
   revisions: SESSION_REVISIONS,
   kind: 'liveness',

@@ -8,8 +8,15 @@ export const clientResumesLatest: ClientProperty = {
   name: 'client-resumes-latest',
   statement:
     'A GET with Last-Event-ID carries the latest event ID the client received on that stream; a GET without one is not sent in place of resuming a broken stream that received an event ID.',
-  source:
-    'MCP 2025-11-25 basic/transports (Resumability and Redelivery): "If the client wishes to resume after a disconnection (whether due to network failure or server-initiated closure), it SHOULD issue an HTTP GET to the MCP endpoint, and include the Last-Event-ID header to indicate the last event ID it received" (2025-03-26 and 2025-06-18: "after a broken connection"); seed 000 (a cursor names a position in one stream)',
+  source: {
+    kind: 'spec',
+    revisions: ['2025-11-25'],
+    page: 'basic/transports',
+    section: 'Resumability and Redelivery',
+    quote: 'If the client wishes to resume after a disconnection (whether due to network failure or server-initiated closure), it SHOULD issue an HTTP GET to the MCP endpoint, and include the Last-Event-ID header to indicate the last event ID it received.',
+    keyword: 'SHOULD',
+  },
+  background: '2025-03-26 and 2025-06-18: "after a broken connection"; seed 000: a cursor names a position in one stream.',
   severity: 'warning',
   revisions: SESSION_REVISIONS,
   kind: 'safety',

@@ -7,6 +7,9 @@ import { CONTRACT_PROPERTIES } from '../../check-store/contract-properties.ts';
 import { CONTRACT_TRACE_FORMAT, type ContractTrace, readContractTrace } from '../../check-store/store-traces.ts';
 import { PROPERTIES } from '../../properties/index.ts';
 import { CLIENT_PROPERTIES } from '../../properties/clients/index.ts';
+import { describeClientFault } from '../../properties/client-fault.ts';
+import type { Severity } from '../../properties/severity.ts';
+import { renderSource } from '../../properties/source.ts';
 import { StoreModuleError } from '../../targets/module/store-module.ts';
 import { type Trace, TraceFormatError, parseTrace } from '../trace.ts';
 
@@ -31,6 +34,10 @@ export interface ReadableVerdict {
   readonly step: number | null;
   /** True for a note: what the trace shows is permitted by its revision, reported, never a failure. */
   readonly note?: boolean;
+  /** The property's severity (properties/severity.ts), when the trace names a simulator property. */
+  readonly severity?: Severity;
+  /** Set when a client's own fault triggered it: "the client broke MUST NOT … at step k", and it fails nothing. */
+  readonly triggeredBy?: string;
 }
 
 /** How the trace kinds differ where the renderers care: which participants, which notes. */
@@ -75,11 +82,13 @@ export function readableFromTrace(trace: Trace, path: string): ReadableTrace {
             property: verdict.property,
             kind: property?.kind ?? 'safety',
             statement: property?.statement ?? '',
-            source: property?.source ?? '',
+            source: property === undefined ? '' : renderSource(property.source),
             explanation: verdict.explanation,
             // A violation seen in the liveness phase carries the fault-phase step count: it belongs after the last step.
             step: verdict.step < faults && verdict.step < trace.steps.length ? verdict.step : null,
-            ...(property !== undefined && 'severity' in property && property.severity === 'note' ? { note: true } : {}),
+            ...(property !== undefined && property.severity === 'note' ? { note: true } : {}),
+            ...(property === undefined ? {} : { severity: property.severity }),
+            ...(verdict.triggeredBy === undefined ? {} : { triggeredBy: describeClientFault(verdict.triggeredBy) }),
           },
     replay: `npx resumecheck replay ${quoteArgument(path)}`,
     shrink: trace.shrink === null ? null : { originalLength: trace.shrink.originalLength, shrunkLength: trace.shrink.shrunkLength },

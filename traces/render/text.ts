@@ -1,6 +1,7 @@
 // A trace as numbered text for a terminal: what fuzz, replay, script, shrink and render print, from one function.
 
-import type { ReadableStep, ReadableTrace } from './readable.ts';
+import { SEVERITY_LABELS, notFailingReason } from '../../properties/severity.ts';
+import type { ReadableStep, ReadableTrace, ReadableVerdict } from './readable.ts';
 
 /** A step as the engines record it: an action, its notes, and (for the simulator) its phase. */
 export interface StepLike {
@@ -28,19 +29,28 @@ export interface TextOptions {
   readonly replay?: boolean;
 }
 
+/**
+ * The first line of a verdict, with its severity's label (properties/severity.ts): a failure as `✗ P violated by T`,
+ * a warning or advice saying which flag makes it fail, a note, and a finding a client's fault triggered.
+ */
+export function verdictHeadline(target: string, verdict: ReadableVerdict): string {
+  if (verdict.note === true) return `${SEVERITY_LABELS.note.slice(0, 1)} ${verdict.property} noted on ${target} (a note: permitted by its protocol revision, not a failure)`;
+  if (verdict.triggeredBy !== undefined) return `${SEVERITY_LABELS.advice.slice(0, 1)} ${verdict.property} triggered on ${target} by the client's own fault (${verdict.kind}; charged to the client: fails nothing)`;
+  const severity = verdict.severity ?? 'failure';
+  const weight = severity === 'failure' || severity === 'note' ? '' : `; ${notFailingReason(severity, 'failure')}`;
+  return `${SEVERITY_LABELS[severity].slice(0, 1)} ${verdict.property} violated by ${target} (${verdict.kind}${weight})`;
+}
+
 /** A violated (or holding) trace as the lines a terminal shows: the verdict, the property, the steps, the replay. */
 export function renderText(trace: ReadableTrace, options: TextOptions = {}): string[] {
   const lines: string[] = [];
   const verdict = trace.verdict;
   if (verdict === null) lines.push(`✓ no violation on ${trace.target} (${trace.steps.length} steps)`);
   else {
-    lines.push(
-      verdict.note === true
-        ? `ⓘ ${verdict.property} noted on ${trace.target} (a note: permitted by its protocol revision, not a failure)`
-        : `✗ ${verdict.property} violated by ${trace.target} (${verdict.kind})`,
-    );
+    lines.push(verdictHeadline(trace.target, verdict));
     lines.push(`  must hold: ${verdict.statement}`);
-    lines.push(`  happened:  ${verdict.explanation}`);
+    // A finding a client's fault triggered says first what the client broke, then what the server did.
+    lines.push(verdict.triggeredBy === undefined ? `  happened:  ${verdict.explanation}` : `  happened:  ${verdict.triggeredBy}; the server then: ${verdict.explanation}`);
   }
   lines.push('');
   lines.push(...renderStepLines(trace.steps));
