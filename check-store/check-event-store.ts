@@ -4,7 +4,9 @@
 
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeClientFault } from '../properties/client-fault.ts';
 import { PROPERTIES } from '../properties/index.ts';
+import { STRICTNESSES, type Strictness, failsAt } from '../properties/severity.ts';
 import { type StoreSource, functionSource, moduleSource, moduleTargetName } from '../targets/module/module.target.ts';
 import { type EventStoreFactory, type StoreModuleRef, StoreModuleError, callFactory, checkStoreModulePath, probeContext } from '../targets/module/store-module.ts';
 import type { Trace } from '../traces/trace.ts';
@@ -25,8 +27,11 @@ export interface CheckEventStoreOptions {
   readonly shared?: boolean;
   /** Storage and sessions outlive restarts (Redis, Durable Objects): a live session's pre-restart cursors are its own. */
   readonly durable?: boolean;
-  /** Warnings (an MCP SHOULD or a seed's advice) fail the check too; default false. */
-  readonly strict?: boolean;
+  /**
+   * Which findings fail the check besides failures (properties/severity.ts): `warning` (or true) adds warnings (an MCP
+   * SHOULD), `advice` adds advice too (a seed's advice, a design rule); default `failure` (false): failures only.
+   */
+  readonly strict?: boolean | Strictness;
   /** Runs of each phase; default {@link DEFAULT_STORE_CHECK_RUNS}. */
   readonly runs?: number;
   /** Default '1'. The same seed gives the same result and the same trace bytes (for a deterministic store). */
@@ -69,8 +74,16 @@ export interface StoreViolation {
   /** A contract property or a simulator property (`resumecheck properties`). */
   readonly property: string;
   readonly statement: string;
-  /** failure: an MCP MUST (or what the transport needs of any store); warning: a SHOULD or a seed's advice. */
+  /**
+   * failure: an MCP MUST (or what the transport needs of any store); warning: an MCP SHOULD; advice: a seed's advice
+   * or a design rule (properties/severity.ts).
+   */
   readonly severity: Severity;
+  /**
+   * End to end: set when the run's client broke a requestor's rule first and the finding is one that step can itself
+   * produce ("the client broke MUST NOT … at step k"): it fails nothing; null otherwise.
+   */
+  readonly triggeredBy: string | null;
   readonly explanation: string;
   /** End to end: one sentence on what the store did wrong; null in the contract phase (the explanation says it). */
   readonly storeDid: string | null;
@@ -100,20 +113,24 @@ export const STORE_CALLS_SUCCEED = {
 
 /** The verdict. */
 export interface StoreCheckResult {
-  /** True when neither phase found a failure the store causes (with `strict`, nor a warning); transport defects do not count. */
+  /** True when neither phase found a finding the store causes that fails at the check's strictness; transport defects do not count. */
   readonly holds: boolean;
   /** The store as a target name: `module:<path>[#export][+shared][+durable]`, or `module:(function)`. */
   readonly target: string;
   readonly shared: boolean;
   readonly durable: boolean;
+  /** True when the strictness is above the default (warnings, or advice too, fail the check). */
   readonly strict: boolean;
+  /** Which findings fail the check: `failure` (the default), `warning` (`--strict`) or `advice` (`--strict=advice`). */
+  readonly strictness: Strictness;
   readonly seed: string;
   readonly callTimeoutMs: number;
-  /** Every violation, failures and warnings (see each one's severity). */
+  /** Every violation, of every severity (see each one's). */
   readonly violations: readonly StoreViolation[];
-  /** How many violations are failures, and how many warnings. */
+  /** How many violations are failures, warnings and advice (a finding a client's fault triggered is in none). */
   readonly failures: number;
   readonly warnings: number;
+  readonly advice: number;
   /** Properties the SDK transport breaks with resumecheck's own store too (sdk-core, same actions): not the store's. */
   readonly transportDefects: readonly TransportDefect[];
   /** Teardown problems (an onRunEnd hook or close() threw or hung), a warning; the first few, one line each. */
@@ -155,6 +172,15 @@ function whole(value: unknown, name: string, least: number, most: number): numbe
   return value;
 }
 
+
+/** The strictness a `strict` option gives: true is `warning`, false or absent `failure`; anything else is bad input. */
+function strictnessOption(strict: CheckEventStoreOptions['strict']): Strictness {
+  if (strict === undefined || strict === false) return 'failure';
+  if (strict === true) return 'warning';
+  if ((STRICTNESSES as readonly unknown[]).includes(strict)) return strict;
+  throw new StoreModuleError(`checkEventStore: strict takes true, false, or one of ${STRICTNESSES.join(', ')}`);
+}
+
 /** The options, checked: what the CLI refuses (exit 2) checkEventStore throws on, as a one-line StoreModuleError. */
 function checkedOptions(options: CheckEventStoreOptions) {
   if (typeof options !== 'object' || options === null) throw new StoreModuleError('checkEventStore: options must be an object');
@@ -166,7 +192,7 @@ function checkedOptions(options: CheckEventStoreOptions) {
   return {
     shared: options.shared === true,
     durable: options.durable === true,
-    strict: options.strict === true,
+    strictness: strictnessOption(options.strict),
     runs,
     seed,
     contractRuns: options.contractRuns === undefined ? runs : whole(options.contractRuns, 'contractRuns', 1, STORE_CHECK_RUNS_MAX),
@@ -333,23 +359,25 @@ export async function advanceStoreCheck(source: StoreSource, options: CheckEvent
 
 /** The verdict on a check's progress (ended, or interrupted between two parts: then `interrupted` is true). */
 export function storeCheckResult(ref: StoreModuleRef | null, options: CheckEventStoreOptions, progress: StoreCheckProgress): StoreCheckResult {
-  const { shared, durable, strict, seed, callTimeoutMs } = checkedOptions(options);
+  const { shared, durable, strictness, seed, callTimeoutMs } = checkedOptions(options);
   const { violations } = progress;
-  const failures = violations.filter((violation) => violation.severity === 'failure').length;
-  const warnings = violations.length - failures;
+  const charged = violations.filter((violation) => violation.triggeredBy === null);
+  const count = (severity: Severity): number => charged.filter((violation) => violation.severity === severity).length;
   const interrupted = progress.interrupted || !progress.done;
   const endToEndRan = progress.endToEnd !== null;
   return {
-    holds: failures === 0 && (!strict || warnings === 0),
+    holds: !charged.some((violation) => failsAt(violation.severity, strictness)),
     target: moduleTargetName(ref, { shared, durable }),
     shared,
     durable,
-    strict,
+    strict: strictness !== 'failure',
+    strictness,
     seed,
     callTimeoutMs,
     violations,
-    failures,
-    warnings,
+    failures: count('failure'),
+    warnings: count('warning'),
+    advice: count('advice'),
     transportDefects: progress.endToEnd?.transportDefects ?? [],
     teardown: [...(progress.contract?.teardown ?? []), ...(progress.endToEnd?.teardown ?? []), ...progress.teardown],
     contract: { runs: progress.contract?.runs ?? 0 },
@@ -387,6 +415,7 @@ function contractViolation(finding: ContractFinding, options: { out: string | nu
     file,
     replay: file === null ? null : `npx resumecheck check-store --replay ${quote(file)}`,
     note: property.name === 'session-isolation' && options.shared ? SHARED_ISOLATION_NOTE : null,
+    triggeredBy: null,
     actions: null,
   };
 }
@@ -408,6 +437,7 @@ function endToEndViolation(finding: EndToEndFinding, options: { out: string | nu
       file: null,
       replay: null,
       note: null,
+      triggeredBy: null,
       actions: null,
     };
   }
@@ -427,6 +457,7 @@ function endToEndViolation(finding: EndToEndFinding, options: { out: string | nu
       file: null,
       replay: null,
       note: `the shrunk run's choices, for resumecheck's simulator: [${finding.choices.join(', ')}] (seed ${finding.seed})`,
+      triggeredBy: null,
       actions: finding.steps,
     };
   }
@@ -448,6 +479,7 @@ function endToEndViolation(finding: EndToEndFinding, options: { out: string | nu
     file,
     replay: file === null ? null : `npx resumecheck replay ${quote(file)}`,
     note: verdict.property === 'no-cross-session-delivery' && options.shared ? SHARED_ISOLATION_NOTE : null,
+    triggeredBy: verdict.triggeredBy === undefined ? null : describeClientFault(verdict.triggeredBy),
     actions: null,
   };
 }

@@ -5,6 +5,8 @@
 import type { ParsedArgs } from '../cli/command-spec.ts';
 import { jsonEnvelope } from '../cli/json-envelope.ts';
 import { checkOutDir } from '../cli/output-paths.ts';
+import { strictnessOf } from '../cli/parse-options.ts';
+import { type Strictness, failsAt, notFailingReason, severityMark } from '../properties/severity.ts';
 import { UsageError, parseDuration, parseWhole } from '../cli/usage-error.ts';
 import { realNowMs } from '../targets/module/clock.ts';
 import { type StoreSource, moduleSource } from '../targets/module/module.target.ts';
@@ -30,7 +32,7 @@ export const CHECK_STORE_DEFAULT_OUT = 'traces/found';
 
 /** The usage line, as the CLI's help shows it. */
 export const CHECK_STORE_USAGE =
-  'resumecheck check-store MODULE [--export NAME] [--shared] [--durable] [--strict] [--runs N] [--seed S] [--call-timeout DURATION] [--steps N] [--sessions N] [--streams N] [--events N] [--window N] [--restarts N] [--out DIR] [--json]';
+  'resumecheck check-store MODULE [--export NAME] [--shared] [--durable] [--strict[=advice]] [--runs N] [--seed S] [--call-timeout DURATION] [--steps N] [--sessions N] [--streams N] [--events N] [--window N] [--restarts N] [--out DIR] [--json]';
 
 function renderContractSteps(steps: readonly ContractStep[]): string[] {
   return renderStepLines(steps);
@@ -50,11 +52,14 @@ function describeStore(ref: StoreModuleRef, shared: boolean): string {
 
 function printViolation(io: CommandIo, violation: StoreViolation): void {
   const shrink = violation.shrink === null ? '' : `; shrunk from ${violation.shrink.originalLength} to ${violation.shrink.shrunkLength} ${violation.phase === 'contract' ? 'operations' : 'steps'} in ${violation.shrink.evaluations} runs`;
-  const mark = violation.severity === 'failure' ? '✗' : '⚠';
-  const weight = violation.severity === 'failure' ? '' : ', a warning (an MCP SHOULD or a seed\'s advice; fails only with --strict)';
-  io.out(`${mark} ${violation.property} (${violation.phase}${weight}), found in run ${violation.run} (seed ${violation.seed})${shrink}`);
+  // The one set of labels (properties/severity.ts), and which flag makes a finding that is not a failure fail.
+  const mark = violation.triggeredBy === null ? severityMark(violation.severity) : severityMark('advice');
+  const reason = violation.triggeredBy === null ? notFailingReason(violation.severity, 'failure') : "triggered by the client's own fault: fails nothing";
+  const weight = reason === null ? '' : `, ${reason}`;
+  io.out(`${mark} ${violation.property} (${violation.phase}, ${violation.severity}${weight}), found in run ${violation.run} (seed ${violation.seed})${shrink}`);
   io.out(`  must hold: ${violation.statement}`);
   if (violation.storeDid !== null) io.out(`  the store: ${violation.storeDid}`);
+  if (violation.triggeredBy !== null) io.out(`  triggered: ${violation.triggeredBy}`);
   io.out(`  happened:  ${violation.explanation}`);
   if (violation.flaky !== null) {
     io.out(`  flaky:     it did not reproduce every time the same choices ran again (${violation.flaky.reproduced} of ${violation.flaky.reruns} re-runs showed it): the store has timing or randomness of its own`);
@@ -97,21 +102,25 @@ function printSummary(io: CommandIo, result: StoreCheckResult): void {
     io.out('');
   }
   if (result.interrupted) io.out(`interrupted: the check stopped early; the ${result.violations.length} violation(s) above were found before it, their traces kept`);
-  const warnings = result.warnings === 0 ? '' : ` (${result.warnings} warning${result.warnings === 1 ? '' : 's'}${result.strict ? ', failing with --strict' : ', which fail only with --strict'})`;
+  const quieter: string[] = [];
+  if (result.warnings > 0) quieter.push(`${result.warnings} warning${result.warnings === 1 ? '' : 's'}${failsAt('warning', result.strictness) ? ', failing at this --strict' : ', which fail only with --strict'}`);
+  if (result.advice > 0) quieter.push(`${result.advice} advice${failsAt('advice', result.strictness) ? ', failing with --strict=advice' : ', which fail only with --strict=advice'}`);
+  const warnings = quieter.length === 0 ? '' : ` (${quieter.join('; ')})`;
   if (result.holds) {
     io.out(`✓ no store violation${warnings}: the contract held in ${result.contract.runs} runs${skipped === null ? `, and end to end the store caused no failure in ${runs} runs` : ''}`);
   } else {
-    const names = [...new Set(result.violations.filter((violation) => result.strict || violation.severity === 'failure').map((violation) => `${violation.property} (${violation.phase})`))].join(', ');
+    const names = [...new Set(result.violations.filter((violation) => failsStore(violation, result.strictness)).map((violation) => `${violation.property} (${violation.phase})`))].join(', ');
     io.out(`✗ the store fails: ${names}${warnings}`);
   }
 }
 
 /** The `--json` envelope all resumecheck commands share, with the check's fields beside its keys. */
 function jsonOf(result: StoreCheckResult | null, extra: { config: Record<string, unknown>; elapsedMs: number; violations: readonly StoreViolation[]; contained: string | null; interrupted: boolean }): string {
-  const violations = (result?.violations ?? extra.violations).map(({ phase, property, severity, explanation, storeDid, seed, run, shrink, flaky, file, replay, note }) => ({
+  const violations = (result?.violations ?? extra.violations).map(({ phase, property, severity, triggeredBy, explanation, storeDid, seed, run, shrink, flaky, file, replay, note }) => ({
     phase,
     property,
     severity,
+    triggeredBy,
     explanation,
     storeDid,
     seed,
@@ -127,6 +136,7 @@ function jsonOf(result: StoreCheckResult | null, extra: { config: Record<string,
     holds: result === null ? false : result.holds,
     failures: result?.failures ?? violations.filter((violation) => violation.severity === 'failure').length,
     warnings: result?.warnings ?? violations.filter((violation) => violation.severity === 'warning').length,
+    advice: result?.advice ?? violations.filter((violation) => violation.severity === 'advice').length,
     contained: extra.contained,
     interrupted: extra.interrupted,
     contract: result?.contract ?? null,
@@ -200,7 +210,7 @@ export async function commandCheckStore({ values, positionals }: ParsedArgs, io:
   if (ref === null) throw new UsageError(`check-store needs a MODULE; usage: ${CHECK_STORE_USAGE}`);
   const shared = values.shared === true;
   const durable = values.durable === true;
-  const strict = values.strict === true;
+  const strict = strictnessOf(values);
   const runs = values.runs === undefined ? DEFAULT_STORE_CHECK_RUNS : parseWhole(values.runs as string, '--runs', 1, 1_000_000);
   const seed = (values.seed as string | undefined) ?? '1';
   if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
@@ -259,7 +269,12 @@ export async function commandCheckStore({ values, positionals }: ParsedArgs, io:
     else io.out(`interrupted: the check stopped early; the ${violations.length} violation(s) above were found before it, their traces kept`);
   }
   if (verdict !== null) return 1;
-  return violations.some((violation) => strict || violation.severity === 'failure') ? 1 : 0;
+  return violations.some((violation) => failsStore(violation, strict)) ? 1 : 0;
+}
+
+/** True when a store violation fails the check at `strictness` (a finding a client's fault triggered never does). */
+function failsStore(violation: StoreViolation, strictness: Strictness): boolean {
+  return violation.triggeredBy === null && failsAt(violation.severity, strictness);
 }
 
 function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {

@@ -3,7 +3,6 @@
 
 import type { Severity } from '../properties/severity.ts';
 
-
 /** The names of the contract properties, in the order violations are reported. */
 export const CONTRACT_PROPERTY_NAMES = [
   'calls-settle',
@@ -63,8 +62,8 @@ export const CONTRACT_PROPERTIES: readonly ContractProperty[] = [
     name: 'event-ids-unique-across-sessions',
     statement: 'storeEvent resolves to an ID no call of another session got (IDs unique within their session are all MCP requires; this is advice).',
     why: 'An ID that names a position in two sessions is harmless to a store scoped by session, but a store or proxy that looks events up by ID alone then has two candidates.',
-    source: 'Seed 000: "event IDs are namespaced by server epoch, session and stream" (advice; MCP requires uniqueness within a session only).',
-    severity: 'warning',
+    source: 'Seed 000: "Embed a stream generation (epoch) into the event ID namespace" (advice; MCP requires uniqueness within a session only).',
+    severity: 'advice',
   },
   {
     name: 'session-isolation',
@@ -79,7 +78,7 @@ export const CONTRACT_PROPERTIES: readonly ContractProperty[] = [
       "A cursor the session was never sent (a random string, a real ID with one character changed, an ID issued before a restart, another session's ID) makes the store send nothing and name none of the session's streams; throwing or returning without sending is fine.",
     why: 'A forged or stale cursor must not open any stream: a replay of it delivers events the client never asked for, and a stream it names is handed to the connection.',
     source: 'Seed 004: "Physical presence in a buffer is not authorization to deliver"; seed 000: a cursor is meaningful only to the session that was sent it.',
-    severity: 'warning',
+    severity: 'advice',
   },
   {
     name: 'no-silent-skip',
@@ -87,7 +86,7 @@ export const CONTRACT_PROPERTIES: readonly ContractProperty[] = [
       'A cursor whose following events the store no longer holds is refused (replayEventsAfter throws, or getStreamIdForEventId returns undefined): a replay never returns having sent only a later part of what followed the cursor.',
     why: 'The SDK has no way to signal a gap: a replay that skips events loses them without anyone knowing (seed 004: never skip silently).',
     source: 'Seed 004: "start fresh and signal a gap"; "never skip silently".',
-    severity: 'warning',
+    severity: 'advice',
   },
   {
     name: 'replay-exact',
@@ -103,7 +102,7 @@ export const CONTRACT_PROPERTIES: readonly ContractProperty[] = [
       "A cursor its own session received, on an open stream of the current incarnation with at most context.windowEventsMax events stored after it, is resumed, not refused (the checker's expected retention; --window sets it).",
     why: 'A refusal is safe (the transport answers 400 and the client starts afresh) but the client loses the events it missed: retention shorter than what the server promises its clients is worth knowing.',
     source: 'Seed 000: "Live session + cursor of that session, in an open stream, inside the retained window -> resume"; MCP lets the server replay ("MAY"), so a refusal is advice, not a failure.',
-    severity: 'warning',
+    severity: 'advice',
   },
 ];
 

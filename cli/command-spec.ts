@@ -20,6 +20,13 @@ export interface OptionSpec {
   readonly multiple?: boolean;
   /** The value's placeholder in the help, e.g. `N`, `DIR`. */
   readonly value?: string;
+  /**
+   * A string option that may also be given bare (`--strict`), meaning this value (`--strict=warning`); its value is
+   * then written `--NAME=VALUE`, or as the next argument when that is one of `bareChoices`.
+   */
+  readonly bareValue?: string;
+  /** The values a bare-capable option takes as a separate argument (`--strict advice`). */
+  readonly bareChoices?: readonly string[];
   /** One line for the help. */
   readonly help: string;
 }

@@ -4,6 +4,7 @@
 
 import { CONFIG_BOUNDS, DEFAULT_CONFIG, EXPLORE_THREADS_MAX, PARALLEL_LEVEL_MIN, REVISIONS } from '../sim/config.ts';
 import type { CommandSpec, OptionSpec } from './command-spec.ts';
+import { STRICT_OPTION } from './parse-options.ts';
 
 /** Runs a fuzz makes unless --runs or --time says otherwise: deterministic, and under a minute on the SDK targets. */
 export const DEFAULT_RUNS = 2_000;
@@ -56,7 +57,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'fuzz',
     summary: 'random runs against a target; each violation is shrunk, printed and written as a trace',
     usage: [
-      '--target T [--runs N | --time 30s] [--seed S] [--protocol REV|mixed] [--property P ...] [--first] [--workers N] [--out DIR] [--summary FILE] [--junit FILE] [options]',
+      '--target T [--runs N | --time 30s] [--seed S] [--protocol REV|mixed] [--property P ...] [--first] [--strict[=advice]] [--workers N] [--out DIR] [--summary FILE] [--junit FILE] [options]',
       '--url URL | --serve "CMD" [--url URL] [--allow-remote] [--settle-ms N] [options]',
     ],
     positionals: [],
@@ -85,6 +86,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       summary: { type: 'string', value: 'FILE', help: 'write the result as JSON (the --json document): config, seeds, runs, coverage, every finding and its file' },
       junit: { type: 'string', value: 'FILE', help: 'write JUnit XML: one test case per property, failing when violated' },
       'min-coverage': { type: 'string', value: 'P', help: 'exit 1 when the runs reach less than P % of the model\'s states, transitions and action kinds' },
+      strict: STRICT_OPTION,
       json: JSON_OPTION,
       html: { type: 'string', value: 'FILE', help: 'also write one self-contained page for the whole run, every finding with its diagram; checked before the run' },
     },
@@ -102,13 +104,14 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'replay',
     summary: 'run a trace file again and say whether its violation reproduces',
-    usage: ['FILE [--target T] [--protocol REV|mixed] [--json]', 'FILE --url URL | --serve "CMD" [--tries K] [--json]'],
+    usage: ['FILE [--target T] [--protocol REV|mixed] [--strict[=advice]] [--json]', 'FILE --url URL | --serve "CMD" [--tries K] [--json]'],
     positionals: [{ name: 'FILE', help: 'a trace written by fuzz or script' }],
     options: {
       target: { type: 'string', value: 'T', help: "replay against this target instead of the trace's own" },
       protocol: { ...PROTOCOL_OPTION, help: "replay with the clients speaking this revision instead of the trace's own (its config's protocol)" },
       ...WIRE_OPTIONS,
       tries: { type: 'string', value: 'K', help: 'over the wire: replay K times, 1–1000, and say how often the violation reproduced (default 1)' },
+      strict: STRICT_OPTION,
       json: JSON_OPTION,
     },
     notes: [WIRE_NOTE, MODULE_PATHS],
@@ -117,12 +120,13 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'script',
     summary: 'run a hand-written scenario: one action a line, as replay prints them (# starts a comment)',
-    usage: ['FILE --target T [--seed S] [--protocol REV|mixed] [--out DIR] [--json]'],
+    usage: ['FILE --target T [--seed S] [--protocol REV|mixed] [--strict[=advice]] [--out DIR] [--json]'],
     positionals: [{ name: 'FILE', help: 'the scenario, one action description a line' }],
     options: {
       target: { type: 'string', value: 'T', help: 'the system under test (required)' },
       seed: SEED_OPTION,
       protocol: PROTOCOL_OPTION,
+      strict: STRICT_OPTION,
       out: OUT_OPTION,
       json: JSON_OPTION,
     },
@@ -132,7 +136,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'explore',
     summary: 'every sequence up to a depth, shortest first: the shortest counterexample, or none up to that depth',
-    usage: ['--target T --depth D [--clients C] [--property P] [--seed S] [--protocol REV|mixed] [--runs-max N] [--no-reduction] [--workers N] [--out DIR] [--json]'],
+    usage: ['--target T --depth D [--clients C] [--property P] [--seed S] [--protocol REV|mixed] [--strict[=advice]] [--runs-max N] [--no-reduction] [--workers N] [--out DIR] [--json]'],
     positionals: [],
     options: {
       target: { type: 'string', value: 'T', help: 'the system under test (required): a built-in target' },
@@ -148,11 +152,14 @@ export const COMMANDS: readonly CommandSpec[] = [
         value: 'N',
         help: `threads to share each depth of ${PARALLEL_LEVEL_MIN} worlds or more out among (this one and N-1 workers), 1–${EXPLORE_THREADS_MAX} (default: one per core, up to 4); workers start only for such a depth, and the outcome is the same for any N`,
       },
+      strict: STRICT_OPTION,
       out: OUT_OPTION,
       json: JSON_OPTION,
     },
     notes: [
-      'Exit 1 with a shortest counterexample written as a trace; 0 when no sequence up to D steps violates anything. ' +
+      'Exit 1 with a shortest counterexample written as a trace when its finding fails at the --strict level (a failure by default); ' +
+        '0 when no sequence up to D steps violates anything, or the shortest finding is a warning, advice, a note or triggered by the ' +
+        "client's own fault (it is written and printed all the same). " +
         'The reduction merges worlds whose canonical keys are equal (README: "Exhaustive exploration"); targets that cannot ' +
         'key their state (the SDK targets, planted targets with state of their own) get the full search.',
     ],
@@ -221,7 +228,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'check-store',
     summary: "check a server author's EventStore module: its contract, then end to end inside the SDK transport",
     usage: [
-      'MODULE [--export NAME] [--shared] [--durable] [--strict] [--runs N] [--seed S] [--call-timeout D] [--steps N] [--sessions N] [--streams N] [--events N] [--window N] [--restarts N] [--out DIR] [--json]',
+      'MODULE [--export NAME] [--shared] [--durable] [--strict[=advice]] [--runs N] [--seed S] [--call-timeout D] [--steps N] [--sessions N] [--streams N] [--events N] [--window N] [--restarts N] [--out DIR] [--json]',
       '[MODULE] --replay FILE',
     ],
     positionals: [{ name: 'MODULE', help: 'a .js, .mjs or .ts file exporting a factory (context) => EventStore (.ts needs tsx installed)' }],
@@ -229,7 +236,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       export: { type: 'string', value: 'NAME', help: "the factory's named export (default: the default export)" },
       shared: { type: 'boolean', help: 'one store per server incarnation shared by every session (default: one per session)' },
       durable: { type: 'boolean', help: 'storage and sessions outlive restarts (Redis, Durable Objects): pre-restart cursors of a live session are resumptions' },
-      strict: { type: 'boolean', help: 'warnings (an MCP SHOULD, a seed\'s advice) fail the check too (default: only MUSTs do)' },
+      strict: STRICT_OPTION,
       'call-timeout': { type: 'string', value: 'D', help: 'real-clock time a store call may take before it counts as never settling (default 3s; at most 10m)' },
       steps: { type: 'string', value: 'N', help: 'contract steps per run, 1–10000' },
       sessions: { type: 'string', value: 'N', help: 'sessions per contract run, 1–64' },

@@ -6,7 +6,8 @@
 import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { type PropertyName, isPropertyName } from '../properties/names.ts';
-import { checkedProperties, isNote } from '../properties/index.ts';
+import { findingFails, notFailingWhy } from '../properties/finding-weight.ts';
+import { checkedProperties } from '../properties/index.ts';
 import { monotonicMs } from '../sim/clock.ts';
 import { CONFIG_BOUNDS, DEFAULT_CONFIG, EXPLORE_THREADS_MAX, PARALLEL_LEVEL_MIN, resolveConfig } from '../sim/config.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
@@ -18,6 +19,7 @@ import { EXPLORE_DEPTH_MAX, EXPLORE_RUNS_DEFAULT } from './commands.ts';
 import { DEFAULT_OUT, checkOutDir } from './output-paths.ts';
 import { printViolation, quote } from './print-violation.ts';
 import { requireTarget } from './require-target.ts';
+import { strictnessOf } from './parse-options.ts';
 import { UsageError, parseWhole } from './usage-error.ts';
 
 
@@ -56,6 +58,7 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
   const protocol = parseProtocol(values.protocol);
   const config = resolveConfig({ seed, clients, ...(protocol === undefined ? {} : { protocol }) });
   const json = values.json === true;
+  const strictness = strictnessOf(values);
   const out = (values.out as string | undefined) ?? DEFAULT_OUT;
   checkOutDir(out, '--out');
   // The target last: loading an SDK target costs a moment, and every other mistake is reported before it.
@@ -114,17 +117,14 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
   const path = relative(process.cwd(), written.path) || written.path;
   if (json) {
     io.out(JSON.stringify({ ...summary, violation: { ...trace.verdict!, length: outcome.choices.length, choices: outcome.choices, trace: path, replay: `npx resumecheck replay ${quote(path)}` } }));
-    return exitFor(trace.verdict!.property);
+    return findingFails(trace.verdict!, strictness) ? 1 : 0;
   }
   io.out(`shortest counterexample: ${outcome.choices.length} steps (every shorter sequence holds)`);
-  // Only a search for a note (--property) finds one; it fails nothing.
-  if (isNote(trace.verdict!.property)) io.out(`(${trace.verdict!.property} is a note, permitted by its revision: exit 0)`);
+  // A note (only a search for one, --property, finds it), a warning or advice below the --strict level, or a finding
+  // the client's own fault triggered: written and printed, exit 0.
+  const why = notFailingWhy(trace.verdict!, strictness);
+  if (why !== null) io.out(`(${trace.verdict!.property} does not fail the search: ${why}; exit 0)`);
   io.out('');
   printViolation(io, trace, path);
-  return exitFor(trace.verdict!.property);
-}
-
-/** 1 for a violation, 0 for a note (what its revision permits). */
-function exitFor(property: PropertyName): number {
-  return isNote(property) ? 0 : 1;
+  return findingFails(trace.verdict!, strictness) ? 1 : 0;
 }

@@ -5,9 +5,12 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, relative } from 'node:path';
-import { FAILING_PROPERTY_NAMES, PROPERTIES, PROPERTY_NAMES, type PropertyName, isNote, isPropertyName } from '../properties/index.ts';
+import { FAILING_PROPERTY_NAMES, PROPERTIES, PROPERTY_NAMES, type PropertyName, isPropertyName } from '../properties/index.ts';
 import { CLIENT_PROPERTIES } from '../properties/clients/index.ts';
 import { CLIENT_PROPERTY_NAMES } from '../properties/names.ts';
+import { describeClientFault } from '../properties/client-fault.ts';
+import { findingFails, severityOf } from '../properties/finding-weight.ts';
+import { SEVERITY_LABELS, type Severity, type Strictness, notFailingReason, severityMark } from '../properties/severity.ts';
 import { sharedWallMs } from '../sim/clock.ts';
 import { CONFIG_BOUNDS, DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
 import { type CoverageReport, coverageReport, renderCoverage } from '../sim/coverage.ts';
@@ -26,6 +29,7 @@ import { createProgress } from './progress.ts';
 import { requireTarget } from './require-target.ts';
 import type { Topology } from '../targets/multi-node/multi-node.target.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
+import { strictnessOf } from './parse-options.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
 import { WIRE_SHRINK_BOUNDS, asUsageError, prepareWire, wireReport, wireTargetFromFlags } from './wire-options.ts';
 
@@ -89,6 +93,12 @@ interface FindingReport {
   readonly known: boolean;
   readonly trace: string;
   readonly replay: string;
+  /** Its property's severity (properties/severity.ts). */
+  readonly severity: Severity;
+  /** Set when the client's own fault triggered it ("the client broke MUST NOT … at step k"): it fails nothing. */
+  readonly triggeredBy: string | null;
+  /** True when it fails the run at the command's strictness. */
+  readonly fails: boolean;
 }
 
 /** The target on several nodes when --nodes says so (targets/multi-node); --balancer and --store-lag need --nodes. */
@@ -138,6 +148,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   const shard = values['shard'] === undefined ? undefined : parseShard(values['shard'] as string);
   const workersGiven = values['workers'] === undefined ? null : parseWhole(values['workers'] as string, '--workers', 1, WORKERS_MAX);
   const minCoverage = values['min-coverage'] === undefined ? null : parseMinCoverage(values['min-coverage'] as string);
+  const strictness = strictnessOf(values);
   const summaryPath = values['summary'] as string | undefined;
   const junitPath = values['junit'] as string | undefined;
   if (summaryPath !== undefined) checkOutFile(summaryPath, '--summary');
@@ -289,14 +300,17 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
         known: known !== undefined,
         trace: path,
         replay: `npx resumecheck replay ${quote(path)}`,
+        severity: severityOf(verdict.property),
+        triggeredBy: verdict.triggeredBy === undefined ? null : describeClientFault(verdict.triggeredBy),
+        fails: findingFails(verdict, strictness),
       };
     });
     // A stored trace still failing for a property the search did not hit is a failure all the same.
     const regressionReports = [...regressions].map(([property, replay]) => regressionReport(property, replay, shown));
     const coverage = outcome.coverage === null ? null : coverageReport(outcome.coverage);
     const belowCoverage = minCoverage !== null && coverage !== null && coverage.percent < minCoverage;
-    // A note (severity `note`: the revision permits it) is reported, never a failure.
-    const failed = reports.some((report) => !isNote(report.property)) || [...regressions.keys()].some((property) => !isNote(property)) || belowCoverage;
+    // Each finding fails the run by its severity at the --strict level; a note, or one a client's fault triggered, never.
+    const failed = reports.some((report) => report.fails) || [...regressions].some(([property, replay]) => findingFails({ property, triggeredBy: replay.violation?.triggeredBy }, strictness)) || belowCoverage;
     const code = failed ? 1 : signalled !== null ? (signalled === 'SIGTERM' ? 143 : 130) : 0;
     const elapsedMs = sharedWallMs() - startedMs;
     const document = jsonEnvelope('fuzz', commandConfig, elapsedMs, {
@@ -312,12 +326,13 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       regressions: regressionReports,
       replayed: replays.map((replay) => ({ file: shown(replay.file), recorded: replay.recorded, violation: replay.violation?.property ?? null })),
       violation: reports[0] ?? null,
-      // Each with its property's severity: a `note` is listed, and fails nothing.
-      violations: reports.map((report) => ({ ...report, severity: [...PROPERTIES, ...CLIENT_PROPERTIES].find((property) => property.name === report.property)?.severity ?? null })),
+      // Each with its property's severity and whether it fails the run at this strictness (a note never does).
+      strictness,
+      violations: reports,
       wire: wire === null ? null : { probe: wire.probe, unsupported: wire.unsupported(), judged: properties ?? null, settles: { ...wire.stats } },
     });
     if (summaryPath !== undefined) writeReport(summaryPath, '--summary', `${JSON.stringify(document, null, 2)}\n`);
-    if (junitPath !== undefined) writeReport(junitPath, '--junit', junitXml({ target: target.name, elapsedMs, cases: junitCases(checked, reports, regressionReports) }));
+    if (junitPath !== undefined) writeReport(junitPath, '--junit', junitXml({ target: target.name, elapsedMs, cases: junitCases(checked, reports, regressionReports, { strictness, regressions }) }));
     if (htmlPath !== undefined) {
       // One page for the whole run, its findings' traces already written (their replay commands name them).
       const pageFindings = outcome.findings.map((finding, index) => ({ trace: finding.trace, path: reports[index]!.trace, run: finding.run }));
@@ -327,7 +342,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       io.out(JSON.stringify(document));
       return code;
     }
-    printOutcome(io, { outcome, reports, regressions: regressionReports, coverage, minCoverage, signalled, finalPaths });
+    printOutcome(io, { outcome, reports, regressions: regressionReports, coverage, minCoverage, signalled, finalPaths, strictness });
     return code;
   } finally {
     if (io.signals === true) {
@@ -366,18 +381,25 @@ function kindOf(name: PropertyName): 'safety' | 'liveness' {
   return [...PROPERTIES, ...CLIENT_PROPERTIES].find((property) => property.name === name)!.kind;
 }
 
-function junitCases(checked: readonly PropertyName[], reports: readonly FindingReport[], regressions: readonly RegressionReport[]): JunitCase[] {
+function junitCases(
+  checked: readonly PropertyName[],
+  reports: readonly FindingReport[],
+  regressions: readonly RegressionReport[],
+  weighing: { readonly strictness: Strictness; readonly regressions: ReadonlyMap<PropertyName, ExampleReplay> },
+): JunitCase[] {
   return checked.map((property) => {
     const report = reports.find((entry) => entry.property === property);
     const regression = regressions.find((entry) => entry.property === property);
     if (report === undefined && regression === undefined) return { property, failure: null };
-    // A note passes: it is in the summary and the printed report, never a failed test case.
-    if (isNote(property)) return { property, failure: null };
+    // A finding that does not fail at this strictness passes (a note, a warning without --strict, advice without
+    // --strict=advice, one a client's fault triggered): it is in the summary and the printed report all the same.
+    const fails = report !== undefined ? report.fails : findingFails({ property, triggeredBy: weighing.regressions.get(property)?.violation?.triggeredBy }, weighing.strictness);
+    if (!fails) return { property, failure: null };
     const kind = kindOf(property);
     const trace = report?.trace ?? regression!.trace;
     const explanation = report?.explanation ?? regression!.explanation;
     const how = report === undefined || report.known ? 'a stored counterexample still fails' : `found in run ${report.run}, ${report.shrunk ? `shrunk to ${report.shrunkLength} steps` : `${report.shrunkLength} steps, not shrunk${report.flaky ? ' (flaky: re-running it did not violate it again)' : ''}`}`;
-    return { property, failure: { message: `${property} violated: ${explanation}`, type: kind, details: `${how}\ntrace: ${trace}\nreplay: npx resumecheck replay ${trace}` } };
+    return { property, failure: { message: `${property} violated (${severityOf(property)}): ${explanation}`, type: kind, details: `${how}\ntrace: ${trace}\nreplay: npx resumecheck replay ${trace}` } };
   });
 }
 
@@ -391,18 +413,27 @@ function printOutcome(
     minCoverage: number | null;
     signalled: NodeJS.Signals | null;
     finalPaths: Map<PropertyName, string>;
+    strictness: Strictness;
   },
 ): void {
-  const { outcome, reports, regressions, coverage, minCoverage, signalled } = result;
+  const { outcome, reports, regressions, coverage, minCoverage, signalled, strictness } = result;
   if (signalled !== null) io.out(`interrupted by ${signalled} after ${outcome.runs} runs; everything found so far is kept`);
   if (reports.length === 0) io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
   else {
-    // Notes are listed apart: what they show is permitted by the revision, and they fail nothing.
-    const failures = reports.filter((report) => !isNote(report.property)).map((report) => report.property);
-    const notes = reports.filter((report) => isNote(report.property)).map((report) => report.property);
+    // What fails the run first; then, apart, what does not at this strictness (each saying why), and the notes.
+    const failures = reports.filter((report) => report.fails).map((report) => report.property);
+    const quieter = reports.filter((report) => !report.fails && report.severity !== 'note' && report.triggeredBy === null);
+    const triggered = reports.filter((report) => report.triggeredBy !== null).map((report) => report.property);
+    const notes = reports.filter((report) => report.severity === 'note' && report.triggeredBy === null).map((report) => report.property);
     const parts: string[] = [];
     if (failures.length > 0) parts.push(`${failures.length} ${failures.length === 1 ? 'property' : 'properties'} violated in ${outcome.runs} runs: ${failures.join(', ')}`);
-    if (notes.length > 0) parts.push(`${failures.length === 0 ? `no violation in ${outcome.runs} runs; ` : ''}noted (permitted by the protocol revision, not a failure): ${notes.join(', ')}`);
+    else parts.push(`nothing that fails the run in ${outcome.runs} runs`);
+    for (const severity of ['warning', 'advice'] as const) {
+      const names = quieter.filter((report) => report.severity === severity).map((report) => report.property);
+      if (names.length > 0) parts.push(`${SEVERITY_LABELS[severity]} (${notFailingReason(severity, strictness)}): ${names.join(', ')}`);
+    }
+    if (triggered.length > 0) parts.push(`triggered by the client's own fault (charged to the client, fails nothing): ${triggered.join(', ')}`);
+    if (notes.length > 0) parts.push(`noted (permitted by the protocol revision, not a failure): ${notes.join(', ')}`);
     io.out(parts.join('; '));
   }
   for (const [index, report] of reports.entries()) {
@@ -427,7 +458,7 @@ function printOutcome(
   if (unmatched.length > 0) {
     io.out('');
     io.out(`${unmatched.length} stored ${unmatched.length === 1 ? 'trace still fails' : 'traces still fail'} (regressions):`);
-    for (const regression of unmatched) io.out(`  ✗ ${regression.property}: ${regression.trace} (replay: ${regression.replay})`);
+    for (const regression of unmatched) io.out(`  ${severityMark(severityOf(regression.property))} ${regression.property}: ${regression.trace} (replay: ${regression.replay})`);
   }
   if (coverage !== null) {
     io.out('');

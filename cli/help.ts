@@ -3,7 +3,11 @@
 
 import type { CommandSpec } from './command-spec.ts';
 
-const EXIT_CODES = 'Exit codes: 0 no violation found, 1 a violation (shrunk, printed, written), 2 bad input (one line on stderr).';
+const EXIT_CODES =
+  'Exit codes: 0 nothing found that fails the run, 1 a finding that fails it (shrunk, printed, written), 2 bad input (one line on stderr). ' +
+  'A finding fails the run by its severity: a failure (an MCP MUST) always; a warning (an MCP SHOULD) with --strict; advice (a MAY, a ' +
+  "seed's advice, resumecheck's own design rule) with --strict=advice; a note (what the revision permits) never, nor a finding " +
+  "triggered by the client's own fault (a request ID reused while in flight). Every finding is found, shrunk, written and printed whatever its severity.";
 
 /** `resumecheck --help`. */
 export function renderOverview(commands: readonly CommandSpec[], version: string): string[] {
@@ -27,7 +31,7 @@ export function renderCommandHelp(command: CommandSpec): string[] {
   const rows: Array<[string, string]> = [
     ...command.positionals.map((positional): [string, string] => [positional.name, positional.help]),
     ...Object.entries(command.options).map(([name, spec]): [string, string] => [
-      `--${name}${spec.value === undefined ? '' : ` ${spec.value}`}${spec.multiple === true ? ' ...' : ''}`,
+      `--${name}${spec.value === undefined ? '' : spec.bareValue === undefined ? ` ${spec.value}` : `[=${spec.value}]`}${spec.multiple === true ? ' ...' : ''}`,
       spec.help,
     ]),
     ['-h, --help', 'this help'],

@@ -3,7 +3,8 @@
 // node:util's "argument is ambiguous"), and an option given twice is refused rather than silently taking the last.
 
 import { parseArgs } from 'node:util';
-import type { CommandSpec, ParsedArgs } from './command-spec.ts';
+import { DEFAULT_STRICTNESS, STRICTNESSES, type Strictness } from '../properties/severity.ts';
+import type { CommandSpec, OptionSpec, ParsedArgs } from './command-spec.ts';
 import { UsageError } from './usage-error.ts';
 
 /** True when `args` ask for the command's help (`--help` or `-h` before any `--`). */
@@ -23,6 +24,13 @@ function attachNegativeValues(command: CommandSpec, args: readonly string[]): st
     }
     const next = args[index + 1];
     const spec = arg.startsWith('--') ? command.options[arg.slice(2)] : undefined;
+    // `--strict` alone means `--strict=warning`; `--strict advice` is `--strict=advice`.
+    if (spec?.bareValue !== undefined) {
+      const joinsNext = next !== undefined && spec.bareChoices?.includes(next) === true;
+      joined.push(`${arg}=${joinsNext ? next : spec.bareValue}`);
+      if (joinsNext) index += 1;
+      continue;
+    }
     if (spec?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
       joined.push(`${arg}=${next}`);
       index += 1;
@@ -71,4 +79,24 @@ export function parseCommandArgs(command: CommandSpec, args: readonly string[]):
     throw new UsageError(`unexpected argument ${JSON.stringify(extra)}; usage: resumecheck ${command.name} ${command.usage[0] ?? ''}`.trimEnd());
   }
   return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals };
+}
+
+/**
+ * `--strict[=LEVEL]`, every command's: which findings fail the run besides failures. Bare, it is `--strict=warning`;
+ * `--strict=advice` adds advice too. Notes, and findings a client's own fault triggered, never fail a run.
+ */
+export const STRICT_OPTION: OptionSpec = {
+  type: 'string',
+  value: 'LEVEL',
+  bareValue: 'warning',
+  bareChoices: STRICTNESSES,
+  help: "also fail on warnings (an MCP SHOULD): --strict or --strict=warning; on advice too (a MAY, a seed's advice, a design rule): --strict=advice (default: failures only, an MCP MUST)",
+};
+
+/** The strictness `--strict` gives (properties/severity.ts); bad input is a UsageError with one line. */
+export function strictnessOf(values: ParsedArgs['values']): Strictness {
+  const value = values['strict'];
+  if (value === undefined) return DEFAULT_STRICTNESS;
+  if (typeof value === 'string' && (STRICTNESSES as readonly string[]).includes(value)) return value as Strictness;
+  throw new UsageError(`--strict takes warning or advice (or failure, the default), not ${JSON.stringify(value)}`);
 }

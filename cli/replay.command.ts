@@ -11,8 +11,9 @@ import type { Io, ParsedArgs } from './command-spec.ts';
 import { jsonEnvelope } from './json-envelope.ts';
 import { printViolation } from './print-violation.ts';
 import { requireTarget } from './require-target.ts';
-import { isNote } from '../properties/index.ts';
+import { findingFails, notFailingWhy } from '../properties/finding-weight.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
+import { strictnessOf } from './parse-options.ts';
 import { UsageError } from './usage-error.ts';
 import { asUsageError, parseTries, prepareWire, replayTries, wireFlagsFromTargetName, wireReport, wireTargetFromFlags } from './wire-options.ts';
 
@@ -31,6 +32,7 @@ export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Pr
   if (wire === null && tries !== 1) throw new UsageError('--tries goes with --url or --serve: an in-process replay is deterministic');
   if (wire !== null) return await replayOverTheWire(wire, file, trace, tries, values['json'] === true, io, startedMs);
   const protocol = parseProtocol(values['protocol']);
+  const strictness = strictnessOf(values);
   const target = await requireTarget((values['target'] as string | undefined) ?? trace.target);
   // The trace's own protocol (its config), unless --protocol asks for another.
   const config = protocol === undefined ? trace.config : { ...trace.config, protocol };
@@ -48,12 +50,13 @@ export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Pr
     io.out(`✓ ${file}: no violation on ${target.name}${expected === null ? '' : ` (the trace recorded ${expected}: it now holds)`}`);
   } else {
     io.out(got === expected ? `reproduced: ${got} on ${target.name}` : `a different violation on ${target.name}: ${got} (the trace recorded ${String(expected)})`);
-    if (isNote(got)) io.out(`(${got} is a note: what it reports is permitted by its revision; it fails nothing)`);
+    const why = notFailingWhy(result.violation!, strictness);
+    if (why !== null) io.out(`(${got} does not fail the replay: ${why})`);
     io.out('');
     printViolation(io, replayed, null);
   }
-  // A note fails nothing: the exit code is 0.
-  return got === null || isNote(got) ? 0 : 1;
+  // Exit 1 only when the finding fails at the --strict level (a note, or one the client's own fault triggered, never).
+  return result.violation === null || !findingFails(result.violation, strictness) ? 0 : 1;
 }
 
 /** Replays a trace against a server over the wire `tries` times and says how often its violation reproduced. */

@@ -16,6 +16,8 @@ import { jsonEnvelope } from './json-envelope.ts';
 import { DEFAULT_OUT, checkOutDir } from './output-paths.ts';
 import { printViolation } from './print-violation.ts';
 import { requireTarget } from './require-target.ts';
+import { findingFails } from '../properties/finding-weight.ts';
+import { strictnessOf } from './parse-options.ts';
 import { UsageError } from './usage-error.ts';
 
 /** Runs `resumecheck script`. */
@@ -26,6 +28,7 @@ export async function runScript({ values, positionals }: ParsedArgs, io: Io): Pr
   const out = (values.out as string | undefined) ?? DEFAULT_OUT;
   checkOutDir(out, '--out');
   const protocol = parseProtocol(values.protocol);
+  strictnessOf(values);
   const target = await requireTarget(values.target as string | undefined);
   checkProtocol(protocol, target);
   let text: string;
@@ -60,5 +63,6 @@ export async function runScript({ values, positionals }: ParsedArgs, io: Io): Pr
     io.out(JSON.stringify(jsonEnvelope('script', { file, target: target.name, seed }, sharedWallMs() - startedMs, { file, target: target.name, steps: trace.choices.length, violation: trace.verdict, trace: path })));
   }
   else printViolation(io, trace, path);
-  return 1;
+  // Exit 1 only when the finding fails at the --strict level (a note, or one the client's own fault triggered, never).
+  return findingFails(trace.verdict, strictnessOf(values)) ? 1 : 0;
 }

@@ -1,6 +1,8 @@
 // Shrinking a counterexample: fast-check's shrinker over the choice sequence (chunk removal, values toward
 // 0), then a bounded pass that removes single steps and lowers single choices until nothing more goes.
-// The property violated must stay the same, so the minimal trace shows the bug that was found.
+// The property violated must stay the same, so the minimal trace shows the bug that was found. A finding a client's
+// own fault triggered (a request ID reused in flight) is first tried without that step: a counterexample the server
+// is charged with replaces it; one the server is charged with never shrinks into one the client triggered.
 
 import fc from 'fast-check';
 import type { PropertyName } from '../properties/names.ts';
@@ -11,6 +13,7 @@ import { sequenceChoices } from './choices.ts';
 import { describedChoices } from './script.ts';
 import { createActionList } from './actions.ts';
 import { macrotaskTurn, sharedWallMs } from './clock.ts';
+import type { Violation } from './world.ts';
 
 /** The outcome of shrinking. */
 export interface ShrinkResult {
@@ -72,16 +75,28 @@ export async function shrinkChoices(
     if (!ended) ended = (deadlineMs !== null && sharedWallMs() >= deadlineMs) || shrinkOptions.stopped?.() === true;
     return ended;
   };
+  // Whether a triggered finding is still acceptable: true while no counterexample the server is charged with is known.
+  const charge = { triggeredAccepted: true };
+  let switched: readonly number[] | null = null;
   // The consumed prefix of a failing run is what matters: a run stops at its first violation.
   const violates = async (sequence: readonly number[]): Promise<readonly number[] | null> => {
     evaluations += 1;
     // A synchronous target never yields by itself; a signal's handler runs only when something does.
     if (evaluations % YIELD_EVERY_EVALUATIONS === 0) await macrotaskTurn();
     const result = await runSimulation(target, config, sequenceChoices(sequence), { ...options, actions });
-    return result.violation?.property === property ? result.choices : null;
+    const verdict = keeps(result.violation, property, charge);
+    if (verdict === 'charged-now') switched = result.choices;
+    return verdict === null ? null : result.choices;
   };
   let best = (await violates(choices)) ?? null;
   if (best === null) throw new NotReproducedError(`shrink: the choices given do not violate ${property} when re-run`);
+  // The original run decides where the search starts: charged to the server (keeps() said so), it stays so; triggered
+  // by a client's fault, the counterexample without that step is tried first.
+  switched = null;
+  if (charge.triggeredAccepted) {
+    const untriggered = await withoutClientFaults(target, config, best, property, options, charge, () => (evaluations += 1));
+    if (untriggered !== null) best = untriggered;
+  }
 
   let fastCheckRuns = 0;
   const start = best;
@@ -91,7 +106,11 @@ export async function shrinkChoices(
       if (fastCheckRuns >= bounds.fastCheckEvaluationsMax || over()) return true;
       fastCheckRuns += 1;
       const consumed = await violates(sequence);
-      if (consumed !== null && consumed.length <= (best?.length ?? Infinity)) best = consumed;
+      // The first counterexample the server is charged with replaces a triggered one, whatever its length.
+      if (switched !== null) {
+        best = switched;
+        switched = null;
+      } else if (consumed !== null && consumed.length <= (best?.length ?? Infinity)) best = consumed;
       return consumed === null;
     }),
     { examples: [[[...start]]], numRuns: 1, seed: 0 },
@@ -110,6 +129,7 @@ export async function shrinkChoices(
       const consumed = await violates(without);
       if (consumed !== null) {
         current = consumed;
+        switched = null;
         improved = true;
       }
     }
@@ -119,7 +139,9 @@ export async function shrinkChoices(
         const candidate = [...current];
         candidate[index] = lower;
         const consumed = await violates(candidate);
-        if (consumed !== null && consumed.length <= current.length) {
+        const charged = switched !== null;
+        switched = null;
+        if (consumed !== null && (charged || consumed.length <= current.length)) {
           current = consumed;
           improved = true;
           break;
@@ -127,7 +149,7 @@ export async function shrinkChoices(
       }
     }
   }
-  if (!over()) current = await deleteByMeaning(target, config, current, property, options, bounds.passEvaluationsMax, { count: () => (evaluations += 1), over });
+  if (!over()) current = await deleteByMeaning(target, config, current, property, options, bounds.passEvaluationsMax, { count: () => (evaluations += 1), over, charge });
   return { choices: current, originalLength: choices.length, evaluations };
 }
 
@@ -142,7 +164,7 @@ async function deleteByMeaning(
   property: PropertyName,
   options: { readonly properties?: readonly PropertyName[] },
   runsMax: number,
-  budget: { readonly count: () => void; readonly over: () => boolean },
+  budget: { readonly count: () => void; readonly over: () => boolean; readonly charge: Charge },
 ): Promise<readonly number[]> {
   let runs = 0;
   const describe = async (choices: readonly number[]): Promise<string[]> => {
@@ -164,11 +186,73 @@ async function deleteByMeaning(
         describedChoices([...descriptions.slice(0, index), ...descriptions.slice(index + 1)], [...current.slice(0, index), ...current.slice(index + 1)]),
         options,
       );
-      if (result.violation?.property !== property || result.choices.length >= current.length) continue;
+      const verdict = keeps(result.violation, property, budget.charge);
+      if (verdict === null || (verdict !== 'charged-now' && result.choices.length >= current.length)) continue;
       current = result.choices;
       descriptions = await describe(current);
       improved = true;
     }
   }
   return current;
+}
+
+/** Whether a triggered finding may still stand for the property (until one the server is charged with is found). */
+interface Charge {
+  triggeredAccepted: boolean;
+}
+
+/**
+ * Whether a run's violation keeps the finding being shrunk: the same property, and charged to the server once such
+ * a counterexample is known (`charged-now` the first time one is met: it then replaces a triggered one).
+ */
+function keeps(violation: Violation | null, property: PropertyName, charge: Charge): 'same' | 'charged-now' | null {
+  if (violation === null || violation.property !== property) return null;
+  if (violation.triggeredBy === undefined) {
+    if (!charge.triggeredAccepted) return 'same';
+    charge.triggeredAccepted = false;
+    return 'charged-now';
+  }
+  return charge.triggeredAccepted ? 'same' : null;
+}
+
+/** Client-fault steps removed from a triggered counterexample at most, one after another. */
+const CLIENT_FAULTS_REMOVED_MAX = 8;
+
+/**
+ * Looks for the counterexample without the client step that triggered it: removes that step (keeping the later
+ * steps' meaning), and again while the run still violates the property triggered by another such step. Returns the
+ * choices of a run that violates it charged to the server, or null when removing the step makes it hold.
+ */
+async function withoutClientFaults(
+  target: Target,
+  config: SimConfig,
+  start: readonly number[],
+  property: PropertyName,
+  options: { readonly properties?: readonly PropertyName[] },
+  charge: Charge,
+  count: () => void,
+): Promise<readonly number[] | null> {
+  let current = start;
+  for (let removed = 0; removed < CLIENT_FAULTS_REMOVED_MAX; removed += 1) {
+    count();
+    const recorded = await runSimulation(target, config, sequenceChoices(current), { ...options, record: true });
+    const fault = recorded.violation?.property === property ? recorded.violation.triggeredBy : undefined;
+    if (fault === undefined) return null;
+    const descriptions = (recorded.trace ?? []).filter((step) => step.phase === 'faults').map((step) => step.action);
+    const index = fault.step;
+    count();
+    const result = await runSimulation(
+      target,
+      config,
+      describedChoices([...descriptions.slice(0, index), ...descriptions.slice(index + 1)], [...current.slice(0, index), ...current.slice(index + 1)]),
+      options,
+    );
+    if (result.violation?.property !== property) return null;
+    if (result.violation.triggeredBy === undefined) {
+      charge.triggeredAccepted = false;
+      return result.choices;
+    }
+    current = result.choices;
+  }
+  return null;
 }
