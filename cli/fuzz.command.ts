@@ -10,7 +10,7 @@ import { CLIENT_PROPERTIES } from '../properties/clients/index.ts';
 import { CLIENT_PROPERTY_NAMES } from '../properties/names.ts';
 import { describeClientFault } from '../properties/client-fault.ts';
 import { findingFails, severityOf } from '../properties/finding-weight.ts';
-import { SEVERITY_LABELS, type Severity, type Strictness, notFailingReason, severityMark } from '../properties/severity.ts';
+import { SEVERITY_LABELS, type Severity, type Strictness, failsAt, severityMark, strictFlag } from '../properties/severity.ts';
 import { sharedWallMs } from '../sim/clock.ts';
 import { CONFIG_BOUNDS, DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
 import { type CoverageReport, coverageReport, renderCoverage } from '../sim/coverage.ts';
@@ -430,7 +430,7 @@ function printOutcome(
     else parts.push(`nothing that fails the run in ${outcome.runs} runs`);
     for (const severity of ['warning', 'advice'] as const) {
       const names = quieter.filter((report) => report.severity === severity).map((report) => report.property);
-      if (names.length > 0) parts.push(`${SEVERITY_LABELS[severity]} (${notFailingReason(severity, strictness)}): ${names.join(', ')}`);
+      if (names.length > 0) parts.push(`${SEVERITY_LABELS[severity]} (${failsAt(severity, strictness) ? 'failing at this --strict' : `fails only with ${strictFlag(severity)}`}): ${names.join(', ')}`);
     }
     if (triggered.length > 0) parts.push(`triggered by the client's own fault (charged to the client, fails nothing): ${triggered.join(', ')}`);
     if (notes.length > 0) parts.push(`noted (permitted by the protocol revision, not a failure): ${notes.join(', ')}`);

@@ -44,9 +44,15 @@ describe('--protocol REV|mixed (seed 1)', () => {
   });
 
   it('--first stops at the first violation, which a note is not: past the note to the planted bug, and none on the reference', async () => {
-    const bug = await runInProcess(['fuzz', '--target', 'modern-disconnect-runs-on', '--protocol', 'mixed', '--first', '--no-corpus', '--out', join(OUT, 'first')]);
-    expect(bug.out).toContain('1 property violated in 1 runs: disconnect-cancels');
+    // The planted bug lets the tool run on: disconnect-stops-work, a SHOULD (a warning), fails the run with --strict ...
+    const bug = await runInProcess(['fuzz', '--target', 'modern-disconnect-runs-on', '--protocol', 'mixed', '--first', '--strict', '--no-corpus', '--out', join(OUT, 'first')]);
+    expect(bug.out).toContain('1 property violated in 1 runs: disconnect-stops-work');
     expect(bug.code).toBe(1);
+    // ... and without it is found, printed and written all the same, exit 0.
+    const quiet = await runInProcess(['fuzz', '--target', 'modern-disconnect-runs-on', '--protocol', 'mixed', '--first', '--no-corpus', '--out', join(OUT, 'first')]);
+    expect(quiet.out).toContain('nothing that fails the run in 1 runs; ⚠ warning (fails only with --strict): disconnect-stops-work');
+    expect(quiet.out.join('\n')).toMatch(/⚠ disconnect-stops-work violated by modern-disconnect-runs-on \(safety; warning: fails only with --strict\)/);
+    expect(quiet.code).toBe(0);
     const none = await runInProcess(['fuzz', '--target', 'reference-modern', '--first', '--runs', '200', '--no-corpus', '--out', join(OUT, 'first')]);
     expect(none.out.join('\n')).toMatch(/✓ no violation in 200 runs/);
     expect(none.code).toBe(0);

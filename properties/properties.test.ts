@@ -69,6 +69,27 @@ const resumeJoinsModernStream = inlineTarget('resume-joins-modern-stream', "a le
   },
 }, ['legacy', 'modern']);
 
+/**
+ * A 2026-07-28 endpoint that neither cancels a request whose exchange broke nor keeps exchanges apart: a new request
+ * joins the earlier request's stream while it is still open, so the broken request's messages reach the new exchange.
+ */
+const modernJoinsBrokenExchange = inlineTarget('modern-joins-broken-exchange', "a new 2026-07-28 request joins a broken request's open stream", ['disconnect-cancels'], {
+  boot: (incarnation, options) => {
+    const base = coreIncarnation(incarnation, options);
+    return {
+      ...base,
+      cancelOnDisconnect: false,
+      decide: (request) => {
+        const decision = base.decide(request);
+        if (decision.kind !== 'execute' || request.kind !== 'post' || request.modern !== true) return decision;
+        const earlier = base.state.stateless.streams.find((stream) => stream.status === 'open');
+        if (earlier === undefined) return decision;
+        return { kind: 'stream', rule: decision.rule, session: decision.session, stream: earlier, replay: [...earlier.retained], reset: null, then: 'live' };
+      },
+    };
+  },
+}, ['modern']);
+
 function builtIn(name: string): Target {
   const target = findTarget(name);
   if (target === undefined) throw new Error(`no built-in target ${name}`);
@@ -76,7 +97,7 @@ function builtIn(name: string): Target {
 }
 
 /** Answers a request without Mcp-Session-Id with 404 instead of 400. */
-const headerless404 = inlineTarget('headerless-404', 'a request without Mcp-Session-Id gets 404, not 400', ['status-codes'], {
+const headerless404 = inlineTarget('headerless-404', 'a request without Mcp-Session-Id gets 404, not 400', ['missing-session-id-400'], {
   boot: (incarnation, options) => {
     const base = coreIncarnation(incarnation, options);
     return {
@@ -208,6 +229,8 @@ interface Case {
   readonly protocol?: ProtocolChoice;
   /** The script that holds on the reference, when the case's own is no counterexample there either (a note's). */
   readonly holds?: readonly string[];
+  /** Check this property alone: another one the same bug breaks in the same step would be reported first. */
+  readonly alone?: boolean;
 }
 
 const CASES: readonly Case[] = [
@@ -219,7 +242,7 @@ const CASES: readonly Case[] = [
     step: 3,
   },
   {
-    property: 'status-codes',
+    property: 'missing-session-id-400',
     what: 'a GET without Mcp-Session-Id gets 404 instead of 400',
     target: headerless404,
     script: ['client 1 initializes', "a proxy sends client 1's GET without Mcp-Session-Id"],
@@ -477,6 +500,16 @@ const CASES: readonly Case[] = [
   },
   {
     property: 'disconnect-cancels',
+    what: "a 2026-07-28 client's exchange is cut and not cancelled; its next request joins the broken one's stream and is replayed its progress",
+    target: modernJoinsBrokenExchange,
+    script: ['client 1 calls work (2026-07-28)', 'the server advances c1', 'the network cuts connection #0', 'client 1 calls read (2026-07-28)'],
+    step: 3,
+    protocol: '2026-07-28',
+    // Checked alone: the same bug (the tool runs on) is reported first as disconnect-stops-work in that step.
+    alone: true,
+  },
+  {
+    property: 'disconnect-stops-work',
     what: "a 2026-07-28 client's exchange is cut; the dual-era server lets the tool run on, and the liveness phase advances it",
     target: builtIn('modern-disconnect-runs-on'),
     script: ['client 1 calls read (2026-07-28)', 'the network cuts connection #0'],
@@ -558,9 +591,9 @@ const CASES: readonly Case[] = [
   },
 ];
 
-async function runScript(target: Target, script: readonly string[], seed?: string, protocol?: ProtocolChoice) {
+async function runScript(target: Target, script: readonly string[], seed?: string, protocol?: ProtocolChoice, properties?: readonly PropertyName[]) {
   const config = seed === undefined && protocol === undefined ? CONFIG : resolveConfig({ seed: seed ?? SEED, ...(protocol === undefined ? {} : { protocol }) });
-  return runSimulation(target, config, scriptChoices(script), { record: true });
+  return runSimulation(target, config, scriptChoices(script), { record: true, ...(properties === undefined ? {} : { properties }) });
 }
 
 describe(`hand-made counterexamples, one or more per property (seed ${SEED})`, () => {
@@ -578,7 +611,7 @@ describe(`hand-made counterexamples, one or more per property (seed ${SEED})`, (
 
   for (const testCase of CASES) {
     it(`${testCase.property}: ${testCase.what} (${testCase.target.name}, step ${testCase.step}, seed ${testCase.seed ?? SEED})`, async () => {
-      const result = await runScript(testCase.target, testCase.script, testCase.seed, testCase.protocol);
+      const result = await runScript(testCase.target, testCase.script, testCase.seed, testCase.protocol, testCase.alone === true ? [testCase.property] : undefined);
       expect(result.violation?.property).toBe(testCase.property);
       expect(result.violation?.step).toBe(testCase.step);
       // A liveness violation is found after the whole script; a safety violation during its last step.

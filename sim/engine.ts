@@ -128,11 +128,15 @@ function report(world: World, property: Property, explanation: string | null): v
 
 /**
  * Records the run's first client step that breaks a requestor's rule: a request ID used again while its request is
- * in flight (the same request re-sent, or another call under its ID).
+ * in flight (the same request re-sent, or another call under its ID), whether its first connection is still open
+ * (resendInFlight) or was cut (a proxy's re-send in the fault phase, before the call's result exists). The liveness
+ * phase's own re-send of a call that never got a cursor is the simulated client's recovery, not a fault it injects.
  */
 function noteClientFault(world: World, kind: number, a: number, b: number): void {
-  if (kind !== K.resendInFlight || world.clientFault !== null) return;
+  if (world.clientFault !== null) return;
+  if (kind !== K.resendInFlight && (kind !== K.resend || world.healRound > 0)) return;
   const call = world.calls[a]!;
+  if (kind === K.resend && !accepts(STREAM, world.views[call.view]!.stream, STREAM.event.emit)) return;
   world.clientFault = { step: world.step, action: describeAction(world, kind, a, b), modern: isModernClient(world.clients[call.client]!) };
 }
 

@@ -5,7 +5,7 @@ export const modernDisconnectRunsOnTarget = plantedTarget(
   {
     name: 'modern-disconnect-runs-on',
     description: "a 2026-07-28 client's disconnect does not cancel its request: the tool runs on (the legacy era's rule)",
-    breaks: ['disconnect-cancels'],
+    breaks: ['disconnect-stops-work'],
     eras: ['legacy', 'modern'],
   },
   withDecide((request, base) => base.decide(request), { cancelOnDisconnect: false }),

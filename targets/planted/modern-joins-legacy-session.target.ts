@@ -6,7 +6,7 @@ export const modernJoinsLegacySessionTarget = plantedTarget(
   {
     name: 'modern-joins-legacy-session',
     description: 'a 2026-07-28 request with a proxy-attached Mcp-Session-Id of a live legacy session is run in that session',
-    breaks: ['modern-exchange-stateless', 'era-isolation', 'disconnect-cancels'],
+    breaks: ['modern-exchange-stateless', 'era-isolation', 'disconnect-stops-work'],
     eras: ['legacy', 'modern'],
   },
   withDecide((request, base) => {
