@@ -103,9 +103,12 @@ describe('resumecheck explore', () => {
     expect(result.out.join('\n')).toMatch(/reduction: none \(the target offers no state key/);
   });
 
-  it('checks one property alone with --property', async () => {
+  it('checks one property alone with --property; a warning fails the search only with --strict', async () => {
     const out = join(scratch, 'only');
-    const result = await run(['explore', '--target', 'fresh-literal', '--depth', '4', '--property', 'no-lost-result', '--out', out, '--json']);
+    const quiet = await run(['explore', '--target', 'fresh-literal', '--depth', '4', '--property', 'no-lost-result', '--out', out, '--json']);
+    expect(quiet.code).toBe(0);
+    expect((JSON.parse(quiet.out[0]!) as { violation: { property: string } }).violation.property).toBe('no-lost-result');
+    const result = await run(['explore', '--target', 'fresh-literal', '--depth', '4', '--property', 'no-lost-result', '--strict', '--out', out, '--json']);
     expect(result.code).toBe(1);
     const outcome = JSON.parse(result.out[0]!) as { violation: { property: string; length: number } };
     expect(outcome.violation.property).toBe('no-lost-result');
@@ -120,9 +123,9 @@ describe('explore searches past notes unless asked for one', () => {
   });
 
   it('a planted dual-era bug behind the note is found at its own depth; --property names the note to search for it', async () => {
-    const bug = await run(['explore', '--target', 'modern-disconnect-runs-on', '--protocol', 'mixed', '--depth', '3', '--out', scratch]);
+    const bug = await run(['explore', '--target', 'modern-disconnect-runs-on', '--protocol', 'mixed', '--depth', '3', '--strict', '--out', scratch]);
     expect(bug.code).toBe(1);
-    expect(bug.out.join('\n')).toMatch(/✗ disconnect-cancels violated by modern-disconnect-runs-on/);
+    expect(bug.out.join('\n')).toMatch(/⚠ disconnect-stops-work violated by modern-disconnect-runs-on/);
     const note = await run(['explore', '--target', 'reference', '--protocol', '2026-07-28', '--depth', '3', '--property', 'reissued-call-runs-again', '--out', scratch]);
     expect(note.code).toBe(0);
     expect(note.out.join('\n')).toMatch(/ⓘ reissued-call-runs-again noted on reference/);

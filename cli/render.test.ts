@@ -120,13 +120,17 @@ describe('shrink', () => {
     const kept = shrunk.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
     expect(kept).toHaveLength(known.length!);
     // The result is itself a scenario that still fails the same way.
-    const again = await run(['script', join(scratch, 'padded.shrunk.txt'), '--target', 'replay-request-frames', '--out', join(scratch, 'found')]);
+    // Seed 000's advice: exit 1 with --strict=advice; the finding is printed (and written) without it too.
+    const again = await run(['script', join(scratch, 'padded.shrunk.txt'), '--target', 'replay-request-frames', '--strict=advice', '--out', join(scratch, 'found')]);
     expect(again.code).toBe(1);
-    expect(again.out[0]).toBe('✗ exactly-once-execution violated by replay-request-frames (safety)');
+    expect(again.out[0]).toBe('· exactly-once-execution violated by replay-request-frames (safety; advice: fails only with --strict=advice)');
+    const quiet = await run(['script', join(scratch, 'padded.shrunk.txt'), '--target', 'replay-request-frames', '--out', join(scratch, 'found')]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.out[0]).toBe(again.out[0]);
   });
 
   it('shrinks a trace into a trace beside it, which replays to the same property', async () => {
-    const written = await run(['script', PADDED, '--target', 'replay-request-frames', '--out', join(scratch, 'traces')]);
+    const written = await run(['script', PADDED, '--target', 'replay-request-frames', '--strict', 'advice', '--out', join(scratch, 'traces')]);
     expect(written.code).toBe(1);
     const [name] = readdirSync(join(scratch, 'traces'));
     const trace = join(scratch, 'traces', name!);

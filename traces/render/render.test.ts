@@ -2,6 +2,7 @@
 // outputs are byte-identical from run to run, the Mermaid text is a sequenceDiagram, and the page refers to nothing
 // outside itself. A trace kind the renderers cannot read fails here, since every file is tried.
 
+import { SEVERITY_LABELS } from '../../properties/severity.ts';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDiagram } from './diagram.ts';
@@ -34,7 +35,12 @@ describe('render: every trace under traces/, in every format', () => {
         const text = renderText(trace, { replay: true });
         expect(renderText(readReadableTrace(shown), { replay: true })).toEqual(text);
         trace.steps.forEach((step, index) => expect(text.filter((line) => line.startsWith(`${String(index + 1).padStart(3)}. ${step.action}`))).toHaveLength(1));
-        if (trace.verdict !== null) expect(text[0]).toBe(`✗ ${trace.verdict.property} violated by ${trace.target} (${trace.verdict.kind})`);
+        // The headline carries the severity's label (properties/severity.ts) and, below a failure, the flag that makes it fail.
+        if (trace.verdict !== null && trace.verdict.note !== true) {
+          const severity = trace.verdict.severity ?? 'failure';
+          const weight = severity === 'failure' ? ')' : `; ${severity}: fails only with ${severity === 'warning' ? '--strict' : '--strict=advice'})`;
+          expect(text[0]).toBe(`${SEVERITY_LABELS[severity].slice(0, 1)} ${trace.verdict.property} violated by ${trace.target} (${trace.verdict.kind}${weight}`);
+        }
         expect(text.at(-1)).toBe(`replay it:     ${trace.replay}`);
       });
 
