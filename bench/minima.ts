@@ -347,12 +347,13 @@ export const MINIMA: Readonly<Record<string, TargetMinima>> = {
   // modern-disconnect-runs-on: a 2026-07-28 client's disconnect does not cancel its request: the tool runs on.
   'modern-disconnect-runs-on': {
     protocol: 'mixed',
-    overallProperty: 'disconnect-cancels',
+    overallProperty: 'disconnect-stops-work',
     overallRuns: 36,
     minima: [
-      // disconnect-cancels (exact: 2 steps, 36 runs, depth 1 cleared): client 1 calls read (2026-07-28); the network
-      // cuts connection #0 (client 1); then, in the liveness phase: the server advances c1 (read, execution 1).
-      { property: 'disconnect-cancels', length: 2, lowerBound: 2, upperBound: 2, witness: [2, 1], runs: 36, depthCleared: 1 },
+      // disconnect-stops-work (exact: 2 steps, 36 runs, depth 1 cleared; disconnect-cancels' SHOULD clause before the
+      // split): client 1 calls read (2026-07-28); the network cuts connection #0 (client 1); then, in the liveness
+      // phase: the server advances c1 (read, execution 1).
+      { property: 'disconnect-stops-work', length: 2, lowerBound: 2, upperBound: 2, witness: [2, 1], runs: 36, depthCleared: 1 },
     ],
   },
   // modern-joins-legacy-session: a 2026-07-28 request with a proxy-attached Mcp-Session-Id of a live legacy session runs in it.
