@@ -163,6 +163,12 @@ function enumerateSeedKinds(world: World, list: ActionList): void {
       if (view.connection < 0 && view.received.length > 0) push(list, K.resumeSuperseded, viewIndex, 0);
     }
   }
+  for (const call of world.calls) {
+    // A request of its own the server echoed: the client takes it for a request and sends it again (seed 000).
+    if (call.echoesPending > 0 && call.session === world.clients[call.client]!.session && accepts(C, world.clients[call.client]!.state, C.event.request)) {
+      push(list, K.resendEchoed, call.index, 0);
+    }
+  }
   if (world.config.reissueAfterReset === true) enumerateLegacyReissues(world, list);
   // A tool of a legacy call fails or is cancelled on the server, on a target that can say so (one node).
   if (world.server.abortExecution === undefined) return;
@@ -519,6 +525,14 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
     }
     case 'abortTool':
       return { kind: 'abortExecution', execution: a };
+    case 'resendEchoed': {
+      const call = world.calls[a]!;
+      const client = world.clients[call.client]!;
+      call.echoesPending -= 1;
+      const connection = openConnection(world, client, 'resend', { session: call.session, view: call.view, cursor: null, lastEventId: null, kExpected: null });
+      if (world.notes !== null) world.notes.push(`POST #${connection.index} sends ${call.id}'s echoed tools/call again (request ${call.requestId})`);
+      return handleOp({ method: 'POST', connection: connection.index, sessionId: call.session.id, lastEventId: null, body: call.body });
+    }
     case 'reissueLegacy': {
       const call = world.calls[a]!;
       const client = world.clients[call.client]!;
@@ -619,7 +633,7 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
  */
 function newCall(world: World, client: SimClient, session: SimSession, requestId: number, tool: ToolName, reuses: SimCall | null, request: typeof callRequest): SimCall {
   const id = `c${world.calls.length + 1}`;
-  const call: SimCall = { index: world.calls.length, id, client: client.index, session, requestId, tool, body: request(requestId, tool, id), view: -1, executions: 0, reuses, reissues: 0, resultsReceived: 0 };
+  const call: SimCall = { index: world.calls.length, id, client: client.index, session, requestId, tool, body: request(requestId, tool, id), view: -1, executions: 0, reuses, reissues: 0, resultsReceived: 0, echoesPending: 0 };
   world.calls.push(call);
   world.callsById.set(id, call);
   return call;
@@ -923,6 +937,10 @@ export function describeAction(world: World, kind: number, a: number, b: number)
     }
     case 'probeModern':
       return `${client(a)} probes the endpoint with a ${b === 0 ? 'GET' : 'DELETE'} (${MODERN_REVISION})`;
+    case 'resendEchoed': {
+      const call = world.calls[a]!;
+      return `${client(call.client)} takes the echoed tools/call of ${call.id} (${call.tool}, request ${call.requestId}) for a request and sends it again`;
+    }
     case 'reissueLegacy': {
       const call = world.calls[a]!;
       const session = world.clients[call.client]!.session;

@@ -39,6 +39,7 @@ export const ACTION_KINDS = [
   // Issue 17's kinds, enumerated after every other kind (the modern ones included).
   'resumeSuperseded', // client: GET with the latest cursor of its standalone stream that a later standalone GET superseded
   'abortTool', // server: a running tool fails or is cancelled on the server, without an answer (its stream is aborted)
+  'resendEchoed', // client: re-sends its own tools/call request that the server echoed to it, taking it for a request (seed 000)
   'reissueLegacy', // client: re-issues a legacy call under a new request ID after a reset, or after a 404 in its new session (config reissueAfterReset)
 ] as const;
 

@@ -4,7 +4,7 @@
 
 import { MODEL, accepts, step } from '../model/index.ts';
 import { PROPERTIES, type Property, type PropertyName } from '../properties/index.ts';
-import type { ExecutionStart, Frame, HttpResponse, Target, TargetHost, ToolStep } from '../targets/target.ts';
+import type { ExecutionStart, Frame, HttpResponse, JsonRpcMessage, Target, TargetHost, ToolStep } from '../targets/target.ts';
 import {
   type ActionList,
   K,
@@ -263,6 +263,20 @@ function noteResultWritten(world: World, connection: SimConnection, provenance: 
   if (call !== undefined && call.client === connection.client && call.view >= 0) world.views[call.view]!.resultWritten = true;
 }
 
+/**
+ * A tools/call request of one of the client's own calls arrived on its stream (seed 000's variant: the server replayed
+ * the request frame): the client's dispatcher takes it for a request, and will send it again (action resendEchoed).
+ */
+function noteEchoedRequest(world: World, connection: SimConnection, message: JsonRpcMessage): void {
+  if (message['method'] !== 'tools/call' || !('id' in message)) return;
+  const callId = (message['params'] as { arguments?: { callId?: unknown } } | undefined)?.arguments?.callId;
+  const call = typeof callId === 'string' ? world.callsById.get(callId) : undefined;
+  if (call !== undefined && call.client === connection.client && call.echoesPending < ECHOES_PENDING_MAX) call.echoesPending += 1;
+}
+
+/** Echoed requests a client keeps to send again at the most (each echo a replay brings adds one). */
+const ECHOES_PENDING_MAX = 2;
+
 /** A result of one of the client's calls arrived at the client (counted for the policy table, cli/policy-table.ts). */
 function noteResultReceived(world: World, connection: SimConnection, provenance: Provenance): void {
   const call = provenance.callId === null ? undefined : world.callsById.get(provenance.callId);
@@ -306,6 +320,7 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
     if (view !== null && !isSettled(view.outcome)) view.outcome = 'reset';
     return;
   }
+  if (frame.data !== null) noteEchoedRequest(world, connection, frame.data);
   const provenance = frame.data === null ? null : provenanceOf(frame.data);
   if (provenance !== null) {
     const arrival: Arrival = { connection, provenance, message: frame.data!, eventId: frame.eventId };

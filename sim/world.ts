@@ -102,6 +102,8 @@ export interface SimCall {
   reissues: number;
   /** Results of it (any execution's) that arrived at its client, on any connection: more than one is a duplicate. */
   resultsReceived: number;
+  /** Its own tools/call request frames the server echoed to its client, which the client has not yet sent again. */
+  echoesPending: number;
 }
 
 /** One execution of a tool by the server. */

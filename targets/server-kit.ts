@@ -75,6 +75,11 @@ export interface StrategyIncarnation {
   /** Buffer request frames in their stream (a planted bug; never in the reference). */
   readonly bufferRequestFrames: boolean;
   /**
+   * With `bufferRequestFrames`: a replayed request frame is written to the client as an event, as the seed's server
+   * did (a planted bug), instead of being dispatched again by the server.
+   */
+  readonly echoRequestFrames?: boolean;
+  /**
    * What becomes of a stream's connection when another connection joins the stream: the server ends it, so its
    * client knows (the reference), or forgets it, leaving it open with nothing more to come (a planted bug).
    */
@@ -331,7 +336,7 @@ class KitServer implements NodeInstance {
     stream: StreamRecord<StoredMessage> | null,
   ): void {
     for (const event of events) {
-      if (event.message.requestFrame === true) {
+      if (event.message.requestFrame === true && this.strategy.echoRequestFrames !== true) {
         // The planted bug's dispatcher takes a replayed request frame for a new request and runs it again.
         const body = event.message.message;
         const params = (body?.['params'] ?? {}) as { name?: unknown; arguments?: { callId?: unknown } };
