@@ -192,6 +192,23 @@ export const COMMANDS: readonly CommandSpec[] = [
     load: async () => (await import('./targets.command.ts')).runTargets,
   },
   {
+    name: 'policy-table',
+    summary: 'the completed-stream policies measured as a trade: results delivered twice, lost, withheld, appends run again',
+    usage: ['[--runs N] [--seed S] [--json]'],
+    positionals: [],
+    options: {
+      runs: { type: 'string', value: 'N', help: 'runs per policy, 1–1000000 (default 2000); every policy gets the same seeded walks' },
+      seed: SEED_OPTION,
+      json: JSON_OPTION,
+    },
+    notes: [
+      'Each policy runs on the target that differs from the reference by its policy alone (reference = replay-unsent, replay-tail, ' +
+        'fresh-literal, fresh-with-reset), under the default config with clients that re-issue a call after a reset or a 404 (seed 004). ' +
+        'No property is checked, so every run is played out; the counts are per call. The same seed and runs print the same table.',
+    ],
+    load: async () => (await import('./policy-table.command.ts')).runPolicyTable,
+  },
+  {
     name: 'properties',
     summary: 'list the properties checked, with their sources and kinds',
     usage: ['[--json]'],

@@ -25,34 +25,38 @@ export type CoreRequest =
   | { readonly kind: 'get'; readonly sessionId: string | null; readonly lastEventId: string | null; readonly modern?: boolean }
   | { readonly kind: 'delete'; readonly sessionId: string | null; readonly modern?: boolean };
 
-/** The decision table's rows. Every decision names the row it comes from. */
-export type Rule =
-  | 'initialize'
-  | 'no-session-header'
-  | 'session-not-live'
-  | 'post-ignores-cursor'
-  | 'notification-accepted'
-  | 'duplicate-request-attaches'
-  | 'request-id-reused'
-  | 'request-in-flight'
-  | 'stream-limit'
-  | 'standalone-get'
-  | 'cursor-malformed'
-  | 'cursor-foreign'
-  | 'resume-open'
-  | 'resume-outside-window'
-  | 'completed-nothing-missed'
-  | 'completed-replay-tail'
-  | 'completed-fresh-silent'
-  | 'completed-fresh-reset'
-  | 'completed-replay-unsent'
-  | 'aborted-stream'
-  | 'superseded-stream'
-  | 'delete-session'
-  | 'modern-execute'
-  | 'modern-notification'
-  | 'modern-only-method-not-allowed'
-  | 'modern-only-legacy-refused';
+/** The decision table's rows, in the table's order (docs/decision-table.md). Every decision names the row it comes from. */
+export const RULES = [
+  'initialize',
+  'no-session-header',
+  'session-not-live',
+  'post-ignores-cursor',
+  'notification-accepted',
+  'duplicate-request-attaches',
+  'request-id-reused',
+  'request-in-flight',
+  'stream-limit',
+  'standalone-get',
+  'cursor-malformed',
+  'cursor-foreign',
+  'resume-open',
+  'resume-outside-window',
+  'completed-nothing-missed',
+  'completed-replay-tail',
+  'completed-fresh-silent',
+  'completed-fresh-reset',
+  'completed-replay-unsent',
+  'aborted-stream',
+  'superseded-stream',
+  'delete-session',
+  'modern-execute',
+  'modern-notification',
+  'modern-only-method-not-allowed',
+  'modern-only-legacy-refused',
+] as const;
+
+/** One row of the decision table. */
+export type Rule = (typeof RULES)[number];
 
 /** HTTP statuses the core refuses with. */
 export type RejectStatus = 400 | 404 | 405 | 409 | 429;

@@ -17,6 +17,7 @@ import { noHang } from './no-hang.ts';
 import { noLostNotification } from './no-lost-notification.ts';
 import { noLostResult } from './no-lost-result.ts';
 import { noRedelivery } from './no-redelivery.ts';
+import { noRequestFrameDelivered } from './no-request-frame-delivered.ts';
 import { noSilentGap } from './no-silent-gap.ts';
 import { noWithheldResult } from './no-withheld-result.ts';
 import { oneConnectionPerStream } from './one-connection-per-stream.ts';
@@ -48,6 +49,7 @@ const byName: Record<ServerPropertyName, Property> = {
   'one-connection-per-stream': oneConnectionPerStream,
   'reused-request-id-refused': reusedRequestIdRefused,
   'no-withheld-result': noWithheldResult,
+  'no-request-frame-delivered': noRequestFrameDelivered,
   'disconnect-cancels': disconnectCancels,
   'disconnect-stops-work': disconnectStopsWork,
   'modern-exchange-stateless': modernExchangeStateless,

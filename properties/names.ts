@@ -20,6 +20,7 @@ export const PROPERTY_NAMES = [
   'one-connection-per-stream',
   'reused-request-id-refused',
   'no-withheld-result',
+  'no-request-frame-delivered',
   // The 2026-07-28 era and dual-era endpoints.
   'disconnect-cancels',
   'disconnect-stops-work',

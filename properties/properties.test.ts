@@ -458,6 +458,13 @@ const CASES: readonly Case[] = [
     step: 5,
   },
   {
+    property: 'no-request-frame-delivered',
+    what: "the resume replays the buffered tools/call request frame to the client (seed 000's variant as the seed tells it)",
+    target: builtIn('echoes-request-frames'),
+    script: ['client 1 initializes', 'client 1 calls append', 'the network cuts connection #2', 'client 1 resumes the stream of c1 with its latest cursor'],
+    step: 3,
+  },
+  {
     property: 'no-withheld-result',
     what: 'the client was cut before the result; its resume gets a reset in place of the result the server never sent',
     target: builtIn('fresh-with-reset'),

@@ -117,6 +117,7 @@ export function enumerateActions(world: World, list: ActionList): void {
   enumerateLaterKinds(world, list);
   enumerateNodeFaults(world, list);
   enumerateModernKinds(world, list);
+  enumerateSeedKinds(world, list);
   if (list.count > ACTIONS_MAX) throw new Error(`${list.count} actions enabled in one step, more than the ${ACTIONS_MAX} a list holds`);
 }
 
@@ -147,6 +148,71 @@ function enumerateLaterKinds(world: World, list: ActionList): void {
     if (world.connections[index]!.view < 0) continue;
     for (let frames = 1; frames <= LOST_TAIL_FRAMES_MAX; frames += 1) push(list, K.loseTail, index, frames);
   }
+}
+
+/**
+ * Issue 17's kinds, enumerated after every other kind so that a recorded choice index keeps its meaning. A standalone
+ * stream a later standalone GET superseded: the client still holds its cursor (seed 004's rule for it is a reset).
+ */
+function enumerateSeedKinds(world: World, list: ActionList): void {
+  for (const client of world.clients) {
+    if (!accepts(C, client.state, C.event.request)) continue;
+    for (const viewIndex of client.views) {
+      const view = world.views[viewIndex]!;
+      if (view.call !== null || view.index === client.standaloneView || view.session !== client.session) continue;
+      if (view.connection < 0 && view.received.length > 0) push(list, K.resumeSuperseded, viewIndex, 0);
+    }
+  }
+  for (const call of world.calls) {
+    // A request of its own the server echoed: the client takes it for a request and sends it again (seed 000).
+    if (call.echoesPending > 0 && call.session === world.clients[call.client]!.session && accepts(C, world.clients[call.client]!.state, C.event.request)) {
+      push(list, K.resendEchoed, call.index, 0);
+    }
+  }
+  if (world.config.reissueAfterReset === true) enumerateLegacyReissues(world, list);
+  // A tool of a legacy call fails or is cancelled on the server, on a target that can say so (one node).
+  if (world.server.abortExecution === undefined) return;
+  for (const index of world.running) {
+    const call = world.executions[index]!.call;
+    if (call !== null && call.session.id !== '') push(list, K.abortTool, index, 0);
+  }
+}
+
+/** Times a legacy client re-issues one call at the most. */
+export const LEGACY_REISSUES_MAX = 1;
+
+/**
+ * A legacy client re-issues, under a new request ID, a call of its own that never gave it the result: in its session
+ * after the call's stream ended in a reset; in its new session after its old one was lost (seed 004).
+ */
+function enumerateLegacyReissues(world: World, list: ActionList): void {
+  for (const call of world.calls) {
+    if (isReissuable(world, call)) push(list, K.reissueLegacy, call.index, 0);
+  }
+}
+
+/**
+ * True when a legacy client may re-issue `call` now: it never gave the client its result, is not being waited on
+ * over a connection, and either ended in a reset in the client's session or was left behind in a session the client
+ * lost (it has a new one, with room for another call).
+ */
+export function isReissuable(world: World, call: SimCall): boolean {
+  if (call.session.id === '' || call.view < 0 || call.reissues >= LEGACY_REISSUES_MAX || call.resultsReceived > 0) return false;
+  const client = world.clients[call.client]!;
+  if (isModernClient(client) || !accepts(C, client.state, C.event.request)) return false;
+  const view = world.views[call.view]!;
+  if (view.connection >= 0 || view.outcome === 'result') return false;
+  const session = client.session!;
+  return call.session === session ? view.outcome === 'reset' : session.calls.length < world.config.callsPerSessionMax;
+}
+
+/** True when a legacy client lost its session (a 404) while one of its calls had not given it the result. */
+export function hasCallToReissue(world: World, client: SimClient): boolean {
+  for (const call of world.calls) {
+    if (call.client !== client.index || call.session.id === '' || call.reissues >= LEGACY_REISSUES_MAX || call.resultsReceived > 0) continue;
+    if (call.view >= 0 && world.views[call.view]!.outcome !== 'result') return true;
+  }
+  return false;
 }
 
 /** A lost tail loses 1 to this many frames before the connection breaks. */
@@ -238,7 +304,8 @@ export type Op =
 
   | { readonly kind: 'crashNode'; readonly node: number }
   | { readonly kind: 'restartNode'; readonly node: number }
-  | { readonly kind: 'catchUp' };
+  | { readonly kind: 'catchUp' }
+  | { readonly kind: 'abortExecution'; readonly execution: number };
 
 /** Steps a connection's machine, keeping the world's list of attached connections in step with it. */
 export function changeConnection(world: World, connection: SimConnection, event: number): void {
@@ -456,6 +523,43 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
       const view = world.views[a]!;
       return resumeRequest(world, world.clients[view.client]!, view, view.terminalCursor!, view.terminalCursor!.eventId);
     }
+    case 'abortTool':
+      return { kind: 'abortExecution', execution: a };
+    case 'resendEchoed': {
+      const call = world.calls[a]!;
+      const client = world.clients[call.client]!;
+      call.echoesPending -= 1;
+      const connection = openConnection(world, client, 'resend', { session: call.session, view: call.view, cursor: null, lastEventId: null, kExpected: null });
+      if (world.notes !== null) world.notes.push(`POST #${connection.index} sends ${call.id}'s echoed tools/call again (request ${call.requestId})`);
+      return handleOp({ method: 'POST', connection: connection.index, sessionId: call.session.id, lastEventId: null, body: call.body });
+    }
+    case 'reissueLegacy': {
+      const call = world.calls[a]!;
+      const client = world.clients[call.client]!;
+      const session = client.session!;
+      const requestLost = call.requestId;
+      const sessionLost = call.session === session ? null : call.session;
+      if (sessionLost !== null) {
+        call.session = session;
+        session.calls.push(call);
+      }
+      call.reissues += 1;
+      call.requestId = client.requestIdNext++;
+      call.body = callRequest(call.requestId, call.tool, call.id);
+      const view = createView(world, client, session, call);
+      call.view = view.index;
+      const connection = openConnection(world, client, 'call', { session, view: view.index, cursor: null, lastEventId: null, kExpected: 1 });
+      if (world.notes !== null) {
+        const why = sessionLost === null ? 'its stream ended in a reset' : `session ${sessionLost.id} was lost`;
+        world.notes.push(`POST #${connection.index} tools/call ${call.tool} as ${call.id} again (request ${call.requestId}; ${why} under request ${requestLost})`);
+      }
+      return handleOp({ method: 'POST', connection: connection.index, sessionId: session.id, lastEventId: null, body: call.body });
+    }
+    case 'resumeSuperseded': {
+      const view = world.views[a]!;
+      const cursor = view.received[view.received.length - 1]!;
+      return resumeRequest(world, world.clients[view.client]!, view, cursor, cursor.eventId);
+    }
     case 'resendInFlight': {
       const call = world.calls[a]!;
       const client = world.clients[call.client]!;
@@ -529,7 +633,7 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
  */
 function newCall(world: World, client: SimClient, session: SimSession, requestId: number, tool: ToolName, reuses: SimCall | null, request: typeof callRequest): SimCall {
   const id = `c${world.calls.length + 1}`;
-  const call: SimCall = { index: world.calls.length, id, client: client.index, session, requestId, tool, body: request(requestId, tool, id), view: -1, executions: 0, reuses };
+  const call: SimCall = { index: world.calls.length, id, client: client.index, session, requestId, tool, body: request(requestId, tool, id), view: -1, executions: 0, reuses, reissues: 0, resultsReceived: 0, echoesPending: 0 };
   world.calls.push(call);
   world.callsById.set(id, call);
   return call;
@@ -833,6 +937,22 @@ export function describeAction(world: World, kind: number, a: number, b: number)
     }
     case 'probeModern':
       return `${client(a)} probes the endpoint with a ${b === 0 ? 'GET' : 'DELETE'} (${MODERN_REVISION})`;
+    case 'resendEchoed': {
+      const call = world.calls[a]!;
+      return `${client(call.client)} takes the echoed tools/call of ${call.id} (${call.tool}, request ${call.requestId}) for a request and sends it again`;
+    }
+    case 'reissueLegacy': {
+      const call = world.calls[a]!;
+      const session = world.clients[call.client]!.session;
+      const after = call.session === session ? 'after a reset' : 'in its new session, after a 404';
+      return `${client(call.client)} re-issues ${call.id} (${call.tool}) under a new request ID ${after}`;
+    }
+    case 'abortTool': {
+      const execution = world.executions[a]!;
+      return `the server's tool ${execution.tool} of ${execution.callId} fails mid-stream without an answer (execution ${a + 1})`;
+    }
+    case 'resumeSuperseded':
+      return `${client(world.views[a]!.client)} resumes its superseded standalone stream with that stream's latest cursor`;
     default:
       return `unknown action ${kind}`;
   }

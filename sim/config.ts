@@ -36,6 +36,11 @@ export const ACTION_KINDS = [
   'reissue', // client: re-issues a call whose exchange broke before its result, under a new request ID (same arguments)
   'callProxied', // proxy: attaches a legacy session's Mcp-Session-Id and/or Last-Event-ID to a modern call
   'probeModern', // client library: a 2026-07-28 GET or DELETE on the endpoint (no session)
+  // Issue 17's kinds, enumerated after every other kind (the modern ones included).
+  'resumeSuperseded', // client: GET with the latest cursor of its standalone stream that a later standalone GET superseded
+  'abortTool', // server: a running tool fails or is cancelled on the server, without an answer (its stream is aborted)
+  'resendEchoed', // client: re-sends its own tools/call request that the server echoed to it, taking it for a request (seed 000)
+  'reissueLegacy', // client: re-issues a legacy call under a new request ID after a reset, or after a 404 in its new session (config reissueAfterReset)
 ] as const;
 
 /** One kind of action. */
@@ -133,6 +138,12 @@ export interface SimConfig {
    * target's default (2025-11-25, the revision every run spoke before; 2026-07-28 on a modern-only target).
    */
   readonly protocol?: ProtocolChoice;
+  /**
+   * Legacy clients re-issue a call whose stream ended in a reset, or whose session was lost (a 404, in the new
+   * session once re-initialized), under a new request ID, as seed 004 describes ("re-issues them against the new
+   * session"). Off by default: every run without it offers exactly what it offered before.
+   */
+  readonly reissueAfterReset?: boolean;
 }
 
 /** Defaults sized so the planted bugs are reachable in a few dozen steps. */

@@ -1,4 +1,5 @@
-// Coverage of a fuzz: which states and transitions of each model machine and which action kinds its runs reached.
+// Coverage of a fuzz: which states and transitions of each model machine, which action kinds and which rules of
+// the decision core (on targets built on it, which report what they decided) its runs reached.
 // The engine hands every step's action kind and, after every operation, the world to an observer; machine
 // states are read from the world (not hooked into each `step()` call), so a transition is a change of state
 // seen between two operations. Every entity is created in its machine's initial state, so a new one counts
@@ -6,9 +7,11 @@
 // pair (first state, last state), counted only when the table has that transition directly: the figures are
 // a lower bound of what the runs reached, never more.
 
+import { RULES, type Rule } from '../core/decide.ts';
 import { MODEL, type ModelMachine } from '../model/index.ts';
 import { ACTION_KINDS, type ActionKind } from './config.ts';
-import type { World } from './world.ts';
+import type { DecisionConfig } from '../targets/target.ts';
+import { type World, isModernClient } from './world.ts';
 
 /** The machines whose coverage is counted, by name, in a fixed order. */
 export const COVERED_MACHINES = ['stream', 'session', 'server', 'connection', 'client'] as const;
@@ -24,6 +27,16 @@ export interface CoverageCounts {
   readonly transitions: Readonly<Record<CoveredMachine, number[]>>;
   /** How often each action kind was taken, indexed as ACTION_KINDS. */
   readonly actions: number[];
+  /** How often each rule of the decision core was decided, indexed as RULES (targets that report it only). */
+  readonly decisions: number[];
+  /**
+   * Per rule (indexed as RULES): runs whose configuration rules it out (another completed-stream policy's row, a
+   * modern row without a 2026-07-28 client, a legacy row on a 2026-07-28-only endpoint, a stream limit beyond the
+   * run's steps).
+   */
+  readonly decisionsExcluded: number[];
+  /** Runs whose target reported its decisions (0: none did, and `decisions` says nothing). */
+  decisionRuns: number;
 }
 
 /** Coverage as a person and CI read it. */
@@ -36,6 +49,44 @@ export interface CoverageReport {
     readonly transitions: { readonly covered: number; readonly total: number; readonly missed: readonly string[] };
   }>;
   readonly actions: { readonly covered: number; readonly total: number; readonly missed: readonly ActionKind[] };
+  /**
+   * The decision core's rules the runs reached (not in `percent`: only targets built on the core report them);
+   * null when the target reported none.
+   */
+  readonly decisions: {
+    readonly covered: number;
+    /** Rules some run's configuration could decide. */
+    readonly total: number;
+    /** Rules some run could decide and none did. */
+    readonly missed: readonly Rule[];
+    /** Rules no run's configuration could decide, with why. */
+    readonly outOfScope: ReadonlyArray<{ readonly rule: Rule; readonly why: string }>;
+    readonly runs: number;
+  } | null;
+}
+
+/** The rule of each built-in completed-stream policy (core/policy.ts): a policy decides its own row only. */
+const POLICY_RULES: ReadonlyMap<string, Rule> = new Map([
+  ['replay-tail', 'completed-replay-tail'],
+  ['replay-unsent', 'completed-replay-unsent'],
+  ['fresh-literal', 'completed-fresh-silent'],
+  ['fresh-with-reset', 'completed-fresh-reset'],
+]);
+/** The completed-stream policies' rows. */
+const POLICY_ROWS: ReadonlySet<Rule> = new Set(POLICY_RULES.values());
+
+/** Rules only a 2026-07-28 request reaches, on a dual-era endpoint. */
+const MODERN_RULES: readonly Rule[] = ['modern-execute', 'modern-notification'];
+/** Rules only a 2026-07-28-only endpoint reaches. */
+const MODERN_ONLY_RULES: readonly Rule[] = ['modern-only-method-not-allowed', 'modern-only-legacy-refused'];
+
+/** Why a rule was out of every run's scope, for the report. */
+function outOfScopeWhy(rule: Rule): string {
+  if (POLICY_ROWS.has(rule)) return "another completed-stream policy's row";
+  if (MODERN_RULES.includes(rule)) return 'no 2026-07-28 client in the runs (--protocol mixed has some)';
+  if (MODERN_ONLY_RULES.includes(rule)) return "a 2026-07-28-only endpoint's row";
+  if (rule === 'stream-limit') return "the session's stream limit is more than a run's steps can open";
+  return 'a legacy row: the endpoint speaks 2026-07-28 only';
 }
 
 function machineOf(name: CoveredMachine): ModelMachine {
@@ -51,7 +102,7 @@ export function emptyCoverage(): CoverageCounts {
     states[name] = new Array<number>(size).fill(0);
     transitions[name] = new Array<number>(size * size).fill(0);
   }
-  return { states, transitions, actions: new Array<number>(ACTION_KINDS.length).fill(0) };
+  return { states, transitions, actions: new Array<number>(ACTION_KINDS.length).fill(0), decisions: new Array<number>(RULES.length).fill(0), decisionsExcluded: new Array<number>(RULES.length).fill(0), decisionRuns: 0 };
 }
 
 /** Adds `from` into `into` (counts of several workers). */
@@ -61,6 +112,9 @@ export function mergeCoverage(into: CoverageCounts, from: CoverageCounts): void 
     from.transitions[name].forEach((count, index) => (into.transitions[name][index]! += count));
   }
   from.actions.forEach((count, index) => (into.actions[index]! += count));
+  from.decisions.forEach((count, index) => (into.decisions[index]! += count));
+  from.decisionsExcluded.forEach((count, index) => (into.decisionsExcluded[index]! += count));
+  into.decisionRuns += from.decisionRuns;
 }
 
 /** The transitions a machine's table has between two different states, as `from * states + to`. */
@@ -97,18 +151,65 @@ export class CoverageObserver {
     this.seen = seen;
   }
 
+  /** Whether the current run's target reported its decisions (counted once per run). */
+  private decisionsReported = false;
+  /** The current run's decision configuration and whether it had a 2026-07-28 client, judged when the run ends. */
+  private decisionConfig: DecisionConfig | null = null;
+  private modernClients = false;
+  private steps = 0;
+
   /** Forgets the entities of the previous run. */
   beginRun(): void {
+    this.endRun();
     for (const name of COVERED_MACHINES) this.seen[name].length = 0;
+    this.decisionsReported = false;
+  }
+
+  /** Counts the rules the run that ended could not decide (called by `beginRun`, and by `finish` after the last run). */
+  private endRun(): void {
+    const config = this.decisionConfig;
+    this.decisionConfig = null;
+    if (config === null) return;
+    const excluded = this.counts.decisionsExcluded;
+    const policyRule = POLICY_RULES.get(config.completedStreamPolicy);
+    RULES.forEach((rule, index) => {
+      const out = config.modernOnly
+        ? !MODERN_RULES.includes(rule) && !MODERN_ONLY_RULES.includes(rule) && rule !== 'stream-limit'
+        : MODERN_ONLY_RULES.includes(rule) ||
+          (MODERN_RULES.includes(rule) && !this.modernClients) ||
+          (policyRule !== undefined && POLICY_ROWS.has(rule) && rule !== policyRule) ||
+          // Each step opens at most one stream: a run of fewer steps than the limit never reaches it.
+          (rule === 'stream-limit' && this.steps < config.streamsPerSessionMax);
+      if (out) excluded[index]! += 1;
+    });
+    this.modernClients = false;
+    this.steps = 0;
+  }
+
+  /** Ends the last run's count; the counts are complete after it. */
+  finish(): void {
+    this.endRun();
   }
 
   /** Counts one step's action kind (an index into ACTION_KINDS). */
   action(kind: number): void {
     this.counts.actions[kind]! += 1;
+    this.steps += 1;
   }
 
   /** Reads every entity's state after an operation. */
   observe(world: World): void {
+    // Read before a restart replaces the instance too (coverage observes before every operation), so none is lost.
+    const server = world.server;
+    if (server?.takeDecisions !== undefined) {
+      server.takeDecisions(this.counts.decisions);
+      if (!this.decisionsReported) {
+        this.decisionsReported = true;
+        this.counts.decisionRuns += 1;
+        this.decisionConfig = server.decisionConfig?.() ?? null;
+        this.modernClients = world.clients.some(isModernClient);
+      }
+    }
     this.entity('server', 0, world.serverState);
     for (const client of world.clients) this.entity('client', client.index, client.state);
     for (const session of world.sessions) this.entity('session', session.index, session.state);
@@ -158,10 +259,24 @@ export function coverageReport(counts: CoverageCounts): CoverageReport {
   const actionsMissed = ACTION_KINDS.filter((_, index) => counts.actions[index] === 0);
   covered += ACTION_KINDS.length - actionsMissed.length;
   total += ACTION_KINDS.length;
+  // A rule is out of scope when every run's configuration ruled it out and none decided it anyway.
+  const outOfScope = RULES.filter((_, index) => counts.decisions[index] === 0 && counts.decisionRuns > 0 && counts.decisionsExcluded[index] === counts.decisionRuns);
+  const rulesMissed = RULES.filter((rule, index) => counts.decisions[index] === 0 && !outOfScope.includes(rule));
+  const rulesInScope = RULES.length - outOfScope.length;
   return {
     percent: total === 0 ? 100 : Math.floor((covered / total) * 1000) / 10,
     machines,
     actions: { covered: ACTION_KINDS.length - actionsMissed.length, total: ACTION_KINDS.length, missed: actionsMissed },
+    decisions:
+      counts.decisionRuns === 0
+        ? null
+        : {
+            covered: rulesInScope - rulesMissed.length,
+            total: rulesInScope,
+            missed: rulesMissed,
+            outOfScope: outOfScope.map((rule) => ({ rule, why: outOfScopeWhy(rule) })),
+            runs: counts.decisionRuns,
+          },
   };
 }
 
@@ -174,5 +289,16 @@ export function renderCoverage(report: CoverageReport): string[] {
   }
   const { actions } = report;
   lines.push(`  actions    ${actions.covered}/${actions.total} kinds${actions.missed.length > 0 ? `; never: ${actions.missed.join(', ')}` : ''}`);
+  const { decisions } = report;
+  lines.push(
+    decisions === null
+      ? '  decisions  not reported (the target is not built on the decision core)'
+      : `  decisions  ${decisions.covered}/${decisions.total} rules of the decision core${decisions.missed.length > 0 ? `; never: ${decisions.missed.join(', ')}` : ''}`,
+  );
+  if (decisions !== null && decisions.outOfScope.length > 0) {
+    const byWhy = new Map<string, Rule[]>();
+    for (const { rule, why } of decisions.outOfScope) byWhy.set(why, [...(byWhy.get(why) ?? []), rule]);
+    for (const [why, rules] of byWhy) lines.push(`             out of scope (${why}): ${rules.join(', ')}`);
+  }
   return lines;
 }

@@ -4,7 +4,7 @@
 
 import { MODEL, accepts, step } from '../model/index.ts';
 import { PROPERTIES, type Property, type PropertyName } from '../properties/index.ts';
-import type { ExecutionStart, Frame, HttpResponse, Target, TargetHost, ToolStep } from '../targets/target.ts';
+import type { ExecutionStart, Frame, HttpResponse, JsonRpcMessage, Target, TargetHost, ToolStep } from '../targets/target.ts';
 import {
   type ActionList,
   K,
@@ -15,6 +15,8 @@ import {
   describeAction,
   enumerateActions,
   followUp,
+  hasCallToReissue,
+  isReissuable,
   startAction,
 } from './actions.ts';
 import { REVISIONS, type Revision, type SimConfig } from './config.ts';
@@ -281,6 +283,26 @@ function noteResultWritten(world: World, connection: SimConnection, provenance: 
   if (call !== undefined && call.client === connection.client && call.view >= 0) world.views[call.view]!.resultWritten = true;
 }
 
+/**
+ * A tools/call request of one of the client's own calls arrived on its stream (seed 000's variant: the server replayed
+ * the request frame): the client's dispatcher takes it for a request, and will send it again (action resendEchoed).
+ */
+function noteEchoedRequest(world: World, connection: SimConnection, message: JsonRpcMessage): void {
+  if (message['method'] !== 'tools/call' || !('id' in message)) return;
+  const callId = (message['params'] as { arguments?: { callId?: unknown } } | undefined)?.arguments?.callId;
+  const call = typeof callId === 'string' ? world.callsById.get(callId) : undefined;
+  if (call !== undefined && call.client === connection.client && call.echoesPending < ECHOES_PENDING_MAX) call.echoesPending += 1;
+}
+
+/** Echoed requests a client keeps to send again at the most (each echo a replay brings adds one). */
+const ECHOES_PENDING_MAX = 2;
+
+/** A result of one of the client's calls arrived at the client (counted for the policy table, cli/policy-table.ts). */
+function noteResultReceived(world: World, connection: SimConnection, provenance: Provenance): void {
+  const call = provenance.callId === null ? undefined : world.callsById.get(provenance.callId);
+  if (call !== undefined && call.client === connection.client) call.resultsReceived += 1;
+}
+
 /** A frame written on a losing connection never arrives; the last one lost breaks the connection. */
 function loseFrame(world: World, connection: SimConnection, frame: Frame): void {
   if (world.notes !== null) world.notes.push(`  ✗ #${connection.index} lost: ${describeFrame(frame)}`);
@@ -318,13 +340,17 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
     if (view !== null && !isSettled(view.outcome)) view.outcome = 'reset';
     return;
   }
+  if (frame.data !== null) noteEchoedRequest(world, connection, frame.data);
   const provenance = frame.data === null ? null : provenanceOf(frame.data);
   if (provenance !== null) {
     const arrival: Arrival = { connection, provenance, message: frame.data!, eventId: frame.eventId };
     if (world.violation === null) {
       for (const monitor of monitors.arrival) report(world, monitor, monitor.onArrival!(world, arrival));
     }
-    if (provenance.result) noteResultWritten(world, connection, provenance);
+    if (provenance.result) {
+      noteResultWritten(world, connection, provenance);
+      noteResultReceived(world, connection, provenance);
+    }
     if (view !== null && (view.call === null ? null : view.call.id) === provenance.callId) receiveOwn(world, connection, view, provenance);
   }
   if (frame.eventId !== null && view !== null) {
@@ -514,6 +540,9 @@ function performSync(context: RunContext, op: Op): HttpResponse | undefined {
     case 'catchUp':
       server.catchUp!();
       return undefined;
+    case 'abortExecution':
+      server.abortExecution!(op.execution);
+      return undefined;
     case 'network':
       return undefined;
   }
@@ -554,6 +583,9 @@ async function performAsync(context: RunContext, op: Op): Promise<HttpResponse |
       return undefined;
     case 'restartNode':
       await server.restartNode!(op.node);
+      return undefined;
+    case 'abortExecution':
+      await server.abortExecution!(op.execution);
       return undefined;
     case 'catchUp':
       await server.catchUp!();
@@ -672,6 +704,7 @@ function nextHealAction(world: World, list: ActionList): number | null {
   if (world.running.length > 0) return offer(list, K.advance, world.running[0]!);
   // Under a store lag, writes still on their way reach every node before the clients are judged on them.
   if (world.server.lagging?.() === true) return offer(list, K.catchUp, 0);
+  const reissuing = world.config.reissueAfterReset === true;
   for (const client of world.clients) {
     if (client.state === MODEL.client.state.stateless) {
       // 2026-07-28: nothing to resume; a call whose exchange broke (or was refused) is re-issued as a new request.
@@ -683,6 +716,8 @@ function nextHealAction(world: World, list: ActionList): number | null {
       }
       continue;
     }
+    // A re-issuing client (seed 004) that lost its session initializes again, to re-issue its calls in the new one.
+    if (reissuing && client.state === MODEL.client.state.dead && hasCallToReissue(world, client)) return offer(list, K.initialize, client.index);
     if (client.state !== MODEL.client.state.live) continue;
     for (const viewIndex of client.views) {
       const view = world.views[viewIndex]!;
@@ -690,6 +725,9 @@ function nextHealAction(world: World, list: ActionList): number | null {
       if (view.healed === world.healRound) continue;
       view.healed = world.healRound;
       return view.received.length > 0 ? offer(list, K.resumeLatest, view.index) : offer(list, K.resend, view.call.index);
+    }
+    if (reissuing) {
+      for (const call of world.calls) if (call.client === client.index && isReissuable(world, call)) return offer(list, K.reissueLegacy, call.index);
     }
     // A standalone stream the client lost is resumed too (or opened again when it never got a cursor, as servers
     // that send no priming event on GET streams leave it), so the closing notification has somewhere to arrive.
@@ -739,6 +777,8 @@ export interface RunOptions {
   readonly actions?: ActionList;
   /** Counts the states, transitions and action kinds this run reaches (a fuzz's coverage); off by default. */
   readonly coverage?: CoverageObserver;
+  /** Called with the world once the run is over (the policy table reads what each call came to); not at other levels. */
+  readonly inspect?: (world: World) => void;
 }
 
 /** Runs one simulation of a synchronous or asynchronous target, at the server level or at the target's own level. */
@@ -753,8 +793,9 @@ export async function runSimulation(target: Target, config: SimConfig, source: C
   }
   const context = await openRun(target, config, options);
   try {
-    if (context.world.run.sync) return runLoopSync(context, source);
-    return await runLoopAsync(context, source);
+    const result = context.world.run.sync ? runLoopSync(context, source) : await runLoopAsync(context, source);
+    options.inspect?.(context.world);
+    return result;
   } finally {
     await context.close();
   }

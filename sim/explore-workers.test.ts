@@ -36,9 +36,9 @@ describe('explore with worker threads at the last depth', () => {
 
   it('a budget spent at any depth stops where one thread stops', async () => {
     const config = { ...DEFAULT_CONFIG, seed: '1' };
-    // Depth 5 has 28 978 steps, 2 820 of them before its last depth: step budgets at keyed depths (3 and 4) and in
+    // Depth 5 has 32 235 steps, 3 014 of them before its last depth: step budgets at keyed depths (3 and 4) and in
     // the first, a middle and the last chunk of the last; then the distinct worlds and one level's worlds it may hold.
-    for (const runsMax of [150, 1_000, 2_900, 15_001, 28_977]) {
+    for (const runsMax of [150, 1_000, 3_100, 16_001, 32_234]) {
       const { one, many } = await both(referenceTarget, config, { depthMax: 5, runsMax });
       expect(one.budget).toBe('runs');
       expect(withoutThreads(many)).toEqual(withoutThreads(one));

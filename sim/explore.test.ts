@@ -14,7 +14,7 @@ import { explore, reductionUnavailable } from './explore.ts';
  * The planted targets that keep state of their own outside the core (closures) or are copied with a spread, which
  * the kit cannot key (the test below checks that no other target falls back to the full search).
  */
-const UNKEYED = new Set(['counter-ids', 'no-epoch-check', 'no-ledger', 'replay-request-frames', 'rival-connection-kept', 'no-in-flight-check']);
+const UNKEYED = new Set(['counter-ids', 'no-epoch-check', 'no-ledger', 'replay-request-frames', 'rival-connection-kept', 'no-in-flight-check', 'echoes-request-frames']);
 
 describe('explore with the reduction (equal worlds merged)', () => {
   it('applies to the reference and to every planted target whose state the kit can key, and says why not elsewhere', async () => {

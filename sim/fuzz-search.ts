@@ -158,6 +158,7 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
     if (plan.stopAtFirst) break;
   }
   hooks.onProgress(runs - runsReported, steps - stepsReported);
+  observer?.finish();
   return { runs, steps, coverage };
 }
 

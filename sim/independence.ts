@@ -54,6 +54,10 @@ export const INDEPENDENCE: Readonly<Record<ActionKind, { readonly footprint: Foo
   reissue: { footprint: 'global', why: 'a 2026-07-28 re-issue under a new request ID: as callModern' },
   callProxied: { footprint: 'global', why: "carries another client's Mcp-Session-Id or cursor into a 2026-07-28 exchange" },
   probeModern: { footprint: 'global', why: 'a GET or DELETE without a session of its own: the target may take it for any' },
+  resendEchoed: { footprint: 'call', why: "the client's own request, sent again in its own session" },
+  reissueLegacy: { footprint: 'call', why: "the client's own call, sent again under a new request ID in its own (current) session" },
+  abortTool: { footprint: 'execution', why: "one execution of the client's call ends without an answer; its stream is the call's" },
+  resumeSuperseded: { footprint: 'view', why: "a GET with the client's own cursor of its own (superseded) standalone stream" },
 };
 
 /** A footprint that is dependent with everything. */

@@ -84,8 +84,11 @@ export interface SimCall {
   /** The ID carried in the tool's arguments and in every message it causes. */
   readonly id: string;
   readonly client: number;
-  /** Its session; for a 2026-07-28 call, the client's stateless context ({@link statelessSession}: ID '', no session). */
-  readonly session: SimSession;
+  /**
+   * Its session; for a 2026-07-28 call, the client's stateless context ({@link statelessSession}: ID '', no session).
+   * A legacy call re-issued after a 404 moves to the client's new session.
+   */
+  session: SimSession;
   /** Its request ID; a 2026-07-28 re-issue gives the same call a new one. */
   requestId: number;
   readonly tool: ToolName;
@@ -96,6 +99,12 @@ export interface SimCall {
   executions: number;
   /** For a request sent under another call's request id while that one was in flight: that call. Null otherwise. */
   readonly reuses: SimCall | null;
+  /** Times a legacy client re-issued it under a new request ID after a reset or a 404 (config reissueAfterReset). */
+  reissues: number;
+  /** Results of it (any execution's) that arrived at its client, on any connection: more than one is a duplicate. */
+  resultsReceived: number;
+  /** Its own tools/call request frames the server echoed to its client, which the client has not yet sent again. */
+  echoesPending: number;
 }
 
 /** One execution of a tool by the server. */

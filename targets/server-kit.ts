@@ -19,11 +19,13 @@ import {
   openSession,
   openStream,
 } from '../core/index.ts';
+import { RULES } from '../core/decide.ts';
 import { LEGACY_REVISIONS, MODERN_REVISION } from '../sim/config.ts';
 import { type ObjectSnapshot, keepObjects, writeBack } from '../sim/object-snapshot.ts';
 import { PROTOCOL_VERSION, isModernBody, resetMessage } from '../sim/tools.ts';
 import { type DeliveryParts, KitDelivery, type WriteOrigin } from './kit-delivery.ts';
 import type {
+  DecisionConfig,
   Frame,
   HttpRequest,
   HttpResponse,
@@ -73,6 +75,11 @@ export interface StrategyIncarnation {
   /** Buffer request frames in their stream (a planted bug; never in the reference). */
   readonly bufferRequestFrames: boolean;
   /**
+   * With `bufferRequestFrames`: a replayed request frame is written to the client as an event, as the seed's server
+   * did (a planted bug), instead of being dispatched again by the server.
+   */
+  readonly echoRequestFrames?: boolean;
+  /**
    * What becomes of a stream's connection when another connection joins the stream: the server ends it, so its
    * client knows (the reference), or forgets it, leaving it open with nothing more to come (a planted bug).
    */
@@ -110,6 +117,9 @@ export function randomSessionId(host: TargetHost): string {
   for (let i = 0; i < 8; i += 1) id += Math.floor(host.random() * 36).toString(36);
   return id;
 }
+
+/** Each core rule's index in RULES (a planted decision may name a rule of its own, which is not counted). */
+const RULE_INDEX: ReadonlyMap<string, number> = new Map(RULES.map((rule, index) => [rule, index]));
 
 /** The reference strategy: the decision core, a new core state (and epoch token) per incarnation. */
 export function coreIncarnation(
@@ -214,6 +224,8 @@ function isToolName(name: unknown): name is ToolName {
 
 class KitServer implements NodeInstance {
   protected readonly executions = new Map<number, Execution>();
+  /** How often each rule of the decision table was decided since the coverage last took them (indexed as RULES). */
+  private readonly decided = new Array<number>(RULES.length).fill(0);
 
   constructor(
     protected readonly strategy: StrategyIncarnation,
@@ -246,6 +258,8 @@ class KitServer implements NodeInstance {
           ? { kind: 'get', sessionId: request.sessionId, lastEventId, ...(modern ? { modern } : {}) }
           : { kind: 'delete', sessionId: request.sessionId, ...(modern ? { modern } : {}) };
     const decision = this.strategy.decide(core);
+    const ruleIndex = RULE_INDEX.get(decision.rule);
+    if (ruleIndex !== undefined) this.decided[ruleIndex]! += 1;
     switch (decision.kind) {
       case 'initialize': {
         const sessionId = this.strategy.nextSessionId(this.host);
@@ -322,7 +336,7 @@ class KitServer implements NodeInstance {
     stream: StreamRecord<StoredMessage> | null,
   ): void {
     for (const event of events) {
-      if (event.message.requestFrame === true) {
+      if (event.message.requestFrame === true && this.strategy.echoRequestFrames !== true) {
         // The planted bug's dispatcher takes a replayed request frame for a new request and runs it again.
         const body = event.message.message;
         const params = (body?.['params'] ?? {}) as { name?: unknown; arguments?: { callId?: unknown } };
@@ -336,6 +350,35 @@ class KitServer implements NodeInstance {
         continue;
       }
       this.delivery.send(connection, frameOf(event), event.message.origin ?? null, stream, event.seq);
+    }
+  }
+
+  abortExecution(executionNumber: number): void {
+    this.delivery.beginOperation();
+    const execution = this.executions.get(executionNumber);
+    if (execution === undefined) return;
+    this.executions.delete(executionNumber);
+    this.host.cancelled(executionNumber);
+    const { stream } = execution;
+    if (stream.status !== 'open') return;
+    abortStream(stream);
+    // A connection still carrying the stream learns at once, as it would on a resume: a reset, then the end.
+    const connection = this.delivery.connectionOf(stream);
+    if (connection === undefined) return;
+    const reset = resetMessage({ reason: 'aborted', missedFromSeq: stream.seqLast + 1, missedToSeq: stream.seqLast });
+    this.delivery.send(connection, { eventId: null, event: 'reset', data: reset, retryMs: null }, null);
+    this.delivery.end(connection);
+  }
+
+  decisionConfig(): DecisionConfig {
+    const { config } = this.strategy.state;
+    return { completedStreamPolicy: config.completedStreamPolicy.name, modernOnly: config.modernOnly, streamsPerSessionMax: config.streamsPerSessionMax };
+  }
+
+  takeDecisions(into: number[]): void {
+    for (let index = 0; index < this.decided.length; index += 1) {
+      into[index]! += this.decided[index]!;
+      this.decided[index] = 0;
     }
   }
 

@@ -121,6 +121,16 @@ export interface TargetHost {
   random(): number;
 }
 
+/** What of a core-built target's configuration rules some rows of the decision table out (decision coverage). */
+export interface DecisionConfig {
+  /** The completed-stream policy's name (core/policy.ts): the other policies' rows are never decided. */
+  readonly completedStreamPolicy: string;
+  /** A 2026-07-28-only endpoint decides only the modern rows. */
+  readonly modernOnly: boolean;
+  /** Streams a session may open before `stream-limit`. */
+  readonly streamsPerSessionMax: number;
+}
+
 /** One incarnation of the server, booted by {@link TargetRun.boot}. */
 export interface ServerInstance {
   handle(request: HttpRequest): HttpResponse | Promise<HttpResponse>;
@@ -144,6 +154,18 @@ export interface ServerInstance {
   catchUp?(): void | Promise<void>;
   /** Several nodes with store lag only: true while some write has not reached every node yet. */
   lagging?(): boolean;
+  /**
+   * Optional, for decision coverage: adds how often each rule of the decision core (core/decide.ts RULES, by
+   * index) was decided since the last call into `into`, and forgets them. Only targets built on the core offer it.
+   */
+  takeDecisions?(into: number[]): void;
+  /**
+   * Optional, one node: the tool of `execution` fails or is cancelled on the server, mid-stream, without an answer.
+   * The server ends the call's stream as aborted (a later resume of it gets a reset) and tells the host it stopped.
+   */
+  abortExecution?(execution: number): void | Promise<void>;
+  /** With `takeDecisions`: what of the core's configuration decides which rules can be reached at all. */
+  decisionConfig?(): DecisionConfig;
   /**
    * Optional, for exhaustive exploration (sim/explore.ts): writes everything this incarnation holds that can change
    * what it does next, so that two worlds whose keys are equal may be explored once. Offer it only when the whole

@@ -29,6 +29,7 @@ type Classification =
   | 'resumecheck false positive, fixed'
   | 'completed-stream policy'
   | 'reference policy holds'
+  | 'seed 000 as told'
   | 'client transport';
 
 /** What each corpus trace shows; the findings document has the full explanation with line references. */
@@ -55,6 +56,25 @@ const KEPT: Readonly<Record<string, Kept>> = {
   'reference--holds--stale-cursor-after-result.json': { classification: 'reference policy holds', defect: "seed 000's incident under replay-unsent: the result was written, so a reset, not a second copy" },
   'reference--holds--cut-before-result.json': { classification: 'reference policy holds', defect: 'cut before the result under replay-unsent: the result was never written, so it is replayed' },
   'reference--holds--lost-tail-result-signalled.json': { classification: 'reference policy holds', defect: "a lost tail took the result: replay-unsent signals it (a reset) rather than risk a duplicate; replay-tail would deliver it" },
+  // Seed 000 as the seed tells it (issue 17): the client presented "the last event of the prior stream", the terminal
+  // event of a completed stream, and the server replayed into a new POST. The stale-cursor reading (a cursor before
+  // the result) is replay-tail--no-duplicate-delivery.json above and the incident file's step 4.
+  'terminal-cursor-replays--no-redelivery--literal-terminal-cursor.json': {
+    classification: 'seed 000 as told',
+    defect: "the literal step: a GET with the terminal event's ID of a completed stream; a server replaying at or after the cursor (<=) gives the result again",
+  },
+  'replay-includes-cursor--no-redelivery--literal-terminal-cursor.json': {
+    classification: 'seed 000 as told',
+    defect: "the literal step: a GET with the terminal event's ID of a completed stream; a server replaying from the cursor event itself (>=) gives the result again",
+  },
+  'resume-if-known--holds--literal-terminal-cursor-into-new-post.json': {
+    classification: 'seed 000 as told',
+    defect: "the literal step into a new POST: the terminal event's ID on a new tools/call; the seed's own rule (resume if the ID is known) replays strictly after it, and nothing follows a terminal event: it holds",
+  },
+  'resume-if-known--no-cross-stream-replay--completed-stream-into-new-post.json': {
+    classification: 'seed 000 as told',
+    defect: "the replay into a new POST: a cut client's cursor of a since-completed stream, on a new tools/call: the seed's rule replays that stream's result into the new request's stream",
+  },
   'sdk--exactly-once-execution.json': { classification: 'transport', defect: 'a re-sent request ID runs the tool again' },
   'sdk--in-order-per-stream.json': { classification: 'event store', defect: 'same-millisecond events replayed in random-suffix order' },
   'sdk--no-hang.json': { classification: 'event store + transport', defect: 'an unknown cursor gets 200 and an empty stream that never ends' },

@@ -1,6 +1,7 @@
 // The planted-bug targets, each with the properties it must break.
 import { counterIdsTarget } from './counter-ids.target.ts';
 import { crossStreamReplayTarget } from './cross-stream-replay.target.ts';
+import { echoesRequestFramesTarget } from './echoes-request-frames.target.ts';
 import { freshLiteralTarget } from './fresh-literal.target.ts';
 import { freshWithResetTarget } from './fresh-with-reset.target.ts';
 import { noEpochCheckTarget } from './no-epoch-check.target.ts';
@@ -40,6 +41,7 @@ export const PLANTED_TARGETS: readonly Target[] = [
   noInFlightCheckTarget,
   terminalCursorReplaysTarget,
   trustsDeliveryTarget,
+  echoesRequestFramesTarget,
   // Dual-era endpoints (2026-07-28 beside the 2025 revisions): found with --protocol mixed.
   modernCursorReplaysTarget,
   modernDisconnectRunsOnTarget,
