@@ -22,6 +22,11 @@ export interface OptionSpec {
   readonly value?: string;
   /** One line for the help. */
   readonly help: string;
+  /**
+   * For a string option whose value is optional: what the bare `--NAME` stands for (a value is then given only as
+   * `--NAME=VALUE`).
+   */
+  readonly bareValue?: string;
 }
 
 /** A positional argument. */

@@ -27,7 +27,7 @@ export function renderCommandHelp(command: CommandSpec): string[] {
   const rows: Array<[string, string]> = [
     ...command.positionals.map((positional): [string, string] => [positional.name, positional.help]),
     ...Object.entries(command.options).map(([name, spec]): [string, string] => [
-      `--${name}${spec.value === undefined ? '' : ` ${spec.value}`}${spec.multiple === true ? ' ...' : ''}`,
+      `--${name}${spec.value === undefined ? '' : spec.bareValue !== undefined ? `[=${spec.value}]` : ` ${spec.value}`}${spec.multiple === true ? ' ...' : ''}`,
       spec.help,
     ]),
     ['-h, --help', 'this help'],

@@ -12,7 +12,10 @@ export function wantsHelp(args: readonly string[]): boolean {
   return (end < 0 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
 }
 
-/** `--runs -5` → `--runs=-5`: a value that looks like a negative number belongs to the string option before it. */
+/**
+ * `--runs -5` → `--runs=-5`: a value that looks like a negative number belongs to the string option before it; a bare
+ * option whose value is optional (`--strict`) → `--strict=warning`, its bare value.
+ */
 function attachNegativeValues(command: CommandSpec, args: readonly string[]): string[] {
   const joined: string[] = [];
   for (let index = 0; index < args.length; index += 1) {
@@ -23,7 +26,10 @@ function attachNegativeValues(command: CommandSpec, args: readonly string[]): st
     }
     const next = args[index + 1];
     const spec = arg.startsWith('--') ? command.options[arg.slice(2)] : undefined;
-    if (spec?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+    if (spec?.bareValue !== undefined) {
+      // An optional value: the bare option stands for its default value, and the next argument is not its value.
+      joined.push(`${arg}=${spec.bareValue}`);
+    } else if (spec?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
       joined.push(`${arg}=${next}`);
       index += 1;
     } else {
