@@ -41,8 +41,6 @@ const MODULE_PATHS =
 export const EXPLORE_DEPTH_MAX = 12;
 /** Sequences an exploration may run unless --runs-max says otherwise, so that none runs for ever. */
 export const EXPLORE_RUNS_DEFAULT = 20_000_000;
-/** Runs per matrix cell unless --runs or --budget says otherwise. */
-export const MATRIX_RUNS_DEFAULT = 300;
 
 /** `--protocol REV|mixed` (parsed and checked against the target's eras in cli/protocol-option.ts). */
 export const PROTOCOL_OPTION = {
@@ -167,19 +165,34 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'matrix',
-    summary: 'every target and every completed-stream policy of the reference × every property: holds or violated',
-    usage: ['[--runs N | --budget 5s] [--seed S] [--protocol REV|mixed] [--target T ...] [--json | --markdown]'],
+    summary: 'every target and every completed-stream policy of the reference × every property: found (shrunk) or not found in N runs',
+    usage: ['[--runs N] [--seed S] [--protocol REV|mixed] [--target T ...] [--property P ...] [--workers N] [--strict[=warning|advice]] [--json | --markdown]'],
     positionals: [],
     options: {
-      runs: { type: 'string', value: 'N', help: `runs per cell, 1–10000000 (default ${MATRIX_RUNS_DEFAULT}): the same output for the same arguments` },
-      budget: { type: 'string', value: 'D', help: 'a duration per cell instead (5s, 1m); not with --runs' },
+      runs: { type: 'string', value: 'N', help: `runs per cell, 1–10000000 (default ${DEFAULT_RUNS}, a fuzz's default): the same output for the same arguments` },
       seed: SEED_OPTION,
       protocol: { ...PROTOCOL_OPTION, help: `${PROTOCOL_OPTION.help}; rows that do not serve it are left out (a --target row that does not is bad input)` },
       target: { type: 'string', multiple: true, value: 'T', help: 'only these rows (repeatable): a built-in target or reference/POLICY' },
+      property: { type: 'string', multiple: true, value: 'P', help: 'only these columns (repeatable)' },
+      workers: { type: 'string', value: 'N', help: 'threads sharing the rows and the shrinks, 1–64 (default: one per core, up to 4); the output does not depend on it' },
+      strict: {
+        type: 'string',
+        value: 'LEVEL',
+        bareValue: 'warning',
+        help: 'also fail on violated SHOULDs (--strict, --strict=warning) or on a seed\'s advice too (--strict=advice); by default only MUSTs fail',
+      },
       json: JSON_OPTION,
       markdown: { type: 'boolean', help: 'print a Markdown table (as the README shows it)' },
     },
-    notes: ['Each cell is a fuzz checking that property alone (a run is not stopped by another), its finding shrunk as fuzz shrinks.'],
+    notes: [
+      'Each cell is what `fuzz --no-corpus --runs N --property P --first` would find: the same runs, each checking that property alone (a run is ' +
+        'not stopped by another), its first violation shrunk as fuzz shrinks it, or "not found in N runs (S steps)". A row\'s runs are ' +
+        'made once for all its cells and again only after a violation, so a cell never costs N runs of its own.',
+      'Rows are printed as they finish. SIGINT or SIGTERM stops it: the rows and cells finished are printed (and --json written), ' +
+        'the others marked interrupted.',
+      'matrix exits 0 when no cell fails, 1 when a cell fails at the strictness asked for (a MUST by default), 2 on bad input, ' +
+        '130 after SIGINT and 143 after SIGTERM (whatever was found).',
+    ],
     load: async () => (await import('./matrix.command.ts')).runMatrix,
   },
   {

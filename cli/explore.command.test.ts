@@ -1,5 +1,4 @@
-// `resumecheck explore` as a user meets it (and the bad input of `matrix`, beside it): bad input is one line and
-// exit 2; explore exits 1 with a written, replayable shortest counterexample and 0 when there is none.
+// `resumecheck explore` as a user meets it: bad input is one line and exit 2; explore exits 1 with a written, replayable shortest counterexample and 0 when there is none.
 
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +11,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const run = runInProcess;
 
-describe('bad input to explore and matrix: exit 2, one line on stderr, nothing on stdout', () => {
+describe('bad input to explore: exit 2, one line on stderr, nothing on stdout', () => {
   const cases: ReadonlyArray<readonly [string, readonly string[], RegExp]> = [
     ['explore without --target', ['explore', '--depth', '3'], /--target is required/],
     ['explore without --depth', ['explore', '--target', 'reference'], /--depth is required/],
@@ -24,11 +23,6 @@ describe('bad input to explore and matrix: exit 2, one line on stderr, nothing o
     ['explore with an unknown flag', ['explore', '--target', 'reference', '--depth', '2', '--fast'], /fast/],
     ['explore --workers 0', ['explore', '--target', 'reference', '--depth', '2', '--workers', '0'], /--workers takes a whole number from 1 to 16/],
     ['explore --workers 17', ['explore', '--target', 'reference', '--depth', '2', '--workers', '17'], /--workers/],
-    ['matrix --runs and --budget', ['matrix', '--runs', '5', '--budget', '1s'], /--runs or --budget/],
-    ['matrix --runs x', ['matrix', '--runs', 'x'], /--runs/],
-    ['matrix --budget soon', ['matrix', '--budget', 'soon'], /--budget/],
-    ['matrix --json and --markdown', ['matrix', '--json', '--markdown'], /--json or --markdown/],
-    ['matrix with an unknown target', ['matrix', '--target', 'nope'], /unknown target "nope"/],
   ];
   for (const [what, args, mentions] of cases) {
     it(what, async () => {

@@ -1,55 +1,231 @@
-// `resumecheck matrix` as a user meets it: the same bytes for the same arguments, valid JSON with --json, a planted
-// bug in its cell and none in the reference's row. (Its bad input is tested with explore's, in explore.command.test.ts.)
+// `resumecheck matrix` as a user meets it: each cell what a fuzz of that property alone finds (compared with such a
+// fuzz), said in what it measured; the same bytes for the same arguments and for any number of threads; the exit code
+// its help states; the envelope with --json; bad input; and a signal that keeps the rows finished (a real process).
 
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { main } from './main.ts';
+import type { PropertyName } from '../properties/names.ts';
+import { resolveConfig } from '../sim/config.ts';
+import { fuzz } from '../sim/fuzz.ts';
+import { matrixRowTarget } from '../sim/matrix-rows.ts';
+import { cellFails } from './matrix.command.ts';
+import { runInProcess as run } from './run-in-process.ts';
 
-async function run(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
-  return { code, out, err };
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+interface Cell {
+  verdict: string;
+  runs?: number;
+  steps?: number;
+  run?: number;
+  choices?: number[];
+  severity?: string;
+  fails?: boolean;
+}
+interface MatrixDocument {
+  schemaVersion: number;
+  tool: string;
+  command: string;
+  config: Record<string, unknown>;
+  elapsedMs: number;
+  exitCode: number;
+  interrupted: string | null;
+  properties: string[];
+  failing: Array<{ target: string; property: string }>;
+  rows: Array<{ target: string; complete: boolean; cells: Record<string, Cell> }>;
 }
 
-describe('resumecheck matrix', () => {
-  const args = ['matrix', '--runs', '40', '--target', 'reference', '--target', 'no-ledger', '--target', 'reference/fresh-literal'];
+function parse(out: readonly string[]): MatrixDocument {
+  expect(out).toHaveLength(1);
+  return JSON.parse(out[0]!) as MatrixDocument;
+}
 
-  it('prints the same Markdown table twice for the same arguments, a planted bug where it is', async () => {
-    const first = await run([...args, '--markdown']);
-    const second = await run([...args, '--markdown']);
-    expect(first.code).toBe(0);
-    expect(second.out).toEqual(first.out);
-    const table = first.out.filter((line) => line.startsWith('|'));
-    expect(table).toHaveLength(5);
-    expect(table[0]).toMatch(/^\| target \| status-codes \|/);
-    const noLedger = table.find((line) => line.startsWith('| `no-ledger`'))!;
+describe('resumecheck matrix (seed 1)', () => {
+  it('gives each cell what a fuzz of that property alone finds: the same run, the same shrunk trace, the same runs and steps', async () => {
+    const runs = 40;
+    const result = await run(['matrix', '--runs', String(runs), '--target', 'no-ledger', '--workers', '1', '--json']);
+    const [row] = parse(result.out).rows;
+    const target = (await matrixRowTarget('no-ledger'))!;
+    const config = resolveConfig({ seed: '1' });
+    let violated = 0;
+    for (const [property, cell] of Object.entries(row!.cells)) {
+      if (cell.verdict === 'n/a') continue;
+      const outcome = await fuzz({ target, config, runsMax: runs, timeMs: null, properties: [property as PropertyName], stopAtFirst: true });
+      expect({ property, runs: cell.runs, steps: cell.steps }).toEqual({ property, runs: outcome.runs, steps: outcome.steps });
+      if (outcome.finding === null) {
+        expect({ property, verdict: cell.verdict }).toEqual({ property, verdict: 'not-found' });
+        continue;
+      }
+      violated += 1;
+      expect({ property, verdict: cell.verdict, run: cell.run, choices: cell.choices }).toEqual({ property, verdict: 'violated', run: outcome.finding.run, choices: outcome.finding.trace.choices });
+    }
+    // no-ledger breaks four properties within 40 runs (a wrong chain misses some, or miscounts the runs of the others).
+    expect(violated).toBe(4);
+  });
+
+  it('says what a cell measured: "not found in N runs (S steps)", never a bare "holds"; a planted bug where it is', async () => {
+    const result = await run(['matrix', '--runs', '40', '--target', 'reference', '--target', 'no-ledger', '--workers', '1', '--markdown']);
+    const table = result.out.filter((line) => line.startsWith('|'));
+    expect(table).toHaveLength(4);
     const columns = table[0]!.split('|').map((cell) => cell.trim());
-    const cells = noLedger.split('|').map((cell) => cell.trim());
-    expect(cells[columns.indexOf('exactly-once-execution')]).toMatch(/^✗ \d+ steps \(run \d+\)$/);
-    expect(table.find((line) => line.startsWith('| `reference` |'))).not.toMatch(/✗/);
+    const noLedger = table[3]!.split('|').map((cell) => cell.trim());
+    expect(noLedger[columns.indexOf('exactly-once-execution')]).toMatch(/^✗ 3 steps \(run 5\)$/);
+    expect(noLedger[columns.indexOf('no-hang')]).toMatch(/^not found in 40 runs \(\d+ steps\)$/);
+    expect(table[2]).not.toMatch(/✗/);
+    expect(result.out.join('\n')).not.toMatch(/holds/);
   });
 
-  it('is valid JSON with --json: a row per target, a cell per property', async () => {
-    const result = await run([...args, '--json']);
-    expect(result.code).toBe(0);
-    const matrix = JSON.parse(result.out.join('\n')) as { properties: string[]; rows: Array<{ target: string; cells: Record<string, { verdict: string }> }> };
-    expect(matrix.rows.map((row) => row.target)).toEqual(['reference', 'no-ledger', 'reference/fresh-literal']);
-    for (const row of matrix.rows) expect(Object.keys(row.cells)).toEqual(matrix.properties);
-    expect(matrix.rows[2]!.cells['no-silent-gap']!.verdict).toBe('violated');
+  it('prints the same bytes with 1 thread and with 2', { timeout: 60_000 }, async () => {
+    const args = ['matrix', '--runs', '30', '--target', 'no-ledger', '--target', 'reference/fresh-literal', '--target', 'counter-ids'];
+    const one = await run([...args, '--workers', '1']);
+    const two = await run([...args, '--workers', '2']);
+    expect(two.out).toEqual(one.out);
+    expect(one.out.join('\n')).toMatch(/✗/);
   });
 
-  it('marks n/a what a row cannot observe, and judges a client row by the client properties (a planted client caught there)', async () => {
-    const result = await run(['matrix', '--runs', '30', '--target', 'reference-modern', '--target', 'client-sdk-storm', '--json']);
-    expect(result.code).toBe(0);
-    const matrix = JSON.parse(result.out.join('\n')) as { rows: Array<{ target: string; cells: Record<string, { verdict: string; why?: string }> }> };
-    const [modern, storm] = matrix.rows;
-    // A 2026-07-28-only row: the legacy properties (status-codes, no-redelivery) are not observable; the modern ones are.
+  it('exits as its help says: 0 when no cell fails, 1 when one fails at the strictness asked for', async () => {
+    // fresh-literal breaks no-silent-gap (a seed's advice) and no-lost-result (a SHOULD), no MUST.
+    const args = ['matrix', '--runs', '20', '--target', 'reference/fresh-literal', '--property', 'no-silent-gap', '--property', 'no-lost-result', '--workers', '1'];
+    const plain = await run(args);
+    expect(plain.code).toBe(0);
+    expect(plain.out.at(-1)).toMatch(/^exit 0: no cell fails at --strict=failure/);
+    const warning = await run([...args, '--strict']);
+    expect(warning.code).toBe(1);
+    expect(warning.out.at(-1)).toBe('exit 1: 1 cell fails at --strict=warning: reference/fresh-literal × no-lost-result');
+    expect((await run([...args, '--strict=advice'])).code).toBe(1);
+    expect((await run(['matrix', '--runs', '20', '--target', 'reference/fresh-literal', '--property', 'no-silent-gap', '--strict=warning', '--workers', '1'])).code).toBe(0);
+    const help = await run(['matrix', '--help']);
+    expect(help.out.join(' ')).toMatch(/matrix exits 0 when no cell fails, 1 when a cell fails at the strictness asked for/);
+  });
+
+  it('maps each severity to the exit code through one rule', () => {
+    expect(['MUST', 'SHOULD', 'seed advice', 'advice', 'note'].map((severity) => cellFails(severity, 'failure'))).toEqual([true, false, false, false, false]);
+    expect(['MUST', 'SHOULD', 'seed advice', 'advice', 'note'].map((severity) => cellFails(severity, 'warning'))).toEqual([true, true, false, false, false]);
+    expect(['MUST', 'SHOULD', 'seed advice', 'advice', 'note'].map((severity) => cellFails(severity, 'advice'))).toEqual([true, true, true, true, false]);
+  });
+
+  it('writes --json in the envelope every command shares, a row per target, a cell per property', async () => {
+    const result = await run(['matrix', '--runs', '30', '--target', 'reference-modern', '--target', 'client-sdk-storm', '--workers', '1', '--json']);
+    const document = parse(result.out);
+    expect({ schemaVersion: document.schemaVersion, tool: document.tool, command: document.command }).toEqual({ schemaVersion: 1, tool: 'resumecheck', command: 'matrix' });
+    expect(document.config).toMatchObject({ targets: ['reference-modern', 'client-sdk-storm'], seed: '1', runsPerCell: 30, workers: 1, strict: 'failure' });
+    expect(typeof document.elapsedMs).toBe('number');
+    const [modern, storm] = document.rows;
+    for (const row of document.rows) expect(Object.keys(row.cells)).toEqual(document.properties);
+    // A 2026-07-28-only row: the legacy properties are not observable; the modern ones are.
     expect(modern!.cells['status-codes']!.verdict).toBe('n/a');
-    expect(modern!.cells['no-redelivery']!.verdict).toBe('n/a');
-    expect(modern!.cells['disconnect-cancels']!.verdict).toBe('holds');
-    expect(modern!.cells['client-reconnects-bounded']!.verdict).toBe('n/a');
-    // A client row: the server properties are n/a, and the planted storm violates the bound on reconnects.
+    expect(modern!.cells['disconnect-cancels']).toMatchObject({ verdict: 'not-found', runs: 30 });
+    // A client row: the server properties are n/a; the planted storm breaks a MUST (client-reinitializes-after-404).
     expect(storm!.cells['no-hang']!.verdict).toBe('n/a');
-    expect(storm!.cells['client-reconnects-bounded']!.verdict).toBe('violated');
+    expect(storm!.cells['client-reinitializes-after-404']).toMatchObject({ verdict: 'violated', severity: 'MUST', fails: true });
+    expect(document.failing).toContainEqual({ target: 'client-sdk-storm', property: 'client-reinitializes-after-404', severity: 'MUST' });
+    expect(document.exitCode).toBe(1);
+    expect(result.code).toBe(1);
+  });
+});
+
+describe('the default budget: what the fuzz finds (seed 1)', () => {
+  it('finds sdk-shared × no-cross-session-delivery, as fuzz does at run 409 (the old 300 runs read "holds")', { timeout: 120_000 }, async () => {
+    const result = await run(['matrix', '--target', 'sdk-shared', '--property', 'no-cross-session-delivery', '--workers', '1', '--json']);
+    const document = parse(result.out);
+    expect(document.config['runsPerCell']).toBe(2000);
+    expect(document.rows[0]!.cells['no-cross-session-delivery']).toMatchObject({ verdict: 'violated', run: 409, runs: 409 });
+  });
+});
+
+describe('bad input to matrix: exit 2, one line on stderr, nothing on stdout', () => {
+  const cases: ReadonlyArray<readonly [string, readonly string[], RegExp]> = [
+    ['--runs x', ['matrix', '--runs', 'x'], /--runs/],
+    ['--runs 0', ['matrix', '--runs', '0'], /--runs/],
+    ['--budget (a wall-clock budget: no more)', ['matrix', '--budget', '1s'], /matrix has no option --budget/],
+    ['--json and --markdown', ['matrix', '--json', '--markdown'], /--json or --markdown/],
+    ['an unknown target', ['matrix', '--target', 'nope'], /unknown target "nope"/],
+    ['an unknown property', ['matrix', '--property', 'nope'], /unknown property "nope"/],
+    ['--workers 0', ['matrix', '--workers', '0'], /--workers/],
+    ['--strict=loud', ['matrix', '--strict=loud'], /--strict takes warning or advice/],
+    ['--strict given its value apart', ['matrix', '--strict', 'advice'], /unexpected argument "advice"/],
+  ];
+  for (const [what, args, mentions] of cases) {
+    it(what, async () => {
+      const result = await run([...args]);
+      expect(result.code).toBe(2);
+      expect(result.out).toEqual([]);
+      expect(result.err).toHaveLength(1);
+      expect(result.err[0]).toMatch(mentions);
+    });
+  }
+});
+
+/** The CLI from its sources in a child process, its stdout and stderr collected. */
+function startMatrix(args: readonly string[]): { child: ChildProcess; out: () => string; err: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/run.ts', 'matrix', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, out: () => out, err: () => err, exited };
+}
+
+/** Resolves once `text()` has `count` lines matching `pattern`; rejects after `timeoutMs` (a bound, not a wait). */
+async function untilLines(text: () => string, pattern: RegExp, count: number, exited: Promise<unknown>, timeoutMs: number): Promise<void> {
+  let done = false;
+  const ended = exited.then(() => {
+    if (!done) throw new Error(`the process ended before printing ${count} lines matching ${pattern}:\n${text()}`);
+  });
+  const seen = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`fewer than ${count} lines matching ${pattern} within ${timeoutMs} ms:\n${text()}`)), timeoutMs);
+    const check = setInterval(() => {
+      if (text().split('\n').filter((line) => pattern.test(line)).length >= count) {
+        clearInterval(check);
+        clearTimeout(timer);
+        done = true;
+        resolve();
+      }
+    }, 20);
+  });
+  await Promise.race([seen, ended]);
+}
+
+describe('a signal during matrix keeps the rows finished (a real process)', () => {
+  // Two rows that break the property in run 1, then one that holds it and would take hours at this run count.
+  const args = ['--property', 'reused-request-id-refused', '--target', 'no-ledger', '--target', 'no-in-flight-check', '--target', 'reference', '--runs', '10000000', '--workers', '2'];
+
+  it('SIGINT after two rows: both printed, the third marked interrupted with what it measured; exit 130', { timeout: 90_000 }, async () => {
+    const matrix = startMatrix(args);
+    try {
+      await untilLines(matrix.out, /^ {2}reused-request-id-refused {2}✗ 3 steps \(run 1\)$/, 2, matrix.exited, 60_000);
+      matrix.child.kill('SIGINT');
+      const code = await Promise.race([matrix.exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 20_000))]);
+      expect(code).toBe(130);
+      const lines = matrix.out().trimEnd().split('\n');
+      expect(lines.slice(1, 5)).toEqual(['no-ledger (planted)', '  reused-request-id-refused  ✗ 3 steps (run 1)', 'no-in-flight-check (planted)', '  reused-request-id-refused  ✗ 3 steps (run 1)']);
+      expect(lines[5]).toBe('reference (reference) — interrupted');
+      expect(lines[6]).toMatch(/^ {2}reused-request-id-refused {2}interrupted: not found in \d+ runs \(\d+ steps\)$/);
+      expect(lines.at(-1)).toBe('interrupted by SIGINT: 2 of 3 rows finished; exit 130');
+      expect(matrix.err()).toMatch(/SIGINT: stopping/);
+    } finally {
+      matrix.child.kill('SIGKILL');
+    }
+  });
+
+  it('SIGTERM with --json: the document holds the rows finished and says it was interrupted; exit 143', { timeout: 90_000 }, async () => {
+    const matrix = startMatrix([...args, '--json']);
+    try {
+      await untilLines(matrix.err, /^resumecheck matrix: row \S+ finished/, 2, matrix.exited, 60_000);
+      matrix.child.kill('SIGTERM');
+      const code = await Promise.race([matrix.exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 20_000))]);
+      expect(code).toBe(143);
+      const document = parse(matrix.out().trimEnd().split('\n'));
+      expect(document.interrupted).toBe('SIGTERM');
+      expect(document.exitCode).toBe(143);
+      expect(document.rows.map((row) => row.complete)).toEqual([true, true, false]);
+      expect(document.rows[0]!.cells['reused-request-id-refused']).toMatchObject({ verdict: 'violated', run: 1 });
+      expect(document.rows[2]!.cells['reused-request-id-refused']!.verdict).toBe('interrupted');
+    } finally {
+      matrix.child.kill('SIGKILL');
+    }
   });
 });

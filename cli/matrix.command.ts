@@ -1,57 +1,91 @@
 // `resumecheck matrix`: every target, and the reference under every completed-stream policy, against every property,
-// each cell a fuzz of its own with only that property checked (sim/fuzz.ts, which shrinks what it finds): holds
-// (runs, steps) or violated (shrunk length, the run that found it). Targets, policies and properties come from
-// their registries, so a new one gets its row or column without a change here.
+// each cell what a fuzz of its own would find with only that property checked (the fuzz's runs, run count and
+// shrinking: sim/matrix-search.ts), the rows shared among worker threads. A cell says what it measured: "not found in
+// N runs (S steps)" or the shrunk counterexample and the run that found it. Rows are printed as they finish; a signal
+// keeps the rows and cells finished. Targets, policies and properties come from their registries.
 
-import { type CompletedStreamPolicy, completedStreamPolicies } from '../core/index.ts';
+import { availableParallelism } from 'node:os';
+import { CLIENT_PROPERTIES } from '../properties/clients/index.ts';
+import { PROPERTIES, isPropertyName } from '../properties/index.ts';
 import { CLIENT_PROPERTY_NAMES, PROPERTY_NAMES, type PropertyName } from '../properties/names.ts';
+import { sharedWallMs } from '../sim/clock.ts';
+import { DEFAULT_CONFIG, type ProtocolChoice, resolveConfig } from '../sim/config.ts';
+import { protocolMismatch } from '../sim/eras.ts';
+import { CONTROL, createControl } from '../sim/fuzz-search.ts';
+import { WORKERS_MAX } from '../sim/fuzz.ts';
+import { type CellOutcome, type RowOutcome, type RowPlan, matrixThreads, searchMatrix } from '../sim/matrix-search.ts';
+import { matrixRowNames, matrixRowTarget } from '../sim/matrix-rows.ts';
+import { possibleRevisions } from '../sim/revisions.ts';
+import type { Target } from '../targets/target.ts';
+import type { Io, ParsedArgs } from './command-spec.ts';
+import { DEFAULT_RUNS } from './commands.ts';
+import { jsonEnvelope } from './json-envelope.ts';
+import { checkProtocol, parseProtocol } from './protocol-option.ts';
+import { UsageError, parseWhole } from './usage-error.ts';
+
+export { matrixRowNames as matrixTargetNames, policyVariant } from '../sim/matrix-rows.ts';
 
 /** The matrix's columns: the server level's properties, then the client level's (each row is judged by one set). */
 const MATRIX_PROPERTIES: readonly PropertyName[] = [...PROPERTY_NAMES, ...CLIENT_PROPERTY_NAMES];
-import { PROPERTIES, isNote } from '../properties/index.ts';
-import { DEFAULT_CONFIG, type ProtocolChoice, resolveConfig } from '../sim/config.ts';
-import { protocolMismatch } from '../sim/eras.ts';
-import { possibleRevisions } from '../sim/revisions.ts';
-import { fuzz } from '../sim/fuzz.ts';
-import { TARGET_ENTRIES } from '../targets/registry.ts';
-import { coreIncarnation, openKitRun } from '../targets/server-kit.ts';
-import type { Target } from '../targets/target.ts';
-import type { Io, ParsedArgs } from './command-spec.ts';
-import { MATRIX_RUNS_DEFAULT } from './commands.ts';
-import { checkProtocol, parseProtocol } from './protocol-option.ts';
-import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
 
-/** The reference server with another completed-stream policy: one row per policy of the registry. */
-export function policyVariant(policy: CompletedStreamPolicy): Target {
-  return {
-    name: `reference/${policy.name}`,
-    kind: 'reference',
-    description: `the reference with the completed-stream policy ${policy.name}: ${policy.rationale}`,
-    breaks: [],
-    // The core decides both eras whatever its completed-stream policy (that policy is the legacy era's).
-    eras: ['legacy', 'modern'],
-    open: (options) => openKitRun({ boot: (incarnation, bootOptions) => coreIncarnation(incarnation, bootOptions, { completedStreamPolicy: policy }) }, options),
-  };
+/** How strict the exit code is: which severities fail the matrix (`--strict[=warning|advice]`). */
+export type Strictness = 'failure' | 'warning' | 'advice';
+
+/** A severity in the vocabulary the exit codes use: failure (MUST), warning (SHOULD), advice (a seed's), note. */
+type SeverityLevel = 'failure' | 'warning' | 'advice' | 'note';
+
+/** Today's severity labels in that vocabulary. */
+function severityLevel(severity: string): SeverityLevel {
+  if (severity === 'MUST') return 'failure';
+  if (severity === 'SHOULD') return 'warning';
+  if (severity === 'seed advice' || severity === 'advice') return 'advice';
+  if (severity === 'note') return 'note';
+  throw new Error(`assertion: a property has the unknown severity ${JSON.stringify(severity)}`);
 }
 
-/** The name of every row of the matrix, in order: the built-in targets, then the reference under each policy. */
-export function matrixTargetNames(): string[] {
-  return [...TARGET_ENTRIES.map((entry) => entry.name), ...[...completedStreamPolicies.values()].map((policy) => `reference/${policy.name}`)];
+/**
+ * Whether a violated cell of `severity` fails the matrix at `strictness`: failures always, warnings from
+ * `--strict` on, advice with `--strict=advice`, a note never. The one place the exit code reads severities.
+ */
+export function cellFails(severity: string, strictness: Strictness): boolean {
+  const level = severityLevel(severity);
+  if (level === 'note') return false;
+  if (level === 'failure') return true;
+  if (level === 'warning') return strictness !== 'failure';
+  return strictness === 'advice';
 }
 
-/** A row's target by name (an SDK target is loaded only when its row is asked for). */
-async function matrixTarget(name: string): Promise<Target> {
-  const entry = TARGET_ENTRIES.find((candidate) => candidate.name === name);
-  if (entry !== undefined) return entry.load();
-  const policy = [...completedStreamPolicies.values()].find((candidate) => `reference/${candidate.name}` === name);
-  if (policy === undefined) throw new UsageError(`unknown target ${JSON.stringify(name)}; known: ${matrixTargetNames().join(', ')}`);
-  return policyVariant(policy);
+/** A property's severity label, server or client level. */
+function severityOf(property: PropertyName): string {
+  const found = [...PROPERTIES, ...CLIENT_PROPERTIES].find((candidate) => candidate.name === property);
+  if (found === undefined) throw new Error(`assertion: no property named ${property}`);
+  return found.severity;
 }
 
-/** One cell: what a fuzz checking only `property` found. */
+/** One cell: what a fuzz checking only that property found, in what it measured. */
 export type MatrixCell =
-  | { readonly verdict: 'holds'; readonly runs: number; readonly steps: number }
-  | { readonly verdict: 'violated'; readonly shrunkLength: number; readonly run: number; readonly choices: readonly number[]; readonly explanation: string }
+  | { readonly verdict: 'not-found'; readonly runs: number; readonly steps: number }
+  | {
+      readonly verdict: 'violated';
+      readonly severity: string;
+      /** It fails the matrix at the strictness asked for. */
+      readonly fails: boolean;
+      /** The run that found it (its seed is `SEED.RUN`), and the runs and steps its fuzz made up to it. */
+      readonly run: number;
+      readonly runs: number;
+      readonly steps: number;
+      readonly originalLength: number;
+      readonly shrunkLength: number;
+      /** False when a signal came before its shrink; `shrinkCut` when it came during it. */
+      readonly shrunk: boolean;
+      readonly shrinkCut: boolean;
+      readonly choices: readonly number[];
+      readonly explanation: string;
+    }
+  /** A signal ended the row's search before this cell had made its runs. */
+  | { readonly verdict: 'interrupted'; readonly runs: number; readonly steps: number }
+  /** A signal came before the row's search began. */
+  | { readonly verdict: 'not-run' }
   /** The property cannot be observed in the row's runs: no client of them speaks a revision it applies to, or the row is a client level's (its properties are the client ones). */
   | { readonly verdict: 'n/a'; readonly why: string };
 
@@ -70,88 +104,158 @@ function notApplicable(property: PropertyName, protocol: ProtocolChoice | undefi
 export interface MatrixRow {
   readonly target: string;
   readonly kind: string;
-  readonly cells: Readonly<Record<PropertyName, MatrixCell>>;
+  /** Every cell is final (false only after a signal). */
+  readonly complete: boolean;
+  readonly cells: Readonly<Partial<Record<PropertyName, MatrixCell>>>;
 }
 
 /** How the matrix is made. */
 export interface MatrixOptions {
   readonly targets: readonly Target[];
   readonly seed: string;
-  /** Runs per cell (deterministic) or null with a budget. */
-  readonly runsMax: number | null;
-  /** Wall-clock budget per cell in ms, or null. */
-  readonly budgetMs: number | null;
+  /** Runs per cell: the cell's fuzz's run count. */
+  readonly runsMax: number;
+  /** The columns (default: every property). */
+  readonly properties?: readonly PropertyName[];
   /** The protocol the clients speak (--protocol); absent: none configured. */
   readonly protocol?: ProtocolChoice;
+  /** Threads sharing the rows' searches and the cells' shrinks (default 1: this one); the cells do not depend on it. */
+  readonly workers?: number;
+  readonly strictness?: Strictness;
+  /** Ends the matrix: no task starts, those under way stop; the rows and cells finished are returned. */
+  readonly signal?: AbortSignal;
+  /** Each row once all its cells are final, in whatever order rows finish. */
+  readonly onRow?: (index: number, row: MatrixRow) => void;
 }
 
-/** Fills the matrix, one fuzz per cell. */
+function cellOf(cell: CellOutcome, runsMax: number, strictness: Strictness): MatrixCell {
+  // A cell with no violation is finished once it made all its runs; fewer, a signal ended its search.
+  if (cell.candidate === null) return { verdict: cell.runs >= runsMax ? 'not-found' : 'interrupted', runs: cell.runs, steps: cell.steps };
+  const severity = severityOf(cell.property);
+  const trace = cell.shrunk?.trace ?? null;
+  const choices = trace?.choices ?? cell.candidate.choices;
+  // The recorded shrunk run's verdict; unshrunk, the verdict of the run that found it.
+  const explanation = trace?.verdict?.explanation ?? cell.candidate.violation.explanation;
+  return {
+    verdict: 'violated',
+    severity,
+    fails: cellFails(severity, strictness),
+    run: cell.candidate.run,
+    runs: cell.runs,
+    steps: cell.steps,
+    originalLength: cell.candidate.choices.length,
+    shrunkLength: choices.length,
+    shrunk: cell.shrunk !== null,
+    shrinkCut: cell.shrinkCut,
+    choices,
+    explanation,
+  };
+}
+
+function rowOf(target: Target, properties: readonly PropertyName[], protocol: ProtocolChoice | undefined, outcome: RowOutcome, runsMax: number, strictness: Strictness): MatrixRow {
+  const cells: Partial<Record<PropertyName, MatrixCell>> = {};
+  for (const property of properties) {
+    const why = notApplicable(property, protocol, target);
+    if (why !== null) {
+      cells[property] = { verdict: 'n/a', why };
+      continue;
+    }
+    // No cell of its row's search: the search never began.
+    const cell = outcome.cells.find((candidate) => candidate.property === property);
+    cells[property] = cell === undefined ? { verdict: 'not-run' } : cellOf(cell, runsMax, strictness);
+  }
+  return { target: target.name, kind: target.kind, complete: outcome.complete, cells };
+}
+
+/** Fills the matrix: each row's search and its cells' shrinks, shared among `workers` threads. */
 export async function computeMatrix(options: MatrixOptions): Promise<MatrixRow[]> {
   const config = resolveConfig({ seed: options.seed, ...(options.protocol === undefined ? {} : { protocol: options.protocol }) });
-  const rows: MatrixRow[] = [];
-  for (const target of options.targets) {
-    const cells: Partial<Record<PropertyName, MatrixCell>> = {};
-    for (const property of MATRIX_PROPERTIES) {
-      const why = notApplicable(property, options.protocol, target);
-      if (why !== null) {
-        cells[property] = { verdict: 'n/a', why };
-        continue;
-      }
-      const outcome = await fuzz({
-        target,
-        config,
-        runsMax: options.runsMax ?? Number.MAX_SAFE_INTEGER,
-        timeMs: options.budgetMs,
-        properties: [property],
-        stopAtFirst: true,
-      });
-      const finding = outcome.finding;
-      cells[property] =
-        finding === null
-          ? { verdict: 'holds', runs: outcome.runs, steps: outcome.steps }
-          : { verdict: 'violated', shrunkLength: finding.trace.choices.length, run: finding.run, choices: finding.trace.choices, explanation: finding.trace.verdict!.explanation };
-    }
-    rows.push({ target: target.name, kind: target.kind, cells: cells as Record<PropertyName, MatrixCell> });
+  const properties = options.properties ?? MATRIX_PROPERTIES;
+  const strictness = options.strictness ?? 'failure';
+  const plans: RowPlan[] = options.targets.map((target) => ({
+    row: target.name,
+    config,
+    runsMax: options.runsMax,
+    properties: properties.filter((property) => notApplicable(property, options.protocol, target) === null),
+  }));
+  const control = createControl({ shared: (options.workers ?? 1) > 1 });
+  const stop = (): void => {
+    Atomics.store(control, CONTROL.stop, 1);
+  };
+  if (options.signal?.aborted === true) stop();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  const pool = matrixThreads(Math.min(Math.max(1, options.workers ?? 1), WORKERS_MAX), control);
+  const row = (index: number, outcome: RowOutcome): MatrixRow => rowOf(options.targets[index]!, properties, options.protocol, outcome, options.runsMax, strictness);
+  try {
+    const outcomes = await searchMatrix({
+      rows: plans,
+      threads: pool.threads,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      onRow: (index, outcome) => options.onRow?.(index, row(index, outcome)),
+    });
+    return outcomes.map((outcome, index) => row(index, outcome));
+  } finally {
+    options.signal?.removeEventListener('abort', stop);
+    await pool.close();
   }
-  return rows;
 }
 
-function cellText(cell: MatrixCell, property: PropertyName): string {
-  if (cell.verdict === 'holds') return `holds (${cell.runs} runs, ${cell.steps} steps)`;
+/** A cell as the text and the Markdown table show it. */
+export function cellText(cell: MatrixCell | undefined): string {
+  if (cell === undefined) return '';
+  if (cell.verdict === 'not-found') return `not found in ${cell.runs} runs (${cell.steps} steps)`;
+  if (cell.verdict === 'interrupted') return `interrupted: not found in ${cell.runs} runs (${cell.steps} steps)`;
+  if (cell.verdict === 'not-run') return 'not run (interrupted)';
   if (cell.verdict === 'n/a') return 'n/a';
-  // A note reports what the revision permits: listed, not a failure.
-  const steps = `${cell.shrunkLength} ${cell.shrunkLength === 1 ? 'step' : 'steps'} (run ${cell.run})`;
-  return isNote(property) ? `note: ${steps}` : `✗ ${steps}`;
+  const length = `${cell.shrunkLength} ${cell.shrunkLength === 1 ? 'step' : 'steps'}`;
+  const how = !cell.shrunk ? ', not shrunk' : cell.shrinkCut ? ', shrinking cut short' : '';
+  // A note reports what the revision permits: listed, and it fails nothing.
+  return `${cell.severity === 'note' ? 'note:' : '✗'} ${length}${how} (run ${cell.run})`;
 }
 
-/** The matrix as a Markdown table: a row per target, a column per property. */
-export function matrixMarkdown(rows: readonly MatrixRow[]): string[] {
-  const lines = [`| target | ${MATRIX_PROPERTIES.join(' | ')} |`, `|---|${MATRIX_PROPERTIES.map(() => '---').join('|')}|`];
-  for (const row of rows) lines.push(`| \`${row.target}\` | ${MATRIX_PROPERTIES.map((property) => cellText(row.cells[property], property)).join(' | ')} |`);
-  return lines;
+/** The matrix's Markdown table: its two header lines, then a line per row. */
+export function markdownHeader(properties: readonly PropertyName[]): string[] {
+  return [`| target | ${properties.join(' | ')} |`, `|---|${properties.map(() => '---').join('|')}|`];
 }
 
-/** The matrix as plain text: a block per target, a line per property, aligned. */
-export function matrixText(rows: readonly MatrixRow[]): string[] {
-  const width = Math.max(...MATRIX_PROPERTIES.map((name) => name.length));
-  const lines: string[] = [];
-  for (const row of rows) {
-    lines.push(`${row.target} (${row.kind})`);
-    for (const property of MATRIX_PROPERTIES) lines.push(`  ${property.padEnd(width)}  ${cellText(row.cells[property], property)}`);
-  }
-  return lines;
+/** One row of the Markdown table. */
+export function markdownRow(row: MatrixRow, properties: readonly PropertyName[]): string {
+  return `| \`${row.target}\` | ${properties.map((property) => cellText(row.cells[property])).join(' | ')} |`;
 }
 
-/** Runs `resumecheck matrix`; returns the exit code (0: the matrix was made, whatever it shows). */
+/** One row as plain text: the target, then a line per property, aligned. */
+export function textRow(row: MatrixRow, properties: readonly PropertyName[]): string[] {
+  const width = Math.max(...properties.map((name) => name.length));
+  return [`${row.target} (${row.kind})${row.complete ? '' : ' — interrupted'}`, ...properties.map((property) => `  ${property.padEnd(width)}  ${cellText(row.cells[property])}`)];
+}
+
+function parseStrictness(value: unknown): Strictness {
+  if (value === undefined) return 'failure';
+  if (value === 'warning' || value === 'advice') return value;
+  throw new UsageError(`--strict takes warning or advice (--strict alone is --strict=warning), got ${JSON.stringify(value)}`);
+}
+
+/** Workers unless --workers says otherwise: one thread per core, up to 4. */
+export function defaultMatrixWorkers(): number {
+  return Math.min(4, availableParallelism());
+}
+
+/** Runs `resumecheck matrix`; returns the exit code (see the command's help). */
 export async function runMatrix({ values }: ParsedArgs, io: Io): Promise<number> {
-  if (values.runs !== undefined && values.budget !== undefined) throw new UsageError('give --runs or --budget, not both');
+  const startedMs = sharedWallMs();
   if (values.json === true && values.markdown === true) throw new UsageError('give --json or --markdown, not both');
-  const runsMax = values.budget !== undefined ? null : values.runs === undefined ? MATRIX_RUNS_DEFAULT : parseWhole(values.runs as string, '--runs', 1, 10_000_000);
-  const budgetMs = values.budget === undefined ? null : parseDuration(values.budget as string, '--budget');
+  const runsMax = values.runs === undefined ? DEFAULT_RUNS : parseWhole(values.runs as string, '--runs', 1, 10_000_000);
   const seed = (values.seed as string | undefined) ?? DEFAULT_CONFIG.seed;
   if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
+  const workers = values.workers === undefined ? defaultMatrixWorkers() : parseWhole(values.workers as string, '--workers', 1, WORKERS_MAX);
+  const strictness = parseStrictness(values.strict);
+  const asked = (values.property as string[] | undefined) ?? null;
+  for (const name of asked ?? []) {
+    if (!isPropertyName(name)) throw new UsageError(`unknown property ${JSON.stringify(name)}; \`resumecheck properties\` lists them`);
+  }
+  const properties = asked === null ? MATRIX_PROPERTIES : MATRIX_PROPERTIES.filter((property) => asked.includes(property));
   const names = (values.target as string[] | undefined) ?? null;
-  const known = matrixTargetNames();
+  const known = matrixRowNames();
   for (const name of names ?? []) {
     if (!known.includes(name)) throw new UsageError(`unknown target ${JSON.stringify(name)}; known: ${known.join(', ')}`);
   }
@@ -159,7 +263,7 @@ export async function runMatrix({ values }: ParsedArgs, io: Io): Promise<number>
   const targets: Target[] = [];
   const skipped: string[] = [];
   for (const name of names ?? known) {
-    const target = await matrixTarget(name);
+    const target = (await matrixRowTarget(name))!;
     // A row named on the command line must serve the protocol (bad input otherwise); of all rows, those that do not are left out.
     if (names !== null) checkProtocol(protocol, target);
     else if (protocolMismatch(protocol, target.eras) !== null) {
@@ -168,21 +272,101 @@ export async function runMatrix({ values }: ParsedArgs, io: Io): Promise<number>
     }
     targets.push(target);
   }
-  const rows = await computeMatrix({ targets, seed, runsMax, budgetMs, ...(protocol === undefined ? {} : { protocol }) });
-  const per = runsMax === null ? `a budget of ${values.budget as string}` : `${runsMax} runs`;
-  if (values.json === true) {
-    io.out(JSON.stringify({ seed, ...(protocol === undefined ? {} : { protocol, leftOut: skipped }), runsPerCell: runsMax, budgetMsPerCell: budgetMs, properties: MATRIX_PROPERTIES, rows }));
-    return 0;
-  }
-  const command = `npx resumecheck matrix ${runsMax === null ? `--budget ${values.budget as string}` : `--runs ${runsMax}`} --seed ${seed}${protocol === undefined ? '' : ` --protocol ${protocol}`}${names === null ? '' : names.map((name) => ` --target ${name}`).join('')}`;
-  if (values.markdown === true) {
-    io.out(`Each cell: a fuzz of ${per}, seed ${seed}, checking that property alone; ✗ gives the shrunk length and the run that found it (\`${command} --markdown\`).`);
+  const json = values.json === true;
+  const markdown = values.markdown === true;
+  const command = `npx resumecheck matrix --runs ${runsMax} --seed ${seed}${protocol === undefined ? '' : ` --protocol ${protocol}`}${names === null ? '' : names.map((name) => ` --target ${name}`).join('')}${asked === null ? '' : properties.map((property) => ` --property ${property}`).join('')}`;
+  if (markdown) {
+    io.out(`Each cell: what a fuzz of ${runsMax} runs, seed ${seed}, checking that property alone finds; ✗ gives the shrunk length and the run that found it (\`${command} --markdown\`).`);
     io.out('');
-    for (const line of matrixMarkdown(rows)) io.out(line);
-    return 0;
+    for (const line of markdownHeader(properties)) io.out(line);
+  } else if (!json) {
+    io.out(`resumecheck matrix: ${targets.length} ${targets.length === 1 ? 'target' : 'targets'} × ${properties.length} ${properties.length === 1 ? 'property' : 'properties'}, ${runsMax} runs per cell, seed ${seed}${protocol === undefined ? '' : `, protocol ${protocol}`}, each property checked alone`);
+    if (skipped.length > 0) io.out(`left out (they do not serve ${protocol}): ${skipped.join(', ')}`);
   }
-  io.out(`resumecheck matrix: ${targets.length} targets × ${MATRIX_PROPERTIES.length} properties, ${per} per cell, seed ${seed}${protocol === undefined ? '' : `, protocol ${protocol}`}, each property checked alone`);
-  if (skipped.length > 0) io.out(`left out (they do not serve ${protocol}): ${skipped.join(', ')}`);
-  for (const line of matrixText(rows)) io.out(line);
-  return 0;
+
+  // Rows are printed in order, each as soon as it and every row before it are final.
+  const finished: (MatrixRow | null)[] = targets.map(() => null);
+  let printed = 0;
+  const print = (row: MatrixRow): void => {
+    if (markdown) io.out(markdownRow(row, properties));
+    else for (const line of textRow(row, properties)) io.out(line);
+  };
+  const flush = (): void => {
+    for (; printed < finished.length && finished[printed] !== null; printed += 1) if (!json) print(finished[printed]!);
+  };
+
+  // A first signal ends the matrix (the rows and cells finished are kept and printed); a second one exits at once.
+  const controller = new AbortController();
+  let signalled: NodeJS.Signals | null = null;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled !== null) process.exit(signal === 'SIGTERM' ? 143 : 130);
+    signalled = signal;
+    io.err(`resumecheck: ${signal}: stopping; the rows and cells finished are kept (${signal} again to exit at once)`);
+    controller.abort();
+  };
+  if (io.signals === true) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+  let rows: MatrixRow[];
+  try {
+    rows = await computeMatrix({
+      targets,
+      seed,
+      runsMax,
+      properties,
+      workers,
+      strictness,
+      signal: controller.signal,
+      ...(protocol === undefined ? {} : { protocol }),
+      onRow: (index, row) => {
+        finished[index] = row;
+        // With --json stdout holds one document at the end; stderr tells a person watching what is done so far.
+        if (json) io.err(`resumecheck matrix: row ${row.target} finished (${finished.filter((done) => done !== null).length} of ${targets.length})`);
+        flush();
+      },
+    });
+  } finally {
+    if (io.signals === true) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  }
+  // After a signal: the rows not printed yet, finished or not, in order.
+  for (const [index, row] of rows.entries()) finished[index] ??= row;
+  flush();
+  for (; printed < rows.length; printed += 1) if (!json) print(rows[printed]!);
+
+  const violated = rows.flatMap((row) => properties.flatMap((property) => {
+    const cell = row.cells[property];
+    return cell?.verdict === 'violated' ? [{ target: row.target, property, severity: cell.severity, fails: cell.fails }] : [];
+  }));
+  const failing = violated.filter((cell) => cell.fails);
+  const code = signalled !== null ? (signalled === 'SIGTERM' ? 143 : 130) : failing.length > 0 ? 1 : 0;
+  if (json) {
+    const config = { targets: targets.map((target) => target.name), properties, seed, runsPerCell: runsMax, workers, strict: strictness, protocol: protocol ?? null };
+    io.out(JSON.stringify(jsonEnvelope('matrix', config, sharedWallMs() - startedMs, {
+      seed,
+      ...(protocol === undefined ? {} : { protocol, leftOut: skipped }),
+      runsPerCell: runsMax,
+      properties,
+      interrupted: signalled,
+      exitCode: code,
+      failing: failing.map(({ target, property, severity }) => ({ target, property, severity })),
+      rows,
+    })));
+    return code;
+  }
+  if (markdown) return code;
+  const counted = (level: SeverityLevel): number => violated.filter((cell) => severityLevel(cell.severity) === level).length;
+  io.out(`${violated.length} ${violated.length === 1 ? 'cell' : 'cells'} violated: ${counted('failure')} of a MUST, ${counted('warning')} of a SHOULD, ${counted('advice')} of advice, ${counted('note')} notes (notes fail nothing)`);
+  if (signalled !== null) {
+    const done = rows.filter((row) => row.complete).length;
+    io.out(`interrupted by ${signalled}: ${done} of ${rows.length} rows finished; exit ${code}`);
+  } else if (failing.length > 0) {
+    io.out(`exit 1: ${failing.length} ${failing.length === 1 ? 'cell fails' : 'cells fail'} at --strict=${strictness}: ${failing.map((cell) => `${cell.target} × ${cell.property}`).join(', ')}`);
+  } else {
+    io.out(`exit 0: no cell fails at --strict=${strictness}${violated.length > 0 ? ' (the violations above are of severities it lets pass)' : ''}`);
+  }
+  return code;
 }

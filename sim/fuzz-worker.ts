@@ -11,7 +11,9 @@ import { targetByName } from './target-by-name.ts';
 /** What the pool sends a worker. */
 export type WorkerRequest =
   | { readonly kind: 'search'; readonly plan: LanePlan; readonly control: Int32Array }
-  | { readonly kind: 'shrink'; readonly id: number; readonly task: ShrinkTask; readonly control: Int32Array };
+  | { readonly kind: 'shrink'; readonly id: number; readonly task: ShrinkTask; readonly control: Int32Array }
+  /** A task of `resumecheck matrix` (sim/matrix-search.ts), for the row it names, whatever target the worker was started on. */
+  | { readonly kind: 'matrix'; readonly id: number; readonly task: import('./matrix-search.ts').MatrixTask; readonly control: Int32Array };
 
 /** What a worker answers. */
 export type WorkerReply =
@@ -19,10 +21,11 @@ export type WorkerReply =
   | { readonly kind: 'progress'; readonly runs: number; readonly steps: number }
   | { readonly kind: 'searched'; readonly runs: number; readonly steps: number; readonly coverage: import('./coverage.ts').CoverageCounts | null }
   | { readonly kind: 'shrunk'; readonly id: number; readonly result: import('./fuzz.ts').ShrunkTask }
+  | { readonly kind: 'matrix-done'; readonly id: number; readonly result: import('./matrix-search.ts').MatrixTaskResult }
   | { readonly kind: 'failed'; readonly message: string }
   | { readonly kind: 'ready' };
 
-async function handle(target: Target, request: WorkerRequest, reply: (message: WorkerReply) => void): Promise<void> {
+async function handle(target: Target, request: Exclude<WorkerRequest, { kind: 'matrix' }>, reply: (message: WorkerReply) => void): Promise<void> {
   if (request.kind === 'search') {
     const coverage = request.plan.coverage ? emptyCoverage() : null;
     const lane = await searchLane(
@@ -42,14 +45,37 @@ async function handle(target: Target, request: WorkerRequest, reply: (message: W
 /** Marks the workerData of a fuzz worker, so this module does nothing in any other thread that loads it. */
 export const FUZZ_WORKER_MARK = 'resumecheck-fuzz-worker';
 
+type MatrixRunner = (task: import('./matrix-search.ts').MatrixTask, control: Int32Array) => Promise<import('./matrix-search.ts').MatrixTaskResult>;
+
+/** The matrix's tasks in a worker: its module loaded at the first one, each row's target loaded once. */
+function matrixRunner(): () => Promise<MatrixRunner> {
+  let runner: Promise<MatrixRunner> | null = null;
+  return () =>
+    (runner ??= import('./matrix-search.ts').then(({ rowTargets, runMatrixTask }) => {
+      const targets = rowTargets();
+      return (task, control) => runMatrixTask(task, control, targets);
+    }));
+}
+
+async function handleMatrix(request: Extract<WorkerRequest, { kind: 'matrix' }>, runner: () => Promise<MatrixRunner>, reply: (message: WorkerReply) => void): Promise<void> {
+  const result = await (await runner())(request.task, request.control);
+  reply({ kind: 'matrix-done', id: request.id, result });
+}
+
 const port = parentPort;
 const data = workerData as { mark?: unknown; targetName?: unknown } | null;
-if (port !== null && data !== null && typeof data === 'object' && data.mark === FUZZ_WORKER_MARK && typeof data.targetName === 'string') {
+// A worker of the matrix is started with no target (targetName null): it answers matrix tasks only.
+if (port !== null && data !== null && typeof data === 'object' && data.mark === FUZZ_WORKER_MARK && (typeof data.targetName === 'string' || data.targetName === null)) {
   const name = data.targetName;
   const reply = (message: WorkerReply): void => port.postMessage(message);
   const failed = (error: unknown): void => reply({ kind: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  targetByName(name).then((target) => {
+  const runner = matrixRunner();
+  (name === null ? Promise.resolve(null) : targetByName(name)).then((target) => {
     port.on('message', (request: WorkerRequest) => {
+      if (request.kind === 'matrix') {
+        handleMatrix(request, runner, reply).catch(failed);
+        return;
+      }
       if (target === null) {
         reply({ kind: 'failed', message: `worker: no target named ${name}` });
         return;

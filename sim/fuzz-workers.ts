@@ -15,7 +15,7 @@ import { WORKERS_MAX, createTurn, mergeLaneCoverage, shrinkTask } from './fuzz.t
 import type { WorkerReply, WorkerRequest } from './fuzz-worker.ts';
 import { type LaneOutcome, searchLane } from './fuzz-search.ts';
 import { targetByName } from './target-by-name.ts';
-import { type PoolWorker as PoolWorkerOf, closePoolWorkers, startPoolWorker } from './worker-thread.ts';
+import { type PoolWorker as PoolWorkerOf, askPoolWorker, closePoolWorkers, startPoolWorker } from './worker-thread.ts';
 
 type PoolWorker = PoolWorkerOf<WorkerReply>;
 
@@ -45,16 +45,7 @@ export async function workerPoolExecutor(target: Target, count: number): Promise
   const idle: ShrinkSlot[] = [{ kind: 'here' }, ...pool.map((entry): ShrinkSlot => ({ kind: 'worker', entry }))];
   let shrinkId = 0;
   const ask = <T>(entry: PoolWorker, request: WorkerRequest, onReply: (reply: WorkerReply, resolve: (value: T) => void) => void): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      if (entry.dead !== null) {
-        reject(entry.dead);
-        return;
-      }
-      entry.failure = reject;
-      entry.listener = (reply) => onReply(reply, resolve);
-      // A worker still loading keeps the message until it listens.
-      entry.worker.postMessage(request);
-    });
+    askPoolWorker<WorkerReply, T>(entry, request, onReply);
   return {
     parallelism: size,
     turn,

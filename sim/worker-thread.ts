@@ -55,6 +55,22 @@ export function startPoolWorker<Reply extends { readonly kind: string }>(name: s
   return entry;
 }
 
+/**
+ * Sends a pool worker one request and resolves with what `onReply` makes of its replies; the worker's failure or exit
+ * rejects it (at once if it is dead already). A worker still loading keeps the message until it listens.
+ */
+export function askPoolWorker<Reply, T>(entry: PoolWorker<Reply>, request: unknown, onReply: (reply: Reply, resolve: (value: T) => void) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (entry.dead !== null) {
+      reject(entry.dead);
+      return;
+    }
+    entry.failure = reject;
+    entry.listener = (reply) => onReply(reply, resolve);
+    entry.worker.postMessage(request);
+  });
+}
+
 /** Stops a pool's workers: nothing more is listened for, and a late request fails as answered by a closed worker. */
 export async function closePoolWorkers<Reply>(workers: readonly PoolWorker<Reply>[], label: string): Promise<void> {
   for (const entry of workers) {
