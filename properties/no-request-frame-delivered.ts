@@ -18,10 +18,16 @@ export const noRequestFrameDelivered: Property = {
   name: 'no-request-frame-delivered',
   statement:
     'No client receives, on any stream, a request of a method only clients send (its own tools/call request echoed back): a client may take it for a request and send it again.',
-  source:
-    'Seed 000: "In one variant, a write-side tool (file append) executed twice because the client re-sent the request after receiving what it interpreted as a *request* frame (the server had, in a different code path, replayed the original `tools/call` *request* event as part of the buffer)."',
+  source: {
+    kind: 'seed',
+    file: '000_318af8320b77c7d3.txt',
+    quote: 'the client re-sent the request after receiving what it interpreted as a *request* frame',
+  },
+  background:
+    'Seed 000: the server "had, in a different code path, replayed the original `tools/call` *request* event as part of the buffer"; the specification names no rule against a server sending a client-only method, so this is the seed\'s advice.',
   kind: 'safety',
-  severity: 'seed advice',
+  severity: 'advice',
+  underClientFault: 'server',
   revisions: ALL_REVISIONS,
   onFrame(_world, connection, frame) {
     if (frame.data === null || frame.event === 'reset' || !isClientRequest(frame.data)) return null;
