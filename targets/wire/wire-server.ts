@@ -7,7 +7,7 @@ import { type ClientRequest, type IncomingMessage, request as httpRequest } from
 import { request as httpsRequest } from 'node:https';
 import { createSseParser } from '../sdk/sse-parser.ts';
 import { revisionHeadersOf } from '../sdk/revision-headers.ts';
-import { provenanceOf } from '../../sim/tools.ts';
+import { isModernBody, provenanceOf } from '../../sim/tools.ts';
 import type { HttpRequest, HttpResponse, JsonRpcMessage, ServerInstance, TargetHost } from '../target.ts';
 import { TOOL_NAMES } from '../target.ts';
 import { afterIoPoll, sleepMs, startTimer, wallMs } from './clock.ts';
@@ -106,6 +106,8 @@ export class WireServer implements ServerInstance {
    * is expected there, and a settle waits for it (or for that connection to end), bounded like every settle.
    */
   private readonly resultsExpected = new Set<string>();
+  /** Each probe call sent, by call ID: the session header it went with, and whether it was a 2026-07-28 request. */
+  private readonly callsSent = new Map<string, { readonly sessionId: string | null; readonly modern: boolean }>();
 
   constructor(
     private readonly context: WireContext,
@@ -113,11 +115,25 @@ export class WireServer implements ServerInstance {
     private readonly epoch: number,
   ) {
     context.control.onActivity = () => this.touch();
+    context.control.sessionOfCall = (callId, reported) => this.sessionOfCall(callId, reported);
     context.control.onResult = (callId) => {
       for (const entry of this.connections.values()) {
         if (entry.state === 'open' && entry.calls.has(callId)) this.resultsExpected.add(callId);
       }
     };
+  }
+
+  /**
+   * The session an execution of `callId` belongs to, read from the call as it was sent: a legacy call's is the session
+   * it was sent in; a 2026-07-28 call has none (''), unless its tool reports the very session ID that was attached to
+   * its request (the server took a proxy-attached header for a session, which modern-exchange-stateless judges). What the
+   * tool reports is used only for a call this harness never sent.
+   */
+  private sessionOfCall(callId: string, reported: string): string {
+    const sent = this.callsSent.get(callId);
+    if (sent === undefined) return reported;
+    if (sent.modern) return sent.sessionId !== null && reported === sent.sessionId ? reported : '';
+    return sent.sessionId ?? '';
   }
 
   /** A connection stops carrying anything: results expected only on it are no longer expected. */
@@ -133,6 +149,9 @@ export class WireServer implements ServerInstance {
   }
 
   private checkAlive(): void {
+    // An error on the simulator's side while it answered a tool is a harness failure: it ends the run loudly.
+    const failure = this.context.control.failure;
+    if (failure !== null) throw failure;
     const fault = this.context.fault();
     if (fault !== null) throw new WireFault(fault);
   }
@@ -192,7 +211,10 @@ export class WireServer implements ServerInstance {
     const entry: WireConnection = { connection: request.connection, request: null, response: null, state: 'open', calls: new Set() };
     if (request.method === 'POST' && isProbeCall(request.body)) {
       const callId = (request.body['params'] as { arguments?: { callId?: unknown } }).arguments?.callId;
-      if (typeof callId === 'string') entry.calls.add(callId);
+      if (typeof callId === 'string') {
+        entry.calls.add(callId);
+        this.callsSent.set(callId, { sessionId: request.sessionId, modern: isModernBody(request.body) });
+      }
     }
     this.connections.set(request.connection, entry);
     const sent = this.send(request);
