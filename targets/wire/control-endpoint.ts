@@ -5,7 +5,7 @@
 
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TargetHost, ToolName } from '../target.ts';
+import type { JsonRpcMessage, TargetHost, ToolName } from '../target.ts';
 import { TOOL_NAMES } from '../target.ts';
 
 /** The largest control request body accepted, in bytes. */
@@ -53,6 +53,8 @@ export interface ControlEndpoint {
   onActivity: () => void;
   /** Called when an execution of call `callId` is handed its result, so the target can expect the result's frame. */
   onResult: (callId: string) => void;
+  /** Called when an execution of call `callId` is handed a notification to send, so the target can expect its frame. */
+  onNotification: (callId: string, message: JsonRpcMessage) => void;
   /**
    * The session an execution of call `callId` is attributed to, given the one its tool `reported`: the wire target
    * answers from the call as it sent it (the session it sent the call in), not from what the server says, since behind
@@ -153,6 +155,7 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     },
     onActivity: () => {},
     onResult: () => {},
+    onNotification: () => {},
     sessionOfCall: (_callId, reported) => reported,
     get failure() {
       return failure;
@@ -192,6 +195,7 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     } else {
       gate.unacknowledged = true;
       unacknowledged += 1;
+      endpoint.onNotification(gate.callId, next.message);
     }
     endpoint.onActivity();
     answer(response, 200, next);

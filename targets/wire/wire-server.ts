@@ -7,7 +7,7 @@ import { type ClientRequest, type IncomingMessage, request as httpRequest } from
 import { request as httpsRequest } from 'node:https';
 import { createSseParser } from '../sdk/sse-parser.ts';
 import { revisionHeadersOf } from '../sdk/revision-headers.ts';
-import { isModernBody, provenanceOf } from '../../sim/tools.ts';
+import { type Provenance, isModernBody, provenanceOf } from '../../sim/tools.ts';
 import type { HttpRequest, HttpResponse, JsonRpcMessage, ServerInstance, TargetHost } from '../target.ts';
 import { TOOL_NAMES } from '../target.ts';
 import { afterIoPoll, sleepMs, startTimer, wallMs } from './clock.ts';
@@ -62,12 +62,19 @@ export interface WireContext {
 
 interface WireConnection {
   readonly connection: number;
+  /** For a standalone GET (no cursor): the session whose standalone stream it opens; null otherwise. */
+  readonly standaloneOf: string | null;
   request: ClientRequest | null;
   response: IncomingMessage | null;
   /** open: may still carry frames; ended: the server ended it; cut: the client dropped it; dropped: restart. */
   state: 'open' | 'ended' | 'cut' | 'dropped';
   /** The calls whose messages this connection carries (its request's, and any seen in its frames). */
   readonly calls: Set<string>;
+}
+
+/** The key of an expected notification frame: its call and position, or its session's standalone position. */
+function frameKey(provenance: Provenance): string {
+  return provenance.callId === null ? `standalone ${provenance.k} ${provenance.sessionId}` : `call ${provenance.callId} ${provenance.execution} ${provenance.k}`;
 }
 
 function isProbeCall(body: JsonRpcMessage): boolean {
@@ -106,6 +113,18 @@ export class WireServer implements ServerInstance {
    * is expected there, and a settle waits for it (or for that connection to end), bounded like every settle.
    */
   private readonly resultsExpected = new Set<string>();
+  /**
+   * Notifications the server was handed (a probe tool's progress, a `notify`) whose frame is expected on an open
+   * connection (one carrying the call, or the session's standalone stream), by key ({@link frameKey}): the call ID, or
+   * the session for a standalone one. A settle waits for them, bounded like every settle.
+   */
+  private readonly framesExpected = new Map<string, { readonly callId: string | null; readonly sessionId: string }>();
+  /**
+   * Whether the operation being settled was an acknowledged notification whose frame arrived: then nothing else is
+   * expected of it, and the settle ends after one I/O poll rather than a quiet interval. (A result is followed by the
+   * end of its stream, and a request by whatever the server sends with its head: those keep the quiet interval.)
+   */
+  private quietOptional = false;
   /** Each probe call sent, by call ID: the session header it went with, and whether it was a 2026-07-28 request. */
   private readonly callsSent = new Map<string, { readonly sessionId: string | null; readonly modern: boolean }>();
 
@@ -116,7 +135,17 @@ export class WireServer implements ServerInstance {
   ) {
     context.control.onActivity = () => this.touch();
     context.control.sessionOfCall = (callId, reported) => this.sessionOfCall(callId, reported);
+    context.control.onNotification = (callId, message) => {
+      const provenance = provenanceOf(message);
+      const carried = [...this.connections.values()].some((entry) => entry.state === 'open' && entry.calls.has(callId));
+      if (provenance === null || !carried) {
+        this.quietOptional = false;
+        return;
+      }
+      this.framesExpected.set(frameKey(provenance), { callId, sessionId: provenance.sessionId });
+    };
     context.control.onResult = (callId) => {
+      this.quietOptional = false;
       for (const entry of this.connections.values()) {
         if (entry.state === 'open' && entry.calls.has(callId)) this.resultsExpected.add(callId);
       }
@@ -138,9 +167,17 @@ export class WireServer implements ServerInstance {
 
   /** A connection stops carrying anything: results expected only on it are no longer expected. */
   private release(entry: WireConnection): void {
+    const open = [...this.connections.values()].filter((other) => other !== entry && other.state === 'open');
     for (const callId of entry.calls) {
-      const elsewhere = [...this.connections.values()].some((other) => other !== entry && other.state === 'open' && other.calls.has(callId));
+      const elsewhere = open.some((other) => other.calls.has(callId));
       if (!elsewhere) this.resultsExpected.delete(callId);
+    }
+    for (const [key, expected] of this.framesExpected) {
+      const still = open.some((other) => (expected.callId === null ? other.standaloneOf === expected.sessionId : other.calls.has(expected.callId)));
+      if (!still) {
+        this.framesExpected.delete(key);
+        this.quietOptional = false;
+      }
     }
   }
 
@@ -208,7 +245,8 @@ export class WireServer implements ServerInstance {
     this.assertLive('handle');
     this.checkAlive();
     if (this.connections.has(request.connection)) throw new Error(`assertion: connection ${request.connection} was already used`);
-    const entry: WireConnection = { connection: request.connection, request: null, response: null, state: 'open', calls: new Set() };
+    const standaloneOf = request.method === 'GET' && request.lastEventId === null ? request.sessionId : null;
+    const entry: WireConnection = { connection: request.connection, standaloneOf, request: null, response: null, state: 'open', calls: new Set() };
     if (request.method === 'POST' && isProbeCall(request.body)) {
       const callId = (request.body['params'] as { arguments?: { callId?: unknown } }).arguments?.callId;
       if (typeof callId === 'string') {
@@ -264,6 +302,7 @@ export class WireServer implements ServerInstance {
           entry.calls.add(provenance.callId);
           if (provenance.result) this.resultsExpected.delete(provenance.callId);
         }
+        if (provenance !== null && !provenance.result) this.framesExpected.delete(frameKey(provenance));
         this.host.frame(entry.connection, frame);
       }
     });
@@ -290,11 +329,12 @@ export class WireServer implements ServerInstance {
       const now = wallMs();
       if (now - started >= timing.settleMsMax) {
         stats.settlesCutShort += 1;
+        this.framesExpected.clear();
         break;
       }
       const quietFor = now - this.lastActivityMs;
-      const waiting = this.headsPending > 0 || control.unconsumed > 0 || control.unacknowledged > 0 || this.resultsExpected.size > 0;
-      if (!waiting && quietFor >= timing.quietMs) {
+      const waiting = this.headsPending > 0 || control.unconsumed > 0 || control.unacknowledged > 0 || this.resultsExpected.size > 0 || this.framesExpected.size > 0;
+      if (!waiting && (this.quietOptional || quietFor >= timing.quietMs)) {
         // Quiet by the clock; but bytes that arrived while this process was not running are read only in the next
         // I/O poll, after the timers. Let that poll run, and settle only if it brought nothing.
         const before = this.lastActivityMs;
@@ -305,6 +345,7 @@ export class WireServer implements ServerInstance {
       await sleepMs(waiting ? SETTLE_POLL_MS : timing.quietMs - quietFor);
     }
     stats.settleMs += wallMs() - started;
+    this.quietOptional = false;
   }
 
   async cut(connection: number): Promise<void> {
@@ -320,6 +361,8 @@ export class WireServer implements ServerInstance {
 
   async advance(execution: number): Promise<void> {
     this.assertLive('advance');
+    // Optional until the step turns out to be a result, or a notification no open connection is expected to carry.
+    this.quietOptional = true;
     this.context.control.release(execution);
     await this.settle();
   }
@@ -337,9 +380,14 @@ export class WireServer implements ServerInstance {
       method: 'tools/call',
       params: { name: 'notify', arguments: { message } },
     };
+    // Its frame is expected on the session's open standalone stream, if there is one; the tool's answer says it was sent.
+    const provenance = provenanceOf(message);
+    const standalone = [...this.connections.values()].some((entry) => entry.state === 'open' && entry.standaloneOf === sessionId);
+    if (provenance !== null && standalone) this.framesExpected.set(frameKey(provenance), { callId: null, sessionId });
     const sent = this.send({ method: 'POST', sessionId, body, lastEventId: null });
     const response = await sent.head;
     await this.readAll(response);
+    this.quietOptional = provenance !== null && standalone;
     await this.settle();
   }
 
@@ -358,6 +406,7 @@ export class WireServer implements ServerInstance {
       entry.request?.destroy();
     }
     this.resultsExpected.clear();
+    this.framesExpected.clear();
   }
 
   async dispose(): Promise<void> {
