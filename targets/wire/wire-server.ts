@@ -62,14 +62,22 @@ export interface WireContext {
 
 interface WireConnection {
   readonly connection: number;
-  /** For a standalone GET (no cursor): the session whose standalone stream it opens; null otherwise. */
-  readonly standaloneOf: string | null;
+  /**
+   * For a GET: the session it was sent in, whose standalone stream it may carry (opened, or resumed with a cursor);
+   * null otherwise. One that has carried a call's messages is a call's stream, not the standalone one.
+   */
+  readonly getOf: string | null;
   request: ClientRequest | null;
   response: IncomingMessage | null;
   /** open: may still carry frames; ended: the server ended it; cut: the client dropped it; dropped: restart. */
   state: 'open' | 'ended' | 'cut' | 'dropped';
   /** The calls whose messages this connection carries (its request's, and any seen in its frames). */
   readonly calls: Set<string>;
+}
+
+/** Whether `entry` is an open GET of `sessionId` that may carry its standalone stream (it carried no call's messages). */
+function standaloneFor(entry: WireConnection, sessionId: string): boolean {
+  return entry.getOf === sessionId && entry.calls.size === 0;
 }
 
 /** The key of an expected notification frame: its call and position, or its session's standalone position. */
@@ -173,7 +181,7 @@ export class WireServer implements ServerInstance {
       if (!elsewhere) this.resultsExpected.delete(callId);
     }
     for (const [key, expected] of this.framesExpected) {
-      const still = open.some((other) => (expected.callId === null ? other.standaloneOf === expected.sessionId : other.calls.has(expected.callId)));
+      const still = open.some((other) => (expected.callId === null ? standaloneFor(other, expected.sessionId) : other.calls.has(expected.callId)));
       if (!still) {
         this.framesExpected.delete(key);
         this.quietOptional = false;
@@ -245,8 +253,8 @@ export class WireServer implements ServerInstance {
     this.assertLive('handle');
     this.checkAlive();
     if (this.connections.has(request.connection)) throw new Error(`assertion: connection ${request.connection} was already used`);
-    const standaloneOf = request.method === 'GET' && request.lastEventId === null ? request.sessionId : null;
-    const entry: WireConnection = { connection: request.connection, standaloneOf, request: null, response: null, state: 'open', calls: new Set() };
+    const getOf = request.method === 'GET' ? request.sessionId : null;
+    const entry: WireConnection = { connection: request.connection, getOf, request: null, response: null, state: 'open', calls: new Set() };
     if (request.method === 'POST' && isProbeCall(request.body)) {
       const callId = (request.body['params'] as { arguments?: { callId?: unknown } }).arguments?.callId;
       if (typeof callId === 'string') {
@@ -382,7 +390,7 @@ export class WireServer implements ServerInstance {
     };
     // Its frame is expected on the session's open standalone stream, if there is one; the tool's answer says it was sent.
     const provenance = provenanceOf(message);
-    const standalone = [...this.connections.values()].some((entry) => entry.state === 'open' && entry.standaloneOf === sessionId);
+    const standalone = [...this.connections.values()].some((entry) => entry.state === 'open' && standaloneFor(entry, sessionId));
     if (provenance !== null && standalone) this.framesExpected.set(frameKey(provenance), { callId: null, sessionId });
     const sent = this.send({ method: 'POST', sessionId, body, lastEventId: null });
     const response = await sent.head;
