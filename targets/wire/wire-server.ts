@@ -392,10 +392,11 @@ export class WireServer implements ServerInstance {
     const provenance = provenanceOf(message);
     const standalone = [...this.connections.values()].some((entry) => entry.state === 'open' && standaloneFor(entry, sessionId));
     if (provenance !== null && standalone) this.framesExpected.set(frameKey(provenance), { callId: null, sessionId });
+    // Set before the exchange: the stream closing meanwhile takes it back (release).
+    this.quietOptional = provenance !== null && standalone;
     const sent = this.send({ method: 'POST', sessionId, body, lastEventId: null });
     const response = await sent.head;
     await this.readAll(response);
-    this.quietOptional = provenance !== null && standalone;
     await this.settle();
   }
 
