@@ -2,11 +2,14 @@
 // either one of the built-in targets with its planted bug (`--target`), or the real SDK app with the probe tools
 // registered by the one-line helper (`--sdk`, with the event store it is given).
 
+// Every module but the one asked for is loaded lazily (the target through the lazy registry, each SDK app on its own):
+// resumecheck starts this process again at every restart, and the whole set of targets and both SDKs took most of the
+// start-up.
+
 import { parseArgs } from 'node:util';
-import { findTarget, TARGETS } from '../targets/index.ts';
-import { serveTarget, type ServedTarget } from './serve-target.ts';
-import { serveSdkApp, SDK_APP_STORES, type SdkAppStore } from './sdk-app.ts';
-import { serveSdk2App } from './sdk2-app.ts';
+import { TARGET_ENTRIES, targetEntry } from '../targets/registry.ts';
+import { SDK_APP_STORES, type SdkAppStore } from './sdk-app-stores.ts';
+import type { ServedTarget } from './serve-target.ts';
 
 const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared] | --sdk2] [--window N] [--port N]
   --target NAME  a built-in target served over HTTP (default: reference); \`resumecheck targets\` lists them
@@ -43,19 +46,22 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
   let what: string;
   if (values.sdk2 === true) {
     if (values.target !== undefined || values.sdk === true || values.store !== undefined) fail('--sdk2 goes alone');
+    const { serveSdk2App } = await import('./sdk2-app.ts');
     served = await serveSdk2App({ port });
     what = 'the SDK 2.4.0 app with the probe tools';
   } else if (values.sdk === true) {
     if (values.target !== undefined) fail('give --target or --sdk, not both');
     const store = (values.store ?? 'per-session') as SdkAppStore;
     if (!SDK_APP_STORES.includes(store)) fail(`--store takes ${SDK_APP_STORES.join(' or ')}`);
+    const { serveSdkApp } = await import('./sdk-app.ts');
     served = await serveSdkApp({ port, store });
     what = `the SDK app with the probe tools, store ${store}`;
   } else {
     if (values.store !== undefined) fail('--store goes with --sdk');
     const name = values.target ?? 'reference';
-    const target = findTarget(name);
-    if (target === undefined) fail(`unknown target ${JSON.stringify(name)}; known: ${TARGETS.map((t) => t.name).join(', ')}`);
+    const entry = targetEntry(name);
+    if (entry === undefined) fail(`unknown target ${JSON.stringify(name)}; known: ${TARGET_ENTRIES.map((known) => known.name).join(', ')}`);
+    const [target, { serveTarget }] = await Promise.all([entry.load(), import('./serve-target.ts')]);
     served = await serveTarget(target, { port, windowEventsMax: Number(windowText), startedFor });
     what = `target ${name}`;
   }

@@ -16,7 +16,7 @@ import { PROBE_TOOLS, registerProbeTools } from './probe-tools.ts';
 interface Line {
   readonly name: string;
   /** Connects a server with the probe tools to a client; records every message the server sends. */
-  connect(sent: unknown[]): Promise<{ callTool(name: string, args: Record<string, unknown>): Promise<unknown>; listTools(): Promise<{ tools: { name: string }[] }>; close(): Promise<void> }>;
+  connect(sent: unknown[]): Promise<{ callTool(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<unknown>; listTools(): Promise<{ tools: { name: string }[] }>; close(): Promise<void> }>;
 }
 
 const LINES: readonly Line[] = [
@@ -35,7 +35,7 @@ const LINES: readonly Line[] = [
       const client = new Client1({ name: 'probe-test-client', version: '0' });
       await client.connect(clientSide);
       return {
-        callTool: (name, args) => client.callTool({ name, arguments: args }),
+        callTool: (name, args, meta) => client.callTool({ name, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) }),
         listTools: () => client.listTools(),
         close: () => client.close(),
       };
@@ -56,7 +56,7 @@ const LINES: readonly Line[] = [
       const client = new Client2({ name: 'probe-test-client', version: '0' });
       await client.connect(clientSide);
       return {
-        callTool: (name, args) => client.callTool({ name, arguments: args }),
+        callTool: (name, args, meta) => client.callTool({ name, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) }),
         listTools: () => client.listTools(),
         close: () => client.close(),
       };
@@ -116,6 +116,57 @@ describe.each(LINES)('registerProbeTools on the $name McpServer', (line) => {
 
       await connection.callTool('notify', { message: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'standalone' } } });
       expect(sent.some((message) => JSON.stringify(message).includes('"standalone"'))).toBe(true);
+    } finally {
+      await connection.close();
+      await endpoint.close();
+    }
+  });
+
+  it('sends each progress notification with the token its request arrived with, not the one the simulator wrote', async () => {
+    const sent: unknown[] = [];
+    const connection = await line.connect(sent);
+    const endpoint = await startControlEndpoint();
+    // The simulator writes its call ID as the token; a proxy on the way put its own in the request.
+    const host = {
+      ...recordingHost(),
+      nextStep(): ToolStep {
+        host.steps += 1;
+        if (host.steps === 1) return { kind: 'notification', message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'c1', progress: 1, total: 2, message: 'rc 1 1 1 c1 s' } } };
+        return { kind: 'result', result: { content: [{ type: 'text', text: 'done' }] } };
+      },
+    };
+    endpoint.bind('t1', host);
+    try {
+      const call = connection.callTool('work', { callId: 'c1', control: endpoint.urlFor('t1') }, { progressToken: 'proxy-token-9' });
+      await until(() => host.starts.length === 1);
+      endpoint.release(7);
+      await until(() => host.steps === 1 && endpoint.unacknowledged === 0);
+      endpoint.release(7);
+      await call;
+      const progress = sent.filter((message) => (message as { method?: string }).method === 'notifications/progress');
+      expect(progress).toHaveLength(1);
+      expect(progress[0]).toMatchObject({ params: { progressToken: 'proxy-token-9', progress: 1, message: 'rc 1 1 1 c1 s' } });
+    } finally {
+      await connection.close();
+      await endpoint.close();
+    }
+  });
+
+  it('gets an answer, and returns an error result, when the simulator fails while answering its start', async () => {
+    const connection = await line.connect([]);
+    const endpoint = await startControlEndpoint();
+    const host = {
+      ...recordingHost(),
+      startExecution(): number {
+        throw new Error('assertion: planted in the test');
+      },
+    };
+    endpoint.bind('t1', host);
+    try {
+      const result = (await connection.callTool('read', { callId: 'c1', control: endpoint.urlFor('t1') })) as { isError?: boolean };
+      expect(result.isError).toBe(true);
+      // The run learns of it: the error is kept for the wire target to rethrow.
+      expect(endpoint.failure?.message).toBe('assertion: planted in the test');
     } finally {
       await connection.close();
       await endpoint.close();

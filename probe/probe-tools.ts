@@ -17,7 +17,7 @@ interface ToolResult {
 }
 
 /** A notification as both SDK lines send it. */
-interface ProbeNotification {
+export interface ProbeNotification {
   readonly method: string;
   readonly params?: Record<string, unknown>;
 }
@@ -29,7 +29,24 @@ interface ProbeNotification {
 export interface ProbeToolContext {
   readonly sessionId?: string | undefined;
   readonly sendNotification?: (notification: never) => Promise<void>;
-  readonly mcpReq?: { readonly notify?: (notification: never) => Promise<void> };
+  /** 1.x: the request's `_meta`, with the progress token the client (or a proxy on its way) sent. */
+  readonly _meta?: { readonly progressToken?: unknown } | undefined;
+  readonly mcpReq?: { readonly notify?: (notification: never) => Promise<void>; readonly _meta?: { readonly progressToken?: unknown } | undefined };
+}
+
+/** The progress token of the request the tool runs for, as it arrived, or undefined when it carried none. */
+function progressTokenOf(context: ProbeToolContext): string | number | undefined {
+  const token = context._meta?.progressToken ?? context.mcpReq?._meta?.progressToken;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+/**
+ * The notification to send: a progress notification carries the token its request arrived with (a proxy on the way
+ * may have put its own in place of the client's, and maps only its own back); anything else as the simulator gave it.
+ */
+export function withReceivedProgressToken(message: ProbeNotification, token: string | number | undefined): ProbeNotification {
+  if (message.method !== 'notifications/progress' || token === undefined) return message;
+  return { ...message, params: { ...message.params, progressToken: token } };
 }
 
 /** The part of a 1.x or 2.x McpServer the helper uses. */
@@ -60,7 +77,7 @@ async function runUnderControl(tool: string, callId: string, control: string, co
     if (next['kind'] === 'result') return next['result'] as ToolResult;
     try {
       // Related to this call's request: the SDK sends it on the call's stream, or stores it while disconnected.
-      await send?.(next['message'] as ProbeNotification);
+      await send?.(withReceivedProgressToken(next['message'] as ProbeNotification, progressTokenOf(context)));
     } catch {
       // A transport that refuses (it lost the request's stream) is the server's behaviour under test: the tool goes
       // on to its result, and the client observes what is missing.

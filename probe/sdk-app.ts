@@ -10,9 +10,9 @@ import { registerProbeTools } from './probe-tools.ts';
 import { newSessionId } from './random.ts';
 import { type ServedTarget, listenOnLoopback } from './serve-target.ts';
 
-/** The stores the app may use: the example's, per session (as the SDK's resumable example) or shared (its polling example). */
-export const SDK_APP_STORES = ['per-session', 'shared'] as const;
-export type SdkAppStore = (typeof SDK_APP_STORES)[number];
+import { type SdkAppStore } from './sdk-app-stores.ts';
+
+export { SDK_APP_STORES, type SdkAppStore } from './sdk-app-stores.ts';
 
 const BODY_BYTES_MAX = 1 << 20;
 

@@ -96,6 +96,11 @@ class RunWorld implements TargetHost {
   private controlUrl: string | null = null;
   /** Round trips to `start` begun while a request was handled: the head waits for them, so the start is seen first. */
   private starting: Promise<unknown>[] = [];
+  /**
+   * The progress token each call's request arrived with, by call ID: the served target writes its call ID as the
+   * token, and its progress goes out with the token received (a proxy on the way maps only its own tokens back).
+   */
+  private readonly progressTokens = new Map<string, string | number>();
   private closed = false;
 
   constructor(run: TargetRun, token: string, epoch: number) {
@@ -114,7 +119,7 @@ class RunWorld implements TargetHost {
   frame(connection: number, frame: Frame): void {
     const exchange = this.exchanges.get(connection);
     if (exchange === undefined || exchange.ended) return;
-    const text = frameText(frame);
+    const text = frameText(this.withReceivedToken(frame));
     if (exchange.headWritten) exchange.response.write(text);
     else exchange.early.push(text);
   }
@@ -128,6 +133,17 @@ class RunWorld implements TargetHost {
     }
     exchange.ended = true;
     exchange.response.end();
+  }
+
+  /** The frame, its progress notification (if it is one) carrying the token its call's request arrived with. */
+  private withReceivedToken(frame: Frame): Frame {
+    const data = frame.data;
+    if (data === null || data['method'] !== 'notifications/progress') return frame;
+    const params = data['params'] as Record<string, unknown> | undefined;
+    const written = params?.['progressToken'];
+    const received = typeof written === 'string' ? this.progressTokens.get(written) : undefined;
+    if (received === undefined || received === written) return frame;
+    return { ...frame, data: { ...data, params: { ...params, progressToken: received } } };
   }
 
   startExecution(start: ExecutionStart): number {
@@ -208,6 +224,9 @@ class RunWorld implements TargetHost {
         return writeJson(response, method === 'POST' ? 400 : 405, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'unsupported request' } });
       }
       if (typeof params.arguments?.control === 'string') this.controlUrl = params.arguments.control;
+      const callId = (params.arguments as { callId?: unknown } | undefined)?.callId;
+      const token = (params as { _meta?: { progressToken?: unknown } })._meta?.progressToken;
+      if (typeof callId === 'string' && (typeof token === 'string' || typeof token === 'number')) this.progressTokens.set(callId, token);
       const answer: HttpResponse = await this.instance.handle(httpRequestValue);
       const starting = this.starting;
       this.starting = [];

@@ -18,7 +18,7 @@ import { planWalk, walkChoices } from './choices.ts';
 import { macrotaskTurn, sharedWallMs } from './clock.ts';
 import type { SimConfig } from './config.ts';
 import { CoverageObserver, type CoverageCounts } from './coverage.ts';
-import { runSimulation } from './engine.ts';
+import { type RunResult, runSimulation } from './engine.ts';
 import type { Violation } from './world.ts';
 
 /** Cells of the control block lanes share (an Int32Array, over a SharedArrayBuffer when lanes are threads). */
@@ -74,6 +74,8 @@ export interface Candidate {
   readonly choices: readonly number[];
   readonly steps: number;
   readonly healSteps: number;
+  /** On a real-time target, the run as it was recorded (its steps): a re-run of its choices may go otherwise. */
+  readonly recorded?: RunResult;
 }
 
 /** What a lane reports while and after it searches. */
@@ -116,7 +118,9 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
   const actions = createActionList();
   const only = plan.properties === null ? {} : { properties: plan.properties };
   const observer = coverage === null ? null : new CoverageObserver(coverage);
-  const options = observer === null ? { ...only, actions } : { ...only, actions, coverage: observer };
+  // On a real-time target every run is recorded: the one that finds something is kept as it ran.
+  const record = target.realTime === true ? { record: true } : {};
+  const options = observer === null ? { ...only, ...record, actions } : { ...only, ...record, actions, coverage: observer };
   let runs = 0;
   let steps = 0;
   let runsReported = 0;
@@ -153,7 +157,15 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
     const shortest = shortestSent.get(property);
     if (shortest !== undefined && shortest <= result.choices.length) continue;
     shortestSent.set(property, result.choices.length);
-    await hooks.onCandidate({ ordinal, run, violation: result.violation, choices: result.choices, steps: result.steps, healSteps: result.healSteps });
+    await hooks.onCandidate({
+      ordinal,
+      run,
+      violation: result.violation,
+      choices: result.choices,
+      steps: result.steps,
+      healSteps: result.healSteps,
+      ...(target.realTime === true ? { recorded: result } : {}),
+    });
     // Later ordinals of this lane are all past this one: with stopAtFirst none of them can count.
     if (plan.stopAtFirst) break;
   }

@@ -108,6 +108,11 @@ export async function recordTrace(
   properties: readonly PropertyName[] | null = null,
 ): Promise<Trace> {
   const recorded = await runSimulation(target, config, sequenceChoices(choices), { record: true, ...(properties === null ? {} : { properties }) });
+  return packTrace(target, config, recorded, shrink, properties);
+}
+
+/** A recorded run packed as a trace: its steps and its verdict, as they happened. */
+export function packTrace(target: Target, config: SimConfig, recorded: RunResult, shrink: ShrinkResult | null, properties: readonly PropertyName[] | null): Trace {
   return {
     format: 'resumecheck-trace',
     formatVersion: TRACE_FORMAT_VERSION,
@@ -172,12 +177,17 @@ export interface ShrunkTask {
 
 /** Makes one shrink in this thread and records the shrunk run; `control`'s stop cell ends the shrink early. */
 export async function shrinkTask(target: Target, task: ShrinkTask, control: Int32Array): Promise<ShrunkTask> {
-  const shrink = await shrinkChoices(target, task.config, task.choices, task.property, task.bounds, {
+  const realTime = target.realTime === true;
+  const { recorded, ...shrink } = await shrinkChoices(target, task.config, task.choices, task.property, task.bounds, {
     ...(task.properties === null ? {} : { properties: task.properties }),
     deadlineMs: task.deadlineMs,
     stopped: () => Atomics.load(control, CONTROL.stop) !== 0,
+    ...(realTime ? { record: true } : {}),
   });
-  return { shrink, trace: await recordTrace(target, task.config, shrink.choices, shrink, task.properties) };
+  // A real-time target's shrunk trace is the shrink's own run of those choices, which violated the property; a re-run
+  // might not (the finding would then be relabelled, or dropped). Any other target's re-run is the same run.
+  const trace = recorded === undefined ? await recordTrace(target, task.config, shrink.choices, shrink, task.properties) : packTrace(target, task.config, recorded, shrink, task.properties);
+  return { shrink, trace };
 }
 
 /** Runs lanes and shrinks in this thread, one at a time. */
@@ -271,7 +281,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       Atomics.store(control, CONTROL.bound, book.bound());
       if (options.onDiscovery === undefined || known.has(candidate.violation.property)) return;
       const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, candidate.run) };
-      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: withVerdict(await recordTrace(target, runConfig, candidate.choices, null, checked), candidate.violation) }));
+      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: await candidateTrace(target, runConfig, candidate, checked) }));
       discoveries.push(discovery);
       // Awaited with the others after the search; marked handled now, so a failure waits for that.
       discovery.catch(() => undefined);
@@ -324,11 +334,8 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       }
     }
     const shrunk = !skip && !flaky;
-    // Unshrunk (skipped or flaky), the run is recorded here; shrunk, where it was shrunk.
-    const recorded = shrunkTrace ?? (await inTurn(() => recordTrace(target, runConfig, shrink.choices, null, checked)));
-    // A flaky finding (never a crash): the unshrunk choices, with the verdict of the run that found it, which the
-    // re-run to record them need not repeat.
-    const trace: Trace = flaky ? withVerdict(recorded, candidate.violation) : recorded;
+    // Unshrunk (skipped or flaky), the run that found it; shrunk, as it was recorded where it was shrunk.
+    const trace = shrunkTrace ?? (await inTurn(() => candidateTrace(target, runConfig, candidate, checked)));
     const finding: Finding = { run: candidate.run, original, shrink: flaky ? { ...unshrunk, evaluations: 1 } : shrink, shrunk, trace, ...(flaky ? { flaky: true } : {}) };
     findings[index] = finding;
     await options.onFinding?.(finding);
@@ -356,11 +363,14 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
 }
 
 /**
- * The recorded trace with the verdict of the run that found it. Recording re-runs the choices; in process it gives the
- * same verdict, over the wire timing may decide otherwise, and the trace must still say what was found.
+ * The trace of the run that found a candidate: on a real-time target, that run as it was recorded (a re-run of its
+ * choices may go otherwise, and its steps would not show what the verdict says); on any other, a re-run of its
+ * choices with recording on, which is the same run (its verdict is the finding's, should the two ever differ).
  */
-function withVerdict(recorded: Trace, violation: NonNullable<Trace['verdict']>): Trace {
-  return recorded.verdict?.property === violation.property ? recorded : { ...recorded, verdict: violation };
+async function candidateTrace(target: Target, config: SimConfig, candidate: Candidate, properties: readonly PropertyName[] | null): Promise<Trace> {
+  if (candidate.recorded !== undefined) return packTrace(target, config, candidate.recorded, null, properties);
+  const recorded = await recordTrace(target, config, candidate.choices, null, properties);
+  return recorded.verdict?.property === candidate.violation.property ? recorded : { ...recorded, verdict: candidate.violation };
 }
 
 /** Adds the coverage of several lanes. */

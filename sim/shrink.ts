@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import type { PropertyName } from '../properties/names.ts';
 import type { Target } from '../targets/target.ts';
 import type { SimConfig } from './config.ts';
-import { runSimulation } from './engine.ts';
+import { type RunResult, runSimulation } from './engine.ts';
 import { sequenceChoices } from './choices.ts';
 import { describedChoices } from './script.ts';
 import { createActionList } from './actions.ts';
@@ -21,6 +21,11 @@ export interface ShrinkResult {
   readonly originalLength: number;
   /** Runs made while shrinking. */
   readonly evaluations: number;
+  /**
+   * With {@link ShrinkOptions.record}: the recorded run whose choices these are, the one that violated the property
+   * (a real-time target may not violate it again when the choices are re-run).
+   */
+  readonly recorded?: RunResult;
 }
 
 /**
@@ -48,6 +53,8 @@ export interface ShrinkOptions {
   readonly deadlineMs?: number | null;
   /** True once the shrink must end now (a signal). */
   readonly stopped?: () => boolean;
+  /** Record every run, and return the one of the shrunk choices (for a real-time target: sim/fuzz.ts). */
+  readonly record?: boolean;
 }
 
 /** How often a long shrink lets the event loop run (signals, messages), in evaluations. */
@@ -67,7 +74,15 @@ export async function shrinkChoices(
 ): Promise<ShrinkResult> {
   let evaluations = 0;
   const actions = createActionList();
-  const options = shrinkOptions.properties === undefined ? {} : { properties: shrinkOptions.properties };
+  const options = {
+    ...(shrinkOptions.properties === undefined ? {} : { properties: shrinkOptions.properties }),
+    ...(shrinkOptions.record === true ? { record: true } : {}),
+  };
+  /** With `record`: the latest violating run of each choice sequence kept, by its choices (bounded by the evaluations). */
+  const violating = new Map<string, RunResult>();
+  const keep = (result: RunResult): void => {
+    if (shrinkOptions.record === true && result.violation?.property === property) violating.set(result.choices.join(','), result);
+  };
   const deadlineMs = shrinkOptions.deadlineMs ?? null;
   let ended = false;
   // Ending early keeps the shortest violating sequence found so far: every one kept was checked.
@@ -84,6 +99,7 @@ export async function shrinkChoices(
     // A synchronous target never yields by itself; a signal's handler runs only when something does.
     if (evaluations % YIELD_EVERY_EVALUATIONS === 0) await macrotaskTurn();
     const result = await runSimulation(target, config, sequenceChoices(sequence), { ...options, actions });
+    keep(result);
     const verdict = keeps(result.violation, property, charge);
     if (verdict === 'charged-now') switched = result.choices;
     return verdict === null ? null : result.choices;
@@ -115,7 +131,8 @@ export async function shrinkChoices(
     }),
     { examples: [[[...start]]], numRuns: 1, seed: 0 },
   );
-  if (!checked.failed) throw new Error('shrink: fast-check did not reproduce the counterexample');
+  // On a real-time target the start may not violate again when fast-check re-runs it: the shrink goes on from it.
+  if (!checked.failed && target.realTime !== true) throw new Error('shrink: fast-check did not reproduce the counterexample');
 
   let current: readonly number[] = best ?? start;
   let passRuns = 0;
@@ -149,8 +166,10 @@ export async function shrinkChoices(
       }
     }
   }
-  if (!over()) current = await deleteByMeaning(target, config, current, property, options, bounds.passEvaluationsMax, { count: () => (evaluations += 1), over, charge });
-  return { choices: current, originalLength: choices.length, evaluations };
+  if (!over()) current = await deleteByMeaning(target, config, current, property, options, bounds.passEvaluationsMax, { count: () => (evaluations += 1), over, charge, keep });
+  const recorded = violating.get(current.join(','));
+  if (shrinkOptions.record === true && recorded === undefined) throw new Error('assertion: the shrunk choices were kept without a violating run of them');
+  return { choices: current, originalLength: choices.length, evaluations, ...(recorded === undefined ? {} : { recorded }) };
 }
 
 /**
@@ -164,11 +183,12 @@ async function deleteByMeaning(
   property: PropertyName,
   options: { readonly properties?: readonly PropertyName[] },
   runsMax: number,
-  budget: { readonly count: () => void; readonly over: () => boolean; readonly charge: Charge },
+  budget: { readonly count: () => void; readonly over: () => boolean; readonly charge: Charge; readonly keep: (result: RunResult) => void },
 ): Promise<readonly number[]> {
   let runs = 0;
   const describe = async (choices: readonly number[]): Promise<string[]> => {
     const recorded = await runSimulation(target, config, sequenceChoices(choices), { ...options, record: true });
+    budget.keep(recorded);
     return (recorded.trace ?? []).filter((step) => step.phase === 'faults').map((step) => step.action);
   };
   let current = start;
@@ -186,6 +206,7 @@ async function deleteByMeaning(
         describedChoices([...descriptions.slice(0, index), ...descriptions.slice(index + 1)], [...current.slice(0, index), ...current.slice(index + 1)]),
         options,
       );
+      budget.keep(result);
       const verdict = keeps(result.violation, property, budget.charge);
       if (verdict === null || (verdict !== 'charged-now' && result.choices.length >= current.length)) continue;
       current = result.choices;

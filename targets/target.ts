@@ -245,6 +245,11 @@ export interface TargetOptions {
 export interface Target extends TargetInfo {
   open(options: TargetOptions): TargetRun | Promise<TargetRun>;
   /**
+   * True when a run depends on real time (a server over the wire): a re-run of the same choices may go otherwise. A
+   * counterexample is then kept as the run that found it was recorded, never as a re-run of its choices.
+   */
+  readonly realTime?: boolean;
+  /**
    * The level the target runs at, when it is not the server level (a client target: the real SDK client against the
    * reference server); the engine then runs this level's model and adapter through its one loop, and `open` is unused.
    */

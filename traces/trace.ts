@@ -47,13 +47,18 @@ export function serializeTrace(trace: Trace): string {
   return `${JSON.stringify(trace, null, 2)}\n`;
 }
 
+/** The most characters of a target's name kept in a trace's file name (a `--serve` command may be any length). */
+export const TRACE_FILE_TARGET_CHARS_MAX = 60;
+
 /**
  * The file name of a trace: target, property, and a hash of its content, so equal traces share a name. A target name
- * may hold a path (`module:dir/store.ts`): characters unsafe in a file name become `_`.
+ * may hold a path (`module:dir/store.ts`) or a whole shell command (`serve:CMD`): characters unsafe in a file name
+ * become `_`, and the name is cut to {@link TRACE_FILE_TARGET_CHARS_MAX} characters, so the file name never grows with
+ * it (the content hash, which covers the whole target name, keeps two cut names apart).
  */
 export function traceFileName(trace: Trace): string {
   const hash = createHash('sha256').update(serializeTrace(trace)).digest('hex').slice(0, 16);
-  const target = trace.target.replace(/[^A-Za-z0-9._+-]+/g, '_');
+  const target = trace.target.replace(/[^A-Za-z0-9._+-]+/g, '_').slice(0, TRACE_FILE_TARGET_CHARS_MAX);
   return `${target}--${trace.verdict?.property ?? 'holds'}--${hash}.json`;
 }
 

@@ -5,7 +5,7 @@
 
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TargetHost, ToolName } from '../target.ts';
+import type { JsonRpcMessage, TargetHost, ToolName } from '../target.ts';
 import { TOOL_NAMES } from '../target.ts';
 
 /** The largest control request body accepted, in bytes. */
@@ -53,6 +53,19 @@ export interface ControlEndpoint {
   onActivity: () => void;
   /** Called when an execution of call `callId` is handed its result, so the target can expect the result's frame. */
   onResult: (callId: string) => void;
+  /** Called when an execution of call `callId` is handed a notification to send, so the target can expect its frame. */
+  onNotification: (callId: string, message: JsonRpcMessage) => void;
+  /**
+   * The session an execution of call `callId` is attributed to, given the one its tool `reported`: the wire target
+   * answers from the call as it sent it (the session it sent the call in), not from what the server says, since behind
+   * a proxy the server's session is the proxy's own, not the client's. By default, the reported one.
+   */
+  sessionOfCall: (callId: string, reported: string) => string;
+  /**
+   * The first error the simulator's side threw while answering a tool (a harness assertion), or null. The tool was
+   * answered 500; the run must stop with this error, not wait for a step that will never come.
+   */
+  readonly failure: Error | null;
   close(): Promise<void>;
 }
 
@@ -93,6 +106,7 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
   let binding: Binding | null = null;
   let unconsumed = 0;
   let unacknowledged = 0;
+  let failure: Error | null = null;
   const server: Server = createServer();
   const endpoint: ControlEndpoint = {
     urlFor(token) {
@@ -101,6 +115,7 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     },
     bind(token, host) {
       endpoint.unbind();
+      failure = null;
       binding = { token, host, gates: new Map() };
     },
     unbind() {
@@ -140,6 +155,11 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     },
     onActivity: () => {},
     onResult: () => {},
+    onNotification: () => {},
+    sessionOfCall: (_callId, reported) => reported,
+    get failure() {
+      return failure;
+    },
     close() {
       endpoint.unbind();
       return new Promise((resolve) => {
@@ -160,13 +180,22 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
 
   function step(bound: Binding, execution: number, gate: ExecutionGate, response: ServerResponse): void {
     gate.steps += 1;
-    const next = bound.host.nextStep(execution);
+    let next: ReturnType<TargetHost['nextStep']>;
+    try {
+      next = bound.host.nextStep(execution);
+    } catch (error) {
+      // The tool waiting for this step is answered whatever happens, and the error goes on to whoever asked.
+      failure ??= error instanceof Error ? error : new Error(String(error));
+      answer(response, 500, { error: `resumecheck failed answering this call: ${failure.message}` });
+      throw error;
+    }
     if (next.kind === 'result') {
       gate.finished = true;
       endpoint.onResult(gate.callId);
     } else {
       gate.unacknowledged = true;
       unacknowledged += 1;
+      endpoint.onNotification(gate.callId, next.message);
     }
     endpoint.onActivity();
     answer(response, 200, next);
@@ -174,45 +203,54 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     endpoint.onActivity();
-    void (async () => {
-      const match = /^\/run\/([\w-]{1,64})\/(start|next)$/.exec(request.url ?? '');
-      if (request.method !== 'POST' || match === null) return answer(response, 404, { error: 'POST /run/TOKEN/start or /run/TOKEN/next' });
-      const body = await readJson(request);
+    // Every call is answered, an error on the simulator's side included: a tool left waiting would stall the run and
+    // be reported as the server's fault (a result never delivered). The error is kept for the run to rethrow.
+    answerControl(request, response).catch((error: unknown) => {
+      failure ??= error instanceof Error ? error : new Error(String(error));
+      answer(response, 500, { error: `resumecheck failed answering this call: ${failure.message}` });
       endpoint.onActivity();
-      const bound = binding;
-      if (bound === null || bound.token !== match[1]) return answer(response, 410, { error: 'not the run in progress' });
-      if (body === null) return answer(response, 400, { error: 'the body must be a JSON object' });
-      if (match[2] === 'start') {
-        const { callId, tool, sessionId } = body;
-        if (typeof callId !== 'string' || typeof sessionId !== 'string' || !(TOOL_NAMES as readonly unknown[]).includes(tool)) {
-          return answer(response, 400, { error: 'start takes { callId: string, tool: "read" | "append" | "work", sessionId: string }' });
-        }
-        const execution = bound.host.startExecution({ callId, tool: tool as ToolName, sessionId });
-        gateOf(bound, execution, callId);
-        return answer(response, 200, { execution });
-      }
-      const execution = body['execution'];
-      const gate = typeof execution === 'number' ? bound.gates.get(execution) : undefined;
-      if (gate === undefined || typeof execution !== 'number') return answer(response, 400, { error: 'next takes { execution } as start answered it' });
-      if (gate.finished) return answer(response, 400, { error: `execution ${execution} already returned its result` });
-      if (gate.unacknowledged) {
-        gate.unacknowledged = false;
-        unacknowledged -= 1;
-      }
-      if (gate.waiter !== null) return answer(response, 409, { error: `execution ${execution} is already waiting for its next step` });
-      if (gate.steps >= EXECUTION_STEPS_MAX) return answer(response, 400, { error: `execution ${execution} took more than ${EXECUTION_STEPS_MAX} steps` });
-      if (gate.credits > 0) {
-        gate.credits -= 1;
-        unconsumed -= 1;
-        return step(bound, execution, gate, response);
-      }
-      gate.waiter = response;
-      // A tool whose process died (a restart) never takes its step: forget its wait.
-      response.on('close', () => {
-        if (gate.waiter === response) gate.waiter = null;
-      });
-    })();
+    });
   });
+
+  async function answerControl(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const match = /^\/run\/([\w-]{1,64})\/(start|next)$/.exec(request.url ?? '');
+    if (request.method !== 'POST' || match === null) return answer(response, 404, { error: 'POST /run/TOKEN/start or /run/TOKEN/next' });
+    const body = await readJson(request);
+    endpoint.onActivity();
+    const bound = binding;
+    if (bound === null || bound.token !== match[1]) return answer(response, 410, { error: 'not the run in progress' });
+    if (body === null) return answer(response, 400, { error: 'the body must be a JSON object' });
+    if (match[2] === 'start') {
+      const { callId, tool, sessionId } = body;
+      if (typeof callId !== 'string' || typeof sessionId !== 'string' || !(TOOL_NAMES as readonly unknown[]).includes(tool)) {
+        return answer(response, 400, { error: 'start takes { callId: string, tool: "read" | "append" | "work", sessionId: string }' });
+      }
+      // Attributed to the session the call was sent in (the IDs resumecheck put in the call), when it sent it.
+      const execution = bound.host.startExecution({ callId, tool: tool as ToolName, sessionId: endpoint.sessionOfCall(callId, sessionId) });
+      gateOf(bound, execution, callId);
+      return answer(response, 200, { execution });
+    }
+    const execution = body['execution'];
+    const gate = typeof execution === 'number' ? bound.gates.get(execution) : undefined;
+    if (gate === undefined || typeof execution !== 'number') return answer(response, 400, { error: 'next takes { execution } as start answered it' });
+    if (gate.finished) return answer(response, 400, { error: `execution ${execution} already returned its result` });
+    if (gate.unacknowledged) {
+      gate.unacknowledged = false;
+      unacknowledged -= 1;
+    }
+    if (gate.waiter !== null) return answer(response, 409, { error: `execution ${execution} is already waiting for its next step` });
+    if (gate.steps >= EXECUTION_STEPS_MAX) return answer(response, 400, { error: `execution ${execution} took more than ${EXECUTION_STEPS_MAX} steps` });
+    if (gate.credits > 0) {
+      gate.credits -= 1;
+      unconsumed -= 1;
+      return step(bound, execution, gate, response);
+    }
+    gate.waiter = response;
+    // A tool whose process died (a restart) never takes its step: forget its wait.
+    response.on('close', () => {
+      if (gate.waiter === response) gate.waiter = null;
+    });
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

@@ -1,9 +1,12 @@
 // A `--serve "CMD"` server: started in its own process group with its port in the environment, waited for until it
-// listens, restarted as the restart fault, and always stopped (the whole group, so a shell's children go too).
+// listens, restarted as the restart fault, and always stopped: the whole group, so a shell's children go too, and every
+// process that carries the command's mark in its environment, so a child that left the group (`setsid`) goes as well
+// (targets/wire/marked-processes.ts says what that cannot reach).
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { sleepMs, wallMs } from './clock.ts';
+import { SERVE_MARK_VARIABLE, signalMarkedProcesses } from './marked-processes.ts';
 import { WireFault, WireInputError } from './wire-error.ts';
 
 /** How long a started server may take to listen. */
@@ -15,6 +18,8 @@ const STOP_MS_MAX = 2_000;
 /** Lines of the server's output kept, to say why it stopped. */
 const OUTPUT_LINES_MAX = 20;
 const POLL_MS = 20;
+/** Rounds of "find the marked processes, kill them" at a stop: a dying process may have forked once more meanwhile. */
+const MARKED_KILL_ROUNDS_MAX = 10;
 
 /** What a served server is told through its environment. */
 export interface ServeEnvironment {
@@ -79,6 +84,8 @@ export function createServerProcess(command: string, host: string): ServerProces
   let exit = 'exited';
   /** The port the running server was told to listen on. */
   let port: number | null = null;
+  /** The mark in the environment of every process this command starts (unique: this process's ID and the port). */
+  let mark: string | null = null;
   const output: string[] = [];
   const keep = (chunk: Buffer): void => {
     for (const line of chunk.toString('utf8').split(/\r?\n|\r/)) {
@@ -88,6 +95,11 @@ export function createServerProcess(command: string, host: string): ServerProces
     }
   };
   const lastOutput = (): string => (output.length === 0 ? 'no output' : `its last output: ${output[output.length - 1]}`);
+  /** Kills what is left of the marked processes, round after round until none is found (bounded). */
+  const killMarked = (): void => {
+    if (mark === null) return;
+    for (let round = 0; round < MARKED_KILL_ROUNDS_MAX && signalMarkedProcesses(mark, 'SIGKILL') > 0; round += 1);
+  };
   // If resumecheck itself exits (or is interrupted) the server must not be left behind.
   const killGroup = (): void => {
     if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) {
@@ -97,6 +109,7 @@ export function createServerProcess(command: string, host: string): ServerProces
         // Already gone.
       }
     }
+    killMarked();
   };
   const onSignal = (signal: NodeJS.Signals): void => {
     killGroup();
@@ -117,11 +130,18 @@ export function createServerProcess(command: string, host: string): ServerProces
       stopping = false;
       fault = null;
       port = environment.port;
+      mark = `${process.pid}-${environment.port}`;
       output.length = 0;
       const spawned = spawn('sh', ['-c', command], {
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, ...environment.extra, PORT: String(environment.port), RESUMECHECK_EPOCH: String(environment.epoch) },
+        env: {
+          ...process.env,
+          ...environment.extra,
+          PORT: String(environment.port),
+          RESUMECHECK_EPOCH: String(environment.epoch),
+          [SERVE_MARK_VARIABLE]: mark,
+        },
       });
       child = spawned;
       process.on('exit', killGroup);
@@ -177,7 +197,11 @@ export function createServerProcess(command: string, host: string): ServerProces
       process.off('exit', killGroup);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      if (running === null || running.pid === undefined) return exited;
+      if (running === null || running.pid === undefined) {
+        // Nothing of the group runs, but a process that left it may: a shell that exited before it listened, say.
+        killMarked();
+        return exited;
+      }
       let shellExited = false;
       void exited.then(() => {
         shellExited = true;
@@ -191,15 +215,18 @@ export function createServerProcess(command: string, host: string): ServerProces
         } catch {
           // Already gone.
         }
+        if (mark !== null) signalMarkedProcesses(mark, 'SIGTERM');
         const deadline = wallMs() + TERM_MS_MAX;
         while ((!shellExited || (await answering())) && wallMs() < deadline) await sleepMs(POLL_MS / 2);
       }
-      // Whatever is left of the group goes now: the shell may have exited before its server, or not at all.
+      // Whatever is left of the group goes now: the shell may have exited before its server, or not at all; and so does
+      // every process that left the group but carries the mark.
       try {
         process.kill(-running.pid, 'SIGKILL');
       } catch {
         // The group is gone.
       }
+      killMarked();
       await exited;
       const deadline = wallMs() + STOP_MS_MAX;
       while ((await answering()) && wallMs() < deadline) await sleepMs(POLL_MS / 2);

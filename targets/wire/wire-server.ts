@@ -7,7 +7,7 @@ import { type ClientRequest, type IncomingMessage, request as httpRequest } from
 import { request as httpsRequest } from 'node:https';
 import { createSseParser } from '../sdk/sse-parser.ts';
 import { revisionHeadersOf } from '../sdk/revision-headers.ts';
-import { provenanceOf } from '../../sim/tools.ts';
+import { type Provenance, isModernBody, provenanceOf } from '../../sim/tools.ts';
 import type { HttpRequest, HttpResponse, JsonRpcMessage, ServerInstance, TargetHost } from '../target.ts';
 import { TOOL_NAMES } from '../target.ts';
 import { afterIoPoll, sleepMs, startTimer, wallMs } from './clock.ts';
@@ -62,12 +62,27 @@ export interface WireContext {
 
 interface WireConnection {
   readonly connection: number;
+  /**
+   * For a GET: the session it was sent in, whose standalone stream it may carry (opened, or resumed with a cursor);
+   * null otherwise. One that has carried a call's messages is a call's stream, not the standalone one.
+   */
+  readonly getOf: string | null;
   request: ClientRequest | null;
   response: IncomingMessage | null;
   /** open: may still carry frames; ended: the server ended it; cut: the client dropped it; dropped: restart. */
   state: 'open' | 'ended' | 'cut' | 'dropped';
   /** The calls whose messages this connection carries (its request's, and any seen in its frames). */
   readonly calls: Set<string>;
+}
+
+/** Whether `entry` is an open GET of `sessionId` that may carry its standalone stream (it carried no call's messages). */
+function standaloneFor(entry: WireConnection, sessionId: string): boolean {
+  return entry.getOf === sessionId && entry.calls.size === 0;
+}
+
+/** The key of an expected notification frame: its call and position, or its session's standalone position. */
+function frameKey(provenance: Provenance): string {
+  return provenance.callId === null ? `standalone ${provenance.k} ${provenance.sessionId}` : `call ${provenance.callId} ${provenance.execution} ${provenance.k}`;
 }
 
 function isProbeCall(body: JsonRpcMessage): boolean {
@@ -106,6 +121,20 @@ export class WireServer implements ServerInstance {
    * is expected there, and a settle waits for it (or for that connection to end), bounded like every settle.
    */
   private readonly resultsExpected = new Set<string>();
+  /**
+   * Notifications the server was handed (a probe tool's progress, a `notify`) whose frame is expected on an open
+   * connection (one carrying the call, or the session's standalone stream), by key ({@link frameKey}): the call ID, or
+   * the session for a standalone one. A settle waits for them, bounded like every settle.
+   */
+  private readonly framesExpected = new Map<string, { readonly callId: string | null; readonly sessionId: string }>();
+  /**
+   * Whether the operation being settled was an acknowledged notification whose frame arrived: then nothing else is
+   * expected of it, and the settle ends after one I/O poll rather than a quiet interval. (A result is followed by the
+   * end of its stream, and a request by whatever the server sends with its head: those keep the quiet interval.)
+   */
+  private quietOptional = false;
+  /** Each probe call sent, by call ID: the session header it went with, and whether it was a 2026-07-28 request. */
+  private readonly callsSent = new Map<string, { readonly sessionId: string | null; readonly modern: boolean }>();
 
   constructor(
     private readonly context: WireContext,
@@ -113,18 +142,50 @@ export class WireServer implements ServerInstance {
     private readonly epoch: number,
   ) {
     context.control.onActivity = () => this.touch();
+    context.control.sessionOfCall = (callId, reported) => this.sessionOfCall(callId, reported);
+    context.control.onNotification = (callId, message) => {
+      const provenance = provenanceOf(message);
+      const carried = [...this.connections.values()].some((entry) => entry.state === 'open' && entry.calls.has(callId));
+      if (provenance === null || !carried) {
+        this.quietOptional = false;
+        return;
+      }
+      this.framesExpected.set(frameKey(provenance), { callId, sessionId: provenance.sessionId });
+    };
     context.control.onResult = (callId) => {
+      this.quietOptional = false;
       for (const entry of this.connections.values()) {
         if (entry.state === 'open' && entry.calls.has(callId)) this.resultsExpected.add(callId);
       }
     };
   }
 
+  /**
+   * The session an execution of `callId` belongs to, read from the call as it was sent: a legacy call's is the session
+   * it was sent in; a 2026-07-28 call has none (''), unless its tool reports the very session ID that was attached to
+   * its request (the server took a proxy-attached header for a session, which modern-exchange-stateless judges). What the
+   * tool reports is used only for a call this harness never sent.
+   */
+  private sessionOfCall(callId: string, reported: string): string {
+    const sent = this.callsSent.get(callId);
+    if (sent === undefined) return reported;
+    if (sent.modern) return sent.sessionId !== null && reported === sent.sessionId ? reported : '';
+    return sent.sessionId ?? '';
+  }
+
   /** A connection stops carrying anything: results expected only on it are no longer expected. */
   private release(entry: WireConnection): void {
+    const open = [...this.connections.values()].filter((other) => other !== entry && other.state === 'open');
     for (const callId of entry.calls) {
-      const elsewhere = [...this.connections.values()].some((other) => other !== entry && other.state === 'open' && other.calls.has(callId));
+      const elsewhere = open.some((other) => other.calls.has(callId));
       if (!elsewhere) this.resultsExpected.delete(callId);
+    }
+    for (const [key, expected] of this.framesExpected) {
+      const still = open.some((other) => (expected.callId === null ? standaloneFor(other, expected.sessionId) : other.calls.has(expected.callId)));
+      if (!still) {
+        this.framesExpected.delete(key);
+        this.quietOptional = false;
+      }
     }
   }
 
@@ -133,6 +194,9 @@ export class WireServer implements ServerInstance {
   }
 
   private checkAlive(): void {
+    // An error on the simulator's side while it answered a tool is a harness failure: it ends the run loudly.
+    const failure = this.context.control.failure;
+    if (failure !== null) throw failure;
     const fault = this.context.fault();
     if (fault !== null) throw new WireFault(fault);
   }
@@ -189,10 +253,14 @@ export class WireServer implements ServerInstance {
     this.assertLive('handle');
     this.checkAlive();
     if (this.connections.has(request.connection)) throw new Error(`assertion: connection ${request.connection} was already used`);
-    const entry: WireConnection = { connection: request.connection, request: null, response: null, state: 'open', calls: new Set() };
+    const getOf = request.method === 'GET' ? request.sessionId : null;
+    const entry: WireConnection = { connection: request.connection, getOf, request: null, response: null, state: 'open', calls: new Set() };
     if (request.method === 'POST' && isProbeCall(request.body)) {
       const callId = (request.body['params'] as { arguments?: { callId?: unknown } }).arguments?.callId;
-      if (typeof callId === 'string') entry.calls.add(callId);
+      if (typeof callId === 'string') {
+        entry.calls.add(callId);
+        this.callsSent.set(callId, { sessionId: request.sessionId, modern: isModernBody(request.body) });
+      }
     }
     this.connections.set(request.connection, entry);
     const sent = this.send(request);
@@ -242,6 +310,7 @@ export class WireServer implements ServerInstance {
           entry.calls.add(provenance.callId);
           if (provenance.result) this.resultsExpected.delete(provenance.callId);
         }
+        if (provenance !== null && !provenance.result) this.framesExpected.delete(frameKey(provenance));
         this.host.frame(entry.connection, frame);
       }
     });
@@ -268,11 +337,12 @@ export class WireServer implements ServerInstance {
       const now = wallMs();
       if (now - started >= timing.settleMsMax) {
         stats.settlesCutShort += 1;
+        this.framesExpected.clear();
         break;
       }
       const quietFor = now - this.lastActivityMs;
-      const waiting = this.headsPending > 0 || control.unconsumed > 0 || control.unacknowledged > 0 || this.resultsExpected.size > 0;
-      if (!waiting && quietFor >= timing.quietMs) {
+      const waiting = this.headsPending > 0 || control.unconsumed > 0 || control.unacknowledged > 0 || this.resultsExpected.size > 0 || this.framesExpected.size > 0;
+      if (!waiting && (this.quietOptional || quietFor >= timing.quietMs)) {
         // Quiet by the clock; but bytes that arrived while this process was not running are read only in the next
         // I/O poll, after the timers. Let that poll run, and settle only if it brought nothing.
         const before = this.lastActivityMs;
@@ -283,6 +353,7 @@ export class WireServer implements ServerInstance {
       await sleepMs(waiting ? SETTLE_POLL_MS : timing.quietMs - quietFor);
     }
     stats.settleMs += wallMs() - started;
+    this.quietOptional = false;
   }
 
   async cut(connection: number): Promise<void> {
@@ -298,6 +369,8 @@ export class WireServer implements ServerInstance {
 
   async advance(execution: number): Promise<void> {
     this.assertLive('advance');
+    // Optional until the step turns out to be a result, or a notification no open connection is expected to carry.
+    this.quietOptional = true;
     this.context.control.release(execution);
     await this.settle();
   }
@@ -315,6 +388,12 @@ export class WireServer implements ServerInstance {
       method: 'tools/call',
       params: { name: 'notify', arguments: { message } },
     };
+    // Its frame is expected on the session's open standalone stream, if there is one; the tool's answer says it was sent.
+    const provenance = provenanceOf(message);
+    const standalone = [...this.connections.values()].some((entry) => entry.state === 'open' && standaloneFor(entry, sessionId));
+    if (provenance !== null && standalone) this.framesExpected.set(frameKey(provenance), { callId: null, sessionId });
+    // Set before the exchange: the stream closing meanwhile takes it back (release).
+    this.quietOptional = provenance !== null && standalone;
     const sent = this.send({ method: 'POST', sessionId, body, lastEventId: null });
     const response = await sent.head;
     await this.readAll(response);
@@ -336,6 +415,7 @@ export class WireServer implements ServerInstance {
       entry.request?.destroy();
     }
     this.resultsExpected.clear();
+    this.framesExpected.clear();
   }
 
   async dispose(): Promise<void> {

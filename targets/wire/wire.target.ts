@@ -141,6 +141,7 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
   const target: WireTarget = {
     name: options.serve === null ? `url:${url.href}` : `serve:${options.serve}`,
     kind: 'module',
+    realTime: true,
     description: `an MCP server over the wire at ${url.href}${options.serve === null ? '' : ` (started as ${options.serve})`}`,
     breaks: [],
     url,
