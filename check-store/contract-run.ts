@@ -27,6 +27,8 @@ export interface ContractRunResult {
   readonly steps: readonly ContractStep[] | null;
   /** What went wrong ending the run (an onRunEnd hook or the module's close() threw or hung), one line each. */
   readonly teardown: readonly string[];
+  /** Waits that ran out the call timeout: at most 1 (the first ends the run), whatever the store does. */
+  readonly timeoutsWaited: number;
 }
 
 /** Replays a choice sequence; each choice is reduced modulo the enabled operations, so any sequence is a valid run. */
@@ -161,6 +163,7 @@ export async function runContract(
       tick: 0,
       activity: 0,
       step: 0,
+      timeoutsWaited: 0,
       notes: null,
     };
     const steps: ContractStep[] | null = record ? [] : null;
@@ -169,7 +172,8 @@ export async function runContract(
     const opening: string[] = [];
     world.notes = record ? opening : null;
     await openIncarnation(world);
-    for (; world.step < config.stepsMax; world.step += 1) {
+    // A wait that ran out ends the run: its verdict (a call that never settled) is known.
+    for (; world.step < config.stepsMax && world.timeoutsWaited === 0; world.step += 1) {
       const actions = enumerateContractActions(world);
       if (actions.length === 0) break;
       const choice = choices.choose(actions);
@@ -197,7 +201,7 @@ export async function runContract(
     const opened = storeWorld;
     storeWorld = null;
     const teardown = await opened.end(config.callTimeoutMs);
-    return { violations, choices: used, taken, steps, teardown };
+    return { violations, choices: used, taken, steps, teardown, timeoutsWaited: world.timeoutsWaited };
   } finally {
     try {
       if (storeWorld !== null) await storeWorld.end(config.callTimeoutMs);
