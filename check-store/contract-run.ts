@@ -1,9 +1,10 @@
-// One contract run: a fresh world (a fresh instance of the store's module, the SDK's clock and randomness patched
-// from the run's seed), operations picked by a choice source, a final drain, then the judge. A run is a function of
+// One contract run: a fresh world (a fresh instance of the store's module, the SDK's clock and randomness and
+// node:crypto's randomUUID and randomBytes patched from the run's seed), operations picked by a choice source, a final drain, then the judge. A run is a function of
 // (store, config, choices), as long as the store itself is deterministic given the patched globals.
 
 import { type Prng, createPrng } from '../sim/prng.ts';
 import { patchSdkGlobals } from '../targets/sdk/random.ts';
+import { patchNodeCrypto } from './random.ts';
 import type { StoreSource, StoreWorld } from '../targets/module/module.target.ts';
 import { CONTRACT_ACTION_KINDS, type ContractAction, type ContractActionKind, describeContractAction, drain, enumerateContractActions, openIncarnation, performContractAction } from './contract-actions.ts';
 import { judgeContract } from './contract-judge.ts';
@@ -141,6 +142,7 @@ export async function runContract(
 ): Promise<ContractRunResult> {
   const record = options.record === true;
   const globals = patchSdkGlobals(config.seed);
+  const crypto = patchNodeCrypto(config.seed);
   let storeWorld: StoreWorld | null = null;
   try {
     storeWorld = await source.openWorld(config.seed);
@@ -206,6 +208,7 @@ export async function runContract(
     try {
       if (storeWorld !== null) await storeWorld.end(config.callTimeoutMs);
     } finally {
+      crypto.restore();
       globals.restore();
     }
   }

@@ -18,6 +18,7 @@ import { sdkCoreTarget } from '../targets/sdk/index.ts';
 import type { Target } from '../targets/target.ts';
 import type { Trace } from '../traces/trace.ts';
 import { type KeyedChoice, pickKeyed, shrinkSequence } from './shrink-sequence.ts';
+import { patchNodeCrypto } from './random.ts';
 
 /** Events each stream retains in this phase: more than any run stores, so sdk-core, the reference, never evicts. */
 export const END_TO_END_WINDOW_EVENTS = 64;
@@ -192,11 +193,15 @@ async function runKeyed(
       return choice;
     },
   };
+  // The store's own draws from node:crypto are seeded by the run too (the SDK target seeds the globals it uses).
+  const crypto = patchNodeCrypto(config.seed);
   try {
     return { result: await runSimulation(target, config, source, { properties }), error: null, taken, followed };
   } catch (error) {
     if (error instanceof StoreModuleError) throw error;
     return { result: null, error, taken, followed };
+  } finally {
+    crypto.restore();
   }
 }
 
