@@ -282,10 +282,17 @@ export const STORE_CHECK_NOT_BEGUN: StoreCheckProgress = { probed: false, contra
 
 /**
  * Makes at most `runsNow` more runs (contract first, then end to end) of the check described by `progress`, on a
- * store source (the CLI's worker wraps the source to name each store call). The same runs, made in one call or in
+ * store source (the CLI's worker wraps the source to name each store call); `handOver.pause`, asked between runs,
+ * returns earlier (the worker sees evidence that it should be recycled). The same runs, made in one call or in
  * several (in fresh threads), give the same violations and the same trace bytes.
  */
-export async function advanceStoreCheck(source: StoreSource, options: CheckEventStoreOptions, progress: StoreCheckProgress, runsNow: number): Promise<StoreCheckProgress> {
+export async function advanceStoreCheck(
+  source: StoreSource,
+  options: CheckEventStoreOptions,
+  progress: StoreCheckProgress,
+  runsNow: number,
+  handOver: { readonly pause?: () => boolean } = {},
+): Promise<StoreCheckProgress> {
   const checked = checkedOptions(options);
   const { shared, durable, seed, callTimeoutMs } = checked;
   if (progress.done) return progress;
@@ -308,6 +315,7 @@ export async function advanceStoreCheck(source: StoreSource, options: CheckEvent
       stopped,
       progress: contract,
       runsNow: left,
+      ...(handOver.pause === undefined ? {} : { pause: handOver.pause }),
       onFinding: (finding) => push(contractViolation(finding, { out, shared })),
     });
     left -= outcome.runs - (contract?.runs ?? 0);
@@ -341,6 +349,8 @@ export async function advanceStoreCheck(source: StoreSource, options: CheckEvent
       stopped,
       progress: endToEnd,
       runsNow: left,
+      // A phase begun in this call makes its first run whatever `pause` says: every call makes progress.
+      ...(handOver.pause === undefined ? {} : { pause: handOver.pause }),
       onFinding: (finding) => push(endToEndViolation(finding, { out, shared })),
     });
     endToEnd = outcome.progress;

@@ -30,6 +30,11 @@ export interface ContractCheckOptions {
   readonly progress?: ContractProgress | null;
   /** Runs this call makes at the most before it returns its progress (the CLI recycles its worker then); default all. */
   readonly runsNow?: number;
+  /**
+   * Asked between runs, after the first of this call: true returns the progress so far, not done, for a fresh
+   * thread to go on from (the CLI's worker, when it sees its memory or its open handles grow).
+   */
+  readonly pause?: () => boolean;
 }
 
 /**
@@ -184,7 +189,7 @@ export async function checkContract(source: StoreSource, options: ContractCheckO
     timeoutsWaited += result.timeoutsWaited;
     return result;
   };
-  for (let run = first; earlier?.done !== true && hungRun === null && run <= last && !exhausted() && options.stopped?.() !== true; run += 1) {
+  for (let run = first; earlier?.done !== true && hungRun === null && run <= last && !exhausted() && options.stopped?.() !== true && (run === first || options.pause?.() !== true); run += 1) {
     runs = run;
     const config = contractConfigOf(options, contractRunSeed(options.seed, run));
     const result = await runContract(source, config, contractWalk(config.seed, config.stepsMax));

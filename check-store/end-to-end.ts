@@ -54,6 +54,11 @@ export interface EndToEndOptions {
   readonly progress?: EndToEndProgress | null;
   /** Runs this call makes at the most before it returns its progress (the CLI recycles its worker then); default all. */
   readonly runsNow?: number;
+  /**
+   * Asked between runs, after the first of this call: true returns the progress so far, not done, for a fresh
+   * thread to go on from (the CLI's worker, when it sees its memory or its open handles grow).
+   */
+  readonly pause?: () => boolean;
 }
 
 /**
@@ -249,7 +254,7 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
     for (const line of all.filter((item) => item.startsWith('teardown: '))) if (teardown.length < 5) teardown.push(line);
     return all.filter((item) => !item.startsWith('teardown: '));
   };
-  runsLoop: for (let run = first; !ended && run <= last && options.stopped?.() !== true; run += 1) {
+  runsLoop: for (let run = first; !ended && run <= last && options.stopped?.() !== true && (run === first || options.pause?.() !== true); run += 1) {
     runs = run;
     const config = endToEndConfig(runSeed(options.seed, run), options);
     // Properties the transport broke, or that have their bound of findings, are set aside so the walk can go on.
