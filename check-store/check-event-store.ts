@@ -17,6 +17,7 @@ import { type EndToEndFinding, type EndToEndProgress, type TransportDefect, chec
 import { endToEndSeverity, endToEndStoreDid } from './end-to-end-properties.ts';
 import { type ContractTrace, writeContractTrace } from './store-traces.ts';
 import { writeTrace } from '../traces/store.ts';
+import { withTimeout } from '../targets/module/clock.ts';
 
 /** A store to check: a factory function, a module path (string or file URL), or a module with a named export. */
 export type StoreInput = EventStoreFactory | string | URL | StoreModuleRef;
@@ -93,6 +94,8 @@ export interface StoreViolation {
   /** The shrunk, replayable run: a contract trace or a simulator trace; null for a hang found end to end. */
   readonly trace: ContractTrace | Trace | null;
   readonly shrink: { readonly originalLength: number; readonly shrunkLength: number; readonly evaluations: number } | null;
+  /** Null when the shrink ran to its end; else why it stopped early (candidates whose calls hung, each a timeout). */
+  readonly shrinkCut: string | null;
   /** Null when it reproduced on re-running; else how often it did (a store with real timing or randomness). */
   readonly flaky: { readonly reproduced: number; readonly reruns: number } | null;
   /** The trace file written (with `out`), and the command that replays it. */
@@ -135,7 +138,11 @@ export interface StoreCheckResult {
   readonly transportDefects: readonly TransportDefect[];
   /** Teardown problems (an onRunEnd hook or close() threw or hung), a warning; the first few, one line each. */
   readonly teardown: readonly string[];
-  readonly contract: { readonly runs: number };
+  /**
+   * `timeoutsWaited`: waits for the store that ran out the call timeout; `hungRun`: the run after which the phase
+   * ended because a call in it never settled (every later run could cost a timeout too), null when none did.
+   */
+  readonly contract: { readonly runs: number; readonly timeoutsWaited: number; readonly hungRun: number | null };
   /** `skipped` says why the phase did not run, if it did not. */
   readonly endToEnd: { readonly runs: number; readonly steps: number; readonly skipped: string | null };
   /** True when `stopped` ended the check early: what it found so far. */
@@ -222,10 +229,22 @@ function contractSizes(sizes: ReturnType<typeof checkedOptions>['sizes'], durabl
   };
 }
 
+/**
+ * Real milliseconds importing the store's module may take at the least, whatever the call timeout: compiling a
+ * TypeScript module and loading what it imports (the SDK, a database client) takes a few hundred of them.
+ */
+export const IMPORT_TIMEOUT_FLOOR_MS = 2_000;
+
 async function probe(source: StoreSource, options: { shared: boolean; durable: boolean; callTimeoutMs: number }): Promise<void> {
   if (source.ref !== null) checkStoreModulePath(source.ref);
   const where = source.ref === null ? 'the factory' : source.ref.path;
-  const world = await source.openWorld('probe');
+  // A module whose top-level await never settles would hold the check for ever: its import gets the factory's bound.
+  const importMs = Math.max(options.callTimeoutMs, IMPORT_TIMEOUT_FLOOR_MS);
+  const world = await withTimeout(
+    source.openWorld('probe'),
+    importMs,
+    () => new StoreModuleError(`${where}: importing the module did not settle within ${importMs} ms (a top-level await that never settles?)`),
+  );
   try {
     await callFactory(
       world.factory,
@@ -289,10 +308,17 @@ export const STORE_CHECK_NOT_BEGUN: StoreCheckProgress = { probed: false, contra
 
 /**
  * Makes at most `runsNow` more runs (contract first, then end to end) of the check described by `progress`, on a
- * store source (the CLI's worker wraps the source to name each store call). The same runs, made in one call or in
+ * store source (the CLI's worker wraps the source to name each store call); `handOver.pause`, asked between runs,
+ * returns earlier (the worker sees evidence that it should be recycled). The same runs, made in one call or in
  * several (in fresh threads), give the same violations and the same trace bytes.
  */
-export async function advanceStoreCheck(source: StoreSource, options: CheckEventStoreOptions, progress: StoreCheckProgress, runsNow: number): Promise<StoreCheckProgress> {
+export async function advanceStoreCheck(
+  source: StoreSource,
+  options: CheckEventStoreOptions,
+  progress: StoreCheckProgress,
+  runsNow: number,
+  handOver: { readonly pause?: () => boolean } = {},
+): Promise<StoreCheckProgress> {
   const checked = checkedOptions(options);
   const { shared, durable, seed, callTimeoutMs } = checked;
   if (progress.done) return progress;
@@ -315,6 +341,7 @@ export async function advanceStoreCheck(source: StoreSource, options: CheckEvent
       stopped,
       progress: contract,
       runsNow: left,
+      ...(handOver.pause === undefined ? {} : { pause: handOver.pause }),
       onFinding: (finding) => push(contractViolation(finding, { out, shared })),
     });
     left -= outcome.runs - (contract?.runs ?? 0);
@@ -348,6 +375,8 @@ export async function advanceStoreCheck(source: StoreSource, options: CheckEvent
       stopped,
       progress: endToEnd,
       runsNow: left,
+      // A phase begun in this call makes its first run whatever `pause` says: every call makes progress.
+      ...(handOver.pause === undefined ? {} : { pause: handOver.pause }),
       onFinding: (finding) => push(endToEndViolation(finding, { out, shared })),
     });
     endToEnd = outcome.progress;
@@ -380,7 +409,7 @@ export function storeCheckResult(ref: StoreModuleRef | null, options: CheckEvent
     advice: count('advice'),
     transportDefects: progress.endToEnd?.transportDefects ?? [],
     teardown: [...(progress.contract?.teardown ?? []), ...(progress.endToEnd?.teardown ?? []), ...progress.teardown],
-    contract: { runs: progress.contract?.runs ?? 0 },
+    contract: { runs: progress.contract?.runs ?? 0, timeoutsWaited: progress.contract?.timeoutsWaited ?? 0, hungRun: progress.contract?.hungRun ?? null },
     endToEnd: {
       runs: progress.endToEnd?.runs ?? 0,
       steps: progress.endToEnd?.steps ?? 0,
@@ -411,6 +440,7 @@ function contractViolation(finding: ContractFinding, options: { out: string | nu
     run: finding.run,
     trace,
     shrink: trace.shrink,
+    shrinkCut: finding.shrinkCut,
     flaky: finding.flaky,
     file,
     replay: file === null ? null : `npx resumecheck check-store --replay ${quote(file)}`,
@@ -433,6 +463,7 @@ function endToEndViolation(finding: EndToEndFinding, options: { out: string | nu
       run: finding.run,
       trace: null,
       shrink: null,
+      shrinkCut: null,
       flaky: null,
       file: null,
       replay: null,
@@ -453,6 +484,7 @@ function endToEndViolation(finding: EndToEndFinding, options: { out: string | nu
       run: finding.run,
       trace: null,
       shrink: { originalLength: finding.originalLength, shrunkLength: finding.choices.length, evaluations: finding.evaluations },
+      shrinkCut: null,
       flaky: null,
       file: null,
       replay: null,
@@ -475,6 +507,7 @@ function endToEndViolation(finding: EndToEndFinding, options: { out: string | nu
     run: finding.run,
     trace,
     shrink: trace.shrink,
+    shrinkCut: null,
     flaky: finding.flaky,
     file,
     replay: file === null ? null : `npx resumecheck replay ${quote(file)}`,

@@ -2,6 +2,7 @@
 // timers cannot take the checker down silently: the main thread (contained-check.ts) watches the worker, and this side
 // reports each violation as it is found, names every store call in a shared slot, and beats while its loop turns.
 
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { every } from '../targets/module/clock.ts';
@@ -9,7 +10,7 @@ import { type StoreSource, type StoreWorld, moduleSource } from '../targets/modu
 import { type EventStoreFactory, type StoreModuleRef, StoreModuleError, firstLine } from '../targets/module/store-module.ts';
 import { callSlotWriter, type CallSlotWriter } from './call-slot.ts';
 import { type CheckEventStoreOptions, type StoreCheckProgress, advanceStoreCheck } from './check-event-store.ts';
-import { LEAKED_HANDLES_WARNING, type WorkerReport, type WorkerRequest } from './contained-check.ts';
+import { LEAKED_HANDLES_WARNING, type RecycleBounds, type WorkerReport, type WorkerRequest } from './contained-check.ts';
 
 /** Milliseconds between heartbeats. */
 const BEAT_MS = 100;
@@ -84,7 +85,7 @@ function leakedResources(before: Map<string, number>, after: Map<string, number>
 }
 
 async function run(port: NonNullable<typeof parentPort>): Promise<void> {
-  const { ref, options, slot: buffer, progress, runsNow } = workerData as { ref: StoreModuleRef; options: CheckEventStoreOptions; slot: SharedArrayBuffer; progress: StoreCheckProgress; runsNow: number };
+  const { ref, options, slot: buffer, progress, recycle } = workerData as { ref: StoreModuleRef; options: CheckEventStoreOptions; slot: SharedArrayBuffer; progress: StoreCheckProgress; recycle: RecycleBounds };
   const slot = callSlotWriter(buffer);
   // A first beat at once: the main thread's stricter bound applies from here, not after the first interval.
   slot.beat();
@@ -95,12 +96,17 @@ async function run(port: NonNullable<typeof parentPort>): Promise<void> {
   });
   const send = (report: WorkerReport): void => port.postMessage(report);
   const before = resourceCounts();
+  const handlesBefore = process.getActiveResourcesInfo().length;
+  // The evidence that a fresh thread should go on: the module instances the runs imported (never freed) or what the
+  // store left open have grown past their bounds.
+  const pause = (): boolean => getHeapStatistics().used_heap_size > recycle.heapBytes || process.getActiveResourcesInfo().length - handlesBefore > recycle.handles;
   try {
     const advanced = await advanceStoreCheck(
       tracedSource(moduleSource(ref), slot),
       { ...options, stopped: () => stopped, onViolation: (violation) => send({ type: 'violation', violation }) },
       progress,
-      runsNow,
+      recycle.runs,
+      { pause },
     );
     // One warning per check: each thread's runs leave their own handles, and the first thread to see some says so.
     const leaked = advanced.teardown.some((line) => line.startsWith(LEAKED_HANDLES_WARNING)) ? null : leakedResources(before, resourceCounts());

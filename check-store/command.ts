@@ -51,7 +51,10 @@ function describeStore(ref: StoreModuleRef, shared: boolean): string {
 }
 
 function printViolation(io: CommandIo, violation: StoreViolation): void {
-  const shrink = violation.shrink === null ? '' : `; shrunk from ${violation.shrink.originalLength} to ${violation.shrink.shrunkLength} ${violation.phase === 'contract' ? 'operations' : 'steps'} in ${violation.shrink.evaluations} runs`;
+  const shrink =
+    violation.shrink === null
+      ? ''
+      : `; shrunk from ${violation.shrink.originalLength} to ${violation.shrink.shrunkLength} ${violation.phase === 'contract' ? 'operations' : 'steps'} in ${violation.shrink.evaluations} runs${violation.shrinkCut === null ? '' : ` (${violation.shrinkCut})`}`;
   // The one set of labels (properties/severity.ts), and which flag makes a finding that is not a failure fail.
   const mark = violation.triggeredBy === null ? severityMark(violation.severity) : severityMark('advice');
   const reason = violation.triggeredBy === null ? notFailingReason(violation.severity, 'failure') : "triggered by the client's own fault: fails nothing";
@@ -82,6 +85,9 @@ function printSummary(io: CommandIo, result: StoreCheckResult): void {
   const contract = result.violations.filter((violation) => violation.phase === 'contract');
   const endToEnd = result.violations.filter((violation) => violation.phase === 'end-to-end');
   io.out(`contract phase (the store driven directly, calls overlapping): ${contract.length === 0 ? 'every property held' : `${contract.length} violation${contract.length === 1 ? '' : 's'}`} in ${result.contract.runs} runs`);
+  if (result.contract.hungRun !== null) {
+    io.out(`  it ended after run ${result.contract.hungRun}: a store call in it never settled, and every later run could wait the call timeout again`);
+  }
   const { runs, steps, skipped } = result.endToEnd;
   if (skipped !== null) {
     io.out(`end-to-end phase (the store inside the SDK transport): skipped, ${skipped}`);
@@ -116,7 +122,7 @@ function printSummary(io: CommandIo, result: StoreCheckResult): void {
 
 /** The `--json` envelope all resumecheck commands share, with the check's fields beside its keys. */
 function jsonOf(result: StoreCheckResult | null, extra: { config: Record<string, unknown>; elapsedMs: number; violations: readonly StoreViolation[]; contained: string | null; interrupted: boolean }): string {
-  const violations = (result?.violations ?? extra.violations).map(({ phase, property, severity, triggeredBy, explanation, storeDid, seed, run, shrink, flaky, file, replay, note }) => ({
+  const violations = (result?.violations ?? extra.violations).map(({ phase, property, severity, triggeredBy, explanation, storeDid, seed, run, shrink, shrinkCut, flaky, file, replay, note }) => ({
     phase,
     property,
     severity,
@@ -126,6 +132,7 @@ function jsonOf(result: StoreCheckResult | null, extra: { config: Record<string,
     seed,
     run,
     shrink,
+    shrinkCut,
     flaky,
     trace: file,
     replay,
@@ -229,7 +236,8 @@ export async function commandCheckStore({ values, positionals }: ParsedArgs, io:
   const options = { shared, durable, strict, runs, seed, callTimeoutMs, sizes, out };
   checkStoreModulePath(ref);
   const config = { module: ref.path, export: ref.exportName, shared, durable, strict, runs, seed, callTimeoutMs, sizes, out };
-  // The store runs in a worker: bad input found by its probe comes back before anything is printed (one line, exit 2).
+  // The header comes first, before the store's module is even imported (which may take long, or never end): bad input
+  // its probe finds still ends the command with one line on stderr and exit 2.
   let printedHeader = false;
   const header = (): void => {
     if (json || printedHeader) return;
@@ -237,6 +245,7 @@ export async function commandCheckStore({ values, positionals }: ParsedArgs, io:
     io.out(`resumecheck check-store: ${describeStore(ref, shared)}${durable ? ', durable (storage and sessions outlive restarts)' : ''}, seed ${seed}, ${runs} runs per phase, call timeout ${callTimeoutMs} ms`);
     io.out('');
   };
+  header();
   const check = startContainedCheck(ref, options, (violation) => {
     if (json) return;
     header();

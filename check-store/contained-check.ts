@@ -3,10 +3,13 @@
 // one verdict line naming the store call and the seed. An interruption (SIGINT, SIGTERM) stops the worker, keeps every
 // trace written so far and leaves no temporary file.
 //
-// The worker is recycled every few hundred runs: each simulated run imports the store's module afresh (so its
-// module-level state starts empty) and Node's ESM loader never frees a module, so one thread for a long check grows
-// without bound. A fresh thread goes on from the next run with what the check kept (advanceStoreCheck's progress);
-// runs are a function of the seed and their number, so the verdicts and the trace bytes are the same.
+// The worker is recycled on evidence that it should be: each simulated run imports the store's module afresh (so its
+// module-level state starts empty) and Node's ESM loader never frees a module, so a thread whose heap has grown past
+// a bound, or whose store has left handles open (timers, connections) past a bound, hands its progress back between
+// two runs and a fresh thread goes on from the next run with what the check kept (advanceStoreCheck's progress).
+// Runs are a function of the seed and their number, so the verdicts and the trace bytes are the same however the
+// runs are shared out. A thread that sees no such evidence makes every run: a fresh one costs a start (loading the
+// checker, the SDK and the store) and a cold JIT, which recycling every 200 runs paid twenty times in a 2000-run check.
 
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +32,8 @@ export type WorkerReport =
 
 /** How a contained check ended. */
 export type ContainedOutcome =
-  | { readonly kind: 'done'; readonly result: StoreCheckResult }
+  /** `workers`: the worker threads the check took (1 unless one was recycled). */
+  | { readonly kind: 'done'; readonly result: StoreCheckResult; readonly workers: number }
   | { readonly kind: 'bad-input'; readonly message: string }
   /** The store took the worker down, or stopped its loop: one verdict line; the violations found before it. */
   | { readonly kind: 'contained'; readonly verdict: string; readonly violations: readonly StoreViolation[] }
@@ -42,12 +46,31 @@ export const INTERRUPT_GRACE_MS = 800;
 const WATCH_MS = 100;
 /** Milliseconds the worker may take to start (loading the checker and the store's module) before its first beat. */
 const STARTUP_MS = 60_000;
-/** Runs (of either phase) one worker makes before a fresh one goes on: bounds the memory the store's module instances take. */
-export const RECYCLE_RUNS_DEFAULT = 200;
+/** Runs (of either phase) one worker makes at the most before a fresh one goes on, whatever the evidence. */
+export const RECYCLE_RUNS_DEFAULT = 100_000;
+/** Bytes of the worker's JavaScript heap in use, seen between two runs, past which a fresh worker goes on. */
+export const RECYCLE_HEAP_BYTES_DEFAULT = 256 * 2 ** 20;
+/** Handles (timers, sockets, ...) the worker's event loop holds beyond those it held at its start, past which a fresh worker goes on. */
+export const RECYCLE_HANDLES_DEFAULT = 64;
 /** The start of the teardown warning about handles a store left open. */
 export const LEAKED_HANDLES_WARNING = 'the store left handles open';
-/** Serializable options only: the worker gets no functions. `recycleRuns`: see {@link RECYCLE_RUNS_DEFAULT}. */
-export type ContainedOptions = Omit<CheckEventStoreOptions, 'onViolation' | 'stopped'> & { readonly recycleRuns?: number };
+/**
+ * Serializable options only: the worker gets no functions. When a worker is recycled: `recycleRuns` (see
+ * {@link RECYCLE_RUNS_DEFAULT}), `recycleHeapBytes` ({@link RECYCLE_HEAP_BYTES_DEFAULT}), `recycleHandles`
+ * ({@link RECYCLE_HANDLES_DEFAULT}).
+ */
+export type ContainedOptions = Omit<CheckEventStoreOptions, 'onViolation' | 'stopped'> & {
+  readonly recycleRuns?: number;
+  readonly recycleHeapBytes?: number;
+  readonly recycleHandles?: number;
+};
+
+/** What the worker is told besides the check: when to hand its progress back. */
+export interface RecycleBounds {
+  readonly runs: number;
+  readonly heapBytes: number;
+  readonly handles: number;
+}
 
 /** A running contained check. */
 export interface ContainedCheck {
@@ -72,7 +95,9 @@ export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptio
   const reader = callSlotReader(slot);
   // Compiled (dist/), the worker's own compiled module is its entry; from the sources, a shim that registers tsx first.
   const entry = new URL(import.meta.url.endsWith('.js') ? './check-worker.js' : './check-worker.mjs', import.meta.url);
-  const { recycleRuns = RECYCLE_RUNS_DEFAULT, ...checkOptions } = options;
+  const { recycleRuns = RECYCLE_RUNS_DEFAULT, recycleHeapBytes = RECYCLE_HEAP_BYTES_DEFAULT, recycleHandles = RECYCLE_HANDLES_DEFAULT, ...checkOptions } = options;
+  const recycle: RecycleBounds = { runs: recycleRuns, heapBytes: recycleHeapBytes, handles: recycleHandles };
+  let workers = 0;
   // A worker making no run would hand over the same progress for ever.
   if (!Number.isInteger(recycleRuns) || recycleRuns < 1) throw new Error(`assertion: recycleRuns takes a whole number of at least 1, got ${recycleRuns}`);
   const violations: StoreViolation[] = [];
@@ -119,7 +144,8 @@ export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptio
     }
   });
   const start = (progress: StoreCheckProgress): void => {
-    const current = new Worker(entry, { workerData: { ref, options: checkOptions, slot, progress, runsNow: recycleRuns }, stdout: false, stderr: false });
+    const current = new Worker(entry, { workerData: { ref, options: checkOptions, slot, progress, recycle }, stdout: false, stderr: false });
+    workers += 1;
     worker = current;
     startBeats = reader.beats();
     beats = startBeats;
@@ -132,7 +158,7 @@ export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptio
       // The old thread goes (with its module instances and whatever the store left open) before the next one starts.
       void current.terminate().then(() => {
         if (finished) return;
-        if (advanced.done || interrupted) return finish({ kind: 'done', result: storeCheckResult(ref, checkOptions, advanced) });
+        if (advanced.done || interrupted) return finish({ kind: 'done', result: storeCheckResult(ref, checkOptions, advanced), workers });
         start(advanced);
       });
     };

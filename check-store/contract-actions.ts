@@ -176,9 +176,23 @@ export function describeContractAction(world: ContractWorld, action: ContractAct
   }
 }
 
-/** Waits for the store until `done` holds or the call timeout passes (real time: the store may do I/O). */
+/**
+ * Waits for the store until `done` holds or the call timeout passes (real time: the store may do I/O); resolves to
+ * whether it holds. Once a wait of the run has run out, later waits only let the store's settled promises run: the
+ * call that outlasted the timeout is judged as never settling whatever comes after, so waiting again would only cost
+ * another timeout.
+ */
+async function waitForStore(world: ContractWorld, done: () => boolean): Promise<boolean> {
+  if (world.timeoutsWaited > 0) return waitUntil(done, 0);
+  if (await waitUntil(done, world.config.callTimeoutMs)) return true;
+  note(world, `  nothing settled within the call timeout (${world.config.callTimeoutMs} ms): the run ends here`);
+  world.timeoutsWaited += 1;
+  return false;
+}
+
+/** Waits for the store until `done` holds or the call timeout passes. */
 async function yieldUntil(world: ContractWorld, done: () => boolean): Promise<void> {
-  await waitUntil(done, world.config.callTimeoutMs);
+  await waitForStore(world, done);
 }
 
 /** The context of a factory call in this world. */
@@ -457,7 +471,7 @@ export async function drain(world: ContractWorld): Promise<void> {
     }
     if (allSettled(world)) return;
     const before = world.activity;
-    if (!(await waitUntil(() => world.activity !== before || allSettled(world), world.config.callTimeoutMs))) return;
+    if (!(await waitForStore(world, () => world.activity !== before || allSettled(world)))) return;
   }
 }
 

@@ -30,6 +30,11 @@ export interface ContractCheckOptions {
   readonly progress?: ContractProgress | null;
   /** Runs this call makes at the most before it returns its progress (the CLI recycles its worker then); default all. */
   readonly runsNow?: number;
+  /**
+   * Asked between runs, after the first of this call: true returns the progress so far, not done, for a fresh
+   * thread to go on from (the CLI's worker, when it sees its memory or its open handles grow).
+   */
+  readonly pause?: () => boolean;
 }
 
 /**
@@ -49,6 +54,10 @@ export interface ContractProgress {
   readonly shapes: readonly string[];
   readonly gists: readonly string[];
   readonly teardown: readonly string[];
+  /** Waits for the store that ran out the call timeout, in runs and shrinks alike. */
+  readonly timeoutsWaited: number;
+  /** The run after which the phase ended because a store call never settled in it; null when none did. */
+  readonly hungRun: number | null;
 }
 
 /** A contract violation found, shrunk and recorded. */
@@ -58,6 +67,8 @@ export interface ContractFinding {
   readonly trace: ContractTrace;
   /** Null when it reproduced; else how often re-running the run's choices showed it again. */
   readonly flaky: { readonly reproduced: number; readonly reruns: number } | null;
+  /** Null when the shrink ran to its end; else why it stopped early (its candidates hung: a bound on real time). */
+  readonly shrinkCut: string | null;
 }
 
 /** The outcome of the contract phase. */
@@ -69,12 +80,22 @@ export interface ContractCheckOutcome {
   readonly teardown: readonly string[];
   /** All the phase keeps, to go on from in another call ({@link ContractCheckOptions.progress}). */
   readonly progress: ContractProgress;
+  /** Waits for the store that ran out the call timeout (each costs `callTimeoutMs` of real time). */
+  readonly timeoutsWaited: number;
+  /** The run after which the phase ended because a store call never settled; null when it did not end so. */
+  readonly hungRun: number | null;
 }
 
 /** Shrink evaluations unless told otherwise: contract runs take milliseconds. */
 export const CONTRACT_SHRINK_EVALUATIONS_MAX = 400;
 /** Distinct violations reported per property at the most. */
 export const DISTINCT_VIOLATIONS_MAX = 3;
+/**
+ * Call timeouts one shrink may wait for: a candidate whose call hangs costs a whole timeout, so a store whose calls
+ * never settle would otherwise take minutes to shrink. With a run ending at its first timeout, this bounds a check of
+ * such a store to about this many timeouts and one more.
+ */
+export const SHRINK_TIMEOUTS_MAX = 5;
 /** Re-runs of a finding that did not reproduce, to say how flaky it is. */
 const FLAKY_RERUNS = 5;
 /** Teardown problems kept. */
@@ -101,8 +122,20 @@ export async function recordContractTrace(
   property: ContractPropertyName,
   shrink: { originalLength: number; evaluations: number } | null,
   seen: ContractViolation | null = null,
-): Promise<{ trace: ContractTrace; reproduced: boolean }> {
+): Promise<{ trace: ContractTrace; reproduced: boolean; timeoutsWaited: number }> {
   const recorded = await runContract(source, config, contractSequence(choices), { record: true });
+  return { ...contractTraceOf(source, config, recorded, property, shrink, seen), timeoutsWaited: recorded.timeoutsWaited };
+}
+
+/** Packs a recorded run as a trace of `property`'s violation (see {@link recordContractTrace}). */
+function contractTraceOf(
+  source: StoreSource,
+  config: ContractConfig,
+  recorded: ContractRunResult,
+  property: ContractPropertyName,
+  shrink: { originalLength: number; evaluations: number } | null,
+  seen: ContractViolation | null,
+): { trace: ContractTrace; reproduced: boolean } {
   const verdict = recorded.violations.find((violation) => violation.property === property) ?? seen;
   if (verdict === null) throw new Error(`assertion: no verdict of ${property} to record`);
   const trace: ContractTrace = {
@@ -149,11 +182,18 @@ export async function checkContract(source: StoreSource, options: ContractCheckO
   const first = runs + 1;
   const last = Math.min(options.runs, first - 1 + (options.runsNow ?? options.runs));
   const exhausted = (): boolean => CONTRACT_PROPERTY_NAMES.every((property) => (shrinks.get(property) ?? 0) >= shrinksMax || (found.get(property)?.length ?? 0) >= distinctMax);
-  const rerun = async (config: ContractConfig, steps: readonly KeyedChoice[]): Promise<ContractRunResult> => runContract(source, config, contractKeyed(steps));
-  for (let run = first; earlier?.done !== true && run <= last && !exhausted() && options.stopped?.() !== true; run += 1) {
+  let timeoutsWaited = earlier?.timeoutsWaited ?? 0;
+  let hungRun = earlier?.hungRun ?? null;
+  const rerun = async (config: ContractConfig, steps: readonly KeyedChoice[], record = false): Promise<ContractRunResult> => {
+    const result = await runContract(source, config, contractKeyed(steps), { record });
+    timeoutsWaited += result.timeoutsWaited;
+    return result;
+  };
+  for (let run = first; earlier?.done !== true && hungRun === null && run <= last && !exhausted() && options.stopped?.() !== true && (run === first || options.pause?.() !== true); run += 1) {
     runs = run;
     const config = contractConfigOf(options, contractRunSeed(options.seed, run));
     const result = await runContract(source, config, contractWalk(config.seed, config.stepsMax));
+    timeoutsWaited += result.timeoutsWaited;
     for (const problem of result.teardown) if (teardown.length < TEARDOWN_PROBLEMS_MAX) teardown.push(`run ${run} (seed ${config.seed}): ${problem}`);
     for (const property of CONTRACT_PROPERTY_NAMES) {
       const violation = result.violations.find((candidate) => candidate.property === property);
@@ -164,14 +204,28 @@ export async function checkContract(source: StoreSource, options: ContractCheckO
       if (gists.has(gist)) continue;
       gists.add(gist);
       shrinks.set(property, (shrinks.get(property) ?? 0) + 1);
-      // A candidate counts as failing only if it fails again on a second run: a flaky store cannot steer the shrink.
+      // A call that outlasted the whole call timeout is as settled a verdict as the checker can afford: the run that
+      // found it is not re-run, nor is a candidate that hung confirmed by a second run, and the last candidate that
+      // hung is recorded as it runs (each re-run would cost another timeout).
+      const hang = property === 'calls-settle' && result.timeoutsWaited > 0;
+      const timeoutsBefore = timeoutsWaited;
+      let lastRecorded: ContractRunResult | null = null;
       const fails = async (candidate: readonly KeyedChoice[]): Promise<readonly KeyedChoice[] | null> => {
-        const first = await rerun(config, candidate);
+        const first = await rerun(config, candidate, hang);
         if (!first.violations.some((item) => item.property === property)) return null;
+        if (hang && first.timeoutsWaited > 0) {
+          lastRecorded = first;
+          return first.taken;
+        }
+        // A candidate counts as failing only if it fails again on a second run: a flaky store cannot steer the shrink.
         const second = await rerun(config, candidate);
         return second.violations.some((item) => item.property === property) ? first.taken : null;
       };
-      const shrink = await shrinkSequence(result.taken, fails, options.shrinkEvaluationsMax ?? CONTRACT_SHRINK_EVALUATIONS_MAX);
+      const shrink = await shrinkSequence(result.taken, fails, options.shrinkEvaluationsMax ?? CONTRACT_SHRINK_EVALUATIONS_MAX, {
+        initialFails: hang,
+        // Candidates of a store whose calls hang each cost a timeout: the shrink's real time is bounded by their number.
+        spent: () => timeoutsWaited - timeoutsBefore >= SHRINK_TIMEOUTS_MAX,
+      });
       let finding: ContractFinding;
       if (shrink === null) {
         let reproduced = 0;
@@ -179,27 +233,39 @@ export async function checkContract(source: StoreSource, options: ContractCheckO
           if ((await rerun(config, result.taken)).violations.some((item) => item.property === property)) reproduced += 1;
         }
         const recorded = await recordContractTrace(source, config, result.choices, property, null, violation);
-        finding = { run, trace: recorded.trace, flaky: { reproduced, reruns: FLAKY_RERUNS + 1 } };
+        timeoutsWaited += recorded.timeoutsWaited;
+        finding = { run, trace: recorded.trace, flaky: { reproduced, reruns: FLAKY_RERUNS + 1 }, shrinkCut: null };
       } else {
         const shape = shapeOf(property, shrink.steps);
         if (shapes.has(shape)) continue;
         shapes.add(shape);
-        const recorded = await recordContractTrace(source, config, shrink.steps.map((step) => step.choice), property, shrink, violation);
+        const known: ContractRunResult | null = lastRecorded;
+        let recorded: { trace: ContractTrace; reproduced: boolean };
+        if (known !== null && (known as ContractRunResult).taken === shrink.steps) {
+          recorded = contractTraceOf(source, config, known, property, shrink, violation);
+        } else {
+          const made = await recordContractTrace(source, config, shrink.steps.map((step) => step.choice), property, shrink, violation);
+          timeoutsWaited += made.timeoutsWaited;
+          recorded = made;
+        }
         // Shrunk, two findings that read alike (IDs and labels aside) are one defect.
         const shrunkGist = gistOf(recorded.trace.verdict);
         if (gist !== shrunkGist && gists.has(shrunkGist)) continue;
         gists.add(shrunkGist);
-        finding = { run, trace: recorded.trace, flaky: recorded.reproduced ? null : { reproduced: 0, reruns: 1 } };
+        const shrinkCut = shrink.cut ? `shrinking stopped after ${SHRINK_TIMEOUTS_MAX} call timeouts` : null;
+        finding = { run, trace: recorded.trace, flaky: recorded.reproduced ? null : { reproduced: 0, reruns: 1 }, shrinkCut };
       }
       list.push(finding);
       found.set(property, list);
       order.push(finding);
       await options.onFinding?.(finding);
     }
+    // Every later run could wait a timeout again, and the verdict is known: the phase ends with this run.
+    if (result.timeoutsWaited > 0 && (found.get('calls-settle')?.length ?? 0) > 0) hungRun = run;
   }
-  const done = earlier?.done === true || runs >= options.runs || exhausted() || options.stopped?.() === true;
-  const progress: ContractProgress = { runs, done, findings: order, shrinks: [...shrinks], shapes: [...shapes], gists: [...gists], teardown };
-  return { runs, findings: CONTRACT_PROPERTY_NAMES.flatMap((property) => found.get(property) ?? []), teardown, progress };
+  const done = earlier?.done === true || hungRun !== null || runs >= options.runs || exhausted() || options.stopped?.() === true;
+  const progress: ContractProgress = { runs, done, findings: order, shrinks: [...shrinks], shapes: [...shapes], gists: [...gists], teardown, timeoutsWaited, hungRun };
+  return { runs, findings: CONTRACT_PROPERTY_NAMES.flatMap((property) => found.get(property) ?? []), teardown, progress, timeoutsWaited, hungRun };
 }
 
 /** Replays a contract trace against the store from `source`: the violations the same choices give now. */

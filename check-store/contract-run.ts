@@ -1,9 +1,10 @@
-// One contract run: a fresh world (a fresh instance of the store's module, the SDK's clock and randomness patched
-// from the run's seed), operations picked by a choice source, a final drain, then the judge. A run is a function of
+// One contract run: a fresh world (a fresh instance of the store's module, the SDK's clock and randomness and
+// node:crypto's randomUUID and randomBytes patched from the run's seed), operations picked by a choice source, a final drain, then the judge. A run is a function of
 // (store, config, choices), as long as the store itself is deterministic given the patched globals.
 
 import { type Prng, createPrng } from '../sim/prng.ts';
 import { patchSdkGlobals } from '../targets/sdk/random.ts';
+import { patchNodeCrypto } from './random.ts';
 import type { StoreSource, StoreWorld } from '../targets/module/module.target.ts';
 import { CONTRACT_ACTION_KINDS, type ContractAction, type ContractActionKind, describeContractAction, drain, enumerateContractActions, openIncarnation, performContractAction } from './contract-actions.ts';
 import { judgeContract } from './contract-judge.ts';
@@ -27,6 +28,8 @@ export interface ContractRunResult {
   readonly steps: readonly ContractStep[] | null;
   /** What went wrong ending the run (an onRunEnd hook or the module's close() threw or hung), one line each. */
   readonly teardown: readonly string[];
+  /** Waits that ran out the call timeout: at most 1 (the first ends the run), whatever the store does. */
+  readonly timeoutsWaited: number;
 }
 
 /** Replays a choice sequence; each choice is reduced modulo the enabled operations, so any sequence is a valid run. */
@@ -139,6 +142,7 @@ export async function runContract(
 ): Promise<ContractRunResult> {
   const record = options.record === true;
   const globals = patchSdkGlobals(config.seed);
+  const crypto = patchNodeCrypto(config.seed);
   let storeWorld: StoreWorld | null = null;
   try {
     storeWorld = await source.openWorld(config.seed);
@@ -161,6 +165,7 @@ export async function runContract(
       tick: 0,
       activity: 0,
       step: 0,
+      timeoutsWaited: 0,
       notes: null,
     };
     const steps: ContractStep[] | null = record ? [] : null;
@@ -169,7 +174,8 @@ export async function runContract(
     const opening: string[] = [];
     world.notes = record ? opening : null;
     await openIncarnation(world);
-    for (; world.step < config.stepsMax; world.step += 1) {
+    // A wait that ran out ends the run: its verdict (a call that never settled) is known.
+    for (; world.step < config.stepsMax && world.timeoutsWaited === 0; world.step += 1) {
       const actions = enumerateContractActions(world);
       if (actions.length === 0) break;
       const choice = choices.choose(actions);
@@ -197,11 +203,12 @@ export async function runContract(
     const opened = storeWorld;
     storeWorld = null;
     const teardown = await opened.end(config.callTimeoutMs);
-    return { violations, choices: used, taken, steps, teardown };
+    return { violations, choices: used, taken, steps, teardown, timeoutsWaited: world.timeoutsWaited };
   } finally {
     try {
       if (storeWorld !== null) await storeWorld.end(config.callTimeoutMs);
     } finally {
+      crypto.restore();
       globals.restore();
     }
   }

@@ -177,6 +177,11 @@ export interface ContractWorld {
   /** Things that happened (resolutions, sends, returns), as they happened. */
   activity: number;
   step: number;
+  /**
+   * Waits for the store that ran out the call timeout. After the first, the run's verdict is known (the call it waited
+   * for never settled): the run takes no further step and waits no more, so a hung call costs one timeout per run.
+   */
+  timeoutsWaited: number;
   /** Notes of the current step, when recording. */
   notes: string[] | null;
 }

@@ -18,6 +18,7 @@ import { sdkCoreTarget } from '../targets/sdk/index.ts';
 import type { Target } from '../targets/target.ts';
 import type { Trace } from '../traces/trace.ts';
 import { type KeyedChoice, pickKeyed, shrinkSequence } from './shrink-sequence.ts';
+import { patchNodeCrypto } from './random.ts';
 
 /** Events each stream retains in this phase: more than any run stores, so sdk-core, the reference, never evicts. */
 export const END_TO_END_WINDOW_EVENTS = 64;
@@ -53,6 +54,11 @@ export interface EndToEndOptions {
   readonly progress?: EndToEndProgress | null;
   /** Runs this call makes at the most before it returns its progress (the CLI recycles its worker then); default all. */
   readonly runsNow?: number;
+  /**
+   * Asked between runs, after the first of this call: true returns the progress so far, not done, for a fresh
+   * thread to go on from (the CLI's worker, when it sees its memory or its open handles grow).
+   */
+  readonly pause?: () => boolean;
 }
 
 /**
@@ -192,11 +198,15 @@ async function runKeyed(
       return choice;
     },
   };
+  // The store's own draws from node:crypto are seeded by the run too (the SDK target seeds the globals it uses).
+  const crypto = patchNodeCrypto(config.seed);
   try {
     return { result: await runSimulation(target, config, source, { properties }), error: null, taken, followed };
   } catch (error) {
     if (error instanceof StoreModuleError) throw error;
     return { result: null, error, taken, followed };
+  } finally {
+    crypto.restore();
   }
 }
 
@@ -244,7 +254,7 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
     for (const line of all.filter((item) => item.startsWith('teardown: '))) if (teardown.length < 5) teardown.push(line);
     return all.filter((item) => !item.startsWith('teardown: '));
   };
-  runsLoop: for (let run = first; !ended && run <= last && options.stopped?.() !== true; run += 1) {
+  runsLoop: for (let run = first; !ended && run <= last && options.stopped?.() !== true && (run === first || options.pause?.() !== true); run += 1) {
     runs = run;
     const config = endToEndConfig(runSeed(options.seed, run), options);
     // Properties the transport broke, or that have their bound of findings, are set aside so the walk can go on.

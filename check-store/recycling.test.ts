@@ -1,12 +1,13 @@
-// The CLI recycles its worker thread every few hundred runs so memory stays flat (each run imports the store's module
-// afresh, and Node never frees a module). A fresh worker goes on from the next run with what the check kept, so the
-// check's verdict, its findings and its trace files are byte for byte those of one worker making every run.
+// The CLI recycles its worker thread on evidence (its heap or the handles the store left open grown past a bound, or a
+// bound on runs) so memory stays bounded (each run imports the store's module afresh, and Node never frees a module).
+// A fresh worker goes on from the next run with what the check kept, so the check's verdict, its findings and its
+// trace files are byte for byte those of one worker making every run; without evidence, one worker makes them all.
 
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ContainedOutcome, startContainedCheck } from './contained-check.ts';
+import { type ContainedOptions, type ContainedOutcome, startContainedCheck } from './contained-check.ts';
 import type { StoreCheckResult } from './check-event-store.ts';
 
 // A store replaying in reverse: contract findings in its first runs, store findings and transport defects end to end.
@@ -14,20 +15,22 @@ import type { StoreCheckResult } from './check-event-store.ts';
 // when the SDK's tools began to observe the cancellation a closed transport causes, and found none in its 60 runs).
 const STORE = { path: 'check-store/fixtures/planted-stores.ts', exportName: 'reversedStore' } as const;
 
-async function check(recycleRuns: number): Promise<{ result: StoreCheckResult; files: Record<string, string>; seen: string[] }> {
+async function check(recycle: Pick<ContainedOptions, 'recycleRuns' | 'recycleHeapBytes' | 'recycleHandles'>, runs = 60): Promise<{ result: StoreCheckResult; files: Record<string, string>; seen: string[]; workers: number }> {
   const out = mkdtempSync(join(tmpdir(), 'resumecheck-recycling-'));
   const seen: string[] = [];
-  const outcome: ContainedOutcome = await startContainedCheck(STORE, { runs: 60, seed: '2', out, recycleRuns }, (violation) => seen.push(`${violation.phase} ${violation.property} run ${violation.run}`)).outcome;
+  const outcome: ContainedOutcome = await startContainedCheck(STORE, { runs, seed: '2', out, ...recycle }, (violation) => seen.push(`${violation.phase} ${violation.property} run ${violation.run}`)).outcome;
   if (outcome.kind !== 'done') throw new Error(`the check did not end: ${JSON.stringify(outcome)}`);
   const files = Object.fromEntries(readdirSync(out).sort().map((name) => [name, readFileSync(join(out, name), 'utf8')]));
   // The trace files' folders differ; all else must not.
   const violations = outcome.result.violations.map((violation) => ({ ...violation, file: violation.file === null ? null : basename(violation.file), replay: null }));
-  return { result: { ...outcome.result, violations }, files, seen };
+  return { result: { ...outcome.result, violations }, files, seen, workers: outcome.workers };
 }
 
 describe('check-store recycles its worker: the same check, byte for byte', () => {
   it('every 50 runs (contract 1-50 | 51-60 and end to end 1-40 | 41-60), every 17, and never give the same findings and trace files', async () => {
-    const whole = await check(1_000_000);
+    const whole = await check({});
+    // Nothing grew past a bound: one worker made all 120 runs.
+    expect(whole.workers).toBe(1);
     // The check must find something in both phases and across the workers' boundaries, or this test shows nothing:
     // every 17 runs, end-to-end runs 1-8 share the fourth worker with contract runs 52-60, and 9-25 are the fifth's.
     expect(whole.result.holds).toBe(false);
@@ -37,10 +40,35 @@ describe('check-store recycles its worker: the same check, byte for byte', () =>
     expect(whole.result.transportDefects.length).toBeGreaterThan(0);
     expect(Object.keys(whole.files).length).toBeGreaterThan(2);
     for (const recycleRuns of [50, 17]) {
-      const recycled = await check(recycleRuns);
+      const recycled = await check({ recycleRuns });
       expect(recycled.seen).toEqual(whole.seen);
       expect(recycled.result).toEqual(whole.result);
       expect(recycled.files).toEqual(whole.files);
     }
+    // Three checks of 120 runs each, in worker threads: minutes on a loaded 2-core machine.
+  }, 300_000);
+
+  it('on evidence: a heap bound every thread exceeds hands over after each run, with the same findings (seed 2, 3 runs per phase)', async () => {
+    const whole = await check({}, 3);
+    const recycled = await check({ recycleHeapBytes: 1 }, 3);
+    expect(whole.workers).toBe(1);
+    expect(whole.result.violations.length).toBeGreaterThan(0);
+    // Contract runs 1-3 one per worker; the third worker's call goes on into end-to-end run 1, then 2 and 3 one each.
+    expect(recycled.workers).toBe(5);
+    expect(recycled.seen).toEqual(whole.seen);
+    expect(recycled.result).toEqual(whole.result);
+    expect(recycled.files).toEqual(whole.files);
+  }, 120_000);
+
+  it('on evidence: a store leaving a timer open per instance is recycled once it left more than the bound (seed 1, 10 runs)', async () => {
+    const leaky = (recycleHandles?: number) =>
+      startContainedCheck({ path: 'check-store/fixtures/misbehaving-stores.ts', exportName: 'leakyStore' }, { runs: 10, seed: '1', endToEndRuns: 0, ...(recycleHandles === undefined ? {} : { recycleHandles }) }, () => {}).outcome;
+    const bounded = await leaky(4);
+    const unbounded = await leaky(1_000_000);
+    if (bounded.kind !== 'done' || unbounded.kind !== 'done') throw new Error('the check did not end');
+    expect(unbounded.workers).toBe(1);
+    expect(bounded.workers).toBeGreaterThan(1);
+    expect(bounded.result.contract.runs).toBe(10);
+    expect(bounded.result.holds).toBe(true);
   }, 120_000);
 });

@@ -2,7 +2,7 @@
 // and the key of the operation it picked (kind and operands): when an earlier step is removed, the enabled list of a
 // later step shifts, and the key finds the same operation again where a bare index would pick another. Chunks are
 // removed (halves, quarters, ... single steps), then single choices lowered toward 0 (dropping the key), until nothing
-// more goes or the bound is spent.
+// more goes or a bound is spent (evaluations, or a budget of the caller's such as call timeouts waited).
 
 /** One step of a run: the index picked, and the key of the operation it was (null: use the index). */
 export interface KeyedChoice {
@@ -14,8 +14,21 @@ export interface KeyedChoice {
 export interface SequenceShrink {
   readonly steps: readonly KeyedChoice[];
   readonly originalLength: number;
-  /** Predicate evaluations made. */
+  /** Predicate evaluations made (the first, re-running `initial`, counted unless it was known to fail). */
   readonly evaluations: number;
+  /** True when {@link ShrinkSequenceOptions.spent} stopped the shrink before it had tried every candidate. */
+  readonly cut: boolean;
+}
+
+/** How a shrink may be told what is known and when to stop besides its evaluation bound. */
+export interface ShrinkSequenceOptions {
+  /**
+   * True when `initial` is known to fail (the run that found it just took these steps, and its verdict cannot be
+   * doubted, as with a call that outlasted the call timeout): it is not re-run first.
+   */
+  readonly initialFails?: boolean;
+  /** Asked before each candidate: true stops the shrink there (a budget of real time spent, such as call timeouts). */
+  readonly spent?: () => boolean;
 }
 
 /** Picks the step's operation: the one with the step's key if it is enabled, else the index modulo the count. */
@@ -35,12 +48,19 @@ export async function shrinkSequence(
   initial: readonly KeyedChoice[],
   fails: (candidate: readonly KeyedChoice[]) => Promise<readonly KeyedChoice[] | null>,
   evaluationsMax: number,
+  options: ShrinkSequenceOptions = {},
 ): Promise<SequenceShrink | null> {
-  let evaluations = 1;
-  let current = await fails(initial);
+  const known = options.initialFails === true;
+  let evaluations = known ? 0 : 1;
+  let current = known ? initial : await fails(initial);
   if (current === null) return null;
+  let cut = false;
   const attempt = async (candidate: readonly KeyedChoice[]): Promise<boolean> => {
-    if (evaluations >= evaluationsMax) return false;
+    if (evaluations >= evaluationsMax || cut) return false;
+    if (options.spent?.() === true) {
+      cut = true;
+      return false;
+    }
     evaluations += 1;
     const taken = await fails(candidate);
     if (taken === null || taken.length > candidate.length) return false;
@@ -48,7 +68,7 @@ export async function shrinkSequence(
     return true;
   };
   let improved = true;
-  while (improved && evaluations < evaluationsMax) {
+  while (improved && evaluations < evaluationsMax && !cut) {
     improved = false;
     for (let size = Math.max(1, Math.floor(current.length / 2)); size >= 1; size = size === 1 ? 0 : Math.max(1, Math.floor(size / 2))) {
       // Aligned chunks from the end: later steps usually matter least, and each size costs about length/size runs.
@@ -70,5 +90,5 @@ export async function shrinkSequence(
       }
     }
   }
-  return { steps: current, originalLength: initial.length, evaluations };
+  return { steps: current, originalLength: initial.length, evaluations, cut };
 }

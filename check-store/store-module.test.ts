@@ -33,7 +33,9 @@ describe('check-store: bad input exits 2 with one line on stderr', () => {
     it(`${name}: ${['check-store', ...args].join(' ')}`, async () => {
       const result = await run(['check-store', ...args]);
       expect(result.code).toBe(2);
-      expect(result.out).toEqual([]);
+      // What the store's module does is found in the worker, after the header (printed before the module is imported);
+      // bad flags and paths are found before it.
+      expect(result.out.filter((line) => line !== '' && !line.startsWith('resumecheck check-store: '))).toEqual([]);
       expect(result.err).toHaveLength(1);
       expect(result.err[0]).toMatch(/^resumecheck: /);
       expect(result.err[0]).toMatch(says);
@@ -48,7 +50,7 @@ describe('check-store: bad input exits 2 with one line on stderr', () => {
       });
     });
     expect(code).toBe(2);
-    expect(stdout).toBe('');
+    expect(stdout).toMatch(/^resumecheck check-store: check-store\/fixtures\/throws-on-import\.ts \(default export\)[^\n]*\n\n$/);
     expect(stderr.trimEnd().split('\n')).toEqual([`resumecheck: ${FIXTURES}/throws-on-import.ts: importing it threw: the database URL is not configured`]);
   });
 

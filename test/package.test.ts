@@ -1,6 +1,8 @@
 // The package as a server author gets it: `npm pack`, installed from the tarball into a fresh project, then used
 // there from plain Node (both entries, import and require), from TypeScript (a consumer type-checked with tsc), and
-// from the command line (npx resumecheck). Needs dist/ built (npm test builds first) and the npm registry, or npm's
+// from the command line (npx resumecheck). And the event store alone (packages/event-store), packed and installed
+// into another fresh project beside the lowest SDK of the peer range: no other package comes with it, and a cut tool
+// call resumes there over loopback HTTP. Needs dist/ built (npm test builds first) and the npm registry, or npm's
 // cache, for the dependencies; every child process is bounded in time.
 
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
@@ -134,5 +136,40 @@ describe('the packed package, installed into a fresh project', () => {
     const typescript = resumecheck('check-store', 'store.ts', '--runs', '5');
     expect(typescript.status).toBe(2);
     expect(typescript.stderr.trim()).toBe('resumecheck: store.ts: a .ts store module needs tsx to load it (npm install --save-dev tsx), or give the compiled .js file');
+  });
+});
+
+describe('the event store alone (packages/event-store), installed into a fresh project with the lowest SDK of the range', () => {
+  const storeApp = join(scratch, 'store-app');
+  const peer = (JSON.parse(readFileSync(join(ROOT, 'packages/event-store/package.json'), 'utf8')) as { peerDependencies: Record<string, string> }).peerDependencies['@modelcontextprotocol/sdk']!;
+  const lowest = /^>=(\d+\.\d+\.\d+) /.exec(peer)?.[1];
+
+  beforeAll(() => {
+    expect(lowest, `the peer range ${peer} names its lowest version`).toBeDefined();
+    // Not --ignore-scripts: its prepack builds its dist/ from event-store/ and core/ (the root's dist/ is not touched).
+    const pack = ok(run('npm', ['pack', '--json', '--pack-destination', scratch], join(ROOT, 'packages/event-store')), 'npm pack (event store)');
+    const tarball = (JSON.parse(pack.slice(pack.indexOf('['))) as Array<{ filename: string }>)[0]!.filename;
+    mkdirSync(storeApp);
+    writeFileSync(join(storeApp, 'package.json'), JSON.stringify({ name: 'store-consumer', private: true, type: 'module' }));
+    ok(run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(scratch, tarball), `@modelcontextprotocol/sdk@${lowest}`], storeApp, INSTALL_TIMEOUT_MS), 'npm install (event store)');
+    writeFileSync(join(storeApp, 'loopback-resume.mjs'), readFileSync(join(ROOT, 'packages/event-store/test/loopback-resume.mjs')));
+  }, INSTALL_TIMEOUT_MS + 60_000);
+
+  it('pulls no package of the checker: its tree is the SDK and what the SDK needs', () => {
+    const tree = run('npm', ['ls', '--all', '--parseable'], storeApp);
+    expect(tree.status, tree.stderr).toBe(0);
+    const names = tree.stdout.split('\n').filter((line) => line.includes('node_modules')).map((line) => line.slice(line.lastIndexOf('node_modules/') + 'node_modules/'.length));
+    expect(names).toContain('resumecheck-event-store');
+    expect(names).toContain('@modelcontextprotocol/sdk');
+    for (const checker of ['fast-check', 'pure-rand', 'seedrandom', 'xstate', 'resumecheck']) expect(names).not.toContain(checker);
+    const sdk = JSON.parse(readFileSync(join(storeApp, 'node_modules/@modelcontextprotocol/sdk/package.json'), 'utf8')) as { version: string };
+    expect(sdk.version).toBe(lowest);
+  });
+
+  it('a cut tool call resumes over loopback HTTP through the SDK transport with the installed store', () => {
+    const child = run(process.execPath, ['loopback-resume.mjs'], storeApp);
+    expect(child.stderr).toBe('');
+    expect(JSON.parse(child.stdout)).toMatchObject({ before: ['progress 1'], status: 200, after: ['progress 2', 'progress 3', 'result counted to 3'] });
+    expect(child.status).toBe(0);
   });
 });
