@@ -29,12 +29,20 @@ const WIRE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
 const WIRE_NOTE =
   'Over the wire (--url, --serve) real time decides what a run does: a violation that re-running its choices does not repeat is ' +
   'reported as flaky, unshrunk; the server\'s probe tools (docs/probe-tools.md) let every property be judged. ' +
-  'A trace found over the wire names its server (serve:CMD, url:URL), so replay reaches it again without flags.';
+  'A trace found over the wire names its server (serve:CMD, url:URL): replay reaches a url: again without flags, but a trace is ' +
+  'data, never a command: the command of a serve: trace runs only when given as --serve CMD, or with --allow-trace-command ' +
+  '(which prints what it will run first); without either, replay says what the trace would run and exits 2.';
+
+/** The opt-in to run what a trace names (cli/trace-target.ts). */
+const ALLOW_TRACE_COMMAND_OPTION: OptionSpec = {
+  type: 'boolean',
+  help: "run the command (serve:CMD) or import the module (module:PATH) the trace names, saying so first (default: exit 2 saying what it would run)",
+};
 
 const MODULE_PATHS =
   'Module targets (module:PATH, as check-store writes them) name the store module by its path relative to the directory the ' +
-  'trace was made in (or absolute). To replay such a trace elsewhere, e.g. a CI artifact, run from the project root or give ' +
-  '--target module:PATH[#EXPORT][+shared] with the module\'s path here.';
+  'trace was made in (or absolute). The module is imported only when given as --target module:PATH[#EXPORT][+shared] (with ' +
+  'its path from here: run from the project root for a CI artifact), or with --allow-trace-command.';
 
 /** Deepest search `explore` offers: beyond it even the reduced search takes hours on the reference. */
 export const EXPLORE_DEPTH_MAX = 12;
@@ -102,13 +110,14 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'replay',
     summary: 'run a trace file again and say whether its violation reproduces',
-    usage: ['FILE [--target T] [--protocol REV|mixed] [--json]', 'FILE --url URL | --serve "CMD" [--tries K] [--json]'],
+    usage: ['FILE [--target T] [--protocol REV|mixed] [--allow-trace-command] [--json]', 'FILE --url URL | --serve "CMD" [--tries K] [--json]'],
     positionals: [{ name: 'FILE', help: 'a trace written by fuzz or script' }],
     options: {
       target: { type: 'string', value: 'T', help: "replay against this target instead of the trace's own" },
       protocol: { ...PROTOCOL_OPTION, help: "replay with the clients speaking this revision instead of the trace's own (its config's protocol)" },
       ...WIRE_OPTIONS,
       tries: { type: 'string', value: 'K', help: 'over the wire: replay K times, 1–1000, and say how often the violation reproduced (default 1)' },
+      'allow-trace-command': ALLOW_TRACE_COMMAND_OPTION,
       json: JSON_OPTION,
     },
     notes: [WIRE_NOTE, MODULE_PATHS],
@@ -208,11 +217,12 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'shrink',
     summary: 'minimise a trace or a hand-written scenario while the same property still fails; the result goes beside it',
-    usage: ['FILE [--target T] [--seed S]'],
+    usage: ['FILE [--target T] [--seed S] [--allow-trace-command]'],
     positionals: [{ name: 'FILE', help: 'a trace (X.json gives X.shrunk.json) or a scenario, one action a line (X.txt gives X.shrunk.txt)' }],
     options: {
       target: { type: 'string', value: 'T', help: "the target (required for a scenario; a trace's own by default)" },
       seed: { ...SEED_OPTION, help: `${SEED_OPTION.help}; for a scenario (a trace records its own)` },
+      'allow-trace-command': { ...ALLOW_TRACE_COMMAND_OPTION, help: 'import the module (module:PATH) the trace names, saying so first (default: exit 2 saying what it would import)' },
     },
     notes: ['Exit 1 when the input violates a property (the shrunk result written), 0 when it holds (nothing written), 2 on bad input.'],
     load: async () => (await import('./shrink.ts')).runShrink,

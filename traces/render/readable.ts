@@ -8,6 +8,7 @@ import { CONTRACT_TRACE_FORMAT, type ContractTrace, readContractTrace } from '..
 import { PROPERTIES } from '../../properties/index.ts';
 import { CLIENT_PROPERTIES } from '../../properties/clients/index.ts';
 import { StoreModuleError } from '../../targets/module/store-module.ts';
+import { replayCommand } from '../trace-execution.ts';
 import { type Trace, TraceFormatError, parseTrace } from '../trace.ts';
 
 /** One step of any trace kind. */
@@ -81,7 +82,8 @@ export function readableFromTrace(trace: Trace, path: string): ReadableTrace {
             step: verdict.step < faults && verdict.step < trace.steps.length ? verdict.step : null,
             ...(property !== undefined && 'severity' in property && property.severity === 'note' ? { note: true } : {}),
           },
-    replay: `npx resumecheck replay ${quoteArgument(path)}`,
+    // A trace is data: when its target runs a command or a module, the replay command names it (cli/trace-target.ts).
+    replay: replayCommand(path, trace.target),
     shrink: trace.shrink === null ? null : { originalLength: trace.shrink.originalLength, shrunkLength: trace.shrink.shrunkLength },
   };
 }
