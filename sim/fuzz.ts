@@ -53,6 +53,11 @@ export interface FuzzOptions {
   /** Each finding, once shrunk (or given up on) and recorded. */
   readonly onFinding?: (finding: Finding) => void | Promise<void>;
   readonly onProgress?: (progress: FuzzProgress) => void;
+  /**
+   * A run threw (over the wire: the server crashed or stopped answering): true ends the fuzz there, as a stop does,
+   * keeping what was found (unshrunk); false, or no hook, lets the error through.
+   */
+  readonly onRunError?: (error: unknown) => boolean;
 }
 
 /** Where a fuzz stands, for a progress line. */
@@ -271,7 +276,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       Atomics.store(control, CONTROL.bound, book.bound());
       if (options.onDiscovery === undefined || known.has(candidate.violation.property)) return;
       const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, candidate.run) };
-      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: withVerdict(await recordTrace(target, runConfig, candidate.choices, null, checked), candidate.violation) }));
+      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: await recordAfterFinding(target, runConfig, candidate, checked, stopped) }));
       discoveries.push(discovery);
       // Awaited with the others after the search; marked handled now, so a failure waits for that.
       discovery.catch(() => undefined);
@@ -282,6 +287,15 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       steps += laneSteps;
       progress('search');
     },
+    ...(options.onRunError === undefined
+      ? {}
+      : {
+          onRunError(error: unknown) {
+            if (options.onRunError?.(error) !== true) return false;
+            stop();
+            return true;
+          },
+        }),
   });
   const searchMs = sharedWallMs() - searchStartedMs;
   runs = searched.runs;
@@ -325,7 +339,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     }
     const shrunk = !skip && !flaky;
     // Unshrunk (skipped or flaky), the run is recorded here; shrunk, where it was shrunk.
-    const recorded = shrunkTrace ?? (await inTurn(() => recordTrace(target, runConfig, shrink.choices, null, checked)));
+    const recorded = shrunkTrace ?? (await inTurn(() => recordAfterFinding(target, runConfig, { choices: shrink.choices, violation: candidate.violation }, checked, stopped)));
     // A flaky finding (never a crash): the unshrunk choices, with the verdict of the run that found it, which the
     // re-run to record them need not repeat.
     const trace: Trace = flaky ? withVerdict(recorded, candidate.violation) : recorded;
@@ -359,6 +373,38 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
  * The recorded trace with the verdict of the run that found it. Recording re-runs the choices; in process it gives the
  * same verdict, over the wire timing may decide otherwise, and the trace must still say what was found.
  */
+/**
+ * A found run recorded with its verdict. Once the fuzz was stopped (a signal, a server that failed mid-run) the target
+ * may be gone: then the trace keeps the choices and the verdict without the recorded steps, rather than losing them.
+ */
+async function recordAfterFinding(
+  target: Target,
+  config: SimConfig,
+  candidate: { readonly choices: readonly number[]; readonly violation: NonNullable<Trace['verdict']> },
+  checked: readonly PropertyName[] | null,
+  stopped: () => boolean,
+): Promise<Trace> {
+  try {
+    return withVerdict(await recordTrace(target, config, candidate.choices, null, checked), candidate.violation);
+  } catch (error) {
+    if (!stopped()) throw error;
+    return {
+      format: 'resumecheck-trace',
+      formatVersion: TRACE_FORMAT_VERSION,
+      resumecheckVersion: RESUMECHECK_VERSION,
+      sdk: target.sdk ?? null,
+      target: target.name,
+      config,
+      properties: checked === null ? null : [...checked],
+      seed: config.seed,
+      choices: [...candidate.choices],
+      steps: [],
+      verdict: candidate.violation,
+      shrink: null,
+    };
+  }
+}
+
 function withVerdict(recorded: Trace, violation: NonNullable<Trace['verdict']>): Trace {
   return recorded.verdict?.property === violation.property ? recorded : { ...recorded, verdict: violation };
 }

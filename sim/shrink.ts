@@ -18,6 +18,8 @@ export interface ShrinkResult {
   readonly originalLength: number;
   /** Runs made while shrinking. */
   readonly evaluations: number;
+  /** True when a deadline or a stop ended the shrink before its bounds did: shorter sequences may exist. */
+  readonly cutShort?: boolean;
 }
 
 /**
@@ -96,7 +98,8 @@ export async function shrinkChoices(
     }),
     { examples: [[[...start]]], numRuns: 1, seed: 0 },
   );
-  if (!checked.failed) throw new Error('shrink: fast-check did not reproduce the counterexample');
+  // The sequence violated the property a moment ago: not again means real time decided it (a target over the wire).
+  if (!checked.failed) throw new NotReproducedError(`shrink: the choices given violated ${property} once, and not when fast-check re-ran them`);
 
   let current: readonly number[] = best ?? start;
   let passRuns = 0;
@@ -128,7 +131,7 @@ export async function shrinkChoices(
     }
   }
   if (!over()) current = await deleteByMeaning(target, config, current, property, options, bounds.passEvaluationsMax, { count: () => (evaluations += 1), over });
-  return { choices: current, originalLength: choices.length, evaluations };
+  return { choices: current, originalLength: choices.length, evaluations, ...(ended ? { cutShort: true } : {}) };
 }
 
 /**
