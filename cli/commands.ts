@@ -105,6 +105,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       WIRE_NOTE,
       MODULE_PATHS,
     ],
+    exitCodes: 'Exit codes: 0 no violation found (a note fails nothing), 1 a violation (found, or a stored trace still failing) or coverage below --min-coverage, 2 bad input (one line on stderr), 3 over the wire: the server failed mid-run and nothing was violated (the summary written), 130/143 stopped by SIGINT/SIGTERM with nothing violated',
     load: async () => (await import('./fuzz.command.ts')).runFuzz,
   },
   {
@@ -121,6 +122,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       json: JSON_OPTION,
     },
     notes: [WIRE_NOTE, MODULE_PATHS],
+    exitCodes: 'Exit codes: 0 no violation (or only a note), 1 a violation reproduced (over the wire: in the last try), 2 bad input, among it a trace naming a command or module not named on the command line',
     load: async () => (await import('./replay.command.ts')).runReplay,
   },
   {
@@ -136,6 +138,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       json: JSON_OPTION,
     },
     notes: [],
+    exitCodes: 'Exit codes: 0 the scenario violates nothing, 1 it violates a property (the trace written), 2 bad input (a line no enabled action matches included)',
     load: async () => (await import('./script.command.ts')).runScript,
   },
   {
@@ -165,6 +168,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         'The reduction merges worlds whose canonical keys are equal (README: "Exhaustive exploration"); targets that cannot ' +
         'key their state (the SDK targets, planted targets with state of their own) get the full search.',
     ],
+    exitCodes: 'Exit codes: 0 none up to the depth (or a budget spent first, which it says), 1 a shortest counterexample (written), 2 bad input, 130/143 stopped by SIGINT/SIGTERM (the depth cleared printed)',
     load: async () => (await import('./explore.command.ts')).runExplore,
   },
   {
@@ -191,6 +195,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     positionals: [],
     options: { json: JSON_OPTION },
     notes: [],
+    exitCodes: 'Exit codes: 0, or 2 on bad input.',
     load: async () => (await import('./targets.command.ts')).runTargets,
   },
   {
@@ -200,6 +205,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     positionals: [],
     options: { json: JSON_OPTION },
     notes: [],
+    exitCodes: 'Exit codes: 0, or 2 on bad input.',
     load: async () => (await import('./properties.command.ts')).runProperties,
   },
   {
@@ -212,6 +218,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       out: { type: 'string', value: 'FILE', help: 'write it to FILE (atomically) instead of printing it' },
     },
     notes: ['Each format is byte-identical from run to run. The page needs no network and reads without JavaScript; with it, step through the trace and highlight one session, call or connection.'],
+    exitCodes: 'Exit codes: 0 rendered (whatever the trace\'s verdict), 2 bad input (an unreadable or malformed trace, an unwritable --out).',
     load: async () => (await import('./render.ts')).runRender,
   },
   {
@@ -224,7 +231,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       seed: { ...SEED_OPTION, help: `${SEED_OPTION.help}; for a scenario (a trace records its own)` },
       'allow-trace-command': { ...ALLOW_TRACE_COMMAND_OPTION, help: 'import the module (module:PATH) the trace names, saying so first (default: exit 2 saying what it would import)' },
     },
-    notes: ['Exit 1 when the input violates a property (the shrunk result written), 0 when it holds (nothing written), 2 on bad input.'],
+    notes: [],
+    exitCodes: 'Exit codes: 1 the input violates a property (the shrunk result written), 0 it holds (nothing written), 2 bad input.',
     load: async () => (await import('./shrink.ts')).runShrink,
   },
   {

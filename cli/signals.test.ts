@@ -4,10 +4,10 @@
 // prints (never for time to pass); each signal goes to the one process started, as a CI runner sends it.
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -127,6 +127,96 @@ describe('a fuzz over the wire', () => {
       expect(existsSync(junitPath)).toBe(true);
     } finally {
       run.child.kill('SIGKILL');
+    }
+  });
+});
+
+/**
+ * A project folder as a CI job sees it: `node_modules/.bin/resumecheck` (here a launcher of the sources through tsx,
+ * the installed package's bin being the compiled form of the same) and `bin/resumecheck.mjs` for the nightly job's
+ * checkout of this repository.
+ */
+function ciFolder(name: string): string {
+  const folder = join(scratch, name);
+  mkdirSync(join(folder, 'node_modules', '.bin'), { recursive: true });
+  mkdirSync(join(folder, 'bin'), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules', 'tsx'), join(folder, 'node_modules', 'tsx'));
+  const launcher = `#!/usr/bin/env node\nimport { register } from 'tsx/esm/api';\nregister();\nawait import(${JSON.stringify(pathToFileURL(join(ROOT, 'cli', 'run.ts')).href)});\n`;
+  for (const path of [join(folder, 'node_modules', '.bin', 'resumecheck'), join(folder, 'bin', 'resumecheck.mjs')]) {
+    writeFileSync(path, launcher);
+    chmodSync(path, 0o755);
+  }
+  return folder;
+}
+
+/** The shell script of a step of the nightly workflow, by its name. */
+function workflowStep(name: string): string {
+  const workflow = readFileSync(join(ROOT, '.github', 'workflows', 'nightly-fuzz.yml'), 'utf8');
+  const at = workflow.indexOf(`- name: ${name}\n`);
+  const run = workflow.indexOf('run: |\n', at) + 'run: |\n'.length;
+  const lines: string[] = [];
+  for (const line of workflow.slice(run).split('\n')) {
+    if (!line.startsWith('          ')) break;
+    lines.push(line.slice(10));
+  }
+  return lines.join('\n');
+}
+
+describe('a CI cancel (a signal to the process the runner started, alone)', () => {
+  it("the nightly job's Fuzz step passes it on: the fuzz writes its JSON with what it found, the step ends", { timeout: 90_000 }, async () => {
+    const folder = ciFolder('nightly');
+    const found = join(folder, 'found');
+    const step = spawn('bash', ['-e', '-c', workflowStep('Fuzz')], {
+      cwd: folder,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TARGET: 'no-owner-check', BUDGET: '10m', SEED: '1', SHARD: '1/4' },
+    });
+    const exited = new Promise<number | null>((resolve) => step.on('exit', (code) => resolve(code)));
+    try {
+      // A trace in found/ is written once the fuzz runs with its handlers in place; the search then goes on for minutes.
+      for (let polls = 0; !(existsSync(found) && readdirSync(found).some((file) => file.startsWith('no-owner-check--'))); polls += 1) {
+        if (polls > 1_500) throw new Error('no trace was written');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      step.kill('SIGINT');
+      // The fuzz exits 1 (a counterexample, judged by the verdict step), which the step itself does not fail on.
+      expect(await exited).toBe(0);
+      const document = JSON.parse(readFileSync(join(found, 'fuzz-output.json'), 'utf8')) as { interrupted: string; violations: unknown[] };
+      expect(document.interrupted).toBe('SIGTERM');
+      expect(document.violations.length).toBeGreaterThan(0);
+    } finally {
+      step.kill('SIGKILL');
+    }
+  });
+
+  it("the README's CI step (exec ./node_modules/.bin/resumecheck …): the signal reaches resumecheck, which stops", { timeout: 90_000 }, async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const line = /^ {8}run: (exec \.\/node_modules\/\.bin\/resumecheck check-store .*)$/m.exec(readme)?.[1];
+    expect(line, 'the README CI step runs the installed binary with exec').toBeDefined();
+    const folder = ciFolder('project');
+    mkdirSync(join(folder, 'src'));
+    symlinkSync(join(ROOT, 'check-store', 'fixtures', 'core-store.ts'), join(folder, 'src', 'event-store.ts'));
+    const step = spawn('bash', ['-e', '-c', line!], { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => step.on('exit', (code, signal) => resolve({ code, signal })));
+    try {
+      // After exec the process the runner started is resumecheck itself: its command line says so.
+      const command = (): string => {
+        try {
+          return readFileSync(`/proc/${step.pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+        } catch {
+          return '';
+        }
+      };
+      for (let polls = 0; !/node .*resumecheck check-store/.test(command()); polls += 1) {
+        if (polls > 1_500) throw new Error(`the step's process never became resumecheck: ${command()}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      step.kill('SIGINT');
+      const { code, signal } = await exited;
+      // resumecheck got the signal itself: it exits 130 (or dies of SIGINT), where npx would have left it running.
+      expect(code === 130 || signal === 'SIGINT', `code ${String(code)}, signal ${String(signal)}`).toBe(true);
+    } finally {
+      step.kill('SIGKILL');
     }
   });
 });
