@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
-import { shrinkChoices } from '../sim/shrink.ts';
+import { NotReproducedError, shrinkChoices } from '../sim/shrink.ts';
 import { targetByName } from '../sim/target-by-name.ts';
 import { planWalk, walkChoices } from '../sim/choices.ts';
 import { runInProcess } from './run-in-process.ts';
@@ -86,5 +86,24 @@ describe('-v', () => {
     const short = await runInProcess(['-v']);
     expect(short.code).toBe(0);
     expect(short).toEqual(await runInProcess(['-V']));
+  });
+});
+
+describe('a finding that does not reproduce while shrinking', () => {
+  it('is NotReproducedError (reported as flaky), also when fast-check re-runs it, never a plain Error', async () => {
+    const planted = (await targetByName('no-owner-check'))!;
+    const reference = (await targetByName('reference'))!;
+    const config = resolveConfig({ seed: 'flaky' });
+    let choices: readonly number[] | null = null;
+    for (let run = 1; choices === null && run <= 200; run += 1) {
+      const runConfig = { ...config, seed: `flaky.${run}` };
+      const result = await runSimulation(planted, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, undefined)), { properties: ['no-cross-session-delivery'] });
+      if (result.violation !== null) choices = result.choices;
+    }
+    // Violates on its first re-run only, as a server over the wire may: every later run is the reference's.
+    let opens = 0;
+    const flaky = { ...planted, open: (options: Parameters<typeof planted.open>[0]) => (opens++ === 0 ? planted : reference).open(options) };
+    await expect(shrinkChoices(flaky, config, choices!, 'no-cross-session-delivery', undefined, { properties: ['no-cross-session-delivery'] })).rejects.toBeInstanceOf(NotReproducedError);
+    expect(opens).toBe(2);
   });
 });
