@@ -107,3 +107,15 @@ describe('a finding that does not reproduce while shrinking', () => {
     expect(opens).toBe(2);
   });
 });
+
+describe('explore --json', () => {
+  it('is in the envelope every command shares', async () => {
+    const result = await runInProcess(['explore', '--target', 'no-owner-check', '--depth', '4', '--workers', '1', '--json', '--out', join(scratch, 'explore-found')]);
+    expect(result.code).toBe(1);
+    const document = JSON.parse(result.out[0]!) as Record<string, unknown>;
+    expect(document).toMatchObject({ schemaVersion: 1, tool: 'resumecheck', command: 'explore', exitCode: 1, interrupted: null });
+    expect(document['config']).toMatchObject({ target: 'no-owner-check', depth: 4 });
+    expect(typeof document['elapsedMs']).toBe('number');
+    expect((document['violation'] as { property: string }).property).toBe('no-cross-session-delivery');
+  });
+});
