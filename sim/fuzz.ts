@@ -336,6 +336,13 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
         if (!(error instanceof NotReproducedError)) throw error;
         flaky = true;
       }
+      // Shrunk, the recording of the shortest sequence did not violate the property again: timing decided (over the
+      // wire), so the finding is flaky, kept unshrunk with the verdict of the run that found it.
+      if (shrunkTrace !== null && shrunkTrace.verdict?.property !== property) {
+        shrunkTrace = null;
+        shrink = unshrunk;
+        flaky = true;
+      }
     }
     const shrunk = !skip && !flaky;
     // Unshrunk (skipped or flaky), the run is recorded here; shrunk, where it was shrunk.
