@@ -2,6 +2,7 @@
 // directly, with overlapping calls) and end to end (inside the real SDK transport, judged against sdk-core so the
 // transport's own defects do not fail the store). The CLI's check-store command is a printer around it.
 
+import { replayCommand } from '../traces/trace-execution.ts';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeClientFault } from '../properties/client-fault.ts';
@@ -510,7 +511,8 @@ function endToEndViolation(finding: EndToEndFinding, options: { out: string | nu
     shrinkCut: null,
     flaky: finding.flaky,
     file,
-    replay: file === null ? null : `npx resumecheck replay ${quote(file)}`,
+    // The trace names its module, which replay imports only when the command line names it too.
+    replay: file === null ? null : replayCommand(file, trace.target),
     note: verdict.property === 'no-cross-session-delivery' && options.shared ? SHARED_ISOLATION_NOTE : null,
     triggeredBy: verdict.triggeredBy === undefined ? null : describeClientFault(verdict.triggeredBy),
     actions: null,

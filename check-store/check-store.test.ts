@@ -40,7 +40,7 @@ describe(`check-store, seed ${SEED}, ${RUNS} runs per phase`, () => {
     expect(report.violations.map((violation) => violation.phase)).toContain('end-to-end');
     // Every trace written replays to its verdict: contract traces with check-store --replay, end-to-end ones with replay.
     for (const violation of report.violations) {
-      const replayed = await run(violation.phase === 'contract' ? ['check-store', '--replay', violation.trace] : ['replay', violation.trace]);
+      const replayed = await run(violation.phase === 'contract' ? ['check-store', '--replay', violation.trace] : ['replay', violation.trace, '--allow-trace-command']);
       expect(replayed.code).toBe(1);
       expect(replayed.out[0]).toBe(violation.phase === 'contract' ? `reproduced: ${violation.property} by ${EXAMPLE}` : `reproduced: ${violation.property} on module:${EXAMPLE}+shared`);
     }

@@ -57,6 +57,8 @@ export interface CommandSpec {
   readonly options: Readonly<Record<string, OptionSpec>>;
   /** Paragraphs printed after the options. */
   readonly notes: readonly string[];
+  /** The exit codes this command uses, as its help states them (default: the overview's 0, 1, 2). */
+  readonly exitCodes?: string;
   /** Imports the command's code: only when it runs. */
   load(): Promise<CommandRun>;
 }

@@ -30,12 +30,20 @@ const WIRE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
 const WIRE_NOTE =
   'Over the wire (--url, --serve) real time decides what a run does: a violation that re-running its choices does not repeat is ' +
   'reported as flaky, unshrunk; the server\'s probe tools (docs/probe-tools.md) let every property be judged. ' +
-  'A trace found over the wire names its server (serve:CMD, url:URL), so replay reaches it again without flags.';
+  'A trace found over the wire names its server (serve:CMD, url:URL): replay reaches a url: again without flags, but a trace is ' +
+  'data, never a command: the command of a serve: trace runs only when given as --serve CMD, or with --allow-trace-command ' +
+  '(which prints what it will run first); without either, replay says what the trace would run and exits 2.';
+
+/** The opt-in to run what a trace names (cli/trace-target.ts). */
+const ALLOW_TRACE_COMMAND_OPTION: OptionSpec = {
+  type: 'boolean',
+  help: "run the command (serve:CMD) or import the module (module:PATH) the trace names, saying so first (default: exit 2 saying what it would run)",
+};
 
 const MODULE_PATHS =
   'Module targets (module:PATH, as check-store writes them) name the store module by its path relative to the directory the ' +
-  'trace was made in (or absolute). To replay such a trace elsewhere, e.g. a CI artifact, run from the project root or give ' +
-  '--target module:PATH[#EXPORT][+shared] with the module\'s path here.';
+  'trace was made in (or absolute). The module is imported only when given as --target module:PATH[#EXPORT][+shared] (with ' +
+  'its path from here: run from the project root for a CI artifact), or with --allow-trace-command.';
 
 /** Deepest search `explore` offers: beyond it even the reduced search takes hours on the reference. */
 export const EXPLORE_DEPTH_MAX = 12;
@@ -97,12 +105,13 @@ export const COMMANDS: readonly CommandSpec[] = [
       WIRE_NOTE,
       MODULE_PATHS,
     ],
+    exitCodes: 'Exit codes: 0 no violation found (a note fails nothing), 1 a violation (found, or a stored trace still failing) or coverage below --min-coverage, 2 bad input (one line on stderr), 3 over the wire: the server failed mid-run and nothing was violated (the summary written), 130/143 stopped by SIGINT/SIGTERM with nothing violated',
     load: async () => (await import('./fuzz.command.ts')).runFuzz,
   },
   {
     name: 'replay',
     summary: 'run a trace file again and say whether its violation reproduces',
-    usage: ['FILE [--target T] [--protocol REV|mixed] [--strict[=advice]] [--json]', 'FILE --url URL | --serve "CMD" [--tries K] [--json]'],
+    usage: ['FILE [--target T] [--protocol REV|mixed] [--strict[=advice]] [--allow-trace-command] [--json]', 'FILE --url URL | --serve "CMD" [--tries K] [--json]'],
     positionals: [{ name: 'FILE', help: 'a trace written by fuzz or script' }],
     options: {
       target: { type: 'string', value: 'T', help: "replay against this target instead of the trace's own" },
@@ -110,9 +119,11 @@ export const COMMANDS: readonly CommandSpec[] = [
       ...WIRE_OPTIONS,
       tries: { type: 'string', value: 'K', help: 'over the wire: replay K times, 1–1000, and say how often the violation reproduced (default 1)' },
       strict: STRICT_OPTION,
+      'allow-trace-command': ALLOW_TRACE_COMMAND_OPTION,
       json: JSON_OPTION,
     },
     notes: [WIRE_NOTE, MODULE_PATHS],
+    exitCodes: 'Exit codes: 0 no violation (or only a note), 1 a violation reproduced (over the wire: in the last try), 2 bad input, among it a trace naming a command or module not named on the command line',
     load: async () => (await import('./replay.command.ts')).runReplay,
   },
   {
@@ -129,6 +140,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       json: JSON_OPTION,
     },
     notes: [],
+    exitCodes: 'Exit codes: 0 the scenario violates nothing, 1 it violates a property (the trace written), 2 bad input (a line no enabled action matches included)',
     load: async () => (await import('./script.command.ts')).runScript,
   },
   {
@@ -161,6 +173,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         'The reduction merges worlds whose canonical keys are equal (README: "Exhaustive exploration"); targets that cannot ' +
         'key their state (the SDK targets, planted targets with state of their own) get the full search.',
     ],
+    exitCodes: 'Exit codes: 0 none up to the depth (or a budget spent first, which it says), 1 a shortest counterexample (written), 2 bad input, 130/143 stopped by SIGINT/SIGTERM (the depth cleared printed)',
     load: async () => (await import('./explore.command.ts')).runExplore,
   },
   {
@@ -202,6 +215,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     positionals: [],
     options: { json: JSON_OPTION },
     notes: [],
+    exitCodes: 'Exit codes: 0, or 2 on bad input.',
     load: async () => (await import('./targets.command.ts')).runTargets,
   },
   {
@@ -228,6 +242,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     positionals: [],
     options: { json: JSON_OPTION },
     notes: [],
+    exitCodes: 'Exit codes: 0, or 2 on bad input.',
     load: async () => (await import('./properties.command.ts')).runProperties,
   },
   {
@@ -240,18 +255,21 @@ export const COMMANDS: readonly CommandSpec[] = [
       out: { type: 'string', value: 'FILE', help: 'write it to FILE (atomically) instead of printing it' },
     },
     notes: ['Each format is byte-identical from run to run. The page needs no network and reads without JavaScript; with it, step through the trace and highlight one session, call or connection.'],
+    exitCodes: 'Exit codes: 0 rendered (whatever the trace\'s verdict), 2 bad input (an unreadable or malformed trace, an unwritable --out).',
     load: async () => (await import('./render.ts')).runRender,
   },
   {
     name: 'shrink',
     summary: 'minimise a trace or a hand-written scenario while the same property still fails; the result goes beside it',
-    usage: ['FILE [--target T] [--seed S]'],
+    usage: ['FILE [--target T] [--seed S] [--allow-trace-command]'],
     positionals: [{ name: 'FILE', help: 'a trace (X.json gives X.shrunk.json) or a scenario, one action a line (X.txt gives X.shrunk.txt)' }],
     options: {
       target: { type: 'string', value: 'T', help: "the target (required for a scenario; a trace's own by default)" },
       seed: { ...SEED_OPTION, help: `${SEED_OPTION.help}; for a scenario (a trace records its own)` },
+      'allow-trace-command': { ...ALLOW_TRACE_COMMAND_OPTION, help: 'import the module (module:PATH) the trace names, saying so first (default: exit 2 saying what it would import)' },
     },
-    notes: ['Exit 1 when the input violates a property (the shrunk result written), 0 when it holds (nothing written), 2 on bad input.'],
+    notes: [],
+    exitCodes: 'Exit codes: 1 the input violates a property (the shrunk result written), 0 it holds (nothing written), 2 bad input.',
     load: async () => (await import('./shrink.ts')).runShrink,
   },
   {

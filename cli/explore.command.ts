@@ -16,6 +16,7 @@ import { recordTrace } from '../sim/fuzz.ts';
 import { writeTrace } from '../traces/store.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
 import { EXPLORE_DEPTH_MAX, EXPLORE_RUNS_DEFAULT } from './commands.ts';
+import { jsonEnvelope } from './json-envelope.ts';
 import { DEFAULT_OUT, checkOutDir } from './output-paths.ts';
 import { printViolation, quote } from './print-violation.ts';
 import { requireTarget } from './require-target.ts';
@@ -28,8 +29,10 @@ function rate(count: number, ms: number): string {
 }
 
 /** Which budget stopped a search, in words. */
-function budgetOf(budget: 'runs' | 'time' | 'states' | 'frontier' | null, runsMax: number): string {
+function budgetOf(budget: 'runs' | 'time' | 'states' | 'frontier' | 'interrupted' | null, runsMax: number): string {
   switch (budget) {
+    case 'interrupted':
+      return 'a signal';
     case 'states':
       return 'the distinct worlds it may remember';
     case 'frontier':
@@ -66,12 +69,36 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
   if (target.kind === 'module') throw new UsageError('explore runs built-in targets; check a store module with check-store');
   checkProtocol(protocol, target);
 
+  const started = monotonicMs();
+  // A first SIGINT or SIGTERM ends the search where it stands and reports the depth it cleared; a second exits at once.
+  const controller = new AbortController();
+  let signalled: NodeJS.Signals | null = null;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled !== null) process.exit(signal === 'SIGTERM' ? 143 : 130);
+    signalled = signal;
+    io.err(`resumecheck: ${signal}: stopping the search; what it cleared is reported (${signal} again to exit at once)`);
+    controller.abort();
+  };
+  if (io.signals === true) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+  // The header once the handlers are in place: a signal sent on seeing it is handled.
   if (!json) {
     io.out(`resumecheck explore: target ${target.name}, depth ${depthMax}, ${clients} ${clients === 1 ? 'client' : 'clients'}, ${only ?? 'every property but the notes'}, seed ${seed}`);
   }
-  const started = monotonicMs();
-  const outcome = await explore(target, config, { depthMax, runsMax, reduce, threads, ...(only === undefined ? {} : { only }) });
+  let outcome;
+  try {
+    outcome = await explore(target, config, { depthMax, runsMax, reduce, threads, ...(only === undefined ? {} : { only }), signal: controller.signal });
+  } finally {
+    if (io.signals === true) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  }
   const elapsedMs = monotonicMs() - started;
+  const interruptedBy: NodeJS.Signals | null = outcome.budget === 'interrupted' ? signalled : null;
+  const commandConfig = { target: target.name, depth: depthMax, clients, property: only ?? null, seed, protocol: config.protocol, runsMax, reduction: reduce, workers: threads, out };
   const reduction = outcome.reduction.applied
     ? `equal worlds merged${outcome.snapshots ? ', breadth first from snapshots' : ''}${outcome.independence ? ', independent actions taken in one order (sleep sets)' : ''}`
     : reduce
@@ -93,8 +120,9 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
     budget: outcome.budget,
     slept: outcome.slept,
     threads: outcome.threads,
-    elapsedMs: Math.round(elapsedMs),
+    interrupted: interruptedBy,
   };
+  const document = (result: Record<string, unknown>): string => JSON.stringify(jsonEnvelope('explore', commandConfig, elapsedMs, { ...summary, ...result }));
   if (!json) {
     io.out(`reduction: ${reduction}`);
     // Breadth first, the last depth's worlds are judged without being keyed: "states" counts each world judged once.
@@ -106,18 +134,22 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
     );
   }
   if (outcome.choices === null) {
-    if (json) io.out(JSON.stringify({ ...summary, violation: null }));
-    else if (outcome.budgetSpent) io.out(`? budget spent (${budgetOf(outcome.budget, runsMax)}): no violation up to depth ${outcome.depthCleared}, but depth ${depthMax} was not cleared`);
+    const interruptedCode = interruptedBy === 'SIGTERM' ? 143 : 130;
+    if (json) io.out(document({ violation: null, exitCode: outcome.budget === 'interrupted' ? interruptedCode : 0 }));
+    else if (outcome.budget === 'interrupted') {
+      io.out(`interrupted by ${interruptedBy ?? 'a signal'}: none up to depth ${outcome.depthCleared}; depth ${outcome.depthCleared + 1} of ${depthMax} was being searched (${outcome.runs} sequences${states === null ? '' : `, ${states} states`}, ${(elapsedMs / 1000).toFixed(1)} s)`);
+    } else if (outcome.budgetSpent) io.out(`? budget spent (${budgetOf(outcome.budget, runsMax)}): no violation up to depth ${outcome.depthCleared}, but depth ${depthMax} was not cleared`);
     else io.out(`✓ none up to ${depthMax} steps: no sequence of up to ${depthMax} steps violates ${only ?? 'any property'}`);
-    return 0;
+    return outcome.budget === 'interrupted' ? interruptedCode : 0;
   }
   // Recorded with the search's own properties, so a note met on the way is not taken for the violation found.
   const trace = await recordTrace(target, config, outcome.choices, null, checkedProperties(only).properties);
   const written = writeTrace(out, trace);
   const path = relative(process.cwd(), written.path) || written.path;
   if (json) {
-    io.out(JSON.stringify({ ...summary, violation: { ...trace.verdict!, length: outcome.choices.length, choices: outcome.choices, trace: path, replay: `npx resumecheck replay ${quote(path)}` } }));
-    return findingFails(trace.verdict!, strictness) ? 1 : 0;
+    const exitCode = findingFails(trace.verdict!, strictness) ? 1 : 0;
+    io.out(document({ violation: { ...trace.verdict!, length: outcome.choices.length, choices: outcome.choices, trace: path, replay: `npx resumecheck replay ${quote(path)}` }, exitCode }));
+    return exitCode;
   }
   io.out(`shortest counterexample: ${outcome.choices.length} steps (every shorter sequence holds)`);
   // A note (only a search for one, --property, finds it), a warning or advice below the --strict level, or a finding

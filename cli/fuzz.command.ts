@@ -18,12 +18,13 @@ import { type ExampleReplay, loadExamples, regressionsByProperty, replayExamples
 import { type Finding, type FuzzOutcome, WORKERS_MAX, fuzz, runSeed } from '../sim/fuzz.ts';
 import type { Target } from '../targets/target.ts';
 import { readTrace, writeFileAtomically, writeTrace } from '../traces/store.ts';
+import { replayCommand } from '../traces/trace-execution.ts';
 import type { Trace } from '../traces/trace.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
 import { DEFAULT_RUNS, WIRE_DEFAULT_RUNS } from './commands.ts';
 import { jsonEnvelope } from './json-envelope.ts';
 import { type JunitCase, junitXml } from './junit.ts';
-import { DEFAULT_OUT, checkOutDir, checkOutFile } from './output-paths.ts';
+import { DEFAULT_OUT, checkDistinctOutputs, checkOutDir, checkOutFile, checkTraceDir } from './output-paths.ts';
 import { printStoredViolation, printViolation, quote } from './print-violation.ts';
 import { createProgress } from './progress.ts';
 import { requireTarget } from './require-target.ts';
@@ -31,7 +32,10 @@ import type { Topology } from '../targets/multi-node/multi-node.target.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
 import { strictnessOf } from './parse-options.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
-import { WIRE_SHRINK_BOUNDS, asUsageError, prepareWire, wireReport, wireTargetFromFlags } from './wire-options.ts';
+import { WIRE_SHRINK_BOUNDS, asUsageError, isServerFault, prepareWire, wireReport, wireTargetFromFlags } from './wire-options.ts';
+
+/** Exit status of a fuzz whose server over the wire failed mid-run (crashed, stopped answering) with no violation found. */
+export const SERVER_FAULT_EXIT = 3;
 
 /** Where kept counterexamples are replayed from before a fuzz, unless --corpus says otherwise. */
 export const DEFAULT_CORPUS = 'traces/corpus';
@@ -87,6 +91,8 @@ interface FindingReport {
   readonly shrunkLength: number;
   readonly shrunk: boolean;
   readonly shrinkEvaluations: number;
+  /** The budget (--time) or a signal ended the shrink before its bounds: a shorter sequence may exist. */
+  readonly shrinkCutShort: boolean;
   /** The run violated the property and re-running its choices did not (over the wire: timing decided it); not shrunk. */
   readonly flaky: boolean;
   /** True when a stored trace that still fails covers this property: that file is reported, nothing new written. */
@@ -155,7 +161,9 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   if (junitPath !== undefined) checkOutFile(junitPath, '--junit');
   const htmlPath = values['html'] as string | undefined;
   if (htmlPath !== undefined) checkOutFile(htmlPath, '--html');
+  checkDistinctOutputs([['--summary', summaryPath], ['--junit', junitPath], ['--html', htmlPath]]);
   if (values['corpus'] !== undefined && values['no-corpus'] === true) throw new UsageError('give --corpus or --no-corpus, not both');
+  if (values['corpus'] !== undefined) checkTraceDir(values['corpus'] as string, '--corpus');
   const config = resolveConfig(partial);
   const out = (values['out'] as string | undefined) ?? DEFAULT_OUT;
   checkOutDir(out, '--out');
@@ -197,6 +205,8 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
 
   // A first signal ends the fuzz (findings kept, summary written); a second one exits at once.
   const controller = new AbortController();
+  /** What a server over the wire did when it failed mid-run, or null. */
+  let serverFault: string | null = null;
   let signalled: NodeJS.Signals | null = null;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (signalled !== null) process.exit(signal === 'SIGTERM' ? 143 : 130);
@@ -220,13 +230,18 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
 
     // The failing-example database: what is stored for this target is replayed before anything is searched.
     const directories = [...(corpus === null ? [] : [corpus]), out];
-    const { examples, skipped } = loadExamples(directories, target.name);
+    const { examples, skipped, executingElsewhere } = loadExamples(directories, target.name);
     const replays = await replayExamples(target, examples).catch((error: unknown) => {
       throw asUsageError(error);
     });
     const regressions = new Map([...regressionsByProperty(replays)].filter(([property]) => checked.includes(property)));
     if (!json) {
       for (const entry of skipped) io.err(`resumecheck: skipped ${shown(entry.file)}: ${entry.reason}`);
+      // A trace is data: one naming a command or a module of another target is never run, and one line says so.
+      if (executingElsewhere.length > 0) {
+        const count = executingElsewhere.length;
+        io.err(`resumecheck: not replayed: ${count} stored ${count === 1 ? 'trace names' : 'traces name'} a command or a module to run (serve:CMD, module:PATH) other than ${target.name}; only the command line chooses what runs`);
+      }
       if (examples.length > 0) {
         const failing = replays.filter((replay) => replay.violation !== null).length;
         io.out(`replayed ${examples.length} stored ${examples.length === 1 ? 'trace' : 'traces'} of ${target.name} from ${directories.join(', ')}: ${failing} still ${failing === 1 ? 'fails' : 'fail'}`);
@@ -274,6 +289,18 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
         if (raw !== undefined && raw !== path) rmSync(raw, { force: true });
       },
       ...(progress === null ? {} : { onProgress: (state) => progress.update(state) }),
+      // A server over the wire that fails mid-run (it exits, it stops answering) ends the fuzz with what was done:
+      // the findings so far, and the summary, JUnit and page written; no violation then exits 3, not "bad input".
+      ...(wire === null
+        ? {}
+        : {
+            onRunError: (error: unknown) => {
+              if (signalled !== null) return true;
+              if (!isServerFault(error)) return false;
+              serverFault ??= (error as Error).message;
+              return true;
+            },
+          }),
     }).catch((error: unknown) => {
       // A server over the wire that fails mid-run (it exits, it stops answering) is bad input, one line, exit 2.
       throw asUsageError(error);
@@ -296,22 +323,23 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
         shrunkLength: finding.trace.choices.length,
         shrunk: finding.shrunk,
         shrinkEvaluations: finding.shrink.evaluations,
+        shrinkCutShort: finding.shrunk && finding.shrink.cutShort === true,
         flaky: finding.flaky === true,
         known: known !== undefined,
         trace: path,
-        replay: `npx resumecheck replay ${quote(path)}`,
+        replay: replayCommand(path, target.name),
         severity: severityOf(verdict.property),
         triggeredBy: verdict.triggeredBy === undefined ? null : describeClientFault(verdict.triggeredBy),
         fails: findingFails(verdict, strictness),
       };
     });
     // A stored trace still failing for a property the search did not hit is a failure all the same.
-    const regressionReports = [...regressions].map(([property, replay]) => regressionReport(property, replay, shown));
+    const regressionReports = [...regressions].map(([property, replay]) => regressionReport(property, replay, shown, target.name));
     const coverage = outcome.coverage === null ? null : coverageReport(outcome.coverage);
     const belowCoverage = minCoverage !== null && coverage !== null && coverage.percent < minCoverage;
     // Each finding fails the run by its severity at the --strict level; a note, or one a client's fault triggered, never.
     const failed = reports.some((report) => report.fails) || [...regressions].some(([property, replay]) => findingFails({ property, triggeredBy: replay.violation?.triggeredBy }, strictness)) || belowCoverage;
-    const code = failed ? 1 : signalled !== null ? (signalled === 'SIGTERM' ? 143 : 130) : 0;
+    const code = failed ? 1 : signalled !== null ? (signalled === 'SIGTERM' ? 143 : 130) : serverFault !== null ? SERVER_FAULT_EXIT : 0;
     const elapsedMs = sharedWallMs() - startedMs;
     const document = jsonEnvelope('fuzz', commandConfig, elapsedMs, {
       target: target.name,
@@ -320,6 +348,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       runs: outcome.runs,
       steps: outcome.steps,
       interrupted: signalled,
+      serverFault,
       exitCode: code,
       coverage,
       coverageBelowMinimum: belowCoverage,
@@ -342,6 +371,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       io.out(JSON.stringify(document));
       return code;
     }
+    if (serverFault !== null) io.out(`✗ the server failed mid-run, so the fuzz ended after ${outcome.runs} runs, what was found kept: ${serverFault}`);
     printOutcome(io, { outcome, reports, regressions: regressionReports, coverage, minCoverage, signalled, finalPaths, strictness });
     return code;
   } finally {
@@ -371,9 +401,9 @@ function writeReport(path: string, flag: string, text: string): void {
   }
 }
 
-function regressionReport(property: PropertyName, replay: ExampleReplay, shown: (path: string) => string): RegressionReport {
+function regressionReport(property: PropertyName, replay: ExampleReplay, shown: (path: string) => string, targetName: string): RegressionReport {
   const path = shown(replay.file);
-  return { property, recorded: replay.recorded, explanation: replay.violation!.explanation, trace: path, replay: `npx resumecheck replay ${quote(path)}` };
+  return { property, recorded: replay.recorded, explanation: replay.violation!.explanation, trace: path, replay: replayCommand(path, targetName) };
 }
 
 /** Safety or liveness, for a property of either level. */
@@ -399,7 +429,7 @@ function junitCases(
     const trace = report?.trace ?? regression!.trace;
     const explanation = report?.explanation ?? regression!.explanation;
     const how = report === undefined || report.known ? 'a stored counterexample still fails' : `found in run ${report.run}, ${report.shrunk ? `shrunk to ${report.shrunkLength} steps` : `${report.shrunkLength} steps, not shrunk${report.flaky ? ' (flaky: re-running it did not violate it again)' : ''}`}`;
-    return { property, failure: { message: `${property} violated (${severityOf(property)}): ${explanation}`, type: kind, details: `${how}\ntrace: ${trace}\nreplay: npx resumecheck replay ${trace}` } };
+    return { property, failure: { message: `${property} violated (${severityOf(property)}): ${explanation}`, type: kind, details: `${how}\ntrace: ${trace}\nreplay: ${report?.replay ?? regression!.replay}` } };
   });
 }
 
@@ -450,14 +480,20 @@ function printOutcome(
       printViolation(io, finding.trace, report.trace);
       continue;
     }
-    const how = report.shrunk ? `shrunk from ${report.originalLength} to ${report.shrunkLength} steps in ${report.shrinkEvaluations} runs` : `not shrunk (${report.shrunkLength} steps): the ${signalled === null ? 'time budget' : 'run'} ended first`;
+    const cutBy = signalled === null ? '--time' : signalled;
+    const how = !report.shrunk
+      ? `not shrunk (${report.shrunkLength} steps): the ${signalled === null ? 'time budget' : 'run'} ended first`
+      : report.shrinkCutShort
+        ? `shrinking cut short by ${cutBy} at ${report.shrunkLength} of ${report.originalLength} steps, after ${report.shrinkEvaluations} runs (a shorter one may exist)`
+        : `shrunk from ${report.originalLength} to ${report.shrunkLength} steps in ${report.shrinkEvaluations} runs`;
     io.out(`── found in run ${report.run} (seed ${report.runSeed}); ${how}`);
     printViolation(io, finding.trace, report.trace);
   }
   const unmatched = regressions.filter((regression) => !reports.some((report) => report.property === regression.property));
   if (unmatched.length > 0) {
     io.out('');
-    io.out(`${unmatched.length} stored ${unmatched.length === 1 ? 'trace still fails' : 'traces still fail'} (regressions):`);
+    // Known defects the search did not meet again: kept in the corpus, still failing (not new, not necessarily regressions).
+    io.out(`${unmatched.length} stored ${unmatched.length === 1 ? 'trace' : 'traces'} known, still failing (the search did not meet ${unmatched.length === 1 ? 'it' : 'them'} again):`);
     for (const regression of unmatched) io.out(`  ${severityMark(severityOf(regression.property))} ${regression.property}: ${regression.trace} (replay: ${regression.replay})`);
   }
   if (coverage !== null) {

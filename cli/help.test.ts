@@ -41,7 +41,7 @@ describe('help and version', () => {
   }
 
   it('--version prints the package version', async () => {
-    for (const args of [['--version'], ['-V'], ['version']]) expect(await run(args)).toEqual({ code: 0, out: `resumecheck ${VERSION}`, err: [] });
+    for (const args of [['--version'], ['-V'], ['-v'], ['version']]) expect(await run(args)).toEqual({ code: 0, out: `resumecheck ${VERSION}`, err: [] });
   });
 
   it("check-store's help states the default its code uses", () => {

@@ -42,6 +42,6 @@ export function renderCommandHelp(command: CommandSpec): string[] {
   lines.push('', 'Arguments and options:');
   for (const [left, right] of rows) lines.push(`  ${left.padEnd(width)}  ${right}`);
   for (const note of command.notes) lines.push('', note);
-  lines.push('', EXIT_CODES);
+  lines.push('', command.exitCodes ?? EXIT_CODES);
   return lines;
 }

@@ -43,7 +43,7 @@ async function route(args: readonly string[], io: Io): Promise<number> {
     for (const line of renderCommandHelp(command)) io.out(line);
     return 0;
   }
-  if (name === '--version' || name === '-V' || name === 'version') {
+  if (name === '--version' || name === '-V' || name === '-v' || name === 'version') {
     io.out(`resumecheck ${packageVersion()}`);
     return 0;
   }

@@ -64,3 +64,33 @@ export function checkOutFile(path: string, flag: string): void {
   if (stats?.isDirectory() === true) throw new UsageError(`${flag} ${path}: is a directory, not a file`);
   checkOutDir(dirname(resolve(path)), flag);
 }
+
+/**
+ * Checks that no two of a command's output files are one file: `--summary s.json --junit s.json` would keep only
+ * the last written. Each entry is a flag and its path, or undefined when the flag was not given.
+ */
+export function checkDistinctOutputs(outputs: readonly (readonly [flag: string, path: string | undefined])[]): void {
+  const seen = new Map<string, string>();
+  for (const [flag, path] of outputs) {
+    if (path === undefined) continue;
+    const key = resolve(path);
+    const first = seen.get(key);
+    if (first !== undefined) throw new UsageError(`${first} and ${flag} both name ${path}: give each output a file of its own`);
+    seen.set(key, flag);
+  }
+}
+
+/**
+ * Checks a directory of stored traces named on the command line: it must exist and be a directory (a missing default
+ * corpus is no error, so this is only for one the user named).
+ */
+export function checkTraceDir(path: string, flag: string): void {
+  let stats: Stats | null;
+  try {
+    stats = statOrNull(resolve(path));
+  } catch (error) {
+    throw new UsageError(`${flag} ${path}: cannot be checked (${code(error)})`);
+  }
+  if (stats === null) throw new UsageError(`${flag} ${path}: no such directory`);
+  if (!stats.isDirectory()) throw new UsageError(`${flag} ${path}: is a file; it takes a directory of trace files`);
+}

@@ -14,6 +14,7 @@ import { requireTarget } from './require-target.ts';
 import { findingFails, notFailingWhy } from '../properties/finding-weight.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
 import { strictnessOf } from './parse-options.ts';
+import { checkTraceTarget } from './trace-target.ts';
 import { UsageError } from './usage-error.ts';
 import { asUsageError, parseTries, prepareWire, replayTries, wireFlagsFromTargetName, wireReport, wireTargetFromFlags } from './wire-options.ts';
 
@@ -26,8 +27,11 @@ export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Pr
   const tries = parseTries(values['tries']);
   const flagged = values['url'] !== undefined || values['serve'] !== undefined;
   if (values['target'] !== undefined && flagged) throw new UsageError('give --target, or --url / --serve, not both');
-  // A trace found over the wire names its server (serve:CMD, url:URL): without flags, replay reaches it again.
-  const wireValues = flagged || values['target'] !== undefined ? values : (wireFlagsFromTargetName(trace.target) ?? values);
+  // A trace found over the wire names its server (serve:CMD, url:URL): without flags, replay reaches it again, but a
+  // command (serve:CMD) or a module (module:PATH) it names runs only when the user names it or opts in.
+  const named = flagged || values['target'] !== undefined;
+  if (!named) checkTraceTarget(file, trace.target, { allowed: values['allow-trace-command'] === true, io });
+  const wireValues = named ? values : (wireFlagsFromTargetName(trace.target) ?? values);
   await using wire = await wireTargetFromFlags(wireValues);
   if (wire === null && tries !== 1) throw new UsageError('--tries goes with --url or --serve: an in-process replay is deterministic');
   if (wire !== null) return await replayOverTheWire(wire, file, trace, tries, values['json'] === true, io, startedMs);

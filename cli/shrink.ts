@@ -19,6 +19,7 @@ import { renderText } from '../traces/render/text.ts';
 import { type Trace, parseTrace, serializeTrace } from '../traces/trace.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
 import { requireTarget } from './require-target.ts';
+import { checkTraceTarget } from './trace-target.ts';
 import { UsageError } from './usage-error.ts';
 
 
@@ -31,7 +32,7 @@ interface Input {
   readonly kind: 'trace' | 'scenario';
 }
 
-async function readInput(file: string, text: string, targetName: string | undefined, seed: string | undefined): Promise<Input> {
+async function readInput(file: string, text: string, targetName: string | undefined, seed: string | undefined, trust: { readonly allowed: boolean; readonly io: Io }): Promise<Input> {
   let json: unknown = undefined;
   try {
     json = JSON.parse(text);
@@ -43,6 +44,14 @@ async function readInput(file: string, text: string, targetName: string | undefi
     if (format === CONTRACT_TRACE_FORMAT) throw new UsageError(`${file}: a check-store contract trace; check-store shrinks those when it finds them, shrink takes simulator traces and scenarios`);
     if (seed !== undefined) throw new UsageError('--seed is for scenarios: a trace records its own config');
     const trace: Trace = parseTrace(text, file);
+    if (targetName === undefined) {
+      // Shrinking runs in process: a server over the wire is shrunk by the fuzz that found it.
+      if (trace.target.startsWith('serve:') || trace.target.startsWith('url:')) {
+        throw new UsageError(`${file} was found over the wire (${trace.target}); shrink runs in process: give --target T to shrink it on a built-in target (fuzz --serve/--url shrinks what it finds)`);
+      }
+      // A module the trace names is imported only when the user names it too, or opts in.
+      checkTraceTarget(file, trace.target, trust);
+    }
     return { target: await requireTarget(targetName ?? trace.target), config: trace.config, properties: trace.properties, choices: sequenceChoices(trace.choices), kind: 'trace' };
   }
   if (targetName === undefined) throw new UsageError('--target is required for a scenario; `resumecheck targets` lists them');
@@ -80,7 +89,7 @@ export async function runShrink({ values, positionals }: ParsedArgs, io: Io): Pr
   } catch (error) {
     throw new UsageError(`${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
   }
-  const input = await readInput(file, text, values.target as string | undefined, values.seed as string | undefined);
+  const input = await readInput(file, text, values.target as string | undefined, values.seed as string | undefined, { allowed: values['allow-trace-command'] === true, io });
   const only = input.properties === null ? {} : { properties: input.properties };
   let result;
   try {

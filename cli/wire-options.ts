@@ -52,6 +52,11 @@ export function asUsageError(error: unknown): unknown {
   return error;
 }
 
+/** True for the failure of a server over the wire mid-run (it exited, it stopped answering): not the user's input. */
+export function isServerFault(error: unknown): boolean {
+  return error instanceof WireFault;
+}
+
 /** Starts the server if needed and asks for its tools; returns the properties to check on it. */
 export async function prepareWire(target: WireTarget, requested: readonly PropertyName[] | undefined): Promise<PropertyName[] | undefined> {
   try {

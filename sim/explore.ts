@@ -13,7 +13,7 @@ import { checkedProperties } from '../properties/index.ts';
 import type { Target } from '../targets/target.ts';
 import { createActionList } from './actions.ts';
 import type { SimConfig } from './config.ts';
-import { monotonicMs } from './clock.ts';
+import { macrotaskTurn, monotonicMs } from './clock.ts';
 import { type ChoiceSource, runSimulation } from './engine.ts';
 import { exploreFrontier } from './frontier-search.ts';
 import { KeyNames, NO_TARGET_KEY, worldKey } from './state-key.ts';
@@ -42,7 +42,7 @@ export interface ExploreOutcome {
   /** True when the search stopped at `runsMax` or `timeMs` before clearing the depth asked for. */
   readonly budgetSpent: boolean;
   /** Which budget stopped it: steps, time, or (the breadth-first search) the distinct worlds or one level's worlds it may hold. */
-  readonly budget: 'runs' | 'time' | 'states' | 'frontier' | null;
+  readonly budget: 'runs' | 'time' | 'states' | 'frontier' | 'interrupted' | null;
   /** Whether independent actions were taken in one order only (sleep sets, breadth-first search). */
   readonly independence: boolean;
   /** Steps a sleep set skipped (0 without). */
@@ -76,6 +76,11 @@ export interface ExploreOptions {
   readonly threads?: number;
   /** Breadth first: worlds of a depth at least, for the threads to share its expansion out. */
   readonly threadsFrom?: number;
+  /**
+   * Ends the search (SIGINT, SIGTERM): the outcome then says `interrupted` and the depth it cleared. Checked, with a
+   * turn of the event loop, every 256 sequences of a replaying search and every few hundred worlds breadth first.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Replays `prefix` exactly, then stops, remembering how many actions were enabled after it. */
@@ -194,6 +199,13 @@ function overBudget(counts: Counts, options: ExploreOptions, deadline: number | 
   return counts.runs >= options.runsMax || (deadline !== null && (counts.runs & 255) === 0 && monotonicMs() >= deadline);
 }
 
+/** True when a signal ended a replaying search: every 256 runs the event loop gets a turn, for the signal's handler. */
+async function interrupted(counts: Counts, options: ExploreOptions): Promise<boolean> {
+  if (options.signal === undefined || (counts.runs & 255) !== 0) return false;
+  await macrotaskTurn();
+  return options.signal.aborted;
+}
+
 /**
  * Iterative deepening for the replaying searches: `visit` searches every prefix up to `depth` depth first; the first
  * depth with a violation gives a shortest counterexample. `startDepth` runs before each depth's search.
@@ -214,7 +226,7 @@ async function deepen(
     reduction: { applied: search.reduced, why: null },
     snapshots: false,
     budgetSpent,
-    budget: budgetSpent ? (counts.runs >= options.runsMax ? 'runs' : 'time') : null,
+    budget: budgetSpent ? (options.signal?.aborted === true ? 'interrupted' : counts.runs >= options.runsMax ? 'runs' : 'time') : null,
     independence: false,
     slept: 0,
     threads: 1,
@@ -235,7 +247,7 @@ async function exploreAll(target: Target, config: SimConfig, options: ExploreOpt
   const actions = createActionList();
   const checked = checkedProperties(options.only);
   const visit = async (prefix: number[], depth: number): Promise<Found | null | 'budget'> => {
-    if (overBudget(counts, options, deadline)) return 'budget';
+    if (overBudget(counts, options, deadline) || (await interrupted(counts, options))) return 'budget';
     counts.runs += 1;
     counts.runsLastDepth += 1;
     const seen = { enabledAfter: 0 };
@@ -264,7 +276,7 @@ async function exploreReduced(target: Target, config: SimConfig, options: Explor
   const actions = createActionList();
   const checked = checkedProperties(options.only);
   const visit = async (prefix: number[], depth: number): Promise<Found | null | 'budget'> => {
-    if (overBudget(counts, options, deadline)) return 'budget';
+    if (overBudget(counts, options, deadline) || (await interrupted(counts, options))) return 'budget';
     counts.runs += 1;
     counts.runsLastDepth += 1;
     const source = new KeyedPrefix(prefix, prefix.length === depth, visited, names);

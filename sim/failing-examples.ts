@@ -2,12 +2,11 @@
 // replayed before a fuzz searches, so a counterexample that still fails is reported as a regression with its
 // file, and its property is not searched out and shrunk all over again.
 
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PropertyName } from '../properties/names.ts';
 import type { Target } from '../targets/target.ts';
-import { readTrace } from '../traces/store.ts';
-import type { Trace } from '../traces/trace.ts';
+import { type Trace, TraceFormatError, parseTrace } from '../traces/trace.ts';
 import { sequenceChoices } from './choices.ts';
 import { runSimulation } from './engine.ts';
 import type { Violation } from './world.ts';
@@ -36,12 +35,47 @@ export interface ExampleReplay {
   readonly violation: Violation | null;
 }
 
+/** The `format` of check-store's contract traces (check-store/store-traces.ts), spelled out so as not to load it. */
+const CONTRACT_TRACE_FORMAT = 'resumecheck-store-contract';
+
+/** What the stored traces of a set of directories hold for one target. */
+export interface LoadedExamples {
+  /** The target's traces, to replay. */
+  readonly examples: StoredExample[];
+  /** Files that are no usable trace. */
+  readonly skipped: SkippedExample[];
+  /** check-store's contract traces (they share traces/found/): not for a fuzz, and not worth a line each. */
+  readonly contractTraces: number;
+  /**
+   * Traces of another target whose name would execute something (serve:CMD, module:PATH): never run, since a trace
+   * is data and only the command line chooses what runs; counted so that the fuzz can say so.
+   */
+  readonly executingElsewhere: string[];
+}
+
+function readStored(file: string): { trace: Trace } | { contract: true } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new TraceFormatError(`${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+  try {
+    if ((JSON.parse(text) as { format?: unknown } | null)?.format === CONTRACT_TRACE_FORMAT) return { contract: true };
+  } catch {
+    // Not JSON: parseTrace says so.
+  }
+  return { trace: parseTrace(text, file) };
+}
+
 /**
  * The traces of `targetName` in `directories` (missing directories are skipped), each file once, in name order.
  */
-export function loadExamples(directories: readonly string[], targetName: string): { examples: StoredExample[]; skipped: SkippedExample[] } {
+export function loadExamples(directories: readonly string[], targetName: string): LoadedExamples {
   const examples: StoredExample[] = [];
   const skipped: SkippedExample[] = [];
+  const executingElsewhere: string[] = [];
+  let contractTraces = 0;
   const seen = new Set<string>();
   for (const directory of directories) {
     let names: string[];
@@ -55,14 +89,20 @@ export function loadExamples(directories: readonly string[], targetName: string)
       if (seen.has(file)) continue;
       seen.add(file);
       try {
-        const trace = readTrace(file);
+        const stored = readStored(file);
+        if ('contract' in stored) {
+          contractTraces += 1;
+          continue;
+        }
+        const { trace } = stored;
         if (trace.target === targetName) examples.push({ file, trace });
+        else if (trace.target.startsWith('serve:') || trace.target.startsWith('module:')) executingElsewhere.push(file);
       } catch (error) {
         skipped.push({ file, reason: (error as Error).message });
       }
     }
   }
-  return { examples, skipped };
+  return { examples, skipped, contractTraces, executingElsewhere };
 }
 
 /** Replays each example on `target` with the config and properties it recorded. */

@@ -9,7 +9,7 @@
 import { checkedProperties } from '../properties/index.ts';
 import { CLIENT_PROPERTY_NAMES, PROPERTY_NAMES, type PropertyName } from '../properties/names.ts';
 import type { Target } from '../targets/target.ts';
-import { sharedWallMs } from './clock.ts';
+import { macrotaskTurn, sharedWallMs } from './clock.ts';
 import { PARALLEL_LEVEL_MIN, type SimConfig } from './config.ts';
 import { SteppedRun } from './engine.ts';
 import { EVERY_CLIENT, footprintOf, independent, isEntangled } from './independence.ts';
@@ -38,7 +38,15 @@ export interface FrontierOptions {
   readonly threads?: number;
   /** Worlds of a depth at least, for the threads to share its expansion out (default {@link PARALLEL_LEVEL_MIN}). */
   readonly threadsFrom?: number;
+  /**
+   * Ends the search (a signal): checked between depths and every {@link INTERRUPT_CHECK_ENTRIES} entries of a depth
+   * searched in this thread, when the event loop is given a turn; the outcome's budget is then `interrupted`.
+   */
+  readonly signal?: AbortSignal;
 }
+
+/** Entries of a depth expanded or judged in this thread between two turns of the event loop, when a signal may stop it. */
+export const INTERRUPT_CHECK_ENTRIES = 512;
 
 /** What the breadth-first search found. */
 export interface FrontierOutcome {
@@ -54,8 +62,8 @@ export interface FrontierOutcome {
   readonly states: number;
   /** Steps not taken because a sleep set held them (the other order of independent actions was taken). */
   readonly slept: number;
-  /** Why the search stopped short of the depth asked for: a budget, or null. */
-  readonly budget: 'runs' | 'time' | 'states' | 'frontier' | null;
+  /** Why the search stopped short of the depth asked for: a budget, a signal (`interrupted`), or null. */
+  readonly budget: 'runs' | 'time' | 'states' | 'frontier' | 'interrupted' | null;
   /** Threads the wide depths were shared out among (1 unless workers were asked for and a depth was wide enough). */
   readonly threads: number;
 }
@@ -249,10 +257,19 @@ export interface LeafCounts {
 export interface LeafBudget {
   readonly runsMax: number;
   readonly deadline: number | null;
+  /** Stop before this entry (to give the event loop a turn), with the kind `pause`; default: none. */
+  readonly pauseAt?: number;
 }
 
 /** Where judging a range of the last depth's entries stopped: at the end, at a violation, or at a budget. */
-export type LeafStop = { readonly kind: 'end' } | { readonly kind: 'violation'; readonly entry: number; readonly choice: number; readonly property: PropertyName } | { readonly kind: 'runs' | 'time'; readonly entry: number };
+export type LeafStop =
+  | { readonly kind: 'end' }
+  | { readonly kind: 'violation'; readonly entry: number; readonly choice: number; readonly property: PropertyName }
+  | { readonly kind: 'runs' | 'time'; readonly entry: number }
+  /** A signal ended it before `entry` (only in the thread that was signalled). */
+  | { readonly kind: 'interrupted'; readonly entry: number }
+  /** Stopped before `entry` (its budget's `pauseAt`), nothing of it judged: the caller goes on from there. */
+  | { readonly kind: 'pause'; readonly entry: number };
 
 const END: LeafStop = { kind: 'end' };
 
@@ -267,6 +284,7 @@ export function judgeLeaves(walker: Walker, level: LeafLevel, from: number, to: 
   const depth = level.depth;
   for (let entry = from; entry < to; entry += 1) {
     if (stop(entry)) return END;
+    if (budget.pauseAt !== undefined && entry >= budget.pauseAt) return { kind: 'pause', entry };
     const here = walker.enter(level, entry);
     const count = actions.length;
     const sleep = level.sleeps[entry]!;
@@ -361,6 +379,8 @@ async function search(run: SteppedRun, options: FrontierOptions, startPool: (() 
     budget,
     threads,
   });
+  // A function, not a read: the signal's handler runs during the awaits, which a narrowed read would not see.
+  const aborted = (): boolean => options.signal?.aborted === true;
   const rootKey = worldKey(world, names)!;
   visited.set(rootKey.hash, rootKey.check * 64);
   let level = new Level(0);
@@ -370,6 +390,7 @@ async function search(run: SteppedRun, options: FrontierOptions, startPool: (() 
   const done: number[] = [];
   for (let depth = 0; depth < options.depthMax; depth += 1) {
     const childDepth = depth + 1;
+    if (aborted()) return outcome(null, depth, 'interrupted');
     walker.reset();
     runsLastDepth = 0;
     // Workers are worth starting once the next depth looks wide enough to share out (about 20 actions are enabled
@@ -386,14 +407,26 @@ async function search(run: SteppedRun, options: FrontierOptions, startPool: (() 
         leaves = counts.leaves;
         if (stop.kind === 'end') return outcome(null, options.depthMax, null);
         if (stop.kind === 'violation') return outcome([...level.paths.subarray(stop.entry * depth, stop.entry * depth + depth), stop.choice], depth, null, stop.property);
+        if (stop.kind === 'pause') throw new Error('assertion: a paused judging was not resumed');
         return outcome(null, depth, stop.kind);
       };
       const runsBefore = runs;
       const budget: LeafBudget = { runsMax: options.runsMax, deadline };
       const pool = startPool === null || level.count < threadsFrom ? null : await startPool();
-      if (pool === null) return stopAt(judgeLeaves(walker, level, 0, level.count, counts, budget, () => false));
+      if (pool === null) {
+        if (options.signal === undefined) return stopAt(judgeLeaves(walker, level, 0, level.count, counts, budget, () => false));
+        // With a signal to obey, a few hundred entries at a time, the event loop given a turn in between.
+        for (let from = 0; ; ) {
+          const stop = judgeLeaves(walker, level, from, level.count, counts, { ...budget, pauseAt: from + INTERRUPT_CHECK_ENTRIES }, () => false);
+          if (stop.kind !== 'pause') return stopAt(stop);
+          await macrotaskTurn();
+          if (aborted()) return stopAt({ kind: 'interrupted', entry: stop.entry });
+          from = stop.entry;
+        }
+      }
       threads = pool.threads;
       const judged = await pool.judge(level, walker, { ...budget, runsLeft: options.runsMax - runs });
+      if (aborted()) return outcome(null, depth, 'interrupted');
       // In chunk order, as one thread would have met them: the first chunk that stops decides; a chunk that would
       // have crossed the step budget is judged again here, to stop exactly where one thread would have.
       for (let chunk = 0; chunk < judged.chunks.length; chunk += 1) {
@@ -423,6 +456,7 @@ async function search(run: SteppedRun, options: FrontierOptions, startPool: (() 
     if (pool !== null) {
       threads = pool.threads;
       const keyed = await pool.key(level, walker, { runsMax: Number.POSITIVE_INFINITY, deadline, runsLeft: options.runsMax - runs });
+      if (aborted()) return outcome(null, depth, 'interrupted');
       // In chunk order, as one thread would have met them; each world was judged where it was keyed, and only a new
       // one's verdict is read, as one thread would have judged only it.
       for (const chunk of keyed.chunks) {
@@ -459,6 +493,10 @@ async function search(run: SteppedRun, options: FrontierOptions, startPool: (() 
       // The entries no thread expanded (all of them, in this thread alone; or those past a spent step budget, to
       // stop exactly where one thread would have).
       for (let entry = sequentialFrom; entry < level.count; entry += 1) {
+        if (options.signal !== undefined && entry > sequentialFrom && (entry - sequentialFrom) % INTERRUPT_CHECK_ENTRIES === 0) {
+          await macrotaskTurn();
+          if (aborted()) return outcome(null, depth, 'interrupted');
+        }
         const here = walker.enter(level, entry);
         const count = actions.length;
         const sleep = level.sleeps[entry]!;

@@ -89,6 +89,11 @@ export interface LaneHooks {
    * for other reasons at the same time (recording traces the other lanes found), which must never overlap a run.
    */
   turn?<T>(task: () => Promise<T>): Promise<T>;
+  /**
+   * A run threw (a server over the wire that crashed or stopped answering): true ends the lane there, the run not
+   * counted, keeping what was done; false (or no hook) lets the error through.
+   */
+  onRunError?(error: unknown): boolean;
 }
 
 /** A lane's totals. */
@@ -147,7 +152,15 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
     const run = runOfOrdinal(plan.shard, ordinal);
     const runConfig: SimConfig = { ...plan.config, seed: runSeed(plan.config.seed, run) };
     const choices = walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, target.level?.faultKinds));
-    const result = await (turn === undefined ? runSimulation(target, runConfig, choices, options) : turn(() => runSimulation(target, runConfig, choices, options)));
+    let result;
+    try {
+      result = await (turn === undefined ? runSimulation(target, runConfig, choices, options) : turn(() => runSimulation(target, runConfig, choices, options)));
+    } catch (error) {
+      // A run a stop (a signal) or its target's failure cut off is no run: the lane ends with what it did.
+      if (hooks.onRunError?.(error) !== true && Atomics.load(control, CONTROL.stop) === 0) throw error;
+      runs -= 1;
+      break;
+    }
     steps += result.steps + result.healSteps;
     if (result.violation === null) continue;
     // A candidate no shorter than an earlier one of this lane for the same property is one the book drops (an

@@ -53,6 +53,11 @@ export interface FuzzOptions {
   /** Each finding, once shrunk (or given up on) and recorded. */
   readonly onFinding?: (finding: Finding) => void | Promise<void>;
   readonly onProgress?: (progress: FuzzProgress) => void;
+  /**
+   * A run threw (over the wire: the server crashed or stopped answering): true ends the fuzz there, as a stop does,
+   * keeping what was found (unshrunk); false, or no hook, lets the error through.
+   */
+  readonly onRunError?: (error: unknown) => boolean;
 }
 
 /** Where a fuzz stands, for a progress line. */
@@ -281,7 +286,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       Atomics.store(control, CONTROL.bound, book.bound());
       if (options.onDiscovery === undefined || known.has(candidate.violation.property)) return;
       const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, candidate.run) };
-      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: await candidateTrace(target, runConfig, candidate, checked) }));
+      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: await candidateTrace(target, runConfig, candidate, checked, stopped) }));
       discoveries.push(discovery);
       // Awaited with the others after the search; marked handled now, so a failure waits for that.
       discovery.catch(() => undefined);
@@ -292,6 +297,15 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       steps += laneSteps;
       progress('search');
     },
+    ...(options.onRunError === undefined
+      ? {}
+      : {
+          onRunError(error: unknown) {
+            if (options.onRunError?.(error) !== true) return false;
+            stop();
+            return true;
+          },
+        }),
   });
   const searchMs = sharedWallMs() - searchStartedMs;
   runs = searched.runs;
@@ -332,10 +346,20 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
         if (!(error instanceof NotReproducedError)) throw error;
         flaky = true;
       }
+      // Shrunk, the recording of the shortest sequence did not violate the property again: timing decided (over the
+      // wire), so the finding is flaky, kept unshrunk with the verdict of the run that found it.
+      if (shrunkTrace !== null && shrunkTrace.verdict?.property !== property) {
+        shrunkTrace = null;
+        shrink = unshrunk;
+        flaky = true;
+      }
     }
     const shrunk = !skip && !flaky;
     // Unshrunk (skipped or flaky), the run that found it; shrunk, as it was recorded where it was shrunk.
-    const trace = shrunkTrace ?? (await inTurn(() => candidateTrace(target, runConfig, candidate, checked)));
+    const recorded = shrunkTrace ?? (await inTurn(() => candidateTrace(target, runConfig, candidate, checked, stopped)));
+    // A flaky finding (never a crash): the unshrunk choices, with the verdict of the run that found it, which the
+    // re-run to record them need not repeat.
+    const trace: Trace = flaky ? withVerdict(recorded, candidate.violation) : recorded;
     const finding: Finding = { run: candidate.run, original, shrink: flaky ? { ...unshrunk, evaluations: 1 } : shrink, shrunk, trace, ...(flaky ? { flaky: true } : {}) };
     findings[index] = finding;
     await options.onFinding?.(finding);
@@ -367,10 +391,46 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
  * choices may go otherwise, and its steps would not show what the verdict says); on any other, a re-run of its
  * choices with recording on, which is the same run (its verdict is the finding's, should the two ever differ).
  */
-async function candidateTrace(target: Target, config: SimConfig, candidate: Candidate, properties: readonly PropertyName[] | null): Promise<Trace> {
+async function candidateTrace(target: Target, config: SimConfig, candidate: Candidate, properties: readonly PropertyName[] | null, stopped: () => boolean): Promise<Trace> {
   if (candidate.recorded !== undefined) return packTrace(target, config, candidate.recorded, null, properties);
-  const recorded = await recordTrace(target, config, candidate.choices, null, properties);
-  return recorded.verdict?.property === candidate.violation.property ? recorded : { ...recorded, verdict: candidate.violation };
+  return recordAfterFinding(target, config, candidate, properties, stopped);
+}
+
+/**
+ * A found run recorded with its verdict. Once the fuzz was stopped (a signal, a server that failed mid-run) the target
+ * may be gone: then the trace keeps the choices and the verdict without the recorded steps, rather than losing them.
+ */
+async function recordAfterFinding(
+  target: Target,
+  config: SimConfig,
+  candidate: { readonly choices: readonly number[]; readonly violation: NonNullable<Trace['verdict']> },
+  checked: readonly PropertyName[] | null,
+  stopped: () => boolean,
+): Promise<Trace> {
+  try {
+    return withVerdict(await recordTrace(target, config, candidate.choices, null, checked), candidate.violation);
+  } catch (error) {
+    if (!stopped()) throw error;
+    return {
+      format: 'resumecheck-trace',
+      formatVersion: TRACE_FORMAT_VERSION,
+      resumecheckVersion: RESUMECHECK_VERSION,
+      sdk: target.sdk ?? null,
+      target: target.name,
+      config,
+      properties: checked === null ? null : [...checked],
+      seed: config.seed,
+      choices: [...candidate.choices],
+      steps: [],
+      verdict: candidate.violation,
+      shrink: null,
+    };
+  }
+}
+
+/** The recorded trace with the verdict of the run that found it, should a re-run's verdict differ. */
+function withVerdict(recorded: Trace, violation: NonNullable<Trace['verdict']>): Trace {
+  return recorded.verdict?.property === violation.property ? recorded : { ...recorded, verdict: violation };
 }
 
 /** Adds the coverage of several lanes. */

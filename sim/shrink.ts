@@ -26,6 +26,8 @@ export interface ShrinkResult {
    * (a real-time target may not violate it again when the choices are re-run).
    */
   readonly recorded?: RunResult;
+  /** True when a deadline or a stop ended the shrink before its bounds did: shorter sequences may exist. */
+  readonly cutShort?: boolean;
 }
 
 /**
@@ -132,7 +134,8 @@ export async function shrinkChoices(
     { examples: [[[...start]]], numRuns: 1, seed: 0 },
   );
   // On a real-time target the start may not violate again when fast-check re-runs it: the shrink goes on from it.
-  if (!checked.failed && target.realTime !== true) throw new Error('shrink: fast-check did not reproduce the counterexample');
+  // In process it must: not again is a finding that only timing or randomness of the target's own decided.
+  if (!checked.failed && target.realTime !== true) throw new NotReproducedError(`shrink: the choices given violated ${property} once, and not when fast-check re-ran them`);
 
   let current: readonly number[] = best ?? start;
   let passRuns = 0;
@@ -169,7 +172,7 @@ export async function shrinkChoices(
   if (!over()) current = await deleteByMeaning(target, config, current, property, options, bounds.passEvaluationsMax, { count: () => (evaluations += 1), over, charge, keep });
   const recorded = violating.get(current.join(','));
   if (shrinkOptions.record === true && recorded === undefined) throw new Error('assertion: the shrunk choices were kept without a violating run of them');
-  return { choices: current, originalLength: choices.length, evaluations, ...(recorded === undefined ? {} : { recorded }) };
+  return { choices: current, originalLength: choices.length, evaluations, ...(recorded === undefined ? {} : { recorded }), ...(ended ? { cutShort: true } : {}) };
 }
 
 /**

@@ -2,6 +2,7 @@
 // (docs/findings/over-the-wire.md): the MCP SDK 1.32.2's own simpleStreamableHttp example from its dist, and
 // @modelcontextprotocol/server-everything in its streamable HTTP mode, both with their own tools only.
 
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.ts';
@@ -26,7 +27,10 @@ describe('real servers over the wire, replaying their kept findings (one try eac
   ];
   for (const [name, tries, reproduced] of cases) {
     it(`${name}: the server replays the store's priming placeholder {} as an event`, async () => {
-      const { code, out, err } = await run(['replay', `${TRACES}${name}.json`, '--tries', String(tries)]);
+      // A trace is data: its served command runs because it is named here, as a user would name it.
+      const file = `${TRACES}${name}.json`;
+      const served = (JSON.parse(readFileSync(file, 'utf8')) as { target: string }).target.slice('serve:'.length);
+      const { code, out, err } = await run(['replay', file, '--serve', served, '--tries', String(tries)]);
       expect(err).toEqual([]);
       expect(out[0]).toMatch(reproduced);
       expect(code).toBe(1);

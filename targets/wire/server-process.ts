@@ -112,6 +112,9 @@ export function createServerProcess(command: string, host: string): ServerProces
     killMarked();
   };
   const onSignal = (signal: NodeJS.Signals): void => {
+    // A command that handles the signal itself (fuzz, replay: they finish, write what was done and stop the server
+    // as they return) is left to do so; the group is killed at exit all the same.
+    if (process.listenerCount(signal) > 0) return;
     killGroup();
     process.exit(signal === 'SIGINT' ? 130 : 143);
   };

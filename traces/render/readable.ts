@@ -11,6 +11,7 @@ import { describeClientFault } from '../../properties/client-fault.ts';
 import type { Severity } from '../../properties/severity.ts';
 import { renderSource } from '../../properties/source.ts';
 import { StoreModuleError } from '../../targets/module/store-module.ts';
+import { replayCommand } from '../trace-execution.ts';
 import { type Trace, TraceFormatError, parseTrace } from '../trace.ts';
 
 /** One step of any trace kind. */
@@ -90,7 +91,8 @@ export function readableFromTrace(trace: Trace, path: string): ReadableTrace {
             ...(property === undefined ? {} : { severity: property.severity }),
             ...(verdict.triggeredBy === undefined ? {} : { triggeredBy: describeClientFault(verdict.triggeredBy) }),
           },
-    replay: `npx resumecheck replay ${quoteArgument(path)}`,
+    // A trace is data: when its target runs a command or a module, the replay command names it (cli/trace-target.ts).
+    replay: replayCommand(path, trace.target),
     shrink: trace.shrink === null ? null : { originalLength: trace.shrink.originalLength, shrunkLength: trace.shrink.shrunkLength },
   };
 }

@@ -1,0 +1,124 @@
+// A trace is data, never a command: replay, shrink, render and fuzz's corpus replay never start a shell command or
+// import a module a trace names (serve:CMD, module:PATH) unless the user names it too or passes --allow-trace-command.
+// Each command here would leave a file behind if it ran: a real child process for serve:, a real import for module:.
+
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../sim/config.ts';
+import { recordTrace } from '../sim/fuzz.ts';
+import { referenceTarget } from '../targets/reference/reference.target.ts';
+import { serializeTrace } from '../traces/trace.ts';
+import { runInProcess } from './run-in-process.ts';
+import { traceExecution } from './trace-target.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-trace-target-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The file the served command creates when it runs (it then exits, which the wire reports as bad input). */
+const served = join(scratch, 'served-ran');
+/** The file the module creates when it is imported. */
+const imported = join(scratch, 'module-imported');
+const command = `node -e "require('node:fs').writeFileSync(process.argv[1], '')" ${served}`;
+const modulePath = join(scratch, 'store.mjs');
+writeFileSync(modulePath, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(imported)}, '');\nexport default () => ({});\n`);
+
+async function traceNaming(target: string, name: string, directory = scratch): Promise<string> {
+  const trace = await recordTrace(referenceTarget, resolveConfig({ seed: 'trace-target' }), [0, 0, 0], null);
+  const path = join(directory, name);
+  writeFileSync(path, serializeTrace({ ...trace, target }));
+  return path;
+}
+
+beforeEach(() => {
+  rmSync(served, { force: true });
+  rmSync(imported, { force: true });
+});
+
+describe('traceExecution: what a target name would run', () => {
+  it('names a served command and a module (alone or as a multi-node base); nothing for built-in targets and URLs', () => {
+    expect(traceExecution('serve:touch x')).toMatchObject({ kind: 'command', what: 'touch x', flag: "--serve 'touch x'" });
+    expect(traceExecution('module:./store.ts#make+shared')).toMatchObject({ kind: 'module', flag: "--target 'module:./store.ts#make+shared'" });
+    expect(traceExecution('module:./store.ts@3:round-robin')?.kind).toBe('module');
+    expect(traceExecution('reference')).toBeNull();
+    expect(traceExecution('reference@3:round-robin')).toBeNull();
+    expect(traceExecution('url:http://127.0.0.1:3000/mcp')).toBeNull();
+  });
+});
+
+describe('a serve:CMD trace', () => {
+  it('replay: exit 2, one line saying what it would run and how to allow it; the command did not run', { timeout: 20_000 }, async () => {
+    const file = await traceNaming(`serve:${command}`, 'served.json');
+    const result = await runInProcess(['replay', file]);
+    expect(result.code).toBe(2);
+    expect(result.out).toEqual([]);
+    expect(result.err).toHaveLength(1);
+    expect(result.err[0]).toContain('would start the shell command');
+    expect(result.err[0]).toContain('--serve');
+    expect(result.err[0]).toContain('--allow-trace-command');
+    expect(existsSync(served)).toBe(false);
+  });
+
+  it('replay --allow-trace-command: says what it runs first, then runs it', { timeout: 20_000 }, async () => {
+    const file = await traceNaming(`serve:${command}`, 'served.json');
+    const result = await runInProcess(['replay', file, '--allow-trace-command']);
+    expect(result.err[0]).toContain('about to start the shell command');
+    expect(existsSync(served)).toBe(true);
+    // The command writes its file and exits without listening: bad input, one more line.
+    expect(result.code).toBe(2);
+  });
+
+  it('shrink: exit 2 (it shrinks in process), the command not run', async () => {
+    const file = await traceNaming(`serve:${command}`, 'served-shrink.json');
+    const result = await runInProcess(['shrink', file, '--allow-trace-command']);
+    expect(result.code).toBe(2);
+    expect(result.err).toHaveLength(1);
+    expect(result.err[0]).toContain('shrink runs in process');
+    expect(existsSync(served)).toBe(false);
+  });
+
+  it('render shows it and runs nothing', async () => {
+    const file = await traceNaming(`serve:${command}`, 'served-render.json');
+    const result = await runInProcess(['render', file]);
+    expect(result.code).toBe(0);
+    expect(existsSync(served)).toBe(false);
+  });
+});
+
+describe('a module:PATH trace', () => {
+  it('replay and shrink: exit 2, one line; the module was not imported', async () => {
+    const file = await traceNaming(`module:${modulePath}`, 'module.json');
+    for (const command of ['replay', 'shrink']) {
+      const result = await runInProcess([command, file]);
+      expect(result.code, command).toBe(2);
+      expect(result.err, command).toHaveLength(1);
+      expect(result.err[0], command).toContain('would import the module');
+      expect(result.err[0], command).toContain(`--target module:${modulePath}`);
+      expect(existsSync(imported), command).toBe(false);
+    }
+  });
+
+  it('replay --allow-trace-command imports it, saying so first', async () => {
+    const file = await traceNaming(`module:${modulePath}`, 'module.json');
+    const result = await runInProcess(['replay', file, '--allow-trace-command']);
+    expect(result.err[0]).toContain('about to import the module');
+    expect(existsSync(imported)).toBe(true);
+  });
+});
+
+describe("fuzz's corpus replay", () => {
+  it('replays only traces of the target the command line names: the others are not run, and one line says so', async () => {
+    const corpus = join(scratch, 'corpus');
+    mkdirSync(corpus, { recursive: true });
+    await traceNaming(`serve:${command}`, 'a-served.json', corpus);
+    await traceNaming(`module:${modulePath}`, 'b-module.json', corpus);
+    const result = await runInProcess(['fuzz', '--target', 'reference', '--runs', '1', '--corpus', corpus, '--out', join(scratch, 'found')]);
+    expect(result.code).toBe(0);
+    expect(existsSync(served)).toBe(false);
+    expect(existsSync(imported)).toBe(false);
+    const lines = result.err.filter((line) => line.includes('a command or a module'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('2 stored traces');
+  });
+});
