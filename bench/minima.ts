@@ -99,6 +99,10 @@ export const MINIMA: Readonly<Record<string, TargetMinima>> = {
       // initializes; client 1 calls read; the server advances c1 (read, execution 1); client 1 resumes the stream of
       // c1 with a cursor before the result.
       { property: 'no-duplicate-delivery', length: 4, lowerBound: 4, upperBound: 4, witness: [0, 0, 15, 6], runs: 463, depthCleared: 3 },
+      // no-lost-result (exact: 4 steps): client 1 initializes; client 1 calls read; the network cuts connection #2; the
+      // server's tool read of c1 fails mid-stream (its stream is aborted); then, in the liveness phase: client 1's
+      // resumes get the aborted stream resumed as if it were not, ended with neither a result nor a reset.
+      { property: 'no-lost-result', length: 4, lowerBound: 4, upperBound: 4, witness: [0, 0, 13, 18], runs: 456, depthCleared: 3 },
     ],
   },
   // counter-ids: Seed 004: per-process counter IDs reset on restart, a buffer keyed by the number alone, and a fresh session minted for a dead one.

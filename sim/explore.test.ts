@@ -16,6 +16,9 @@ import { explore, reductionUnavailable } from './explore.ts';
  */
 const UNKEYED = new Set(['counter-ids', 'no-epoch-check', 'no-ledger', 'replay-request-frames', 'rival-connection-kept', 'no-in-flight-check', 'echoes-request-frames']);
 
+/** Deepest overall minimum searched here with every property checked (deeper ones: bench/minima.test.ts). */
+const OVERALL_DEPTH_MAX = 5;
+
 describe('explore with the reduction (equal worlds merged)', () => {
   it('applies to the reference and to every planted target whose state the kit can key, and says why not elsewhere', async () => {
     expect(await reductionUnavailable(referenceTarget, MINIMA_CONFIG)).toBeNull();
@@ -35,6 +38,9 @@ describe('explore with the reduction (equal worlds merged)', () => {
     const expected = isNote(known.overallProperty)
       ? PROPERTY_NAMES.find((name) => exact.some((minimum) => minimum.property === name && minimum.length === overall))!
       : known.overallProperty;
+    // A minimum of 6 steps or more (modern-cursor-replays's era-isolation: some 400 000 sequences, the suite's costliest
+    // search) is proven by bench/minima.test.ts, its witness replayed and the search below it bounded there.
+    if (overall > OVERALL_DEPTH_MAX) continue;
     it(`${target.name}: finds ${expected} at its known minimum of ${overall} steps`, async () => {
       const outcome = await explore(target, minimaConfig(target.name), { depthMax: overall, runsMax: 1_000_000, reduce: true });
       expect(outcome.reduction.applied).toBe(!UNKEYED.has(target.name));

@@ -18,7 +18,7 @@ export const resumeIfKnownTarget = plantedTarget(
   {
     name: 'resume-if-known',
     description: 'seed 000: resumes from any known event ID, for any session, into any request (a new POST included)',
-    breaks: ['no-cross-stream-replay', 'no-cross-session-delivery', 'result-to-its-request', 'no-duplicate-delivery'],
+    breaks: ['no-cross-stream-replay', 'no-cross-session-delivery', 'result-to-its-request', 'no-duplicate-delivery', 'no-lost-result'],
   },
   withDecide((request, base) => {
     const decision = base.decide(request);
