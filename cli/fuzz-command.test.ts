@@ -199,9 +199,10 @@ describe('SIGINT during fuzz --time 60s (seed 1)', () => {
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       child.kill('SIGINT');
       const code = await Promise.race([exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 10_000))]);
-      // Every finding fails at --strict=advice (counter-ids' first may be advice), so a finding is exit 1, not 130.
-      expect(code).toBe(1);
       const document = JSON.parse(readFileSync(summary, 'utf8')) as Summary;
+      // At --strict=advice every finding fails but one a client's own fault triggered; which is found first before the
+      // signal depends on timing, so the exit code is read against the findings kept: 1 with a failing one, else 130.
+      expect(code).toBe(document.violations.some((violation) => (violation as { fails?: boolean }).fails === true) ? 1 : 130);
       expect(document.interrupted).toBe('SIGINT');
       expect(document.elapsedMs).toBeLessThan(30_000);
       expect(document.violations.length).toBeGreaterThan(0);
