@@ -59,7 +59,7 @@ function printViolation(io: CommandIo, violation: StoreViolation): void {
   const mark = violation.triggeredBy === null ? severityMark(violation.severity) : severityMark('advice');
   const reason = violation.triggeredBy === null ? notFailingReason(violation.severity, 'failure') : "triggered by the client's own fault: fails nothing";
   const weight = reason === null ? '' : `, ${reason}`;
-  io.out(`${mark} ${violation.property} (${violation.phase}, ${violation.severity}${weight}), found in run ${violation.run} (seed ${violation.seed})${shrink}`);
+  io.out(`${mark} ${violation.property} (${violation.phase}${weight}), found in run ${violation.run} (seed ${violation.seed})${shrink}`);
   io.out(`  must hold: ${violation.statement}`);
   if (violation.storeDid !== null) io.out(`  the store: ${violation.storeDid}`);
   if (violation.triggeredBy !== null) io.out(`  triggered: ${violation.triggeredBy}`);
