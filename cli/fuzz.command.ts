@@ -23,11 +23,10 @@ import { type JunitCase, junitXml } from './junit.ts';
 import { DEFAULT_OUT, checkOutDir, checkOutFile } from './output-paths.ts';
 import { printStoredViolation, printViolation, quote } from './print-violation.ts';
 import { createProgress } from './progress.ts';
-import { requireTarget } from './require-target.ts';
-import type { Topology } from '../targets/multi-node/multi-node.target.ts';
+import { targetFromFlags } from './require-target.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
-import { WIRE_SHRINK_BOUNDS, asUsageError, prepareWire, wireReport, wireTargetFromFlags } from './wire-options.ts';
+import { WIRE_SHRINK_BOUNDS, asUsageError, prepareWire, wireReport } from './wire-options.ts';
 
 /** Where kept counterexamples are replayed from before a fuzz, unless --corpus says otherwise. */
 export const DEFAULT_CORPUS = 'traces/corpus';
@@ -91,25 +90,6 @@ interface FindingReport {
   readonly replay: string;
 }
 
-/** The target on several nodes when --nodes says so (targets/multi-node); --balancer and --store-lag need --nodes. */
-async function deployed(target: Target, values: ParsedArgs['values']): Promise<Target> {
-  if (values.nodes === undefined) {
-    if (values.balancer !== undefined || values['store-lag'] !== undefined) throw new UsageError('--balancer and --store-lag need --nodes');
-    return target;
-  }
-  const { multiNodeTarget, parseMultiNodeName, TopologyError, NODES_MAX, STORE_LAG_MAX } = await import('../targets/multi-node/multi-node.target.ts');
-  if (parseMultiNodeName(target.name) !== null) throw new UsageError(`target ${target.name} already names its nodes; give --nodes with its base target instead`);
-  const nodes = parseWhole(values.nodes as string, '--nodes', 1, NODES_MAX);
-  const storeLagSteps = values['store-lag'] === undefined ? 0 : parseWhole(values['store-lag'] as string, '--store-lag', 0, STORE_LAG_MAX);
-  const balancer = (values.balancer as string | undefined) ?? 'round-robin';
-  try {
-    return multiNodeTarget(target, { nodes, balancer: balancer as Topology['balancer'], storeLagSteps });
-  } catch (error) {
-    if (error instanceof TopologyError) throw new UsageError(error.message);
-    throw error;
-  }
-}
-
 /** Runs `resumecheck fuzz`. */
 export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   const startedMs = sharedWallMs();
@@ -150,11 +130,10 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   checkOutDir(out, '--out');
   // The target last: loading an SDK target costs a moment, and every other mistake is reported before it.
   // A server over the wire (cli/wire-options.ts) is stopped when this function returns, however it does.
-  if (overTheWire && (values['nodes'] !== undefined || values['balancer'] !== undefined || values['store-lag'] !== undefined)) {
-    throw new UsageError('--nodes, --balancer and --store-lag go with --target: a server over the wire is checked as it is deployed');
-  }
-  await using wire = await wireTargetFromFlags(values);
-  const target = wire ?? (await deployed(await requireTarget(values['target'] as string | undefined), values));
+  // Every form of target (built-in, module, deployed on nodes, served, remote) through the one resolver.
+  const chosen = await targetFromFlags(values);
+  await using wire = chosen.wire;
+  const target = chosen.target;
   const protocolScope = checkProtocol(protocol, target);
   const workers = workersFor(target, wire !== null, workersGiven);
   // Over the wire the server is started and asked for its probe tools now; without them only some properties are judged.
@@ -295,8 +274,10 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
     const regressionReports = [...regressions].map(([property, replay]) => regressionReport(property, replay, shown));
     const coverage = outcome.coverage === null ? null : coverageReport(outcome.coverage);
     const belowCoverage = minCoverage !== null && coverage !== null && coverage.percent < minCoverage;
-    // A note (severity `note`: the revision permits it) is reported, never a failure.
-    const failed = reports.some((report) => !isNote(report.property)) || [...regressions.keys()].some((property) => !isNote(property)) || belowCoverage;
+    const unjudged = unjudgedBecause(coverage);
+    // A note (severity `note`: the revision permits it) is reported, never a failure. A deployment that could not be
+    // judged (no session survived) is no violation either, but no pass: exit 1, as a coverage below --min-coverage.
+    const failed = reports.some((report) => !isNote(report.property)) || [...regressions.keys()].some((property) => !isNote(property)) || belowCoverage || unjudged !== null;
     const code = failed ? 1 : signalled !== null ? (signalled === 'SIGTERM' ? 143 : 130) : 0;
     const elapsedMs = sharedWallMs() - startedMs;
     const document = jsonEnvelope('fuzz', commandConfig, elapsedMs, {
@@ -309,6 +290,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       exitCode: code,
       coverage,
       coverageBelowMinimum: belowCoverage,
+      unjudged,
       regressions: regressionReports,
       replayed: replays.map((replay) => ({ file: shown(replay.file), recorded: replay.recorded, violation: replay.violation?.property ?? null })),
       violation: reports[0] ?? null,
@@ -327,7 +309,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       io.out(JSON.stringify(document));
       return code;
     }
-    printOutcome(io, { outcome, reports, regressions: regressionReports, coverage, minCoverage, signalled, finalPaths });
+    printOutcome(io, { outcome, reports, regressions: regressionReports, coverage, minCoverage, signalled, finalPaths, unjudged });
     return code;
   } finally {
     if (io.signals === true) {
@@ -335,6 +317,18 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       process.off('SIGTERM', onSignal);
     }
   }
+}
+
+/**
+ * Why a fuzz could not judge its target, or null: every session established was lost at its second request (each
+ * later request answered 404), so no call ran and no property past an initialize had anything to judge. That is a
+ * deployment that routes a session's requests to nodes that do not hold it, not a MUST the server broke.
+ */
+function unjudgedBecause(coverage: CoverageReport | null): string | null {
+  if (coverage === null) return null;
+  const { established, survived } = coverage.sessions;
+  if (established === 0 || survived > 0) return null;
+  return `no session survived its second request (${established} sessions established, every later request of theirs answered 404), so no call ever ran and nothing past an initialize was judged; this is not a violation by the server, it is a deployment that cannot be judged (exit 1)`;
 }
 
 /** A still-failing stored trace as the reports list it. */
@@ -391,11 +385,13 @@ function printOutcome(
     minCoverage: number | null;
     signalled: NodeJS.Signals | null;
     finalPaths: Map<PropertyName, string>;
+    unjudged: string | null;
   },
 ): void {
-  const { outcome, reports, regressions, coverage, minCoverage, signalled } = result;
+  const { outcome, reports, regressions, coverage, minCoverage, signalled, unjudged } = result;
   if (signalled !== null) io.out(`interrupted by ${signalled} after ${outcome.runs} runs; everything found so far is kept`);
-  if (reports.length === 0) io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
+  if (reports.length === 0 && unjudged !== null) io.out(`? no verdict in ${outcome.runs} runs (${outcome.steps} steps): ${unjudged}`);
+  else if (reports.length === 0) io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
   else {
     // Notes are listed apart: what they show is permitted by the revision, and they fail nothing.
     const failures = reports.filter((report) => !isNote(report.property)).map((report) => report.property);

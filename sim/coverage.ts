@@ -24,6 +24,12 @@ export interface CoverageCounts {
   readonly transitions: Readonly<Record<CoveredMachine, number[]>>;
   /** How often each action kind was taken, indexed as ACTION_KINDS. */
   readonly actions: number[];
+  /**
+   * Sessions established (an initialize answered with a session ID), and those of them that survived their second
+   * request: some later request in the session was answered with anything but 404. None surviving means nothing past
+   * an initialize was ever judged (a deployment that routes every session's next request to a node that lost it).
+   */
+  readonly sessions: { established: number; survived: number };
 }
 
 /** Coverage as a person and CI read it. */
@@ -36,6 +42,8 @@ export interface CoverageReport {
     readonly transitions: { readonly covered: number; readonly total: number; readonly missed: readonly string[] };
   }>;
   readonly actions: { readonly covered: number; readonly total: number; readonly missed: readonly ActionKind[] };
+  /** Sessions established, and those that survived their second request (see {@link CoverageCounts.sessions}). */
+  readonly sessions: { readonly established: number; readonly survived: number };
 }
 
 function machineOf(name: CoveredMachine): ModelMachine {
@@ -51,7 +59,7 @@ export function emptyCoverage(): CoverageCounts {
     states[name] = new Array<number>(size).fill(0);
     transitions[name] = new Array<number>(size * size).fill(0);
   }
-  return { states, transitions, actions: new Array<number>(ACTION_KINDS.length).fill(0) };
+  return { states, transitions, actions: new Array<number>(ACTION_KINDS.length).fill(0), sessions: { established: 0, survived: 0 } };
 }
 
 /** Adds `from` into `into` (counts of several workers). */
@@ -61,6 +69,8 @@ export function mergeCoverage(into: CoverageCounts, from: CoverageCounts): void 
     from.transitions[name].forEach((count, index) => (into.transitions[name][index]! += count));
   }
   from.actions.forEach((count, index) => (into.actions[index]! += count));
+  into.sessions.established += from.sessions.established;
+  into.sessions.survived += from.sessions.survived;
 }
 
 /** The transitions a machine's table has between two different states, as `from * states + to`. */
@@ -85,6 +95,8 @@ export class CoverageObserver {
   private readonly direct: Readonly<Record<CoveredMachine, Set<number>>>;
   /** Last state seen per entity of the current run, per machine (index = entity index). */
   private readonly seen: Record<CoveredMachine, number[]>;
+  /** Per session of the current run (index = session index): whether it has survived its second request yet. */
+  private readonly survived: boolean[] = [];
 
   constructor(readonly counts: CoverageCounts) {
     const direct = {} as Record<CoveredMachine, Set<number>>;
@@ -100,6 +112,7 @@ export class CoverageObserver {
   /** Forgets the entities of the previous run. */
   beginRun(): void {
     for (const name of COVERED_MACHINES) this.seen[name].length = 0;
+    this.survived.length = 0;
   }
 
   /** Counts one step's action kind (an index into ACTION_KINDS). */
@@ -111,9 +124,24 @@ export class CoverageObserver {
   observe(world: World): void {
     this.entity('server', 0, world.serverState);
     for (const client of world.clients) this.entity('client', client.index, client.state);
-    for (const session of world.sessions) this.entity('session', session.index, session.state);
+    for (const session of world.sessions) {
+      if (this.survived[session.index] === undefined) {
+        this.survived[session.index] = false;
+        this.counts.sessions.established += 1;
+      }
+      this.entity('session', session.index, session.state);
+    }
     for (const view of world.views) this.entity('stream', view.index, view.stream);
-    for (const connection of world.connections) this.entity('connection', connection.index, connection.state);
+    for (const connection of world.connections) {
+      this.entity('connection', connection.index, connection.state);
+      // A request after the initialize, answered (status set) by a server that knew the session (not 404).
+      const session = connection.session;
+      if (session === null || connection.purpose === 'initialize' || connection.status === 0 || connection.status === 404) continue;
+      if (this.survived[session.index] === false) {
+        this.survived[session.index] = true;
+        this.counts.sessions.survived += 1;
+      }
+    }
   }
 
   private entity(name: CoveredMachine, index: number, state: number): void {
@@ -162,6 +190,7 @@ export function coverageReport(counts: CoverageCounts): CoverageReport {
     percent: total === 0 ? 100 : Math.floor((covered / total) * 1000) / 10,
     machines,
     actions: { covered: ACTION_KINDS.length - actionsMissed.length, total: ACTION_KINDS.length, missed: actionsMissed },
+    sessions: { ...counts.sessions },
   };
 }
 
@@ -174,5 +203,7 @@ export function renderCoverage(report: CoverageReport): string[] {
   }
   const { actions } = report;
   lines.push(`  actions    ${actions.covered}/${actions.total} kinds${actions.missed.length > 0 ? `; never: ${actions.missed.join(', ')}` : ''}`);
+  const { established, survived } = report.sessions;
+  if (established > 0) lines.push(`  sessions   ${survived} of ${established} survived their second request (a later request answered other than 404)`);
   return lines;
 }

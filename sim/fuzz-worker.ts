@@ -1,12 +1,12 @@
 // One worker thread of a fuzz (sim/fuzz-workers.ts starts it): searches the lane and makes the shrinks it is
-// sent, for the target named in its workerData, and answers with plain data.
+// sent, for the target described in its workerData (built through the CLI's resolver), and answers with plain data.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Target } from '../targets/target.ts';
 import { emptyCoverage } from './coverage.ts';
 import { type ShrinkTask, shrinkTask } from './fuzz.ts';
 import { type LanePlan, searchLane } from './fuzz-search.ts';
-import { targetByName } from './target-by-name.ts';
+import { type InProcessDescription, resolveTarget, targetNameOf } from '../targets/resolve-target.ts';
 
 /** What the pool sends a worker. */
 export type WorkerRequest =
@@ -43,20 +43,16 @@ async function handle(target: Target, request: WorkerRequest, reply: (message: W
 export const FUZZ_WORKER_MARK = 'resumecheck-fuzz-worker';
 
 const port = parentPort;
-const data = workerData as { mark?: unknown; targetName?: unknown } | null;
-if (port !== null && data !== null && typeof data === 'object' && data.mark === FUZZ_WORKER_MARK && typeof data.targetName === 'string') {
-  const name = data.targetName;
+const data = workerData as { mark?: unknown; target?: InProcessDescription } | null;
+if (port !== null && data !== null && typeof data === 'object' && data.mark === FUZZ_WORKER_MARK && typeof data.target === 'object' && data.target !== null) {
+  const description = data.target;
   const reply = (message: WorkerReply): void => port.postMessage(message);
   const failed = (error: unknown): void => reply({ kind: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  targetByName(name).then((target) => {
+  resolveTarget(description).then((target) => {
     port.on('message', (request: WorkerRequest) => {
-      if (target === null) {
-        reply({ kind: 'failed', message: `worker: no target named ${name}` });
-        return;
-      }
       handle(target, request, reply).catch(failed);
     });
     // Loaded: requests sent meanwhile were kept for the listener; the pool can tell its start-up apart.
     reply({ kind: 'ready' });
-  }, failed);
+  }, (error: unknown) => failed(new Error(`fuzz worker: target ${targetNameOf(description)}: ${error instanceof Error ? error.message : String(error)}`)));
 }

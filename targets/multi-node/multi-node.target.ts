@@ -148,6 +148,11 @@ class NodeHost implements TargetHost {
   }
 }
 
+/** Removes the entries held by `node` (a map in insertion order, read and then changed). */
+function forgetNode(holders: Map<number, number>, node: number): void {
+  for (const [key, holder] of [...holders]) if (holder === node) holders.delete(key);
+}
+
 /** One incarnation of the deployment: the nodes, the balancer, and who holds what. */
 class Deployment implements ServerInstance {
   /** Each node, or null while it is down. */
@@ -210,6 +215,10 @@ class Deployment implements ServerInstance {
     if (instance === null || instance === undefined) throw new Error(`assertion: node ${node + 1} crashed while down`);
     this.nodes[node] = null;
     if (this.nodes.every((other) => other === null)) throw new Error('assertion: every node is down');
+    // Its connections and executions die with it: an operation on one later is a no-op, never one on the node's next
+    // incarnation, which never saw them (the SDK's nodes assert that every connection they are asked about is theirs).
+    forgetNode(this.holders, node);
+    forgetNode(this.executionNodes, node);
     return instance.crash();
   }
 
