@@ -62,6 +62,7 @@ describe('every form resolves the same from the CLI\'s flags, from its name, and
     await expect(resolveTarget(await describeTargetName('sdk-core@2:sticky:lag1'))).rejects.toThrow(/--store-lag applies to the kit targets/);
     await expect(describeTargetFlags({ target: 'reference@2:sticky', nodes: '3' })).rejects.toThrow(/already names its nodes/);
     await expect(describeTargetFlags({ url: 'http://127.0.0.1:9/mcp', nodes: '2' })).rejects.toThrow(/go with --target/);
+    await expect(resolveTarget(await describeTargetName('client-sdk@2:sticky'))).rejects.toThrow(/client-sdk is a client-level target; --nodes deploys a server target/);
   });
 });
 

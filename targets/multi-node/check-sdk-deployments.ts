@@ -3,11 +3,14 @@
 // the harness (an assertion) rather than judging the target. No property is judged, so no run ends early at a
 // violation and nothing is shrunk: a run goes on to its last step, which reaches every state the fuzz's run reaches.
 //
-//   npx tsx targets/multi-node/check-sdk-deployments.ts [--runs R] [--seeds 1,2,3] [--nodes 2,3] [--target NAME]...
+//   npx tsx targets/multi-node/check-sdk-deployments.ts [--runs R] [--seeds 1,2,3] [--nodes 2,3] [--target NAME]... [--judge]
 //
-// Prints one line a configuration and exits 1 if any crashed, 0 otherwise.
+// With --judge the properties are judged as the fuzz judges them (a run ends at its first violation) and each line
+// lists the properties the runs violated, in the order first met (what `fuzz` would report, before shrinking), and how
+// many sessions survived their second request. Prints one line a configuration; exits 1 if any crashed, else 0.
 
 import { parseArgs } from 'node:util';
+import { emptyCoverage } from '../../sim/coverage.ts';
 import { createControl, searchLane } from '../../sim/fuzz-search.ts';
 import { DEFAULT_CONFIG, resolveConfig } from '../../sim/config.ts';
 import { monotonicMs } from '../../sim/clock.ts';
@@ -26,36 +29,52 @@ export interface DeploymentCheck {
   readonly steps: number;
   /** The harness's failure, or null when every run completed. */
   readonly crash: string | null;
+  /** Judged: the properties violated, in the order first met; not judged: null. */
+  readonly violated: readonly string[] | null;
+  /** Judged: sessions established and those that survived their second request. */
+  readonly sessions: { readonly established: number; readonly survived: number } | null;
 }
 
 /** Makes the fuzz's first `runsMax` runs of `name` deployed on `nodes` nodes behind `balancer`, seeded `seed`. */
-export async function checkDeployment(name: string, nodes: number, balancer: (typeof BALANCER_NAMES)[number], seed: string, runsMax: number): Promise<DeploymentCheck> {
+export async function checkDeployment(
+  name: string,
+  nodes: number,
+  balancer: (typeof BALANCER_NAMES)[number],
+  seed: string,
+  runsMax: number,
+  options: { readonly judge: boolean } = { judge: false },
+): Promise<DeploymentCheck> {
   const target = await resolveTarget({ form: 'deployed', base: { form: 'built-in', name }, topology: { nodes, balancer, storeLagSteps: 0 } });
   const plan = {
     config: resolveConfig({ ...DEFAULT_CONFIG, seed }),
     runsMax,
     shard: { index: 1, count: 1 },
-    properties: [],
+    properties: options.judge ? null : [],
     stopAtFirst: false,
     deadlineMs: null,
     deadlineFoundMs: null,
-    coverage: false,
+    coverage: options.judge,
   };
   let runs = 0;
   let steps = 0;
+  const violated: string[] = [];
+  const coverage = options.judge ? emptyCoverage() : null;
+  const judged = () => ({ violated: options.judge ? violated : null, sessions: coverage === null ? null : { ...coverage.sessions } });
   try {
     const lane = await searchLane(target, plan, createControl({ shared: false }), {
-      onCandidate: () => undefined,
+      onCandidate: (candidate) => {
+        if (!violated.includes(candidate.violation.property)) violated.push(candidate.violation.property);
+      },
       onProgress: (more, moreSteps) => {
         runs += more;
         steps += moreSteps;
       },
-    }, null);
-    return { target: target.name, seed, runs: lane.runs, steps: lane.steps, crash: null };
+    }, coverage);
+    return { target: target.name, seed, runs: lane.runs, steps: lane.steps, crash: null, ...judged() };
   } catch (error) {
     // The message and where it was thrown (the first frames of the stack), on one line.
     const where = error instanceof Error ? (error.stack ?? '').split('\n').slice(1, 4).map((line) => line.trim()).join(' < ') : '';
-    return { target: target.name, seed, runs, steps, crash: `${error instanceof Error ? error.message : String(error)}${where === '' ? '' : ` (${where})`}` };
+    return { target: target.name, seed, runs, steps, crash: `${error instanceof Error ? error.message : String(error)}${where === '' ? '' : ` (${where})`}`, ...judged() };
   }
 }
 
@@ -66,6 +85,7 @@ async function main(): Promise<number> {
       seeds: { type: 'string', default: '1,2,3' },
       nodes: { type: 'string', default: '2,3' },
       target: { type: 'string', multiple: true },
+      judge: { type: 'boolean', default: false },
     },
   });
   const runsMax = Number(values.runs);
@@ -78,10 +98,11 @@ async function main(): Promise<number> {
       for (const nodes of nodeCounts) {
         for (const balancer of BALANCER_NAMES) {
           const started = monotonicMs();
-          const check = await checkDeployment(name, nodes, balancer, seed, runsMax);
+          const check = await checkDeployment(name, nodes, balancer, seed, runsMax, { judge: values.judge });
           const seconds = ((monotonicMs() - started) / 1000).toFixed(1);
           if (check.crash !== null) crashed += 1;
-          console.log(`${check.crash === null ? 'ok   ' : 'CRASH'} ${check.target} seed ${seed}: ${check.runs} runs, ${check.steps} steps, ${seconds} s${check.crash === null ? '' : `: ${check.crash}`}`);
+          const judged = check.violated === null ? '' : `; violated: ${check.violated.length === 0 ? 'none' : check.violated.join(', ')}; sessions surviving their second request: ${check.sessions!.survived} of ${check.sessions!.established}`;
+          console.log(`${check.crash === null ? 'ok   ' : 'CRASH'} ${check.target} seed ${seed}: ${check.runs} runs, ${check.steps} steps, ${seconds} s${judged}${check.crash === null ? '' : `: ${check.crash}`}`);
         }
       }
     }

@@ -74,6 +74,8 @@ export function checkTopology(topology: Topology): void {
  */
 export function multiNodeTarget(base: Target, topology: Topology): Target {
   checkTopology(topology);
+  // A client target runs a real client against one simulated server: it has no nodes to deploy.
+  if (base.level !== undefined) throw new TopologyError(`${base.name} is a client-level target; --nodes deploys a server target on several nodes`);
   if (topology.storeLagSteps > 0 && (base.kind === 'sdk' || base.kind === 'module')) {
     throw new TopologyError(
       `--store-lag applies to the kit targets (reference, planted); ${base.name}'s nodes each serve only the sessions they initialized, so no node reads another's writes`,
@@ -84,6 +86,9 @@ export function multiNodeTarget(base: Target, topology: Topology): Target {
     kind: base.kind,
     description: `${base.description}; ${topology.nodes} nodes behind a ${topology.balancer} balancer over one shared storage${topology.storeLagSteps > 0 ? `, writes reaching other nodes ${topology.storeLagSteps} operations late` : ''}`,
     breaks: base.breaks,
+    // What the base target says of itself holds of every node: the SDK it runs, the eras it serves.
+    ...(base.sdk === undefined ? {} : { sdk: base.sdk }),
+    ...(base.eras === undefined ? {} : { eras: base.eras }),
     async open(options) {
       const run = await base.open(options);
       if (run.bootNode === undefined) {
