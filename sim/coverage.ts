@@ -204,6 +204,7 @@ export function renderCoverage(report: CoverageReport): string[] {
   const { actions } = report;
   lines.push(`  actions    ${actions.covered}/${actions.total} kinds${actions.missed.length > 0 ? `; never: ${actions.missed.join(', ')}` : ''}`);
   const { established, survived } = report.sessions;
-  if (established > 0) lines.push(`  sessions   ${survived} of ${established} survived their second request (a later request answered other than 404)`);
+  // "Outlived the initialize": a later request of the session was answered by a server that knew it (not 404).
+  if (established > 0) lines.push(`  sessions   ${survived} of ${established} outlived their initialize (a later request answered other than 404)`);
   return lines;
 }
