@@ -125,3 +125,23 @@ describe('explore searches past notes unless asked for one', () => {
     expect(note.out.join('\n')).toMatch(/ⓘ reissued-call-runs-again noted on reference/);
   });
 });
+
+describe('explore on a client-level target', () => {
+  it('seed 1: client-sdk to depth 2 replays every prefix (it says why) and finds the client MUST at its shortest, exit 1', async () => {
+    const out = join(scratch, 'client');
+    const result = await run(['explore', '--target', 'client-sdk', '--depth', '2', '--seed', '1', '--out', out]);
+    expect(result.err).toEqual([]);
+    expect(result.code).toBe(1);
+    expect(result.out[0]).toMatch(/^resumecheck explore: target client-sdk \(the client level: a real client against the reference server\), depth 2/);
+    expect(result.out[1]).toBe('reduction: none (a client-level target: its world (a real SDK client) can be neither keyed nor snapshotted, so every prefix is replayed)');
+    expect(result.out.join('\n')).toMatch(/shortest counterexample: 1 steps/);
+    expect(result.out.join('\n')).toMatch(/✗ client-reinitializes-after-404 violated by client-sdk/);
+    expect(readdirSync(out)).toHaveLength(1);
+  });
+
+  it('a server property asked of a client target is bad input, one line', async () => {
+    const result = await run(['explore', '--target', 'client-sdk', '--depth', '1', '--property', 'no-hang', '--out', scratch]);
+    expect(result.code).toBe(2);
+    expect(result.err).toEqual(['resumecheck: client-sdk is a client-level target, judged by the client properties (client-resumes-latest, client-reinitializes-after-404, client-reconnects-bounded, client-requests-settle); no-hang is a server property']);
+  });
+});

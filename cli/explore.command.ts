@@ -5,13 +5,13 @@
 
 import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
-import { type PropertyName, isPropertyName } from '../properties/names.ts';
+import { CLIENT_PROPERTY_NAMES, type PropertyName, isPropertyName } from '../properties/names.ts';
 import { findingFails, notFailingWhy } from '../properties/finding-weight.ts';
 import { checkedProperties } from '../properties/index.ts';
 import { monotonicMs } from '../sim/clock.ts';
 import { CONFIG_BOUNDS, DEFAULT_CONFIG, EXPLORE_THREADS_MAX, PARALLEL_LEVEL_MIN, resolveConfig } from '../sim/config.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
-import { explore } from '../sim/explore.ts';
+import { explore, exploredProperties } from '../sim/explore.ts';
 import { recordTrace } from '../sim/fuzz.ts';
 import { writeTrace } from '../traces/store.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
@@ -67,6 +67,9 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
   // The target last: loading an SDK target costs a moment, and every other mistake is reported before it.
   const target = await requireTarget(values.target as string);
   if (target.kind === 'module') throw new UsageError('explore runs built-in targets; check a store module with check-store');
+  if (target.level !== undefined && only !== undefined && !(CLIENT_PROPERTY_NAMES as readonly string[]).includes(only)) {
+    throw new UsageError(`${target.name} is a client-level target, judged by the client properties (${CLIENT_PROPERTY_NAMES.join(', ')}); ${only} is a server property`);
+  }
   checkProtocol(protocol, target);
 
   const started = monotonicMs();
@@ -85,7 +88,8 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
   }
   // The header once the handlers are in place: a signal sent on seeing it is handled.
   if (!json) {
-    io.out(`resumecheck explore: target ${target.name}, depth ${depthMax}, ${clients} ${clients === 1 ? 'client' : 'clients'}, ${only ?? 'every property but the notes'}, seed ${seed}`);
+    const level = target.level === undefined ? '' : ' (the client level: a real client against the reference server)';
+    io.out(`resumecheck explore: target ${target.name}${level}, depth ${depthMax}, ${clients} ${clients === 1 ? 'client' : 'clients'}, ${only ?? 'every property but the notes'}, seed ${seed}`);
   }
   let outcome;
   try {
@@ -143,7 +147,7 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
     return outcome.budget === 'interrupted' ? interruptedCode : 0;
   }
   // Recorded with the search's own properties, so a note met on the way is not taken for the violation found.
-  const trace = await recordTrace(target, config, outcome.choices, null, checkedProperties(only).properties);
+  const trace = await recordTrace(target, config, outcome.choices, null, exploredProperties(target, only).properties);
   const written = writeTrace(out, trace);
   const path = relative(process.cwd(), written.path) || written.path;
   if (json) {

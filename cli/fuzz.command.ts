@@ -27,12 +27,11 @@ import { type JunitCase, junitXml } from './junit.ts';
 import { DEFAULT_OUT, checkDistinctOutputs, checkOutDir, checkOutFile, checkTraceDir } from './output-paths.ts';
 import { printStoredViolation, printViolation, quote } from './print-violation.ts';
 import { createProgress } from './progress.ts';
-import { requireTarget } from './require-target.ts';
-import type { Topology } from '../targets/multi-node/multi-node.target.ts';
+import { targetFromFlags } from './require-target.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
 import { strictnessOf } from './parse-options.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
-import { WIRE_SHRINK_BOUNDS, asUsageError, isServerFault, prepareWire, wireReport, wireTargetFromFlags } from './wire-options.ts';
+import { WIRE_SHRINK_BOUNDS, asUsageError, isServerFault, prepareWire, wireReport } from './wire-options.ts';
 
 /** Exit status of a fuzz whose server over the wire failed mid-run (crashed, stopped answering) with no violation found. */
 export const SERVER_FAULT_EXIT = 3;
@@ -107,25 +106,6 @@ interface FindingReport {
   readonly fails: boolean;
 }
 
-/** The target on several nodes when --nodes says so (targets/multi-node); --balancer and --store-lag need --nodes. */
-async function deployed(target: Target, values: ParsedArgs['values']): Promise<Target> {
-  if (values.nodes === undefined) {
-    if (values.balancer !== undefined || values['store-lag'] !== undefined) throw new UsageError('--balancer and --store-lag need --nodes');
-    return target;
-  }
-  const { multiNodeTarget, parseMultiNodeName, TopologyError, NODES_MAX, STORE_LAG_MAX } = await import('../targets/multi-node/multi-node.target.ts');
-  if (parseMultiNodeName(target.name) !== null) throw new UsageError(`target ${target.name} already names its nodes; give --nodes with its base target instead`);
-  const nodes = parseWhole(values.nodes as string, '--nodes', 1, NODES_MAX);
-  const storeLagSteps = values['store-lag'] === undefined ? 0 : parseWhole(values['store-lag'] as string, '--store-lag', 0, STORE_LAG_MAX);
-  const balancer = (values.balancer as string | undefined) ?? 'round-robin';
-  try {
-    return multiNodeTarget(target, { nodes, balancer: balancer as Topology['balancer'], storeLagSteps });
-  } catch (error) {
-    if (error instanceof TopologyError) throw new UsageError(error.message);
-    throw error;
-  }
-}
-
 /** Runs `resumecheck fuzz`. */
 export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   const startedMs = sharedWallMs();
@@ -169,11 +149,10 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   checkOutDir(out, '--out');
   // The target last: loading an SDK target costs a moment, and every other mistake is reported before it.
   // A server over the wire (cli/wire-options.ts) is stopped when this function returns, however it does.
-  if (overTheWire && (values['nodes'] !== undefined || values['balancer'] !== undefined || values['store-lag'] !== undefined)) {
-    throw new UsageError('--nodes, --balancer and --store-lag go with --target: a server over the wire is checked as it is deployed');
-  }
-  await using wire = await wireTargetFromFlags(values);
-  const target = wire ?? (await deployed(await requireTarget(values['target'] as string | undefined), values));
+  // Every form of target (built-in, module, deployed on nodes, served, remote) through the one resolver.
+  const chosen = await targetFromFlags(values);
+  await using wire = chosen.wire;
+  const target = chosen.target;
   const protocolScope = checkProtocol(protocol, target);
   const workers = workersFor(target, wire !== null, workersGiven);
   // Over the wire the server is started and asked for its probe tools now; without them only some properties are judged.
@@ -337,8 +316,15 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
     const regressionReports = [...regressions].map(([property, replay]) => regressionReport(property, replay, shown, target.name));
     const coverage = outcome.coverage === null ? null : coverageReport(outcome.coverage);
     const belowCoverage = minCoverage !== null && coverage !== null && coverage.percent < minCoverage;
+    const unjudged = unjudgedBecause(coverage);
     // Each finding fails the run by its severity at the --strict level; a note, or one a client's fault triggered, never.
-    const failed = reports.some((report) => report.fails) || [...regressions].some(([property, replay]) => findingFails({ property, triggeredBy: replay.violation?.triggeredBy }, strictness)) || belowCoverage;
+    // A deployment that could not be judged (no session survived) is no violation either, but no pass: exit 1, as a
+    // coverage below --min-coverage.
+    const failed =
+      reports.some((report) => report.fails) ||
+      [...regressions].some(([property, replay]) => findingFails({ property, triggeredBy: replay.violation?.triggeredBy }, strictness)) ||
+      belowCoverage ||
+      unjudged !== null;
     const code = failed ? 1 : signalled !== null ? (signalled === 'SIGTERM' ? 143 : 130) : serverFault !== null ? SERVER_FAULT_EXIT : 0;
     const elapsedMs = sharedWallMs() - startedMs;
     const document = jsonEnvelope('fuzz', commandConfig, elapsedMs, {
@@ -352,6 +338,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       exitCode: code,
       coverage,
       coverageBelowMinimum: belowCoverage,
+      unjudged,
       regressions: regressionReports,
       replayed: replays.map((replay) => ({ file: shown(replay.file), recorded: replay.recorded, violation: replay.violation?.property ?? null })),
       violation: reports[0] ?? null,
@@ -372,7 +359,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       return code;
     }
     if (serverFault !== null) io.out(`✗ the server failed mid-run, so the fuzz ended after ${outcome.runs} runs, what was found kept: ${serverFault}`);
-    printOutcome(io, { outcome, reports, regressions: regressionReports, coverage, minCoverage, signalled, finalPaths, strictness });
+    printOutcome(io, { outcome, reports, regressions: regressionReports, coverage, minCoverage, signalled, finalPaths, strictness, unjudged });
     return code;
   } finally {
     if (io.signals === true) {
@@ -380,6 +367,18 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       process.off('SIGTERM', onSignal);
     }
   }
+}
+
+/**
+ * Why a fuzz could not judge its target, or null: every session established was lost at its second request (each
+ * later request answered 404), so no call ran and no property past an initialize had anything to judge. That is a
+ * deployment that routes a session's requests to nodes that do not hold it, not a MUST the server broke.
+ */
+function unjudgedBecause(coverage: CoverageReport | null): string | null {
+  if (coverage === null) return null;
+  const { established, survived } = coverage.sessions;
+  if (established === 0 || survived > 0) return null;
+  return `no session survived its second request (${established} sessions established, every later request of theirs answered 404), so no call ever ran and nothing past an initialize was judged; this is not a violation by the server, it is a deployment that cannot be judged (exit 1)`;
 }
 
 /** A still-failing stored trace as the reports list it. */
@@ -444,11 +443,13 @@ function printOutcome(
     signalled: NodeJS.Signals | null;
     finalPaths: Map<PropertyName, string>;
     strictness: Strictness;
+    unjudged: string | null;
   },
 ): void {
-  const { outcome, reports, regressions, coverage, minCoverage, signalled, strictness } = result;
+  const { outcome, reports, regressions, coverage, minCoverage, signalled, strictness, unjudged } = result;
   if (signalled !== null) io.out(`interrupted by ${signalled} after ${outcome.runs} runs; everything found so far is kept`);
-  if (reports.length === 0) io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
+  if (reports.length === 0 && unjudged !== null) io.out(`? no verdict in ${outcome.runs} runs (${outcome.steps} steps): ${unjudged}`);
+  else if (reports.length === 0) io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
   else {
     // What fails the run first; then, apart, what does not at this strictness (each saying why), and the notes.
     const failures = reports.filter((report) => report.fails).map((report) => report.property);

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
 import { NotReproducedError, shrinkChoices } from '../sim/shrink.ts';
-import { targetByName } from '../sim/target-by-name.ts';
+import { requireTarget } from './require-target.ts';
 import { planWalk, walkChoices } from '../sim/choices.ts';
 import { runInProcess } from './run-in-process.ts';
 
@@ -63,7 +63,7 @@ describe('what a fuzz says about stored traces', () => {
 
 describe('a shrink a stop cut short says so', () => {
   it('cutShort is set when the stop ended it, not when its bounds did (seed shrink-cut)', async () => {
-    const target = (await targetByName('no-owner-check'))!;
+    const target = await requireTarget('no-owner-check');
     const config = resolveConfig({ seed: 'shrink-cut' });
     let choices: readonly number[] | null = null;
     for (let run = 1; choices === null && run <= 200; run += 1) {
@@ -91,8 +91,8 @@ describe('-v', () => {
 
 describe('a finding that does not reproduce while shrinking', () => {
   it('is NotReproducedError (reported as flaky), also when fast-check re-runs it, never a plain Error', async () => {
-    const planted = (await targetByName('no-owner-check'))!;
-    const reference = (await targetByName('reference'))!;
+    const planted = await requireTarget('no-owner-check');
+    const reference = await requireTarget('reference');
     const config = resolveConfig({ seed: 'flaky' });
     let choices: readonly number[] | null = null;
     for (let run = 1; choices === null && run <= 200; run += 1) {

@@ -7,7 +7,7 @@ import { planWalk, walkChoices } from '../sim/choices.ts';
 import { DEFAULT_CONFIG, type SimConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
 import { runSeed } from '../sim/fuzz-search.ts';
-import { targetByName } from '../sim/target-by-name.ts';
+import { requireTarget } from './require-target.ts';
 import { MODEL } from '../model/index.ts';
 import type { World } from '../sim/world.ts';
 
@@ -91,8 +91,7 @@ function countCalls(world: World, into: Counts): void {
 export async function measurePolicies(options: PolicyTableOptions): Promise<PolicyRow[]> {
   const rows: PolicyRow[] = [];
   for (const { policy, target: name } of POLICIES_UNDER_TEST) {
-    const target = await targetByName(name);
-    if (target === null) throw new Error(`the policy table's target ${name} is not built in`);
+    const target = await requireTarget(name);
     const counts: Counts = { calls: 0, deliveredTwice: 0, lostForGood: 0, lostWithSession: 0, withheld: 0, appendsAgain: 0, reissued: 0 };
     const inspect = (world: World) => countCalls(world, counts);
     const config = policyTableConfig(options.seed);

@@ -1,45 +1,65 @@
-// Finding the target a command names: a built-in one through the lazy registry (the SDK is loaded only for an SDK
-// target), or a user's store module, `module:<path>[#export][+shared]`, as check-store's traces name it.
+// The target a command's flags name, through the one resolver (targets/resolve-target.ts): `--target NAME` in any of
+// its forms, `--nodes N --balancer B --store-lag L` deploying it, or `--url` / `--serve` (cli/wire-options.ts). This
+// file only reads flags and turns the resolver's errors into bad input (one line, exit 2).
 
-import { TARGET_ENTRIES, targetEntry } from '../targets/registry.ts';
+import type { BalancerName } from '../targets/multi-node/balancer.ts';
+import { type TargetDescription, TargetResolutionError, deployedDescription, describeTargetName, resolveTarget } from '../targets/resolve-target.ts';
 import type { Target } from '../targets/target.ts';
-import { UsageError } from './usage-error.ts';
+import type { WireTarget } from '../targets/wire/wire.target.ts';
+import type { ParsedArgs } from './command-spec.ts';
+import { UsageError, parseWhole } from './usage-error.ts';
+import { wireDescriptionFromFlags } from './wire-options.ts';
 
-/** The target `name` stands for; an unknown or missing name is bad input. */
+export { missingPackageOf } from '../targets/resolve-target.ts';
+
+/** The target `name` stands for (any form `--target` takes, as traces record it); an unknown or missing name is bad input. */
 export async function requireTarget(name: string | undefined): Promise<Target> {
   if (name === undefined) throw new UsageError('--target is required; `resumecheck targets` lists them');
-  // A deployment of several nodes, `NAME@N:BALANCER[:lagL]`, as fuzz --nodes names it in its traces.
-  if (name.includes('@')) {
-    const { parseMultiNodeName, multiNodeTarget, TopologyError } = await import('../targets/multi-node/multi-node.target.ts');
-    try {
-      const parsed = parseMultiNodeName(name);
-      if (parsed !== null) return multiNodeTarget(await requireTarget(parsed.base), parsed.topology);
-    } catch (error) {
-      if (error instanceof TopologyError) throw new UsageError(`target ${JSON.stringify(name)}: ${error.message}`);
-      throw error;
-    }
-  }
-  // The prefix is module.target.ts's MODULE_TARGET_PREFIX, spelled out so that other names do not load that module.
-  if (name.startsWith('module:')) {
-    const { moduleTargetFromName } = await import('../targets/module/module.target.ts');
-    const target = moduleTargetFromName(name);
-    if (target !== null) return target;
-  }
-  const entry = targetEntry(name);
-  if (entry === undefined) throw new UsageError(`unknown target ${JSON.stringify(name)}; known: ${TARGET_ENTRIES.map((t) => t.name).join(', ')}`);
-  try {
-    return await entry.load();
-  } catch (error) {
-    // The 2.x SDK targets need an optional peer of the package: its absence is the user's setup, said in one line.
-    const missing = missingPackageOf(error);
-    if (missing !== null) throw new UsageError(`target ${name} needs the package ${missing}, which is not installed (npm install ${missing})`);
-    throw error;
-  }
+  return asUsage(async () => resolveTarget(await describeTargetName(name)));
 }
 
-/** The npm package a failed import could not find, or null when the failure is something else. */
-export function missingPackageOf(error: unknown): string | null {
-  if (typeof error !== 'object' || error === null || (error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') return null;
-  const match = /Cannot find package '((?:@[^/']+\/)?[^/']+)'/.exec(String((error as { message?: unknown }).message));
-  return match?.[1] ?? null;
+/**
+ * The description fuzz's flags give: `--url`/`--serve`, or `--target` deployed by `--nodes`/`--balancer`/`--store-lag`
+ * when given. Every flag mistake is reported here, before anything is loaded.
+ */
+export async function describeTargetFlags(values: ParsedArgs['values']): Promise<TargetDescription> {
+  const wire = wireDescriptionFromFlags(values);
+  const deployment = values['nodes'] !== undefined || values['balancer'] !== undefined || values['store-lag'] !== undefined;
+  if (wire !== null) {
+    if (deployment) throw new UsageError('--nodes, --balancer and --store-lag go with --target: a server over the wire is checked as it is deployed');
+    return wire;
+  }
+  const name = values['target'] as string | undefined;
+  if (name === undefined) throw new UsageError('--target is required; `resumecheck targets` lists them');
+  const base = await asUsage(() => describeTargetName(name));
+  if (values['nodes'] === undefined) {
+    if (deployment) throw new UsageError('--balancer and --store-lag need --nodes');
+    return base;
+  }
+  const { NODES_MAX, STORE_LAG_MAX } = await import('../targets/multi-node/multi-node.target.ts');
+  const nodes = parseWhole(values['nodes'] as string, '--nodes', 1, NODES_MAX);
+  const storeLagSteps = values['store-lag'] === undefined ? 0 : parseWhole(values['store-lag'] as string, '--store-lag', 0, STORE_LAG_MAX);
+  const balancer = (values['balancer'] as string | undefined) ?? 'round-robin';
+  // The balancer's name is checked when the deployment is built (multiNodeTarget), with the list of those there are.
+  return asUsage(async () => deployedDescription(base, { nodes, balancer: balancer as BalancerName, storeLagSteps }));
+}
+
+/** The target fuzz's flags name, and the wire target when it is one (to prepare, report on and stop). */
+export async function targetFromFlags(values: ParsedArgs['values']): Promise<{ readonly target: Target; readonly wire: WireTarget | null }> {
+  const description = await describeTargetFlags(values);
+  if (description.form === 'served' || description.form === 'remote') {
+    const wire = await asUsage(() => resolveTarget(description));
+    return { target: wire, wire };
+  }
+  return { target: await asUsage(() => resolveTarget(description)), wire: null };
+}
+
+/** Runs `build`, turning the resolver's bad-input errors into the CLI's. */
+async function asUsage<T>(build: () => Promise<T> | T): Promise<T> {
+  try {
+    return await build();
+  } catch (error) {
+    if (error instanceof TargetResolutionError) throw new UsageError(error.message);
+    throw error;
+  }
 }

@@ -8,7 +8,8 @@ import { runSimulation } from '../sim/engine.ts';
 import type { ShrinkBounds } from '../sim/shrink.ts';
 import { NOT_JUDGED_WITHOUT_PROBE, judgedProperties } from '../targets/wire/cooperation.ts';
 import { WireFault, WireInputError } from '../targets/wire/wire-error.ts';
-import { type WireTarget, createWireTarget } from '../targets/wire/wire.target.ts';
+import type { WireTarget } from '../targets/wire/wire.target.ts';
+import { TargetResolutionError, type WireDescription, resolveTarget, wireDescriptionOfName } from '../targets/resolve-target.ts';
 import type { Trace } from '../traces/trace.ts';
 import { UsageError, parseWhole } from './usage-error.ts';
 
@@ -19,17 +20,25 @@ const TRIES_MAX = 1_000;
 
 type WireValues = { url?: unknown; serve?: unknown; 'allow-remote'?: unknown; 'settle-ms'?: unknown };
 
-/** The wire target the options ask for, or null when they name none (then --target is used). */
-export async function wireTargetFromFlags(values: WireValues): Promise<WireTarget | null> {
+/** The description of the wire target the options ask for, or null when they name none (then --target is used). */
+export function wireDescriptionFromFlags(values: WireValues): WireDescription | null {
   const url = typeof values.url === 'string' ? values.url : null;
   const serve = typeof values.serve === 'string' ? values.serve : null;
   if (url === null && serve === null) {
     if (values['allow-remote'] === true || values['settle-ms'] !== undefined) throw new UsageError('--allow-remote and --settle-ms go with --url or --serve');
     return null;
   }
-  const quietMs = typeof values['settle-ms'] === 'string' ? parseWhole(values['settle-ms'], '--settle-ms', 1, 10_000) : undefined;
+  const settleMs = typeof values['settle-ms'] === 'string' ? parseWhole(values['settle-ms'], '--settle-ms', 1, 10_000) : null;
+  const allowRemote = values['allow-remote'] === true;
+  return serve === null ? { form: 'remote', url: url!, allowRemote, settleMs } : { form: 'served', command: serve, url, allowRemote, settleMs };
+}
+
+/** The wire target the options ask for (built by the one resolver, not started), or null when they name none. */
+export async function wireTargetFromFlags(values: WireValues): Promise<WireTarget | null> {
+  const description = wireDescriptionFromFlags(values);
+  if (description === null) return null;
   try {
-    return await createWireTarget({ url, serve, allowRemote: values['allow-remote'] === true, ...(quietMs === undefined ? {} : { timing: { quietMs } }) });
+    return await resolveTarget(description);
   } catch (error) {
     throw asUsageError(error);
   }
@@ -40,14 +49,14 @@ export async function wireTargetFromFlags(values: WireValues): Promise<WireTarge
  * the wire reaches the same server without flags; null for any other target name.
  */
 export function wireFlagsFromTargetName(name: string): WireValues | null {
-  if (name.startsWith('serve:')) return { serve: name.slice('serve:'.length) };
-  if (name.startsWith('url:')) return { url: name.slice('url:'.length) };
-  return null;
+  const description = wireDescriptionOfName(name);
+  if (description === null) return null;
+  return description.form === 'served' ? { serve: description.command } : { url: description.url };
 }
 
 /** A wire failure as the CLI's bad-input error (one line, exit 2); anything else unchanged. */
 export function asUsageError(error: unknown): unknown {
-  if (error instanceof WireInputError) return new UsageError(error.message);
+  if (error instanceof WireInputError || error instanceof TargetResolutionError) return new UsageError(error.message);
   if (error instanceof WireFault) return new UsageError(`${error.message}; the run could not go on (its server was stopped)`);
   return error;
 }

@@ -692,10 +692,12 @@ function crashNodeWorld(world: World, node: number): Op {
   for (const client of world.clients) {
     if (client.cursorLatest !== null) client.cursorBeforeCrash = client.cursorLatest;
   }
-  for (let index = world.attached.length - 1; index >= 0; index -= 1) {
-    const connection = world.connections[world.attached[index]!]!;
-    if (connection.node !== node || !accepts(CONN, connection.state, CONN.event.drop)) continue;
+  // Every connection the node carries goes with it: an attached one, and one losing its tail (not in `attached`,
+  // which a crash that left it losing would later break by a cut sent to the node's next incarnation).
+  for (const connection of world.connections) {
+    if (connection.node !== node || (connection.state !== CONN.state.attached && connection.state !== CONN.state.losing)) continue;
     changeConnection(world, connection, CONN.event.drop);
+    connection.framesToLose = 0;
     if (connection.view >= 0 && world.views[connection.view]!.connection === connection.index) world.views[connection.view]!.connection = -1;
   }
   for (let index = world.running.length - 1; index >= 0; index -= 1) {
@@ -703,7 +705,8 @@ function crashNodeWorld(world: World, node: number): Op {
     if (execution.node !== node) continue;
     execution.finished = true;
     world.running.splice(index, 1);
-    const view = execution.call === null ? null : world.views[execution.call.view]!;
+    // A call made under a reused request ID has no stream of its own (view -1): nothing to abort for it.
+    const view = execution.call === null || execution.call.view < 0 ? null : world.views[execution.call.view]!;
     if (view !== null && accepts(STREAM, view.stream, STREAM.event.abort)) view.stream = step(STREAM, view.stream, STREAM.event.abort);
   }
   return { kind: 'crashNode', node };

@@ -37,6 +37,12 @@ export interface CoverageCounts {
   readonly decisionsExcluded: number[];
   /** Runs whose target reported its decisions (0: none did, and `decisions` says nothing). */
   decisionRuns: number;
+  /**
+   * Sessions established (an initialize answered with a session ID), and those of them that survived their second
+   * request: some later request in the session was answered with anything but 404. None surviving means nothing past
+   * an initialize was ever judged (a deployment that routes every session's next request to a node that lost it).
+   */
+  readonly sessions: { established: number; survived: number };
 }
 
 /** Coverage as a person and CI read it. */
@@ -63,6 +69,8 @@ export interface CoverageReport {
     readonly outOfScope: ReadonlyArray<{ readonly rule: Rule; readonly why: string }>;
     readonly runs: number;
   } | null;
+  /** Sessions established, and those that survived their second request (see {@link CoverageCounts.sessions}). */
+  readonly sessions: { readonly established: number; readonly survived: number };
 }
 
 /** The rule of each built-in completed-stream policy (core/policy.ts): a policy decides its own row only. */
@@ -102,7 +110,7 @@ export function emptyCoverage(): CoverageCounts {
     states[name] = new Array<number>(size).fill(0);
     transitions[name] = new Array<number>(size * size).fill(0);
   }
-  return { states, transitions, actions: new Array<number>(ACTION_KINDS.length).fill(0), decisions: new Array<number>(RULES.length).fill(0), decisionsExcluded: new Array<number>(RULES.length).fill(0), decisionRuns: 0 };
+  return { states, transitions, actions: new Array<number>(ACTION_KINDS.length).fill(0), decisions: new Array<number>(RULES.length).fill(0), decisionsExcluded: new Array<number>(RULES.length).fill(0), decisionRuns: 0, sessions: { established: 0, survived: 0 } };
 }
 
 /** Adds `from` into `into` (counts of several workers). */
@@ -115,6 +123,8 @@ export function mergeCoverage(into: CoverageCounts, from: CoverageCounts): void 
   from.decisions.forEach((count, index) => (into.decisions[index]! += count));
   from.decisionsExcluded.forEach((count, index) => (into.decisionsExcluded[index]! += count));
   into.decisionRuns += from.decisionRuns;
+  into.sessions.established += from.sessions.established;
+  into.sessions.survived += from.sessions.survived;
 }
 
 /** The transitions a machine's table has between two different states, as `from * states + to`. */
@@ -139,6 +149,8 @@ export class CoverageObserver {
   private readonly direct: Readonly<Record<CoveredMachine, Set<number>>>;
   /** Last state seen per entity of the current run, per machine (index = entity index). */
   private readonly seen: Record<CoveredMachine, number[]>;
+  /** Per session of the current run (index = session index): whether it has survived its second request yet. */
+  private readonly survived: boolean[] = [];
 
   constructor(readonly counts: CoverageCounts) {
     const direct = {} as Record<CoveredMachine, Set<number>>;
@@ -163,6 +175,7 @@ export class CoverageObserver {
     this.endRun();
     for (const name of COVERED_MACHINES) this.seen[name].length = 0;
     this.decisionsReported = false;
+    this.survived.length = 0;
   }
 
   /** Counts the rules the run that ended could not decide (called by `beginRun`, and by `finish` after the last run). */
@@ -212,9 +225,24 @@ export class CoverageObserver {
     }
     this.entity('server', 0, world.serverState);
     for (const client of world.clients) this.entity('client', client.index, client.state);
-    for (const session of world.sessions) this.entity('session', session.index, session.state);
+    for (const session of world.sessions) {
+      if (this.survived[session.index] === undefined) {
+        this.survived[session.index] = false;
+        this.counts.sessions.established += 1;
+      }
+      this.entity('session', session.index, session.state);
+    }
     for (const view of world.views) this.entity('stream', view.index, view.stream);
-    for (const connection of world.connections) this.entity('connection', connection.index, connection.state);
+    for (const connection of world.connections) {
+      this.entity('connection', connection.index, connection.state);
+      // A request after the initialize, answered (status set) by a server that knew the session (not 404).
+      const session = connection.session;
+      if (session === null || connection.purpose === 'initialize' || connection.status === 0 || connection.status === 404) continue;
+      if (this.survived[session.index] === false) {
+        this.survived[session.index] = true;
+        this.counts.sessions.survived += 1;
+      }
+    }
   }
 
   private entity(name: CoveredMachine, index: number, state: number): void {
@@ -277,6 +305,7 @@ export function coverageReport(counts: CoverageCounts): CoverageReport {
             outOfScope: outOfScope.map((rule) => ({ rule, why: outOfScopeWhy(rule) })),
             runs: counts.decisionRuns,
           },
+    sessions: { ...counts.sessions },
   };
 }
 
@@ -300,5 +329,8 @@ export function renderCoverage(report: CoverageReport): string[] {
     for (const { rule, why } of decisions.outOfScope) byWhy.set(why, [...(byWhy.get(why) ?? []), rule]);
     for (const [why, rules] of byWhy) lines.push(`             out of scope (${why}): ${rules.join(', ')}`);
   }
+  const { established, survived } = report.sessions;
+  // "Outlived the initialize": a later request of the session was answered by a server that knew it (not 404).
+  if (established > 0) lines.push(`  sessions   ${survived} of ${established} outlived their initialize (a later request answered other than 404)`);
   return lines;
 }

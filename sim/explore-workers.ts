@@ -11,7 +11,7 @@ import { EXPLORE_THREADS_MAX, type SimConfig } from './config.ts';
 import type { FrontierOptions, KeyedChunk, KeyedChunks, LeafBudget, LeafChunks, LeafCounts, LeafLevel, LevelPool, LeafStop, Walker } from './frontier-search.ts';
 import { SLEPT, judgeLeaves, keyChildren } from './frontier-search.ts';
 import { KeyNames } from './state-key.ts';
-import { targetByName } from './target-by-name.ts';
+import { workerDescriptionOf } from '../targets/resolve-target.ts';
 import { closePoolWorkers, startPoolWorker } from './worker-thread.ts';
 
 /** Marks the workerData of an explore worker, so its module does nothing in any other thread that loads it. */
@@ -145,14 +145,15 @@ export function levelOf(message: LevelMessage): LeafLevel {
 }
 
 /**
- * Starts `options.threads - 1` workers for `target`, or returns null when a worker could not find the very same
- * target by its name (a target made in a test, say): the search then runs in this thread alone.
+ * Starts `options.threads - 1` workers for `target`, or returns null when a worker could not build the very same
+ * target again from its description (a target made in a test, say): the search then runs in this thread alone.
  */
 export async function levelPool(target: Target, config: SimConfig, options: FrontierOptions): Promise<LevelPool | null> {
-  if ((await targetByName(target.name)) !== target) return null;
+  const description = await workerDescriptionOf(target);
+  if (description === null) return null;
   const threads = Math.min(Math.max(1, options.threads ?? 1), EXPLORE_THREADS_MAX);
   if (threads < 2) return null;
-  const data = { mark: EXPLORE_WORKER_MARK, targetName: target.name, config, only: options.only ?? null, independence: options.independence !== false };
+  const data = { mark: EXPLORE_WORKER_MARK, target: description, config, only: options.only ?? null, independence: options.independence !== false };
   const workers = Array.from({ length: threads - 1 }, () => startPoolWorker<ExploreWorkerReply>('explore-worker', data, 'explore worker'));
   const context: KeyContext = { names: new KeyNames() };
   /** Shares one level out among the threads, this one included; returns each chunk's result by chunk number. */

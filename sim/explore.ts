@@ -10,6 +10,7 @@
 
 import type { PropertyName } from '../properties/names.ts';
 import { checkedProperties } from '../properties/index.ts';
+import { CLIENT_PROPERTIES } from '../properties/clients/index.ts';
 import type { Target } from '../targets/target.ts';
 import { createActionList } from './actions.ts';
 import type { SimConfig } from './config.ts';
@@ -155,8 +156,20 @@ export async function explore(target: Target, config: SimConfig, options: Explor
   return exploreAll(target, config, options);
 }
 
+/**
+ * The properties a search of `target` checks: `only`, or every one of the target's level but the notes (a client
+ * target is judged by the client properties; the server level's would find nothing to judge there).
+ */
+export function exploredProperties(target: Target, only: PropertyName | undefined): { readonly properties: readonly PropertyName[] } {
+  if (only !== undefined || target.level === undefined) return checkedProperties(only);
+  // The client properties have no notes (their severities are MUST, SHOULD and advice): every one is checked.
+  return { properties: CLIENT_PROPERTIES.map((property) => property.name) };
+}
+
 /** Why the reduction cannot be used on `target`, or null when it can. */
 export async function reductionUnavailable(target: Target, config: SimConfig): Promise<string | null> {
+  // Another level's world (a real client's) offers neither a key nor a snapshot: every prefix is replayed.
+  if (target.level !== undefined) return 'a client-level target: its world (a real SDK client) can be neither keyed nor snapshotted, so every prefix is replayed';
   const run = await target.open({ windowEventsMax: config.windowEventsMax, seed: config.seed });
   try {
     if (!run.sync) return 'the target is asynchronous: only the full search applies';
@@ -245,7 +258,7 @@ async function exploreAll(target: Target, config: SimConfig, options: ExploreOpt
   const deadline = deadlineOf(options);
   const counts: Counts = { runs: 0, runsLastDepth: 0 };
   const actions = createActionList();
-  const checked = checkedProperties(options.only);
+  const checked = exploredProperties(target, options.only);
   const visit = async (prefix: number[], depth: number): Promise<Found | null | 'budget'> => {
     if (overBudget(counts, options, deadline) || (await interrupted(counts, options))) return 'budget';
     counts.runs += 1;
@@ -274,7 +287,7 @@ async function exploreReduced(target: Target, config: SimConfig, options: Explor
   let visited = new Map<number, number>();
   const names = new KeyNames();
   const actions = createActionList();
-  const checked = checkedProperties(options.only);
+  const checked = exploredProperties(target, options.only);
   const visit = async (prefix: number[], depth: number): Promise<Found | null | 'budget'> => {
     if (overBudget(counts, options, deadline) || (await interrupted(counts, options))) return 'budget';
     counts.runs += 1;

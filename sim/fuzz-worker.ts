@@ -1,12 +1,12 @@
 // One worker thread of a fuzz (sim/fuzz-workers.ts starts it): searches the lane and makes the shrinks it is
-// sent, for the target named in its workerData, and answers with plain data.
+// sent, for the target described in its workerData (built through the CLI's resolver), and answers with plain data.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Target } from '../targets/target.ts';
 import { emptyCoverage } from './coverage.ts';
 import { type ShrinkTask, shrinkTask } from './fuzz.ts';
 import { type LanePlan, searchLane } from './fuzz-search.ts';
-import { targetByName } from './target-by-name.ts';
+import { type InProcessDescription, resolveTarget, targetNameOf } from '../targets/resolve-target.ts';
 
 /** What the pool sends a worker. */
 export type WorkerRequest =
@@ -63,26 +63,26 @@ async function handleMatrix(request: Extract<WorkerRequest, { kind: 'matrix' }>,
 }
 
 const port = parentPort;
-const data = workerData as { mark?: unknown; targetName?: unknown } | null;
-// A worker of the matrix is started with no target (targetName null): it answers matrix tasks only.
-if (port !== null && data !== null && typeof data === 'object' && data.mark === FUZZ_WORKER_MARK && (typeof data.targetName === 'string' || data.targetName === null)) {
-  const name = data.targetName;
+const data = workerData as { mark?: unknown; target?: InProcessDescription | null } | null;
+// A worker of the matrix is started with no target (target null): it answers matrix tasks only.
+if (port !== null && data !== null && typeof data === 'object' && data.mark === FUZZ_WORKER_MARK && typeof data.target === 'object') {
+  const description = data.target ?? null;
   const reply = (message: WorkerReply): void => port.postMessage(message);
   const failed = (error: unknown): void => reply({ kind: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   const runner = matrixRunner();
-  (name === null ? Promise.resolve(null) : targetByName(name)).then((target) => {
+  (description === null ? Promise.resolve(null) : resolveTarget(description)).then((target) => {
     port.on('message', (request: WorkerRequest) => {
       if (request.kind === 'matrix') {
         handleMatrix(request, runner, reply).catch(failed);
         return;
       }
       if (target === null) {
-        reply({ kind: 'failed', message: `worker: no target named ${name}` });
+        reply({ kind: 'failed', message: 'worker: a matrix worker has no target of its own' });
         return;
       }
       handle(target, request, reply).catch(failed);
     });
     // Loaded: requests sent meanwhile were kept for the listener; the pool can tell its start-up apart.
     reply({ kind: 'ready' });
-  }, failed);
+  }, (error: unknown) => failed(new Error(`fuzz worker: target ${description === null ? '(none)' : targetNameOf(description)}: ${error instanceof Error ? error.message : String(error)}`)));
 }

@@ -14,7 +14,7 @@ import type { FuzzExecutor, ShrunkTask } from './fuzz.ts';
 import { WORKERS_MAX, createTurn, mergeLaneCoverage, shrinkTask } from './fuzz.ts';
 import type { WorkerReply, WorkerRequest } from './fuzz-worker.ts';
 import { type LaneOutcome, searchLane } from './fuzz-search.ts';
-import { targetByName } from './target-by-name.ts';
+import { workerDescriptionOf } from '../targets/resolve-target.ts';
 import { type PoolWorker as PoolWorkerOf, askPoolWorker, closePoolWorkers, startPoolWorker } from './worker-thread.ts';
 
 type PoolWorker = PoolWorkerOf<WorkerReply>;
@@ -32,15 +32,17 @@ export interface WorkerPoolExecutor extends FuzzExecutor {
 type ShrinkSlot = { readonly kind: 'here' } | { readonly kind: 'worker'; readonly entry: PoolWorker };
 
 /**
- * An executor of `count` threads for `target` (this thread and `count - 1` workers), which must be findable by its
- * name (a built-in target or a store module) so a worker can load it.
+ * An executor of `count` threads for `target` (this thread and `count - 1` workers), which a worker must be able to
+ * build again from its description (targets/resolve-target.ts).
  */
 export async function workerPoolExecutor(target: Target, count: number): Promise<WorkerPoolExecutor> {
-  if ((await targetByName(target.name)) === null) throw new Error(`fuzz: --workers needs a target a worker can find by name; ${target.name} is not one`);
+  // A worker builds the target again from its description (plain data), through the resolver the CLI uses.
+  const description = await workerDescriptionOf(target);
+  if (description === null) throw new Error(`fuzz: --workers needs a target a worker can build again (one the target resolver built, or a built-in one); ${target.name} is not one`);
   const size = Math.min(Math.max(1, count), WORKERS_MAX);
   const turn = createTurn();
   const pool: PoolWorker[] = Array.from({ length: size - 1 }, () =>
-    startPoolWorker<WorkerReply>('fuzz-worker', { mark: 'resumecheck-fuzz-worker', targetName: target.name }, 'fuzz worker'),
+    startPoolWorker<WorkerReply>('fuzz-worker', { mark: 'resumecheck-fuzz-worker', target: description }, 'fuzz worker'),
   );
   const idle: ShrinkSlot[] = [{ kind: 'here' }, ...pool.map((entry): ShrinkSlot => ({ kind: 'worker', entry }))];
   let shrinkId = 0;

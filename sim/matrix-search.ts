@@ -161,7 +161,7 @@ export type MatrixThread = (task: MatrixTask) => Promise<MatrixTaskResult>;
 export function matrixThreads(count: number, control: Int32Array): { readonly threads: readonly MatrixThread[]; close(): Promise<void> } {
   const here = rowTargets();
   const workers: PoolWorker<WorkerReply>[] = Array.from({ length: Math.max(0, count - 1) }, () =>
-    startPoolWorker<WorkerReply>('fuzz-worker', { mark: FUZZ_WORKER_MARK, targetName: null }, 'matrix worker'),
+    startPoolWorker<WorkerReply>('fuzz-worker', { mark: FUZZ_WORKER_MARK, target: null }, 'matrix worker'),
   );
   let taskId = 0;
   const threads: MatrixThread[] = [

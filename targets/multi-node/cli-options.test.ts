@@ -50,3 +50,20 @@ describe('fuzz --nodes: a finding replays by name', () => {
     expect(onReference.code).toBe(0);
   });
 });
+
+describe('fuzz --nodes: a deployment where no session survives is no pass', () => {
+  it('seed 1: sdk-core --nodes 3 --balancer round-robin says no session survived its second request, exit 1, no check mark', async () => {
+    const result = await run(['fuzz', '--target', 'sdk-core', '--nodes', '3', '--balancer', 'round-robin', '--runs', '5', '--workers', '1', '--no-corpus', '--out', join(scratch, 'unjudged')]);
+    expect(result.code).toBe(1);
+    expect(result.out.some((line) => line.startsWith('✓'))).toBe(false);
+    expect(result.out[1]).toMatch(/^\? no verdict in 5 runs .*: no session survived its second request \(\d+ sessions established/);
+    expect(result.out).toContainEqual(expect.stringMatching(/^ {2}sessions {3}0 of \d+ outlived their initialize/));
+  });
+
+  it('seed 1: behind sticky the sessions survive and the verdict is the usual one', async () => {
+    const result = await run(['fuzz', '--target', 'reference', '--nodes', '3', '--balancer', 'sticky', '--runs', '20', '--no-corpus', '--out', join(scratch, 'judged')]);
+    expect(result.code).toBe(0);
+    expect(result.out).toContainEqual(expect.stringMatching(/^✓ no violation in 20 runs/));
+    expect(result.out).toContainEqual(expect.stringMatching(/^ {2}sessions {3}(\d+) of \1 outlived their initialize/));
+  });
+});

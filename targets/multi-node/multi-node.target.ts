@@ -74,6 +74,8 @@ export function checkTopology(topology: Topology): void {
  */
 export function multiNodeTarget(base: Target, topology: Topology): Target {
   checkTopology(topology);
+  // A client target runs a real client against one simulated server: it has no nodes to deploy.
+  if (base.level !== undefined) throw new TopologyError(`${base.name} is a client-level target; --nodes deploys a server target on several nodes`);
   if (topology.storeLagSteps > 0 && (base.kind === 'sdk' || base.kind === 'module')) {
     throw new TopologyError(
       `--store-lag applies to the kit targets (reference, planted); ${base.name}'s nodes each serve only the sessions they initialized, so no node reads another's writes`,
@@ -84,6 +86,9 @@ export function multiNodeTarget(base: Target, topology: Topology): Target {
     kind: base.kind,
     description: `${base.description}; ${topology.nodes} nodes behind a ${topology.balancer} balancer over one shared storage${topology.storeLagSteps > 0 ? `, writes reaching other nodes ${topology.storeLagSteps} operations late` : ''}`,
     breaks: base.breaks,
+    // What the base target says of itself holds of every node: the SDK it runs, the eras it serves.
+    ...(base.sdk === undefined ? {} : { sdk: base.sdk }),
+    ...(base.eras === undefined ? {} : { eras: base.eras }),
     async open(options) {
       const run = await base.open(options);
       if (run.bootNode === undefined) {
@@ -148,6 +153,11 @@ class NodeHost implements TargetHost {
   }
 }
 
+/** Removes the entries held by `node` (a map in insertion order, read and then changed). */
+function forgetNode(holders: Map<number, number>, node: number): void {
+  for (const [key, holder] of [...holders]) if (holder === node) holders.delete(key);
+}
+
 /** One incarnation of the deployment: the nodes, the balancer, and who holds what. */
 class Deployment implements ServerInstance {
   /** Each node, or null while it is down. */
@@ -210,6 +220,10 @@ class Deployment implements ServerInstance {
     if (instance === null || instance === undefined) throw new Error(`assertion: node ${node + 1} crashed while down`);
     this.nodes[node] = null;
     if (this.nodes.every((other) => other === null)) throw new Error('assertion: every node is down');
+    // Its connections and executions die with it: an operation on one later is a no-op, never one on the node's next
+    // incarnation, which never saw them (the SDK's nodes assert that every connection they are asked about is theirs).
+    forgetNode(this.holders, node);
+    forgetNode(this.executionNodes, node);
     return instance.crash();
   }
 

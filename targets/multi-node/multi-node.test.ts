@@ -110,6 +110,64 @@ describe('node crashes', () => {
   });
 });
 
+describe('node crashes on the SDK targets never crash the harness', () => {
+  const failover = multiNodeTarget(sdkCoreTarget, { nodes: 2, balancer: 'failover', storeLagSteps: 0 });
+
+  it('seed 1: a connection losing its tail is dropped with its node; nothing reaches the node\'s next incarnation about it', async () => {
+    const script = [
+      'client 1 initializes',
+      'client 1 calls work', // #2 on node 1
+      'the network loses the next 2 frames on connection #2 (client 1), then breaks it',
+      'node 1 crashes', // #2 goes with it: the client sees it cut now, not at the liveness phase
+      'node 1 boots again',
+    ];
+    const result = await runSimulation(failover, resolveConfig({ seed: '1' }), scriptChoices(script), { record: true });
+    expect(result.violation).toBeNull();
+    // Before the fix the liveness phase cut #2 on node 1's new incarnation: "connection 2 was never opened".
+    expect(result.trace!.map((step) => step.action)).not.toContain('the network cuts connection #2 (client 1)');
+    expect(result.trace!.at(-1)!.notes).toContain('  → 404 (node 1)');
+  });
+
+  it('seed 1: a node that crashed and booted again is never asked about the connections and executions of its last life', async () => {
+    const run = await failover.open({ windowEventsMax: 2, seed: '1' });
+    try {
+      const executions: number[] = [];
+      const host = {
+        frame: () => undefined,
+        end: () => undefined,
+        startExecution: () => executions.push(executions.length + 1),
+        nextStep: () => ({ kind: 'result' as const, result: {} }),
+        cancelled: () => undefined,
+        random: () => 0.5,
+      };
+      const deployment = run.boot({ epoch: 1 }, host);
+      const initialize: HttpRequest = { method: 'POST', connection: 0, sessionId: null, lastEventId: null, body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } } } };
+      const answered = await deployment.handle(initialize);
+      expect(answered.node).toBe(0);
+      await deployment.crashNode!(0);
+      deployment.restartNode!(0);
+      // Connection 0 was node 1's: its new incarnation never saw it, so a cut or a close of it is a no-op.
+      await deployment.cut(0);
+      await deployment.closeConnection(0, 1000);
+      await deployment.dispose();
+    } finally {
+      await run.close();
+    }
+  });
+
+  it('seed 1: a node crash while a call under a reused request ID runs (a call with no stream of its own)', async () => {
+    const script = [
+      'client 1 initializes',
+      'client 1 calls work',
+      'client 1 reuses request 2 of c1, still in flight, for a call of read', // the SDK runs it too
+      'node 1 crashes',
+    ];
+    const result = await runSimulation(failover, resolveConfig({ seed: '1' }), scriptChoices(script), { record: true, properties: ['no-cross-session-delivery'] });
+    expect(result.trace!.map((step) => step.action)).toContain('node 1 crashes');
+    expect(result.trace!.flatMap((step) => step.notes).filter((note) => note.includes('starts executing'))).toHaveLength(2);
+  });
+});
+
 describe('the SDK behind a non-sticky balancer', () => {
   it('seed 1: sdk-core@3:round-robin never keeps a session: its notifications/initialized reaches another node, which answers 404', async () => {
     const target = multiNodeTarget(sdkCoreTarget, { nodes: 3, balancer: 'round-robin', storeLagSteps: 0 });
