@@ -5,10 +5,10 @@ export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'traces/found/**', 'dist/**'],
-    // A hang guard, not a budget: the longest test counts about 30 s of work on a quiet 2-core machine (the
-    // modern-cursor-replays search to depth 6, once in one thread and once in two, in sim/explore-workers.test.ts),
-    // and a loaded machine may take a few times as long. No test sets a shorter one: a shorter guard is what a busy
-    // machine misses.
+    // A hang guard, not a budget: a test's work is at most about 12 s on a quiet 2-core machine, and a loaded one may
+    // take several times as long. No test sets a shorter guard (a shorter one is what a busy machine misses); the one
+    // test with more work (sim/explore-workers.test.ts, a planted bug at depth 6, searched twice: about 30 s) sets a
+    // longer one, from its counted sequences.
     testTimeout: 120_000,
     pool: 'forks',
     // vitest's default in run mode is one fork fewer than the cores: one fork on a 2-core machine, the files one after

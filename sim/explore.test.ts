@@ -35,7 +35,9 @@ describe('explore with the reduction (equal worlds merged)', () => {
     const expected = isNote(known.overallProperty)
       ? PROPERTY_NAMES.find((name) => exact.some((minimum) => minimum.property === name && minimum.length === overall))!
       : known.overallProperty;
-    it(`${target.name}: finds ${expected} at its known minimum of ${overall} steps`, async () => {
+    // modern-cursor-replays's minimum (6 steps, 392 058 sequences) is the one search here that costs seconds: the
+    // same search (same options) is made in sim/explore-workers.test.ts, which checks these four things of it too.
+    it.skipIf(target.name === 'modern-cursor-replays')(`${target.name}: finds ${expected} at its known minimum of ${overall} steps`, async () => {
       const outcome = await explore(target, minimaConfig(target.name), { depthMax: overall, runsMax: 1_000_000, reduce: true });
       expect(outcome.reduction.applied).toBe(!UNKEYED.has(target.name));
       expect(outcome.property).toBe(expected);
