@@ -231,5 +231,5 @@ describe('the Mermaid text, parsed by Mermaid in the same browser', () => {
     }, renderMermaid(trace));
     expect(shown).toContain(`POST #0 ${nasty}`);
     await page.close();
-  }, 60_000);
+  });
 });
