@@ -5,8 +5,8 @@ export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'traces/found/**', 'dist/**'],
-    // A hang guard, not a budget: a test's work is at most about 12 s on a quiet 2-core machine, and a loaded one may
-    // take several times as long. No test sets a shorter guard (a shorter one is what a busy machine misses); the one
+    // A hang guard, not a budget: a test's work is at most about 20 s on a quiet 2-core machine (check-store's
+    // recycling test: three checks of 60 runs), and a loaded one may take several times as long. No test sets a shorter guard (a shorter one is what a busy machine misses); the one
     // test with more work (sim/explore-workers.test.ts, a planted bug at depth 6, searched twice: about 30 s) sets a
     // longer one, from its counted sequences.
     testTimeout: 120_000,
