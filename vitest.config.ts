@@ -6,9 +6,10 @@ export default defineConfig({
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'traces/found/**', 'dist/**'],
     // A hang guard, not a budget: a test's work is at most about 20 s on a quiet 2-core machine (check-store's
-    // recycling test: three checks of 60 runs), and a loaded one may take several times as long. No test sets a shorter guard (a shorter one is what a busy machine misses); the one
-    // test with more work (sim/explore-workers.test.ts, a planted bug at depth 6, searched twice: about 30 s) sets a
-    // longer one, from its counted sequences.
+    // recycling test: three checks of 60 runs), and a loaded one may take several times as long. No test sets a
+    // shorter guard (a shorter one is what a busy machine misses); the one test with more work
+    // (sim/explore-workers.test.ts, a planted bug at depth 6, searched twice: about 30 s) sets a longer one, from its
+    // counted sequences.
     testTimeout: 120_000,
     pool: 'forks',
     // vitest's default in run mode is one fork fewer than the cores: one fork on a 2-core machine, the files one after
