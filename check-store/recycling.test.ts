@@ -42,5 +42,5 @@ describe('check-store recycles its worker: the same check, byte for byte', () =>
       expect(recycled.result).toEqual(whole.result);
       expect(recycled.files).toEqual(whole.files);
     }
-  }, 120_000);
+  });
 });
