@@ -146,7 +146,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'explore',
     summary: 'every sequence up to a depth, shortest first: the shortest counterexample, or none up to that depth',
-    usage: ['--target T --depth D [--clients C] [--property P] [--seed S] [--protocol REV|mixed] [--strict[=advice]] [--runs-max N] [--no-reduction] [--workers N] [--out DIR] [--json]'],
+    usage: ['--target T --depth D [--clients C] [--property P] [--seed S] [--protocol REV|mixed] [--strict[=advice]] [--runs-max N] [--no-reduction] [--workers N] [--workers-from W] [--out DIR] [--json]'],
     positionals: [],
     options: {
       target: { type: 'string', value: 'T', help: 'the system under test (required): a built-in target' },
@@ -163,6 +163,11 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: `threads to share each depth of ${PARALLEL_LEVEL_MIN} worlds or more out among (this one and N-1 workers), 1–${EXPLORE_THREADS_MAX} (default: one per core, up to 4); workers start only for such a depth, and the outcome is the same for any N`,
       },
       strict: STRICT_OPTION,
+      'workers-from': {
+        type: 'string',
+        value: 'W',
+        help: `worlds a depth needs at least for the workers to share it out, 1–1000000000 (default ${PARALLEL_LEVEL_MIN}); the outcome is the same for any W`,
+      },
       out: OUT_OPTION,
       json: JSON_OPTION,
     },

@@ -58,6 +58,7 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
   const runsMax = values['runs-max'] === undefined ? EXPLORE_RUNS_DEFAULT : parseWhole(values['runs-max'] as string, '--runs-max', 1, 1_000_000_000);
   const reduce = values['no-reduction'] !== true;
   const threads = values.workers === undefined ? Math.min(4, availableParallelism()) : parseWhole(values.workers as string, '--workers', 1, EXPLORE_THREADS_MAX);
+  const threadsFrom = values['workers-from'] === undefined ? PARALLEL_LEVEL_MIN : parseWhole(values['workers-from'] as string, '--workers-from', 1, 1_000_000_000);
   const protocol = parseProtocol(values.protocol);
   const config = resolveConfig({ seed, clients, ...(protocol === undefined ? {} : { protocol }) });
   const json = values.json === true;
@@ -93,7 +94,7 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
   }
   let outcome;
   try {
-    outcome = await explore(target, config, { depthMax, runsMax, reduce, threads, ...(only === undefined ? {} : { only }), signal: controller.signal });
+    outcome = await explore(target, config, { depthMax, runsMax, reduce, threads, threadsFrom, ...(only === undefined ? {} : { only }), signal: controller.signal });
   } finally {
     if (io.signals === true) {
       process.off('SIGINT', onSignal);
@@ -132,7 +133,7 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
     // Breadth first, the last depth's worlds are judged without being keyed: "states" counts each world judged once.
     const counted = states === null ? 'distinct states not counted without the reduction' : outcome.snapshots ? `${states} states judged (distinct ones short of depth ${depthMax}, every one at it)` : `${states} distinct states`;
     const skipped = outcome.independence ? `, ${outcome.slept} steps skipped by sleep sets` : '';
-    const shared = outcome.threads > 1 ? `, each depth of ${PARALLEL_LEVEL_MIN} worlds or more shared out among ${outcome.threads} threads` : '';
+    const shared = outcome.threads > 1 ? `, each depth of ${threadsFrom} worlds or more shared out among ${outcome.threads} threads` : '';
     io.out(
       `explored: ${outcome.runs} sequences (${outcome.runsLastDepth} at the deepest ${outcome.snapshots ? 'depth' : 'search'}), ${counted}${skipped}${shared}, ${(elapsedMs / 1000).toFixed(1)} s (${states === null ? `${rate(outcome.runs, elapsedMs)} sequences/s` : `${rate(states, elapsedMs)} states/s`})`,
     );

@@ -73,7 +73,7 @@ interface Summary {
 }
 
 describe('fuzz --workers 2 --summary --junit (seed 1)', () => {
-  it('on a planted target: exit 1, a summary with every finding and a valid JUnit file failing the broken property', { timeout: 60_000 }, async () => {
+  it('on a planted target: exit 1, a summary with every finding and a valid JUnit file failing the broken property', async () => {
     const out = join(scratch, 'planted-found');
     const summary = join(scratch, 'planted-summary.json');
     const junit = join(scratch, 'planted-junit.xml');
@@ -97,7 +97,7 @@ describe('fuzz --workers 2 --summary --junit (seed 1)', () => {
     expect(xml.match(/<testcase /g)).toHaveLength(PROPERTY_NAMES.length);
   });
 
-  it('on the reference: exit 0, a summary without violations and a JUnit file without failures', { timeout: 60_000 }, async () => {
+  it('on the reference: exit 0, a summary without violations and a JUnit file without failures', async () => {
     const summary = join(scratch, 'reference-summary.json');
     const junit = join(scratch, 'reference-junit.xml');
     const result = await run(['fuzz', '--target', 'reference', '--runs', '400', '--workers', '2', '--out', join(scratch, 'reference-found'), '--summary', summary, '--junit', junit]);
@@ -133,7 +133,7 @@ describe('fuzz --workers 2 --summary --junit (seed 1)', () => {
 });
 
 describe('the failing-example database (seed 1)', () => {
-  it("a second fuzz into the same --out replays the first one's traces: still failing, reported with their files", { timeout: 60_000 }, async () => {
+  it("a second fuzz into the same --out replays the first one's traces: still failing, reported with their files", async () => {
     const out = join(scratch, 'database-found');
     const args = ['fuzz', '--target', 'no-owner-check', '--runs', '300', '--out', out, '--no-corpus', '--json'];
     const first = JSON.parse((await run(args)).out[0]!) as Summary;
@@ -187,7 +187,7 @@ function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): P
 }
 
 describe('SIGINT during fuzz --time 60s (seed 1)', () => {
-  it('stops within seconds, writes the summary and keeps every trace found, with no temporary file left', { timeout: 60_000 }, async () => {
+  it('stops within seconds, writes the summary and keeps every trace found, with no temporary file left', async () => {
     const out = join(scratch, 'interrupted-found');
     const summary = join(scratch, 'interrupted-summary.json');
     const child = spawn(process.execPath, ['bin/resumecheck.mjs', 'fuzz', '--target', 'counter-ids', '--time', '60s', '--out', out, '--no-corpus', '--summary', summary, '--strict=advice'], {

@@ -108,8 +108,11 @@ describe('the served server is always stopped', () => {
 
   it('a server that crashes mid-run: exit 3 (not bad input), one line naming what happened, and nothing left running', async () => {
     const file = join(scratch, 'crash.pid');
-    // The shell starts the server, lets it answer for a few seconds, then kills it and exits: a crash mid-run.
-    const command = `echo $$ > ${file}; node examples/probe-server.mjs --target reference & sleep 4; kill -9 $!; exit 9`;
+    // The shell starts the server, waits until it listens (a fixed sleep was shorter than its start on a loaded
+    // machine, which then failed before it listened), lets it answer for a moment, then kills it and exits: a crash
+    // mid-run.
+    const listening = `node -e "const net = require('node:net'); const poll = () => net.connect(Number(process.env.PORT), '127.0.0.1').on('connect', () => process.exit(0)).on('error', () => setTimeout(poll, 50)); poll();"`;
+    const command = `echo $$ > ${file}; node examples/probe-server.mjs --target reference & ${listening}; sleep 1; kill -9 $!; exit 9`;
     const { code, out, err } = await run(['fuzz', '--serve', command, '--runs', '100000', '--steps', '30', '--restarts', '0']);
     // The fuzz ends with what it did (the reference violates nothing): exit 3, the fault said on stdout, no stack trace.
     expect(code).toBe(3);

@@ -86,8 +86,13 @@ function recordingHost(): TargetHost & { starts: ExecutionStart[]; steps: number
   return host;
 }
 
+/**
+ * Waits for the server to have done what the condition asks: within milliseconds on a quiet machine. The bound is a
+ * hang guard of at least 60 s (not a budget a loaded machine may miss), inside the test's own guard, so that a hang
+ * fails here with the condition's expectation.
+ */
 async function until(condition: () => boolean): Promise<void> {
-  for (let tries = 0; tries < 500 && !condition(); tries += 1) await sleepMs(10);
+  for (let tries = 0; tries < 6_000 && !condition(); tries += 1) await sleepMs(10);
   expect(condition()).toBe(true);
 }
 

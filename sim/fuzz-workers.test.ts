@@ -17,7 +17,7 @@ describe('findings do not depend on the number of workers (seed 1)', () => {
   const target = findTarget('counter-ids')!;
   const base = { target, config: resolveConfig({ seed: '1' }), runsMax: 1500, timeMs: null } as const;
 
-  it('collecting one finding per property: 1, 2 and 3 workers agree (seed 1, 1500 runs)', { timeout: 60_000 }, async () => {
+  it('collecting one finding per property: 1, 2 and 3 workers agree (seed 1, 1500 runs)', async () => {
     const one = await findings({ ...base, stopAtFirst: false }, 1);
     expect(one.found.length).toBeGreaterThanOrEqual(2);
     expect(one.runs).toBe(1500);
@@ -25,7 +25,7 @@ describe('findings do not depend on the number of workers (seed 1)', () => {
     expect(await findings({ ...base, stopAtFirst: false }, 3)).toEqual(one);
   });
 
-  it('stopping at the first violation: the same first run with 1 and 2 workers (seed 1)', { timeout: 60_000 }, async () => {
+  it('stopping at the first violation: the same first run with 1 and 2 workers (seed 1)', async () => {
     const one = await findings({ ...base, stopAtFirst: true }, 1);
     expect(one.found).toHaveLength(1);
     const two = await findings({ ...base, stopAtFirst: true }, 2);
@@ -34,7 +34,7 @@ describe('findings do not depend on the number of workers (seed 1)', () => {
 });
 
 describe('an SDK target with 2 threads (seed 1)', () => {
-  it('records each discovery in the calling thread while both lanes search, never two SDK runs at once there; the same traces as 1 thread', { timeout: 60_000 }, async () => {
+  it('records each discovery in the calling thread while both lanes search, never two SDK runs at once there; the same traces as 1 thread', async () => {
     const target = findTarget('sdk-shared')!;
     const options = {
       target,

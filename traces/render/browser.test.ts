@@ -34,7 +34,7 @@ beforeAll(async () => {
     }
   }
   if (unavailable !== null) process.stderr.write(`browser test skipped: ${unavailable}\n`);
-}, 90_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -203,7 +203,7 @@ describe('the Mermaid text, parsed by Mermaid in the same browser', () => {
     for (const { file, text } of texts) results.push(`${file}: ${await parse(text)}`);
     expect(results).toEqual(texts.map(({ file }) => `${file}: ok`));
     await page.close();
-  }, 120_000);
+  });
 
   it("shows Mermaid's special characters as themselves", async (context) => {
     if (browser === null) return context.skip(`browser unavailable: ${unavailable}`);
@@ -231,5 +231,5 @@ describe('the Mermaid text, parsed by Mermaid in the same browser', () => {
     }, renderMermaid(trace));
     expect(shown).toContain(`POST #0 ${nasty}`);
     await page.close();
-  }, 60_000);
+  });
 });
