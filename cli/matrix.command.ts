@@ -196,6 +196,8 @@ export async function computeMatrix(options: MatrixOptions): Promise<MatrixRow[]
     return outcomes.map((outcome, index) => row(index, outcome));
   } finally {
     options.signal?.removeEventListener('abort', stop);
+    // After a failure too: a search or shrink still under way in this thread ends at its next check.
+    stop();
     await pool.close();
   }
 }
