@@ -193,12 +193,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       target: { type: 'string', multiple: true, value: 'T', help: 'only these rows (repeatable): a built-in target or reference/POLICY' },
       property: { type: 'string', multiple: true, value: 'P', help: 'only these columns (repeatable)' },
       workers: { type: 'string', value: 'N', help: 'threads sharing the rows and the shrinks, 1–64 (default: one per core, up to 4); the output does not depend on it' },
-      strict: {
-        type: 'string',
-        value: 'LEVEL',
-        bareValue: 'warning',
-        help: 'also fail on violated SHOULDs (--strict, --strict=warning) or on a seed\'s advice too (--strict=advice); by default only MUSTs fail',
-      },
+      strict: STRICT_OPTION,
       json: JSON_OPTION,
       markdown: { type: 'boolean', help: 'print a Markdown table (as the README shows it)' },
     },

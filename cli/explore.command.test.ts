@@ -77,8 +77,10 @@ describe('resumecheck explore', () => {
     const text = await run([...flags, '--workers', '2']);
     expect([one.code, two.code, text.code]).toEqual([0, 0, 0]);
     const strip = (line: string) => {
-      const { elapsedMs: _elapsed, threads, ...rest } = JSON.parse(line) as { elapsedMs: number; threads: number };
-      return { threads, rest };
+      // The envelope's config says what was asked (--workers); the outcome is the rest, the same for any number.
+      const { elapsedMs: _elapsed, threads, config, ...rest } = JSON.parse(line) as { elapsedMs: number; threads: number; config: Record<string, unknown> };
+      const { workers: _workers, ...asked } = config;
+      return { threads, rest: { ...rest, config: asked } };
     };
     const [single, shared] = [strip(one.out[0]!), strip(two.out[0]!)];
     expect(single.threads).toBe(1);

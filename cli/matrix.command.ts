@@ -5,8 +5,9 @@
 // keeps the rows and cells finished. Targets, policies and properties come from their registries.
 
 import { availableParallelism } from 'node:os';
-import { CLIENT_PROPERTIES } from '../properties/clients/index.ts';
+import { findingFails, severityOf } from '../properties/finding-weight.ts';
 import { PROPERTIES, isPropertyName } from '../properties/index.ts';
+import { type Severity, type Strictness } from '../properties/severity.ts';
 import { CLIENT_PROPERTY_NAMES, PROPERTY_NAMES, type PropertyName } from '../properties/names.ts';
 import { sharedWallMs } from '../sim/clock.ts';
 import { DEFAULT_CONFIG, type ProtocolChoice, resolveConfig } from '../sim/config.ts';
@@ -21,6 +22,7 @@ import type { Io, ParsedArgs } from './command-spec.ts';
 import { DEFAULT_RUNS } from './commands.ts';
 import { jsonEnvelope } from './json-envelope.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
+import { strictnessOf } from './parse-options.ts';
 import { UsageError, parseWhole } from './usage-error.ts';
 
 export { matrixRowNames as matrixTargetNames, policyVariant } from '../sim/matrix-rows.ts';
@@ -28,47 +30,13 @@ export { matrixRowNames as matrixTargetNames, policyVariant } from '../sim/matri
 /** The matrix's columns: the server level's properties, then the client level's (each row is judged by one set). */
 const MATRIX_PROPERTIES: readonly PropertyName[] = [...PROPERTY_NAMES, ...CLIENT_PROPERTY_NAMES];
 
-/** How strict the exit code is: which severities fail the matrix (`--strict[=warning|advice]`). */
-export type Strictness = 'failure' | 'warning' | 'advice';
-
-/** A severity in the vocabulary the exit codes use: failure (MUST), warning (SHOULD), advice (a seed's), note. */
-type SeverityLevel = 'failure' | 'warning' | 'advice' | 'note';
-
-/** Today's severity labels in that vocabulary. */
-function severityLevel(severity: string): SeverityLevel {
-  if (severity === 'MUST') return 'failure';
-  if (severity === 'SHOULD') return 'warning';
-  if (severity === 'seed advice' || severity === 'advice') return 'advice';
-  if (severity === 'note') return 'note';
-  throw new Error(`assertion: a property has the unknown severity ${JSON.stringify(severity)}`);
-}
-
-/**
- * Whether a violated cell of `severity` fails the matrix at `strictness`: failures always, warnings from
- * `--strict` on, advice with `--strict=advice`, a note never. The one place the exit code reads severities.
- */
-export function cellFails(severity: string, strictness: Strictness): boolean {
-  const level = severityLevel(severity);
-  if (level === 'note') return false;
-  if (level === 'failure') return true;
-  if (level === 'warning') return strictness !== 'failure';
-  return strictness === 'advice';
-}
-
-/** A property's severity label, server or client level. */
-function severityOf(property: PropertyName): string {
-  const found = [...PROPERTIES, ...CLIENT_PROPERTIES].find((candidate) => candidate.name === property);
-  if (found === undefined) throw new Error(`assertion: no property named ${property}`);
-  return found.severity;
-}
-
 /** One cell: what a fuzz checking only that property found, in what it measured. */
 export type MatrixCell =
   | { readonly verdict: 'not-found'; readonly runs: number; readonly steps: number }
   | {
       readonly verdict: 'violated';
-      readonly severity: string;
-      /** It fails the matrix at the strictness asked for. */
+      readonly severity: Severity;
+      /** It fails the matrix at the strictness asked for (never when the client's own fault triggered it). */
       readonly fails: boolean;
       /** The run that found it (its seed is `SEED.RUN`), and the runs and steps its fuzz made up to it. */
       readonly run: number;
@@ -134,12 +102,14 @@ function cellOf(cell: CellOutcome, runsMax: number, strictness: Strictness): Mat
   const severity = severityOf(cell.property);
   const trace = cell.shrunk?.trace ?? null;
   const choices = trace?.choices ?? cell.candidate.choices;
-  // The recorded shrunk run's verdict; unshrunk, the verdict of the run that found it.
-  const explanation = trace?.verdict?.explanation ?? cell.candidate.violation.explanation;
+  // The recorded shrunk run's verdict; unshrunk, the verdict of the run that found it. The shrinker looks first for a
+  // counterexample without a client's own fault, so the shrunk verdict is the one that says who is charged.
+  const verdict = trace?.verdict ?? cell.candidate.violation;
+  const explanation = verdict.explanation;
   return {
     verdict: 'violated',
     severity,
-    fails: cellFails(severity, strictness),
+    fails: findingFails(verdict, strictness),
     run: cell.candidate.run,
     runs: cell.runs,
     steps: cell.steps,
@@ -231,11 +201,6 @@ export function textRow(row: MatrixRow, properties: readonly PropertyName[]): st
   return [`${row.target} (${row.kind})${row.complete ? '' : ' — interrupted'}`, ...properties.map((property) => `  ${property.padEnd(width)}  ${cellText(row.cells[property])}`)];
 }
 
-function parseStrictness(value: unknown): Strictness {
-  if (value === undefined) return 'failure';
-  if (value === 'warning' || value === 'advice') return value;
-  throw new UsageError(`--strict takes warning or advice (--strict alone is --strict=warning), got ${JSON.stringify(value)}`);
-}
 
 /** Workers unless --workers says otherwise: one thread per core, up to 4. */
 export function defaultMatrixWorkers(): number {
@@ -250,7 +215,7 @@ export async function runMatrix({ values }: ParsedArgs, io: Io): Promise<number>
   const seed = (values.seed as string | undefined) ?? DEFAULT_CONFIG.seed;
   if (!/^[\w.:-]{1,64}$/.test(seed)) throw new UsageError('--seed takes 1 to 64 letters, digits or . : _ -');
   const workers = values.workers === undefined ? defaultMatrixWorkers() : parseWhole(values.workers as string, '--workers', 1, WORKERS_MAX);
-  const strictness = parseStrictness(values.strict);
+  const strictness = strictnessOf(values);
   const asked = (values.property as string[] | undefined) ?? null;
   for (const name of asked ?? []) {
     if (!isPropertyName(name)) throw new UsageError(`unknown property ${JSON.stringify(name)}; \`resumecheck properties\` lists them`);
@@ -360,8 +325,8 @@ export async function runMatrix({ values }: ParsedArgs, io: Io): Promise<number>
     return code;
   }
   if (markdown) return code;
-  const counted = (level: SeverityLevel): number => violated.filter((cell) => severityLevel(cell.severity) === level).length;
-  io.out(`${violated.length} ${violated.length === 1 ? 'cell' : 'cells'} violated: ${counted('failure')} of a MUST, ${counted('warning')} of a SHOULD, ${counted('advice')} of advice, ${counted('note')} notes (notes fail nothing)`);
+  const counted = (level: Severity): number => violated.filter((cell) => cell.severity === level).length;
+  io.out(`${violated.length} ${violated.length === 1 ? 'cell' : 'cells'} violated: ${counted('failure')} failures (a MUST), ${counted('warning')} warnings (a SHOULD), ${counted('advice')} advice, ${counted('note')} notes (notes fail nothing)`);
   if (signalled !== null) {
     const done = rows.filter((row) => row.complete).length;
     io.out(`interrupted by ${signalled}: ${done} of ${rows.length} rows finished; exit ${code}`);
