@@ -171,7 +171,7 @@ function enumerateSeedKinds(world: World, list: ActionList): void {
   }
   if (world.config.reissueAfterReset === true) enumerateLegacyReissues(world, list);
   // A tool of a legacy call fails or is cancelled on the server, on a target that can say so (one node).
-  if (world.server.abortExecution === undefined) return;
+  if (world.server.abortExecution === undefined || world.run.unsupported?.includes('abortTool') === true) return;
   for (const index of world.running) {
     const call = world.executions[index]!.call;
     if (call !== null && call.session.id !== '') push(list, K.abortTool, index, 0);

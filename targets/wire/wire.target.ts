@@ -134,6 +134,9 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
 
   const unsupported = (): { kind: ActionKind; why: string }[] => [
     ...NEVER_OVER_THE_WIRE.map((kind) => ({ kind, why: 'only the server decides when it expires a session or closes a connection' })),
+    // The in-process servers fail or cancel a tool mid-stream on request (ServerInstance.abortExecution); a server over
+    // the wire runs its own tools, so that fault is never driven here.
+    { kind: 'abortTool' as const, why: 'a tool over the wire fails or is cancelled only when the server decides it' },
     ...(served === null ? [{ kind: 'restart' as const, why: 'without --serve resumecheck cannot restart the server' }] : []),
     ...(probe === false ? [{ kind: 'notify' as const, why: 'the server has no probe tools (docs/probe-tools.md)' }] : []),
   ];
