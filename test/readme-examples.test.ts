@@ -140,7 +140,8 @@ describe('README examples', () => {
     it(`${title} → exit ${expectation.exit}${expectation.properties.length === 0 ? '' : `, ${expectation.properties.join(', ')}`}`, { timeout: 240_000 }, async () => {
       const { code, out } = expectation.stopOnceFound ? await runUntilFound(expectation.args, expectation.properties) : await runInProcess([...expectation.args]);
       expect(code, out.join('\n')).toBe(expectation.exit);
-      for (const property of expectation.properties) expect(out.some((line) => line.startsWith(`✗ ${property} `)), `✗ ${property}`).toBe(true);
+      // Each promised property is reported with its severity's mark (properties/severity.ts): ✗ failure, ⚠ warning, · advice, ⓘ note.
+      for (const property of expectation.properties) expect(out.some((line) => /^[✗⚠·ⓘ] /.test(line) && line.slice(2).startsWith(`${property} `)), property).toBe(true);
       if (expectation.args.includes('--out') && expectation.args[0] === 'render') expect(existsSync(join(scratch, expectation.args[expectation.args.indexOf('--out') + 1]!))).toBe(true);
     });
   }
