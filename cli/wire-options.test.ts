@@ -102,7 +102,7 @@ describe('the served server is always stopped', () => {
     expect(document).toMatchObject({ schemaVersion: 1, tool: 'resumecheck', command: 'fuzz', runs: 1, violations: [] });
     expect(document.config.wire.serve).toMatch(/probe-server\.mjs --target reference/);
     expect(document.wire.probe).toBe(true);
-    expect(document.wire.unsupported.map((entry: { kind: string }) => entry.kind)).toEqual(['serverClose', 'expire']);
+    expect(document.wire.unsupported.map((entry: { kind: string }) => entry.kind)).toEqual(['serverClose', 'expire', 'abortTool']);
     expect(alive(pidIn(file))).toBe(false);
   });
 
