@@ -1,4 +1,5 @@
 // Nothing produced by an earlier server incarnation is delivered to a session of a later one.
+import { NO_REPLAY_ACROSS_STREAMS } from './source.ts';
 import { LEGACY, type Property, describeMessage } from './property.ts';
 
 export const noCrossEpochReplay: Property = {
@@ -7,14 +8,7 @@ export const noCrossEpochReplay: Property = {
   // A failure: a session of a later incarnation is a new session even when its ID repeats (seed 004: "Session dead +
   // cursor present → the session is new"), so a message of the earlier one's streams replayed into it is a message
   // "that would have been delivered on a different stream".
-  source: {
-    kind: 'spec',
-    revisions: LEGACY,
-    page: 'basic/transports',
-    section: 'Resumability and Redelivery',
-    quote: 'The server MUST NOT replay messages that would have been delivered on a different stream.',
-    keyword: 'MUST NOT',
-  },
+  source: NO_REPLAY_ACROSS_STREAMS,
   background: 'Seed 004, condition 4: "The event ID has not been reused across a session reincarnation (restart, expiry, or explicit re-init)."',
   kind: 'safety',
   severity: 'failure',

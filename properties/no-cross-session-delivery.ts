@@ -1,4 +1,5 @@
 // No client ever receives a message produced in another session.
+import { NO_REPLAY_ACROSS_STREAMS } from './source.ts';
 import { LEGACY, type Property, describeMessage } from './property.ts';
 
 export const noCrossSessionDelivery: Property = {
@@ -9,14 +10,7 @@ export const noCrossSessionDelivery: Property = {
   // stream". The sentence speaks of replay, which is how a resumable server reaches another session's messages (a
   // resume whose cursor the store resolves into them). Seed 004 tells the same case as advice ("a Last-Event-ID from a
   // dead session can be replayed against a new session's event buffer"); the MUST NOT is the source the severity follows.
-  source: {
-    kind: 'spec',
-    revisions: LEGACY,
-    page: 'basic/transports',
-    section: 'Resumability and Redelivery',
-    quote: 'The server MUST NOT replay messages that would have been delivered on a different stream.',
-    keyword: 'MUST NOT',
-  },
+  source: NO_REPLAY_ACROSS_STREAMS,
   background: 'Seed 004: "Physical presence in a buffer is not authorization to deliver."',
   kind: 'safety',
   severity: 'failure',

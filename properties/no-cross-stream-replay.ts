@@ -1,4 +1,5 @@
 // A connection carries only messages of the stream it is for.
+import { NO_REPLAY_ACROSS_STREAMS } from './source.ts';
 import { LEGACY, type Property, describeMessage, ownCallId } from './property.ts';
 
 export const noCrossStreamReplay: Property = {
@@ -6,14 +7,7 @@ export const noCrossStreamReplay: Property = {
   statement: 'A connection carries only messages of its own stream: a new request\'s stream only its own, a resumed stream only the cursor\'s.',
   // Triggered, not charged, after a client reuses a request ID in flight: the ID then names two calls, and a server
   // that routes a result by its ID sends it to the other call's connection without replaying anything.
-  source: {
-    kind: 'spec',
-    revisions: LEGACY,
-    page: 'basic/transports',
-    section: 'Resumability and Redelivery',
-    quote: 'The server MUST NOT replay messages that would have been delivered on a different stream.',
-    keyword: 'MUST NOT',
-  },
+  source: NO_REPLAY_ACROSS_STREAMS,
   background: 'Seed 000: a stale cursor replayed into a new POST.',
   kind: 'safety',
   severity: 'failure',

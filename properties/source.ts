@@ -69,3 +69,17 @@ export function renderSource(source: Source): string {
       return `resumecheck's own design rule: ${source.rule} (${source.reason})`;
   }
 }
+
+/**
+ * The legacy transports' rule on replay across streams (2025-03-26 to 2025-11-25, Resumability and Redelivery): the
+ * source of every property that judges a message delivered on a stream other than its own (another stream, another
+ * session's, another incarnation's).
+ */
+export const NO_REPLAY_ACROSS_STREAMS: SpecSource = {
+  kind: 'spec',
+  revisions: ['2025-03-26', '2025-06-18', '2025-11-25'],
+  page: 'basic/transports',
+  section: 'Resumability and Redelivery',
+  quote: 'The server MUST NOT replay messages that would have been delivered on a different stream.',
+  keyword: 'MUST NOT',
+};

@@ -118,6 +118,17 @@ export async function recordTrace(
 
 /** A recorded run packed as a trace: its steps and its verdict, as they happened. */
 export function packTrace(target: Target, config: SimConfig, recorded: RunResult, shrink: ShrinkResult | null, properties: readonly PropertyName[] | null): Trace {
+  return traceOf(target, config, properties, { choices: recorded.choices, steps: recorded.trace ?? [], verdict: recorded.violation }, shrink);
+}
+
+/** A trace of `target` under `config` made of a run's choices, steps and verdict. */
+function traceOf(
+  target: Target,
+  config: SimConfig,
+  properties: readonly PropertyName[] | null,
+  run: { readonly choices: readonly number[]; readonly steps: Trace['steps']; readonly verdict: Trace['verdict'] },
+  shrink: ShrinkResult | null,
+): Trace {
   return {
     format: 'resumecheck-trace',
     formatVersion: TRACE_FORMAT_VERSION,
@@ -127,10 +138,10 @@ export function packTrace(target: Target, config: SimConfig, recorded: RunResult
     config,
     properties: properties === null ? null : [...properties],
     seed: config.seed,
-    choices: recorded.choices,
-    steps: recorded.trace ?? [],
-    verdict: recorded.violation,
-    shrink: shrink === null ? null : { originalLength: shrink.originalLength, shrunkLength: recorded.choices.length, evaluations: shrink.evaluations },
+    choices: [...run.choices],
+    steps: run.steps,
+    verdict: run.verdict,
+    shrink: shrink === null ? null : { originalLength: shrink.originalLength, shrunkLength: run.choices.length, evaluations: shrink.evaluations },
   };
 }
 
@@ -411,20 +422,7 @@ async function recordAfterFinding(
     return withVerdict(await recordTrace(target, config, candidate.choices, null, checked), candidate.violation);
   } catch (error) {
     if (!stopped()) throw error;
-    return {
-      format: 'resumecheck-trace',
-      formatVersion: TRACE_FORMAT_VERSION,
-      resumecheckVersion: RESUMECHECK_VERSION,
-      sdk: target.sdk ?? null,
-      target: target.name,
-      config,
-      properties: checked === null ? null : [...checked],
-      seed: config.seed,
-      choices: [...candidate.choices],
-      steps: [],
-      verdict: candidate.violation,
-      shrink: null,
-    };
+    return traceOf(target, config, checked, { choices: candidate.choices, steps: [], verdict: candidate.violation }, null);
   }
 }
 
