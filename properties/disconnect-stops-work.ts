@@ -1,18 +1,12 @@
 // 2026-07-28: once a client disconnect has cancelled a request, the server stops its work: the tool takes no further
 // step and is cancelled by the end of the run. A SHOULD, apart from disconnect-cancels' MUST NOT (nothing more sent).
+import { MODERN_CANCELLATION } from './source.ts';
 import { MODERN, type Property } from './property.ts';
 
 export const disconnectStopsWork: Property = {
   name: 'disconnect-stops-work',
   statement: 'When a 2026-07-28 exchange breaks before its result and the server is told, its tool takes no further step and is cancelled by the end of the run.',
-  source: {
-    kind: 'spec',
-    revisions: MODERN,
-    page: 'basic/transports/streamable-http',
-    section: 'Cancellation',
-    quote: 'The server SHOULD stop work on the cancelled request as soon as practical and MUST NOT send any further messages for it.',
-    keyword: 'SHOULD',
-  },
+  source: { ...MODERN_CANCELLATION, keyword: 'SHOULD' },
   kind: 'safety',
   severity: 'warning',
   underClientFault: 'server',

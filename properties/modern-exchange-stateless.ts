@@ -1,19 +1,13 @@
 // 2026-07-28 has no session and no resumption, whatever headers a proxy attaches: no Mcp-Session-Id in a modern
 // response, no other request's message on a modern exchange, and a modern request's tool never run in a session.
+import { MODERN_ONLY_BACKWARD_COMPATIBILITY } from './source.ts';
 import { MODERN, type Property, describeMessage, ownCallId } from './property.ts';
 
 export const modernExchangeStateless: Property = {
   name: 'modern-exchange-stateless',
   statement:
     'A 2026-07-28 request is served with no session and no replay, whatever Mcp-Session-Id or Last-Event-ID a proxy attached: its response carries no Mcp-Session-Id, its exchange carries only its own messages, and its tool runs in no session.',
-  source: {
-    kind: 'spec',
-    revisions: MODERN,
-    page: 'basic/transports/streamable-http',
-    section: 'Backward Compatibility (Earlier Streamable HTTP Revisions)',
-    quote: 'A server that supports only this revision and receives such traffic from an older client SHOULD respond as follows:',
-    keyword: 'SHOULD',
-  },
+  source: MODERN_ONLY_BACKWARD_COMPATIBILITY,
   background: 'The list that follows: "An Mcp-Session-Id header on a request: ignore it, and do not mint or echo session IDs."; "A Last-Event-ID header: ignore it; streams are not resumable."',
   kind: 'safety',
   severity: 'warning',

@@ -1,17 +1,11 @@
 // A 2026-07-28-only endpoint has no GET stream and no session to delete: GET and DELETE get 405.
+import { MODERN_ONLY_BACKWARD_COMPATIBILITY } from './source.ts';
 import { MODERN, type Property } from './property.ts';
 
 export const modernOnly405: Property = {
   name: 'modern-only-405',
   statement: 'An endpoint that serves only 2026-07-28 answers GET and DELETE with 405 Method Not Allowed.',
-  source: {
-    kind: 'spec',
-    revisions: MODERN,
-    page: 'basic/transports/streamable-http',
-    section: 'Backward Compatibility (Earlier Streamable HTTP Revisions)',
-    quote: 'A server that supports only this revision and receives such traffic from an older client SHOULD respond as follows:',
-    keyword: 'SHOULD',
-  },
+  source: MODERN_ONLY_BACKWARD_COMPATIBILITY,
   background: 'The list that follows: "HTTP GET or DELETE to the MCP endpoint: respond with 405 Method Not Allowed." A dual-era endpoint answers them on its legacy path (not judged here).',
   kind: 'safety',
   severity: 'warning',

@@ -83,3 +83,25 @@ export const NO_REPLAY_ACROSS_STREAMS: SpecSource = {
   quote: 'The server MUST NOT replay messages that would have been delivered on a different stream.',
   keyword: 'MUST NOT',
 };
+
+/**
+ * The 2026-07-28 cancellation sentence (basic/transports/streamable-http, Cancellation). It holds two keywords: a
+ * property citing it names the one it rests on (`{ ...MODERN_CANCELLATION, keyword }`).
+ */
+export const MODERN_CANCELLATION: Omit<SpecSource, 'keyword'> = {
+  kind: 'spec',
+  revisions: ['2026-07-28'],
+  page: 'basic/transports/streamable-http',
+  section: 'Cancellation',
+  quote: 'The server SHOULD stop work on the cancelled request as soon as practical and MUST NOT send any further messages for it.',
+};
+
+/** The 2026-07-28 backward-compatibility sentence on what a server of that revision only answers older clients. */
+export const MODERN_ONLY_BACKWARD_COMPATIBILITY: SpecSource = {
+  kind: 'spec',
+  revisions: ['2026-07-28'],
+  page: 'basic/transports/streamable-http',
+  section: 'Backward Compatibility (Earlier Streamable HTTP Revisions)',
+  quote: 'A server that supports only this revision and receives such traffic from an older client SHOULD respond as follows:',
+  keyword: 'SHOULD',
+};
