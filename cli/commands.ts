@@ -2,7 +2,7 @@
 // notes) and a lazy import of the code that runs it. A new command is one entry here and one file for its code.
 // Only sim/config.ts (plain constants) is imported, so that `--help` loads nothing heavy.
 
-import { CONFIG_BOUNDS, DEFAULT_CONFIG, EXPLORE_THREADS_MAX, PARALLEL_LEVEL_MIN, REVISIONS } from '../sim/config.ts';
+import { CONFIG_BOUNDS, DEFAULT_CONFIG, EXPLORE_THREADS_MAX, PARALLEL_LEVEL_MIN, PER_PROPERTY_DEFAULT, PER_PROPERTY_MAX, REVISIONS } from '../sim/config.ts';
 import type { CommandSpec, OptionSpec } from './command-spec.ts';
 import { STRICT_OPTION } from './parse-options.ts';
 
@@ -85,6 +85,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       shard: { type: 'string', value: 'K/N', help: 'make only the K-th of N interleaved slices of the runs (for parallel CI jobs)' },
       property: { type: 'string', multiple: true, value: 'P', help: 'check only this property (repeatable); `resumecheck properties` lists them' },
       first: { type: 'boolean', help: 'stop at the first violation (default: go on until every checked property has one, or the budget ends)' },
+      'per-property': { type: 'string', value: 'N', help: `counterexamples kept per property, each failing by another mechanism (its signature: the step's action kind, the answer that broke the rule, the property's word for how), 1–${PER_PROPERTY_MAX} (default ${PER_PROPERTY_DEFAULT})` },
       workers: { type: 'string', value: 'N', help: 'threads for the search and the shrinks (this one and N-1 workers), 1–64 (default: one per core, up to 4, on SDK and module targets; 1 otherwise and over the wire)' },
       out: OUT_OPTION,
       corpus: { type: 'string', value: 'DIR', help: 'stored traces replayed before the search, with the --out directory\'s (default traces/corpus)' },
@@ -98,8 +99,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
     notes: [
       'Stored traces of the target (--corpus and --out) are replayed first: one that still fails is reported with its file, and ' +
-        'its property is not searched out and shrunk again. Each counterexample is written when found, then the shortest of each ' +
-        'property\'s is shrunk and replaces it. With one --property the search ends at its first violation. For a given seed and ' +
+        'that finding is not searched out and shrunk again. A property may fail by several mechanisms, told apart by a signature (the ' +
+        'violating step\'s action kind, the answer that broke the rule, the property\'s own word for how): up to --per-property of ' +
+        'them are kept, the first met. Each counterexample is written when found, then the shortest of each is shrunk, keeping its ' +
+        'property and signature, and replaces it. With one --property the search ends once it has --per-property of them. For a given seed and ' +
         'run count the findings do not depend on --workers. SIGINT or SIGTERM stops within a second, keeping every trace found ' +
         'and writing the summary; a second one exits at once.',
       WIRE_NOTE,

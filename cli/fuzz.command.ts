@@ -14,7 +14,10 @@ import { SEVERITY_LABELS, type Severity, type Strictness, failsAt, severityMark,
 import { sharedWallMs } from '../sim/clock.ts';
 import { CONFIG_BOUNDS, DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
 import { type CoverageReport, coverageReport, renderCoverage } from '../sim/coverage.ts';
-import { type ExampleReplay, loadExamples, regressionsByProperty, replayExamples } from '../sim/failing-examples.ts';
+import { type ExampleReplay, loadExamples, regressionsByKey, replayExamples } from '../sim/failing-examples.ts';
+import { findingKey } from '../sim/signature.ts';
+import { PER_PROPERTY_DEFAULT, PER_PROPERTY_MAX } from '../sim/config.ts';
+import type { Violation } from '../sim/world.ts';
 import { type Finding, type FuzzOutcome, WORKERS_MAX, fuzz, runSeed } from '../sim/fuzz.ts';
 import type { Target } from '../targets/target.ts';
 import { readTrace, writeFileAtomically, writeTrace } from '../traces/store.ts';
@@ -81,6 +84,8 @@ function workersFor(target: Target, wire: boolean, given: number | null): number
 /** One finding as the summary, --json and JUnit report it. */
 interface FindingReport {
   readonly property: PropertyName;
+  /** How it happened (sim/signature.ts), telling it from the property's other findings; null for a trace without one. */
+  readonly signature: string | null;
   readonly kind: 'safety' | 'liveness';
   readonly step: number;
   readonly explanation: string;
@@ -133,6 +138,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   if (protocol !== undefined) partial.protocol = protocol;
   const shard = values['shard'] === undefined ? undefined : parseShard(values['shard'] as string);
   const workersGiven = values['workers'] === undefined ? null : parseWhole(values['workers'] as string, '--workers', 1, WORKERS_MAX);
+  const perProperty = values['per-property'] === undefined ? PER_PROPERTY_DEFAULT : parseWhole(values['per-property'] as string, '--per-property', 1, PER_PROPERTY_MAX);
   const minCoverage = values['min-coverage'] === undefined ? null : parseMinCoverage(values['min-coverage'] as string);
   const strictness = strictnessOf(values);
   const summaryPath = values['summary'] as string | undefined;
@@ -175,6 +181,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
     workers,
     properties: properties ?? null,
     first: stopAtFirst,
+    perProperty,
     out,
     corpus,
     minCoverage,
@@ -213,7 +220,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
     const replays = await replayExamples(target, examples).catch((error: unknown) => {
       throw asUsageError(error);
     });
-    const regressions = new Map([...regressionsByProperty(replays)].filter(([property]) => checked.includes(property)));
+    const regressions = new Map([...regressionsByKey(replays)].filter(([, replay]) => checked.includes(replay.violation.property)));
     if (!json) {
       for (const entry of skipped) io.err(`resumecheck: skipped ${shown(entry.file)}: ${entry.reason}`);
       // A trace is data: one naming a command or a module of another target is never run, and one line says so.
@@ -224,12 +231,13 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       if (examples.length > 0) {
         const failing = replays.filter((replay) => replay.violation !== null).length;
         io.out(`replayed ${examples.length} stored ${examples.length === 1 ? 'trace' : 'traces'} of ${target.name} from ${directories.join(', ')}: ${failing} still ${failing === 1 ? 'fails' : 'fail'}`);
-        for (const [property, replay] of regressions) io.out(`  ✗ ${property}: ${shown(replay.file)} still fails`);
+        for (const replay of regressions.values()) io.out(`  ✗ ${replay.violation.property}: ${shown(replay.file)} still fails`);
       }
     }
 
-    const rawPaths = new Map<PropertyName, string>();
-    const finalPaths = new Map<PropertyName, string>();
+    // By finding key (sim/signature.ts): a property may have several counterexamples, each of its own signature.
+    const rawPaths = new Map<string, string>();
+    const finalPaths = new Map<string, string>();
     const write = (trace: Trace): string => {
       try {
         return writeTrace(out, trace).path;
@@ -247,6 +255,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       ...(wire === null ? {} : { shrinkBounds: WIRE_SHRINK_BOUNDS }),
       ...(shard === undefined ? {} : { shard }),
       stopAtFirst,
+      perProperty,
       workers,
       coverage: true,
       known: new Set(regressions.keys()),
@@ -254,16 +263,16 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       onDiscovery: ({ run, trace }) => {
         // Written at once, unshrunk: a run that is stopped or killed later keeps it.
         const path = write(trace);
-        rawPaths.set(trace.verdict!.property, path);
+        rawPaths.set(findingKey(trace.verdict!), path);
         progress?.clear();
         if (!json) io.out(`found ${trace.verdict!.property} in run ${run} (${trace.choices.length} steps); written unshrunk: ${shown(path)}`);
       },
       onFinding: (finding) => {
-        const property = finding.trace.verdict!.property;
-        if (regressions.has(property)) return;
+        const key = findingKey(finding.original.violation!);
+        if (regressions.has(key)) return;
         const path = write(finding.trace);
-        finalPaths.set(property, path);
-        const raw = rawPaths.get(property);
+        finalPaths.set(key, path);
+        const raw = rawPaths.get(key);
         // The shrunk trace replaces the unshrunk one (named by its content, so a different file).
         if (raw !== undefined && raw !== path) rmSync(raw, { force: true });
       },
@@ -289,10 +298,12 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
 
     const reports: FindingReport[] = outcome.findings.map((finding) => {
       const verdict = finding.trace.verdict!;
-      const known = regressions.get(verdict.property);
-      const path = shown(known?.file ?? finalPaths.get(verdict.property) ?? rawPaths.get(verdict.property) ?? '');
+      const key = findingKey(finding.original.violation!);
+      const known = regressions.get(key);
+      const path = shown(known?.file ?? finalPaths.get(key) ?? rawPaths.get(key) ?? '');
       return {
         property: verdict.property,
+        signature: verdict.signature ?? null,
         kind: kindOf(verdict.property),
         step: verdict.step,
         explanation: verdict.explanation,
@@ -313,7 +324,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       };
     });
     // A stored trace still failing for a property the search did not hit is a failure all the same.
-    const regressionReports = [...regressions].map(([property, replay]) => regressionReport(property, replay, shown, target.name));
+    const regressionReports = [...regressions].map(([key, replay]) => regressionReport(key, replay, shown, target.name, strictness));
     const coverage = outcome.coverage === null ? null : coverageReport(outcome.coverage);
     const belowCoverage = minCoverage !== null && coverage !== null && coverage.percent < minCoverage;
     const unjudged = unjudgedBecause(coverage);
@@ -322,7 +333,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
     // coverage below --min-coverage.
     const failed =
       reports.some((report) => report.fails) ||
-      [...regressions].some(([property, replay]) => findingFails({ property, triggeredBy: replay.violation?.triggeredBy }, strictness)) ||
+      [...regressions.values()].some((replay) => findingFails(replay.violation, strictness)) ||
       belowCoverage ||
       unjudged !== null;
     const code = failed ? 1 : signalled !== null ? (signalled === 'SIGTERM' ? 143 : 130) : serverFault !== null ? SERVER_FAULT_EXIT : 0;
@@ -348,7 +359,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       wire: wire === null ? null : { probe: wire.probe, unsupported: wire.unsupported(), judged: properties ?? null, settles: { ...wire.stats } },
     });
     if (summaryPath !== undefined) writeReport(summaryPath, '--summary', `${JSON.stringify(document, null, 2)}\n`);
-    if (junitPath !== undefined) writeReport(junitPath, '--junit', junitXml({ target: target.name, elapsedMs, cases: junitCases(checked, reports, regressionReports, { strictness, regressions }) }));
+    if (junitPath !== undefined) writeReport(junitPath, '--junit', junitXml({ target: target.name, elapsedMs, cases: junitCases(checked, reports, regressionReports, strictness) }));
     if (htmlPath !== undefined) {
       // One page for the whole run, its findings' traces already written (their replay commands name them).
       const pageFindings = outcome.findings.map((finding, index) => ({ trace: finding.trace, path: reports[index]!.trace, run: finding.run }));
@@ -384,6 +395,11 @@ function unjudgedBecause(coverage: CoverageReport | null): string | null {
 /** A still-failing stored trace as the reports list it. */
 interface RegressionReport {
   readonly property: PropertyName;
+  /** Its finding key (sim/signature.ts): which of the property's mechanisms it is. */
+  readonly key: string;
+  readonly signature: string | null;
+  /** True when it fails the run at the command's strictness. */
+  readonly fails: boolean;
   readonly recorded: PropertyName | null;
   readonly explanation: string;
   readonly trace: string;
@@ -400,9 +416,19 @@ function writeReport(path: string, flag: string, text: string): void {
   }
 }
 
-function regressionReport(property: PropertyName, replay: ExampleReplay, shown: (path: string) => string, targetName: string): RegressionReport {
+function regressionReport(key: string, replay: ExampleReplay & { readonly violation: Violation }, shown: (path: string) => string, targetName: string, strictness: Strictness): RegressionReport {
   const path = shown(replay.file);
-  return { property, recorded: replay.recorded, explanation: replay.violation!.explanation, trace: path, replay: replayCommand(path, targetName) };
+  const { violation } = replay;
+  return {
+    property: violation.property,
+    key,
+    signature: violation.signature ?? null,
+    fails: findingFails(violation, strictness),
+    recorded: replay.recorded,
+    explanation: violation.explanation,
+    trace: path,
+    replay: replayCommand(path, targetName),
+  };
 }
 
 /** Safety or liveness, for a property of either level. */
@@ -410,26 +436,39 @@ function kindOf(name: PropertyName): 'safety' | 'liveness' {
   return [...PROPERTIES, ...CLIENT_PROPERTIES].find((property) => property.name === name)!.kind;
 }
 
-function junitCases(
-  checked: readonly PropertyName[],
-  reports: readonly FindingReport[],
-  regressions: readonly RegressionReport[],
-  weighing: { readonly strictness: Strictness; readonly regressions: ReadonlyMap<PropertyName, ExampleReplay> },
-): JunitCase[] {
+/**
+ * One test case per checked property, failing when one of its findings (or still-failing stored traces) fails the
+ * run at this strictness; every such counterexample of it is in the failure's details, each with its signature.
+ */
+function junitCases(checked: readonly PropertyName[], reports: readonly FindingReport[], regressions: readonly RegressionReport[], strictness: Strictness): JunitCase[] {
   return checked.map((property) => {
-    const report = reports.find((entry) => entry.property === property);
-    const regression = regressions.find((entry) => entry.property === property);
-    if (report === undefined && regression === undefined) return { property, failure: null };
     // A finding that does not fail at this strictness passes (a note, a warning without --strict, advice without
     // --strict=advice, one a client's fault triggered): it is in the summary and the printed report all the same.
-    const fails = report !== undefined ? report.fails : findingFails({ property, triggeredBy: weighing.regressions.get(property)?.violation?.triggeredBy }, weighing.strictness);
-    if (!fails) return { property, failure: null };
-    const kind = kindOf(property);
-    const trace = report?.trace ?? regression!.trace;
-    const explanation = report?.explanation ?? regression!.explanation;
-    const how = report === undefined || report.known ? 'a stored counterexample still fails' : `found in run ${report.run}, ${report.shrunk ? `shrunk to ${report.shrunkLength} steps` : `${report.shrunkLength} steps, not shrunk${report.flaky ? ' (flaky: re-running it did not violate it again)' : ''}`}`;
-    return { property, failure: { message: `${property} violated (${severityOf(property)}): ${explanation}`, type: kind, details: `${how}\ntrace: ${trace}\nreplay: ${report?.replay ?? regression!.replay}` } };
+    const failing = reports.filter((entry) => entry.property === property && entry.fails);
+    const stored = regressions.filter((entry) => entry.property === property && entry.fails && !reports.some((report) => report.known && report.trace === entry.trace));
+    const all = [
+      ...failing.map((report) => ({
+        explanation: report.explanation,
+        signature: report.signature,
+        how: report.known ? 'a stored counterexample still fails' : `found in run ${report.run}, ${report.shrunk ? `shrunk to ${report.shrunkLength} steps` : `${report.shrunkLength} steps, not shrunk${report.flaky ? ' (flaky: re-running it did not violate it again)' : ''}`}`,
+        trace: report.trace,
+        replay: report.replay,
+      })),
+      ...stored.map((regression) => ({ explanation: regression.explanation, signature: regression.signature, how: 'a stored counterexample still fails', trace: regression.trace, replay: regression.replay })),
+    ];
+    if (all.length === 0) return { property, failure: null };
+    const first = all[0]!;
+    const details = all.map((entry, index) => `${all.length > 1 ? `(${index + 1}) ` : ''}${entry.signature === null ? '' : `how: ${entry.signature}\n`}${entry.how}\ntrace: ${entry.trace}\nreplay: ${entry.replay}`).join('\n\n');
+    const more = all.length > 1 ? ` (and ${all.length - 1} more ${all.length === 2 ? 'counterexample' : 'counterexamples'} by other mechanisms)` : '';
+    return { property, failure: { message: `${property} violated (${severityOf(property)}): ${first.explanation}${more}`, type: kindOf(property), details } };
   });
+}
+
+/** The properties of some findings, each once, in order, with how many mechanisms when more than one. */
+function namesOf(reports: readonly FindingReport[]): string[] {
+  const counts = new Map<PropertyName, number>();
+  for (const report of reports) counts.set(report.property, (counts.get(report.property) ?? 0) + 1);
+  return [...counts].map(([property, count]) => (count === 1 ? property : `${property} (${count} mechanisms)`));
 }
 
 function printOutcome(
@@ -441,7 +480,7 @@ function printOutcome(
     coverage: CoverageReport | null;
     minCoverage: number | null;
     signalled: NodeJS.Signals | null;
-    finalPaths: Map<PropertyName, string>;
+    finalPaths: Map<string, string>;
     strictness: Strictness;
     unjudged: string | null;
   },
@@ -452,15 +491,15 @@ function printOutcome(
   else if (reports.length === 0) io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
   else {
     // What fails the run first; then, apart, what does not at this strictness (each saying why), and the notes.
-    const failures = reports.filter((report) => report.fails).map((report) => report.property);
+    const failures = namesOf(reports.filter((report) => report.fails));
     const quieter = reports.filter((report) => !report.fails && report.severity !== 'note' && report.triggeredBy === null);
-    const triggered = reports.filter((report) => report.triggeredBy !== null).map((report) => report.property);
-    const notes = reports.filter((report) => report.severity === 'note' && report.triggeredBy === null).map((report) => report.property);
+    const triggered = namesOf(reports.filter((report) => report.triggeredBy !== null));
+    const notes = namesOf(reports.filter((report) => report.severity === 'note' && report.triggeredBy === null));
     const parts: string[] = [];
     if (failures.length > 0) parts.push(`${failures.length} ${failures.length === 1 ? 'property' : 'properties'} violated in ${outcome.runs} runs: ${failures.join(', ')}`);
     else parts.push(`nothing that fails the run in ${outcome.runs} runs`);
     for (const severity of ['warning', 'advice'] as const) {
-      const names = quieter.filter((report) => report.severity === severity).map((report) => report.property);
+      const names = namesOf(quieter.filter((report) => report.severity === severity));
       if (names.length > 0) parts.push(`${SEVERITY_LABELS[severity]} (${failsAt(severity, strictness) ? 'failing at this --strict' : `fails only with ${strictFlag(severity)}`}): ${names.join(', ')}`);
     }
     if (triggered.length > 0) parts.push(`triggered by the client's own fault (charged to the client, fails nothing): ${triggered.join(', ')}`);
@@ -490,7 +529,7 @@ function printOutcome(
     io.out(`── found in run ${report.run} (seed ${report.runSeed}); ${how}`);
     printViolation(io, finding.trace, report.trace);
   }
-  const unmatched = regressions.filter((regression) => !reports.some((report) => report.property === regression.property));
+  const unmatched = regressions.filter((regression) => !reports.some((report) => report.known && report.trace === regression.trace));
   if (unmatched.length > 0) {
     io.out('');
     // Known defects the search did not meet again: kept in the corpus, still failing (not new, not necessarily regressions).

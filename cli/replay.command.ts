@@ -53,7 +53,16 @@ export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Pr
   } else if (got === null) {
     io.out(`✓ ${file}: no violation on ${target.name}${expected === null ? '' : ` (the trace recorded ${expected}: it now holds)`}`);
   } else {
-    io.out(got === expected ? `reproduced: ${got} on ${target.name}` : `a different violation on ${target.name}: ${got} (the trace recorded ${String(expected)})`);
+    // The same property by another mechanism (its signature, when the trace recorded one) is said so, not hidden.
+    const recordedHow = trace.verdict?.signature;
+    const otherHow = got === expected && recordedHow !== undefined && result.violation!.signature !== recordedHow;
+    io.out(
+      got !== expected
+        ? `a different violation on ${target.name}: ${got} (the trace recorded ${String(expected)})`
+        : otherHow
+          ? `reproduced: ${got} on ${target.name}, by another mechanism (${String(result.violation!.signature)}; the trace recorded ${recordedHow})`
+          : `reproduced: ${got} on ${target.name}`,
+    );
     const why = notFailingWhy(result.violation!, strictness);
     if (why !== null) io.out(`(${got} does not fail the replay: ${why})`);
     io.out('');

@@ -103,7 +103,9 @@ export async function runShrink({ values, positionals }: ParsedArgs, io: Io): Pr
     return 0;
   }
   const property = result.violation.property;
-  const shrink = await shrinkChoices(input.target, input.config, result.choices, property, DEFAULT_SHRINK_BOUNDS, only);
+  // The mechanism it fails by now is kept, as a fuzz keeps it (sim/signature.ts).
+  const signature = result.violation.signature;
+  const shrink = await shrinkChoices(input.target, input.config, result.choices, property, DEFAULT_SHRINK_BOUNDS, { ...only, ...(signature === undefined ? {} : { signature }) });
   const trace = await recordTrace(input.target, input.config, shrink.choices, shrink, input.properties);
   const out = shrunkPath(file, input.kind);
   try {

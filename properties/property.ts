@@ -18,7 +18,13 @@ export const ALL_REVISIONS: readonly Revision[] = ['2025-03-26', '2025-06-18', '
 /** The modern era's revision. */
 export const MODERN: readonly Revision[] = ['2026-07-28'];
 
-/** An invariant resumecheck checks. Each hook returns an explanation when it sees a violation, else null. */
+/**
+ * What a hook says of a violation: its explanation, or the explanation with the property's own word for the
+ * mechanism (which goes into the finding's signature, so two mechanisms of one property are kept apart).
+ */
+export type Verdict = string | { readonly explanation: string; readonly mechanism: string } | null;
+
+/** An invariant resumecheck checks. Each hook returns a verdict when it sees a violation, else null. */
 export interface Property {
   readonly name: PropertyName;
   /** One sentence: what must hold. */
@@ -49,26 +55,26 @@ export interface Property {
    */
   readonly revisions: readonly Revision[];
   /** A message with provenance arrived on a connection (checked before the world records it). */
-  readonly onArrival?: (world: World, arrival: Arrival) => string | null;
+  readonly onArrival?: (world: World, arrival: Arrival) => Verdict;
   /**
    * A frame with an event ID arrived on a connection that carries a stream of the client's (`own` names it),
    * whether or not its message has provenance; `owner` is where that ID was first delivered, if anywhere.
    */
-  readonly onEventId?: (world: World, connection: SimConnection, eventId: string, own: EventOwner, owner: EventOwner | undefined) => string | null;
+  readonly onEventId?: (world: World, connection: SimConnection, eventId: string, own: EventOwner, owner: EventOwner | undefined) => Verdict;
   /** Any frame arrived on an open connection (before the others see it). */
-  readonly onFrame?: (world: World, connection: SimConnection, frame: Frame) => string | null;
+  readonly onFrame?: (world: World, connection: SimConnection, frame: Frame) => Verdict;
   /** A response head arrived. */
-  readonly onResponse?: (world: World, connection: SimConnection) => string | null;
+  readonly onResponse?: (world: World, connection: SimConnection) => Verdict;
   /** The server ended a connection's response body. */
-  readonly onEnd?: (world: World, connection: SimConnection) => string | null;
+  readonly onEnd?: (world: World, connection: SimConnection) => Verdict;
   /** A tool execution started. */
-  readonly onExecution?: (world: World, execution: SimExecution) => string | null;
+  readonly onExecution?: (world: World, execution: SimExecution) => Verdict;
   /** The server asked a running execution for its next step (a progress notification or its result). */
-  readonly onToolStep?: (world: World, execution: SimExecution) => string | null;
+  readonly onToolStep?: (world: World, execution: SimExecution) => Verdict;
   /** A step is over (its operations and everything they caused were handled), in either phase. */
-  readonly onStep?: (world: World) => string | null;
+  readonly onStep?: (world: World) => Verdict;
   /** The run is over, after the liveness phase. */
-  readonly onFinish?: (world: World) => string | null;
+  readonly onFinish?: (world: World) => Verdict;
 }
 
 /** The call ID a connection's own stream carries (null for a standalone stream); undefined when it has none. */

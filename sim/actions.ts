@@ -326,6 +326,7 @@ function openConnection(
     index: world.connections.length,
     client: client.index,
     purpose,
+    openedBy: world.acting,
     epoch: world.epoch,
     session: fields.session,
     view: fields.view,

@@ -198,3 +198,8 @@ export function resolveConfig(partial: Partial<SimConfig>): SimConfig {
   }
   return config;
 }
+
+/** Counterexamples a fuzz keeps per property by default, each of another signature (sim/signature.ts): `--per-property`. */
+export const PER_PROPERTY_DEFAULT = 3;
+/** The most `--per-property` may ask for. */
+export const PER_PROPERTY_MAX = 16;

@@ -4,6 +4,7 @@
 
 import { MODEL, accepts, step } from '../model/index.ts';
 import { PROPERTIES, type Property, type PropertyName } from '../properties/index.ts';
+import type { Verdict } from '../properties/property.ts';
 import type { ExecutionStart, Frame, HttpResponse, JsonRpcMessage, Target, TargetHost, ToolStep } from '../targets/target.ts';
 import {
   type ActionList,
@@ -21,6 +22,7 @@ import {
 } from './actions.ts';
 import { REVISIONS, type Revision, type SimConfig } from './config.ts';
 import type { CoverageObserver } from './coverage.ts';
+import { type Answer, explanationOf, signatureOf } from './signature.ts';
 import { createPrng } from './prng.ts';
 import { type Provenance, progressStepsOf, provenanceOf, toolStep } from './tools.ts';
 import type { Arrival, EventOwner, SimConnection, SimExecution, StreamView, Violation, World } from './world.ts';
@@ -111,20 +113,22 @@ function applyingToRun(world: World, monitors: readonly Property[]): readonly Pr
   return monitors.filter((property) => world.clients.some((client) => property.revisions.includes(client.revision)));
 }
 
-function report(world: World, property: Property, explanation: string | null): void {
-  if (explanation !== null && world.violation === null && (world.checked === null || world.checked.has(property.name))) {
+function report(world: World, property: Property, verdict: Verdict, answer: Answer, connection: SimConnection | null = null): void {
+  if (verdict !== null && world.violation === null && (world.checked === null || world.checked.has(property.name))) {
+    const explanation = explanationOf(verdict);
+    const signature = signatureOf(world.acting, answer, verdict, connection);
     // A note (the revision permits it) never ends a run nor hides a violation: it is kept aside until the run is over.
     if (property.severity === 'note') {
-      if (world.noted === null) world.noted = { property: property.name, step: world.step, explanation };
+      if (world.noted === null) world.noted = { property: property.name, step: world.step, explanation, signature };
       return;
     }
     // After the client broke a requestor's rule, what that step can itself produce is charged to it: kept aside the
     // same way, so a violation the server is charged with still ends the run and is the one reported.
     if (world.clientFault !== null && property.underClientFault === 'triggered') {
-      if (world.triggered === null) world.triggered = { property: property.name, step: world.step, explanation, triggeredBy: world.clientFault };
+      if (world.triggered === null) world.triggered = { property: property.name, step: world.step, explanation, signature, triggeredBy: world.clientFault };
       return;
     }
-    world.violation = { property: property.name, step: world.step, explanation };
+    world.violation = { property: property.name, step: world.step, explanation, signature };
   }
 }
 
@@ -185,7 +189,7 @@ class Host implements TargetHost {
     if (start.tool === 'append') world.appends.set(start.callId, (world.appends.get(start.callId) ?? 0) + 1);
     if (world.notes !== null) world.notes.push(`  ⚙ ${start.tool} ${start.callId} starts executing (execution ${execution.index + 1}, session ${start.sessionId})`);
     if (world.violation === null) {
-      for (const monitor of monitorsOfExecution(world, execution).execution) report(world, monitor, monitor.onExecution!(world, execution));
+      for (const monitor of monitorsOfExecution(world, execution).execution) report(world, monitor, monitor.onExecution!(world, execution), 'execution');
     }
     return execution.index;
   }
@@ -195,7 +199,7 @@ class Host implements TargetHost {
     const execution = world.executions[index]!;
     if (execution.finished && execution.epoch === world.epoch) throw new Error(`execution ${index} asked for a step past its result`);
     if (world.violation === null) {
-      for (const monitor of monitorsOfExecution(world, execution).toolStep) report(world, monitor, monitor.onToolStep!(world, execution));
+      for (const monitor of monitorsOfExecution(world, execution).toolStep) report(world, monitor, monitor.onToolStep!(world, execution), 'tool step');
     }
     execution.k += 1;
     const provenance = { epoch: execution.epoch, sessionId: execution.sessionIdSeen, callId: execution.callId, k: execution.k, execution: execution.ordinal };
@@ -331,7 +335,7 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
   const view = connection.view >= 0 ? world.views[connection.view]! : null;
   const monitors = monitorsAt(world, connection);
   if (world.violation === null) {
-    for (const monitor of monitors.frame) report(world, monitor, monitor.onFrame!(world, connection, frame));
+    for (const monitor of monitors.frame) report(world, monitor, monitor.onFrame!(world, connection, frame), frame, connection);
   }
   if (frame.event === 'reset') {
     connection.resetSeen = true;
@@ -345,7 +349,7 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
   if (provenance !== null) {
     const arrival: Arrival = { connection, provenance, message: frame.data!, eventId: frame.eventId };
     if (world.violation === null) {
-      for (const monitor of monitors.arrival) report(world, monitor, monitor.onArrival!(world, arrival));
+      for (const monitor of monitors.arrival) report(world, monitor, monitor.onArrival!(world, arrival), arrival, connection);
     }
     if (provenance.result) {
       noteResultWritten(world, connection, provenance);
@@ -363,7 +367,7 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
     if (owner === undefined) world.eventOwners.set(key, { session: connection.session, stream });
     else if (world.violation === null && (owner.session !== connection.session || owner.stream !== stream)) {
       const own: EventOwner = { session: connection.session, stream };
-      for (const monitor of monitors.eventId) report(world, monitor, monitor.onEventId!(world, connection, frame.eventId, own, owner));
+      for (const monitor of monitors.eventId) report(world, monitor, monitor.onEventId!(world, connection, frame.eventId, own, owner), 'event id', connection);
     }
     // The position a cursor stands for is where this connection had got to in its stream, not the view's best.
     const cursor = { eventId: frame.eventId, view: view.index, k: connection.kLast };
@@ -388,7 +392,7 @@ function endConnection(world: World, connection: SimConnection): void {
   changeConnection(world, connection, closing ? CONN.event.close : CONN.event.end);
   if (world.notes !== null) world.notes.push(`  ← #${connection.index} ${closing ? 'closed (the stream goes on)' : 'end of stream'}`);
   if (world.violation === null && !closing) {
-    for (const monitor of monitorsAt(world, connection).end) report(world, monitor, monitor.onEnd!(world, connection));
+    for (const monitor of monitorsAt(world, connection).end) report(world, monitor, monitor.onEnd!(world, connection), 'end of stream', connection);
   }
   if (connection.view >= 0) {
     const view = world.views[connection.view]!;
@@ -411,7 +415,7 @@ function drainInbox(world: World): void {
 function observeResponse(world: World): (connection: SimConnection) => void {
   return (connection) => {
     if (world.violation !== null) return;
-    for (const monitor of monitorsAt(world, connection).response) report(world, monitor, monitor.onResponse!(world, connection));
+    for (const monitor of monitorsAt(world, connection).response) report(world, monitor, monitor.onResponse!(world, connection), connection, connection);
   };
 }
 
@@ -485,6 +489,7 @@ function beginStep(context: RunContext, choice: number, phase: TraceStep['phase'
   const kind = list.kind[choice]!;
   const a = list.a[choice]!;
   const b = list.b[choice]!;
+  world.acting = kind;
   if (trace !== null) {
     world.notes = [];
     // In the liveness phase the client itself sends a request again, when it never got a cursor to resume with.
@@ -613,7 +618,7 @@ function settleOp(world: World, op: Op): Op | null {
 function endStep(context: RunContext): void {
   const { world } = context;
   if (world.violation !== null) return;
-  for (const monitor of context.stepMonitors) report(world, monitor, monitor.onStep!(world));
+  for (const monitor of context.stepMonitors) report(world, monitor, monitor.onStep!(world), 'after the step');
 }
 
 /**
@@ -759,7 +764,8 @@ function startHeal(world: World): void {
 /** Runs the final checks once the world has settled. */
 function finish(world: World, monitors: readonly Property[]): void {
   if (world.violation === null) {
-    for (const monitor of monitors) report(world, monitor, monitor.onFinish!(world));
+    world.acting = -1;
+    for (const monitor of monitors) report(world, monitor, monitor.onFinish!(world), 'settled');
   }
   // A finding a client's fault triggered, then a note, is the run's verdict only when nothing else was violated
   // (neither fails anything: the commands say so).

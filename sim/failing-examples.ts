@@ -9,6 +9,7 @@ import type { Target } from '../targets/target.ts';
 import { type Trace, TraceFormatError, parseTrace } from '../traces/trace.ts';
 import { sequenceChoices } from './choices.ts';
 import { runSimulation } from './engine.ts';
+import { findingKey } from './signature.ts';
 import type { Violation } from './world.ts';
 
 /** Stored traces read from one directory, at the most: a bound on the time replaying takes. */
@@ -115,11 +116,15 @@ export async function replayExamples(target: Target, examples: readonly StoredEx
   return replays;
 }
 
-/** The still-failing replays by the property they violate now: the first file (in order) for each. */
-export function regressionsByProperty(replays: readonly ExampleReplay[]): Map<PropertyName, ExampleReplay> {
-  const byProperty = new Map<PropertyName, ExampleReplay>();
+/**
+ * The still-failing replays by the finding they are now (sim/signature.ts's findingKey: the property they violate
+ * and how): the first file (in order) for each.
+ */
+export function regressionsByKey(replays: readonly ExampleReplay[]): Map<string, ExampleReplay & { readonly violation: Violation }> {
+  const byKey = new Map<string, ExampleReplay & { readonly violation: Violation }>();
   for (const replay of replays) {
-    if (replay.violation !== null && !byProperty.has(replay.violation.property)) byProperty.set(replay.violation.property, replay);
+    const violation = replay.violation;
+    if (violation !== null && !byKey.has(findingKey(violation))) byKey.set(findingKey(violation), { ...replay, violation });
   }
-  return byProperty;
+  return byKey;
 }

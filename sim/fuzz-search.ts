@@ -5,11 +5,13 @@
 // lanes claim the next ordinal from a counter they share (the control block), so each makes an increasing sequence
 // of ordinals and a lane that starts late (a worker still loading) or runs slower (a busy core) makes fewer, never
 // leaving the others idle at the end. Every run stops at its first violation.
+// A violation's finding key is its property and its signature (sim/signature.ts: how it happened), so one property
+// may have several counterexamples, up to `perProperty` of them, the keys first seen at the lowest ordinals.
 // Which runs count is decided on ordinals alone: with `stopAtFirst`, the runs up to the first violating ordinal;
-// otherwise, once every checked property has been violated, the runs up to the ordinal where the last of them was
-// first violated (and all R runs when some property never is). A lane stops past that bound as soon as it knows
-// it; what it made past it is left out. Of the counted runs, each property's counterexample to shrink is the
-// shortest (ties: the lowest ordinal), so the choice depends on no lane's speed.
+// otherwise, once every checked property has `perProperty` keys, the runs up to the ordinal where the last of them
+// got its last (and all R runs when some property never does). A lane stops past that bound as soon as it knows
+// it; what it made past it is left out. Of the counted runs, each key's counterexample to shrink is the shortest
+// (ties: the lowest ordinal), so the choice depends on no lane's speed.
 
 import type { PropertyName } from '../properties/names.ts';
 import type { Target } from '../targets/target.ts';
@@ -19,6 +21,7 @@ import { macrotaskTurn, sharedWallMs } from './clock.ts';
 import type { SimConfig } from './config.ts';
 import { CoverageObserver, type CoverageCounts } from './coverage.ts';
 import { type RunResult, runSimulation } from './engine.ts';
+import { findingKey } from './signature.ts';
 import type { Violation } from './world.ts';
 
 /** Cells of the control block lanes share (an Int32Array, over a SharedArrayBuffer when lanes are threads). */
@@ -58,6 +61,8 @@ export interface LanePlan {
   /** Check only these properties; null for all. */
   readonly properties: readonly PropertyName[] | null;
   readonly stopAtFirst: boolean;
+  /** Counterexamples of distinct signatures kept per property (1: one per property). */
+  readonly perProperty: number;
   /** Wall-clock deadlines (sharedWallMs), or null: when nothing was found yet, and once something was. */
   readonly deadlineMs: number | null;
   readonly deadlineFoundMs: number | null;
@@ -132,8 +137,8 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
   let stepsReported = 0;
   let yieldedMs = sharedWallMs();
   const turn = hooks.turn;
-  /** Per property, the length of the shortest candidate this lane has reported. */
-  const shortestSent = new Map<PropertyName, number>();
+  /** Per finding key (sim/signature.ts), the length of the shortest candidate this lane has reported. */
+  const shortestSent = new Map<string, number>();
   for (let ordinal = claimOrdinal(control, plan.runsMax); ordinal < plan.runsMax; ordinal = claimOrdinal(control, plan.runsMax)) {
     if (Atomics.load(control, CONTROL.stop) !== 0 || ordinal > Atomics.load(control, CONTROL.bound)) break;
     const deadline = Atomics.load(control, CONTROL.found) > 0 ? plan.deadlineFoundMs : plan.deadlineMs;
@@ -163,13 +168,13 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
     }
     steps += result.steps + result.healSteps;
     if (result.violation === null) continue;
-    // A candidate no shorter than an earlier one of this lane for the same property is one the book drops (an
+    // A candidate no shorter than an earlier one of this lane for the same key is one the book drops (an
     // earlier ordinal at most as long dominates it): not sent, which on a target that fails most runs spares a
     // message per run. The first of each property always goes.
-    const property = result.violation.property;
-    const shortest = shortestSent.get(property);
+    const key = findingKey(result.violation);
+    const shortest = shortestSent.get(key);
     if (shortest !== undefined && shortest <= result.choices.length) continue;
-    shortestSent.set(property, result.choices.length);
+    shortestSent.set(key, result.choices.length);
     await hooks.onCandidate({
       ordinal,
       run,
@@ -189,19 +194,29 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
 
 /**
  * The counterexamples lanes report, kept so the ones to shrink do not depend on the order they arrive in: per
- * property, the candidates no earlier one is as short as (a front on ordinal and length, at most `stepsMax` long).
+ * finding key (a property and a signature, sim/signature.ts), the candidates no earlier one is as short as (a front
+ * on ordinal and length, at most `stepsMax` long). A property keeps up to `perProperty` keys: the ones first seen at
+ * the lowest ordinals.
  */
 export class CandidateBook {
-  private readonly fronts = new Map<PropertyName, Candidate[]>();
+  private readonly fronts = new Map<string, Candidate[]>();
+  /** Per property, the keys seen for it. */
+  private readonly keys = new Map<PropertyName, string[]>();
 
-  constructor(private readonly options: { readonly stopAtFirst: boolean; readonly propertiesChecked: number }) {}
+  constructor(private readonly options: { readonly stopAtFirst: boolean; readonly propertiesChecked: number; readonly perProperty?: number }) {}
 
-  /** Files a candidate; true when it is the first of its property seen (in arrival order). */
+  private get perProperty(): number {
+    return this.options.perProperty ?? 1;
+  }
+
+  /** Files a candidate; true when it is the first of its key seen (in arrival order). */
   offer(candidate: Candidate): boolean {
-    const property = candidate.violation.property;
-    const front = this.fronts.get(property);
+    const key = findingKey(candidate.violation);
+    const front = this.fronts.get(key);
     if (front === undefined) {
-      this.fronts.set(property, [candidate]);
+      this.fronts.set(key, [candidate]);
+      const property = candidate.violation.property;
+      this.keys.set(property, [...(this.keys.get(property) ?? []), key]);
       return true;
     }
     // Kept when no candidate of a lower ordinal is at least as short; drops those it now dominates.
@@ -209,41 +224,77 @@ export class CandidateBook {
     const kept = front.filter((other) => !(other.ordinal > candidate.ordinal && other.choices.length >= candidate.choices.length));
     kept.push(candidate);
     kept.sort((left, right) => left.ordinal - right.ordinal);
-    this.fronts.set(property, kept);
+    this.fronts.set(key, kept);
     return false;
+  }
+
+  /** True while a violation's key is among the first `perProperty` keys of its property to arrive. */
+  mayKeep(violation: Violation): boolean {
+    const keys = this.keys.get(violation.property) ?? [];
+    return keys.indexOf(findingKey(violation)) < this.perProperty;
   }
 
   /** How many properties have a candidate. */
   get size(): number {
-    return this.fronts.size;
+    return this.keys.size;
   }
 
-  /** The highest ordinal that counts, as far as the candidates so far tell (BOUND_NONE when not yet known). */
-  bound(): number {
-    const firsts = [...this.fronts.values()].map((front) => front[0]!.ordinal);
-    if (firsts.length === 0) return BOUND_NONE;
-    if (this.options.stopAtFirst) return Math.min(...firsts);
-    if (firsts.length < this.options.propertiesChecked) return BOUND_NONE;
-    return Math.max(...firsts);
+  /** The first ordinal of a key. */
+  private first(key: string): number {
+    return this.fronts.get(key)![0]!.ordinal;
+  }
+
+  /** A property's keys by their first ordinal (ties: by key), all of them. */
+  private keysInOrder(property: PropertyName): string[] {
+    return [...(this.keys.get(property) ?? [])].sort((left, right) => this.first(left) - this.first(right) || (left < right ? -1 : left > right ? 1 : 0));
   }
 
   /**
-   * The candidates to shrink, in the order their properties were first violated (by ordinal): with stopAtFirst,
-   * the first violating run alone; otherwise, per property, the shortest counted one.
+   * The highest ordinal that counts, as far as the candidates so far tell (BOUND_NONE when not yet known): with
+   * stopAtFirst, the first violating ordinal; otherwise, once every checked property has `perProperty` keys, the
+   * ordinal by which the last of them had its `perProperty`-th.
+   */
+  bound(): number {
+    if (this.keys.size === 0) return BOUND_NONE;
+    if (this.options.stopAtFirst) return Math.min(...[...this.fronts.keys()].map((key) => this.first(key)));
+    if (this.keys.size < this.options.propertiesChecked) return BOUND_NONE;
+    let bound = 0;
+    for (const property of this.keys.keys()) {
+      const ordered = this.keysInOrder(property);
+      if (ordered.length < this.perProperty) return BOUND_NONE;
+      bound = Math.max(bound, this.first(ordered[this.perProperty - 1]!));
+    }
+    return bound;
+  }
+
+  /**
+   * The candidates to shrink, in the order their properties were first violated (by ordinal), each property's in the
+   * order their keys were: with stopAtFirst, the first violating run alone; otherwise, per property, its first
+   * `perProperty` keys among the counted runs, the shortest counted candidate of each.
    */
   chosen(): Candidate[] {
     const bound = this.bound();
-    const picks: Candidate[] = [];
-    for (const front of this.fronts.values()) {
-      const counted = front.filter((candidate) => candidate.ordinal <= bound);
-      if (counted.length === 0) continue;
-      const shortest = counted.reduce((best, candidate) =>
-        candidate.choices.length < best.choices.length || (candidate.choices.length === best.choices.length && candidate.ordinal < best.ordinal) ? candidate : best,
-      );
-      picks.push(this.options.stopAtFirst ? counted[0]! : shortest);
+    const groups: { first: number; picks: Candidate[] }[] = [];
+    for (const property of this.keys.keys()) {
+      const picks: Candidate[] = [];
+      for (const key of this.keysInOrder(property)) {
+        if (picks.length >= this.perProperty) break;
+        const counted = this.fronts.get(key)!.filter((candidate) => candidate.ordinal <= bound);
+        if (counted.length === 0) continue;
+        const shortest = counted.reduce((best, candidate) =>
+          candidate.choices.length < best.choices.length || (candidate.choices.length === best.choices.length && candidate.ordinal < best.ordinal) ? candidate : best,
+        );
+        picks.push(this.options.stopAtFirst ? counted[0]! : shortest);
+      }
+      if (picks.length > 0) groups.push({ first: Math.min(...picks.map((pick) => this.first(findingKey(pick.violation)))), picks });
     }
-    const firstOrdinal = (candidate: Candidate): number => this.fronts.get(candidate.violation.property)![0]!.ordinal;
-    picks.sort((left, right) => firstOrdinal(left) - firstOrdinal(right));
-    return this.options.stopAtFirst ? picks.slice(0, 1) : picks;
+    groups.sort((left, right) => left.first - right.first);
+    if (this.options.stopAtFirst) {
+      // The first violating run alone: of all keys, the lowest first ordinal.
+      const all = groups.flatMap((group) => group.picks);
+      const firstRun = all.reduce<Candidate | null>((best, candidate) => (best === null || candidate.ordinal < best.ordinal ? candidate : best), null);
+      return firstRun === null ? [] : [firstRun];
+    }
+    return groups.flatMap((group) => group.picks);
   }
 }

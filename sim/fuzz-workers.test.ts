@@ -25,6 +25,18 @@ describe('findings do not depend on the number of workers (seed 1)', () => {
     expect(await findings({ ...base, stopAtFirst: false }, 3)).toEqual(one);
   });
 
+  it('several counterexamples per property (--per-property 3): 1 and 2 workers agree, each finding of its own signature', async () => {
+    const one = await findings({ ...base, stopAtFirst: false, perProperty: 3 }, 1);
+    expect(await findings({ ...base, stopAtFirst: false, perProperty: 3 }, 2)).toEqual(one);
+    // More findings than properties: some property failed by more than one mechanism here.
+    const keys = one.found.map((line) => {
+      const verdict = (JSON.parse(line.slice(line.indexOf('{'))) as { verdict: { property: string; signature: string } }).verdict;
+      return `${verdict.property} | ${verdict.signature}`;
+    });
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(new Set(keys.map((key) => key.split(' | ')[0])).size).toBeLessThan(keys.length);
+  });
+
   it('stopping at the first violation: the same first run with 1 and 2 workers (seed 1)', async () => {
     const one = await findings({ ...base, stopAtFirst: true }, 1);
     expect(one.found).toHaveLength(1);

@@ -11,6 +11,7 @@ import type { SimConfig } from './config.ts';
 import { type CoverageCounts, emptyCoverage, mergeCoverage } from './coverage.ts';
 import { type RunResult, runSimulation } from './engine.ts';
 import { CONTROL, CandidateBook, type Candidate, type LanePlan, createControl, runSeed, searchLane } from './fuzz-search.ts';
+import { findingKey } from './signature.ts';
 import { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, NotReproducedError, shrinkChoices } from './shrink.ts';
 
 export { runSeed } from './fuzz-search.ts';
@@ -44,11 +45,19 @@ export interface FuzzOptions {
   readonly workers?: number;
   /** Count the states, transitions and action kinds the runs reach. */
   readonly coverage?: boolean;
-  /** Properties whose counterexamples are known already (still-failing stored traces): found, never shrunk. */
-  readonly known?: ReadonlySet<PropertyName>;
+  /**
+   * Counterexamples of distinct signatures kept per property (sim/signature.ts), default 1: how many mechanisms by
+   * which one property fails the fuzz reports, each shrunk without changing its signature.
+   */
+  readonly perProperty?: number;
+  /**
+   * Finding keys (sim/signature.ts's findingKey) whose counterexamples are known already (still-failing stored traces):
+   * found, never shrunk. A property's other signatures are searched and shrunk as any.
+   */
+  readonly known?: ReadonlySet<string>;
   /** Ends the fuzz now: the search stops and nothing more is shrunk. */
   readonly signal?: AbortSignal;
-  /** The first counterexample of each property, recorded unshrunk as soon as it is found (to be written at once). */
+  /** The first counterexample of each finding key, recorded unshrunk as soon as it is found (to be written at once). */
   readonly onDiscovery?: (discovery: { readonly run: number; readonly trace: Trace }) => void | Promise<void>;
   /** Each finding, once shrunk (or given up on) and recorded. */
   readonly onFinding?: (finding: Finding) => void | Promise<void>;
@@ -94,7 +103,7 @@ export interface FuzzOutcome {
   readonly steps: number;
   /** The first finding, or null. */
   readonly finding: Finding | null;
-  /** Every finding, one per property, in the order their properties were first violated. */
+  /** Every finding, up to `perProperty` per property (each of its own signature), in the order their properties were first violated. */
   readonly findings: readonly Finding[];
   /** True when a stop (`signal`) ended it. */
   readonly interrupted: boolean;
@@ -150,6 +159,8 @@ export interface ShrinkTask {
   readonly config: SimConfig;
   readonly choices: readonly number[];
   readonly property: PropertyName;
+  /** The signature the shrunk counterexample keeps (sim/signature.ts). */
+  readonly signature: string | undefined;
   readonly bounds: ShrinkBounds;
   readonly properties: readonly PropertyName[] | null;
   readonly deadlineMs: number | null;
@@ -196,6 +207,7 @@ export async function shrinkTask(target: Target, task: ShrinkTask, control: Int3
   const realTime = target.realTime === true;
   const { recorded, ...shrink } = await shrinkChoices(target, task.config, task.choices, task.property, task.bounds, {
     ...(task.properties === null ? {} : { properties: task.properties }),
+    ...(task.signature === undefined ? {} : { signature: task.signature }),
     deadlineMs: task.deadlineMs,
     stopped: () => Atomics.load(control, CONTROL.stop) !== 0,
     ...(realTime ? { record: true } : {}),
@@ -256,7 +268,8 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
   const stopAtFirst = options.stopAtFirst ?? true;
   const checked = options.properties ?? null;
   const shard = options.shard ?? { index: 1, count: 1 };
-  const known = options.known ?? new Set<PropertyName>();
+  const known = options.known ?? new Set<string>();
+  const perProperty = options.perProperty ?? 1;
   const deadline = (share: number): number | null => (options.timeMs === null ? null : startedMs + options.timeMs * share);
   const control = createControl({ shared: executor.parallelism > 1 });
   const stop = (): void => {
@@ -266,7 +279,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
   if (options.signal?.aborted === true) stop();
   options.signal?.addEventListener('abort', stop, { once: true });
 
-  const book = new CandidateBook({ stopAtFirst, propertiesChecked: (checked ?? PROPERTY_NAMES).length });
+  const book = new CandidateBook({ stopAtFirst, propertiesChecked: (checked ?? PROPERTY_NAMES).length, perProperty });
   const discoveries: Promise<void>[] = [];
   // Runs made in this thread (recording traces) take the thread's turn, with any lane or shrink the executor runs here.
   const inTurn = <T>(task: () => Promise<T>): Promise<T> => executor.turn(task);
@@ -284,6 +297,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     shard,
     properties: checked,
     stopAtFirst,
+    perProperty,
     deadlineMs: deadline(1),
     deadlineFoundMs: deadline(SEARCH_SHARE_ONCE_FOUND),
     coverage: options.coverage === true,
@@ -295,7 +309,8 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       Atomics.store(control, CONTROL.found, book.size);
       // The bound may only have come down; lanes read it before their next run.
       Atomics.store(control, CONTROL.bound, book.bound());
-      if (options.onDiscovery === undefined || known.has(candidate.violation.property)) return;
+      // Written at once only while its property may still keep it (a property's first `perProperty` keys to arrive).
+      if (options.onDiscovery === undefined || known.has(findingKey(candidate.violation)) || !book.mayKeep(candidate.violation)) return;
       const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, candidate.run) };
       const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: await candidateTrace(target, runConfig, candidate, checked, stopped) }));
       discoveries.push(discovery);
@@ -335,13 +350,14 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     const index = order[position]!;
     const candidate = chosen[index]!;
     const property = candidate.violation.property;
+    const signature = candidate.violation.signature;
     const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, candidate.run) };
     const original: RunResult = { violation: candidate.violation, choices: candidate.choices, steps: candidate.steps, healSteps: candidate.healSteps, trace: null };
     const unshrunk: ShrinkResult = { choices: candidate.choices, originalLength: candidate.choices.length, evaluations: 0 };
     let shrink = unshrunk;
     let shrunkTrace: Trace | null = null;
     let flaky = false;
-    const skip = known.has(property) || stopped() || (shrinkDeadline !== null && sharedWallMs() >= shrinkDeadline);
+    const skip = known.has(findingKey(candidate.violation)) || stopped() || (shrinkDeadline !== null && sharedWallMs() >= shrinkDeadline);
     if (!skip) {
       // Each shrink still to start gets an equal share of the time left, `parallelism` of them at once.
       const waves = Math.ceil((chosen.length - position) / executor.parallelism);
@@ -349,7 +365,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       progress('shrink');
       try {
         ({ shrink, trace: shrunkTrace } = await executor.shrink(
-          { config: runConfig, choices: candidate.choices, property, bounds: options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, properties: checked, deadlineMs: share },
+          { config: runConfig, choices: candidate.choices, property, signature, bounds: options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, properties: checked, deadlineMs: share },
           control,
         ));
       } catch (error) {
@@ -359,7 +375,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       }
       // Shrunk, the recording of the shortest sequence did not violate the property again: timing decided (over the
       // wire), so the finding is flaky, kept unshrunk with the verdict of the run that found it.
-      if (shrunkTrace !== null && shrunkTrace.verdict?.property !== property) {
+      if (shrunkTrace !== null && (shrunkTrace.verdict === null || findingKey(shrunkTrace.verdict) !== findingKey(candidate.violation))) {
         shrunkTrace = null;
         shrink = unshrunk;
         flaky = true;
@@ -428,7 +444,7 @@ async function recordAfterFinding(
 
 /** The recorded trace with the verdict of the run that found it, should a re-run's verdict differ. */
 function withVerdict(recorded: Trace, violation: NonNullable<Trace['verdict']>): Trace {
-  return recorded.verdict?.property === violation.property ? recorded : { ...recorded, verdict: violation };
+  return recorded.verdict !== null && findingKey(recorded.verdict) === findingKey(violation) ? recorded : { ...recorded, verdict: violation };
 }
 
 /** Adds the coverage of several lanes. */

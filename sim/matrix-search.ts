@@ -115,6 +115,7 @@ export function cellShrinkTask(plan: RowPlan, candidate: Candidate): ShrinkTask 
     config: { ...plan.config, seed: runSeed(plan.config.seed, candidate.run) },
     choices: candidate.choices,
     property: candidate.violation.property,
+    signature: candidate.violation.signature,
     bounds: DEFAULT_SHRINK_BOUNDS,
     properties: [candidate.violation.property],
     deadlineMs: null,

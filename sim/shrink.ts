@@ -1,6 +1,7 @@
 // Shrinking a counterexample: fast-check's shrinker over the choice sequence (chunk removal, values toward
 // 0), then a bounded pass that removes single steps and lowers single choices until nothing more goes.
-// The property violated must stay the same, so the minimal trace shows the bug that was found. A finding a client's
+// The property violated must stay the same, and so must the signature when one is given (sim/signature.ts: how it
+// happened), so the minimal trace shows the bug that was found. A finding a client's
 // own fault triggered (a request ID reused in flight) is first tried without that step: a counterexample the server
 // is charged with replaces it; one the server is charged with never shrinks into one the client triggered.
 
@@ -57,6 +58,22 @@ export interface ShrinkOptions {
   readonly stopped?: () => boolean;
   /** Record every run, and return the one of the shrunk choices (for a real-time target: sim/fuzz.ts). */
   readonly record?: boolean;
+  /**
+   * The signature the counterexample keeps (sim/signature.ts), when given: a run violating the property by another
+   * mechanism is another finding, so it does not count (shrinking never relabels one finding as another).
+   */
+  readonly signature?: string;
+}
+
+/** What a shrink keeps: the property, and the signature when one is given. */
+interface Goal {
+  readonly property: PropertyName;
+  readonly signature: string | undefined;
+}
+
+/** True when a run's violation is the finding being shrunk (whoever it is charged to). */
+function isGoal(violation: Violation | null | undefined, goal: Goal): violation is Violation {
+  return violation !== null && violation !== undefined && violation.property === goal.property && (goal.signature === undefined || violation.signature === goal.signature);
 }
 
 /** How often a long shrink lets the event loop run (signals, messages), in evaluations. */
@@ -75,6 +92,7 @@ export async function shrinkChoices(
   shrinkOptions: ShrinkOptions = {},
 ): Promise<ShrinkResult> {
   let evaluations = 0;
+  const goal: Goal = { property, signature: shrinkOptions.signature };
   const actions = createActionList();
   const options = {
     ...(shrinkOptions.properties === undefined ? {} : { properties: shrinkOptions.properties }),
@@ -83,7 +101,7 @@ export async function shrinkChoices(
   /** With `record`: the latest violating run of each choice sequence kept, by its choices (bounded by the evaluations). */
   const violating = new Map<string, RunResult>();
   const keep = (result: RunResult): void => {
-    if (shrinkOptions.record === true && result.violation?.property === property) violating.set(result.choices.join(','), result);
+    if (shrinkOptions.record === true && isGoal(result.violation, goal)) violating.set(result.choices.join(','), result);
   };
   const deadlineMs = shrinkOptions.deadlineMs ?? null;
   let ended = false;
@@ -102,7 +120,7 @@ export async function shrinkChoices(
     if (evaluations % YIELD_EVERY_EVALUATIONS === 0) await macrotaskTurn();
     const result = await runSimulation(target, config, sequenceChoices(sequence), { ...options, actions });
     keep(result);
-    const verdict = keeps(result.violation, property, charge);
+    const verdict = keeps(result.violation, goal, charge);
     if (verdict === 'charged-now') switched = result.choices;
     return verdict === null ? null : result.choices;
   };
@@ -112,7 +130,7 @@ export async function shrinkChoices(
   // by a client's fault, the counterexample without that step is tried first.
   switched = null;
   if (charge.triggeredAccepted) {
-    const untriggered = await withoutClientFaults(target, config, best, property, options, charge, () => (evaluations += 1));
+    const untriggered = await withoutClientFaults(target, config, best, goal, options, charge, () => (evaluations += 1));
     if (untriggered !== null) best = untriggered;
   }
 
@@ -169,7 +187,7 @@ export async function shrinkChoices(
       }
     }
   }
-  if (!over()) current = await deleteByMeaning(target, config, current, property, options, bounds.passEvaluationsMax, { count: () => (evaluations += 1), over, charge, keep });
+  if (!over()) current = await deleteByMeaning(target, config, current, goal, options, bounds.passEvaluationsMax, { count: () => (evaluations += 1), over, charge, keep });
   const recorded = violating.get(current.join(','));
   if (shrinkOptions.record === true && recorded === undefined) throw new Error('assertion: the shrunk choices were kept without a violating run of them');
   return { choices: current, originalLength: choices.length, evaluations, ...(recorded === undefined ? {} : { recorded }), ...(ended ? { cutShort: true } : {}) };
@@ -183,7 +201,7 @@ async function deleteByMeaning(
   target: Target,
   config: SimConfig,
   start: readonly number[],
-  property: PropertyName,
+  goal: Goal,
   options: { readonly properties?: readonly PropertyName[] },
   runsMax: number,
   budget: { readonly count: () => void; readonly over: () => boolean; readonly charge: Charge; readonly keep: (result: RunResult) => void },
@@ -210,7 +228,7 @@ async function deleteByMeaning(
         options,
       );
       budget.keep(result);
-      const verdict = keeps(result.violation, property, budget.charge);
+      const verdict = keeps(result.violation, goal, budget.charge);
       if (verdict === null || (verdict !== 'charged-now' && result.choices.length >= current.length)) continue;
       current = result.choices;
       descriptions = await describe(current);
@@ -229,8 +247,8 @@ interface Charge {
  * Whether a run's violation keeps the finding being shrunk: the same property, and charged to the server once such
  * a counterexample is known (`charged-now` the first time one is met: it then replaces a triggered one).
  */
-function keeps(violation: Violation | null, property: PropertyName, charge: Charge): 'same' | 'charged-now' | null {
-  if (violation === null || violation.property !== property) return null;
+function keeps(violation: Violation | null, goal: Goal, charge: Charge): 'same' | 'charged-now' | null {
+  if (!isGoal(violation, goal)) return null;
   if (violation.triggeredBy === undefined) {
     if (!charge.triggeredAccepted) return 'same';
     charge.triggeredAccepted = false;
@@ -251,7 +269,7 @@ async function withoutClientFaults(
   target: Target,
   config: SimConfig,
   start: readonly number[],
-  property: PropertyName,
+  goal: Goal,
   options: { readonly properties?: readonly PropertyName[] },
   charge: Charge,
   count: () => void,
@@ -260,7 +278,7 @@ async function withoutClientFaults(
   for (let removed = 0; removed < CLIENT_FAULTS_REMOVED_MAX; removed += 1) {
     count();
     const recorded = await runSimulation(target, config, sequenceChoices(current), { ...options, record: true });
-    const fault = recorded.violation?.property === property ? recorded.violation.triggeredBy : undefined;
+    const fault = isGoal(recorded.violation, goal) ? recorded.violation.triggeredBy : undefined;
     if (fault === undefined) return null;
     const descriptions = (recorded.trace ?? []).filter((step) => step.phase === 'faults').map((step) => step.action);
     const index = fault.step;
@@ -271,7 +289,7 @@ async function withoutClientFaults(
       describedChoices([...descriptions.slice(0, index), ...descriptions.slice(index + 1)], [...current.slice(0, index), ...current.slice(index + 1)]),
       options,
     );
-    if (result.violation?.property !== property) return null;
+    if (!isGoal(result.violation, goal)) return null;
     if (result.violation.triggeredBy === undefined) {
       charge.triggeredAccepted = false;
       return result.choices;

@@ -130,7 +130,7 @@ describe('world keys', () => {
       },
     });
     // `node` is 0 in every keyed world: only one-node targets are keyed.
-    expect(fields).toEqual(['client', 'cursor', 'epoch', 'framesToLose', 'index', 'kExpected', 'kLast', 'lastEventId', 'node', 'purpose', 'resetReason', 'resetSeen', 'session', 'sessionIdAnswered', 'state', 'status', 'view']);
+    expect(fields).toEqual(['client', 'cursor', 'epoch', 'framesToLose', 'index', 'kExpected', 'kLast', 'lastEventId', 'node', 'openedBy', 'purpose', 'resetReason', 'resetSeen', 'session', 'sessionIdAnswered', 'state', 'status', 'view']);
   });
 
   it('is null for a target that cannot key its state', async () => {

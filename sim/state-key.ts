@@ -15,6 +15,7 @@ export const WORLD_FIELDS = {
   checked: 'omitted: the same for every world of one exploration',
   notes: 'omitted: readable notes of a recorded step, read by nothing',
   step: 'omitted: the depth, which the search keeps beside the key',
+  acting: "omitted: the action kind of the step under way, set as each step begins, before anything reads it (only a finding's signature does)",
   violation: 'omitted: a world with a violation is never expanded',
   inbox: 'omitted: empty between steps',
   callsById: 'omitted: the calls by ID, derived from `calls`',
@@ -24,7 +25,7 @@ export const WORLD_FIELDS = {
   eventOwners: 'sorted by event ID: the map is only looked up',
   running: 'written with `executions`: the running executions in the order they started',
   connections:
-    "only attached connections, in name order, without the Last-Event-ID they were opened with (judged when the response came; later only no-hang's explanation quotes it): a connection no longer attached is read by nothing again (its frames and ends are dropped, no property or action looks it up); connection numbers are names (the target and the properties only compare them), written as the connection's client and view",
+    "only attached connections, in name order, without the Last-Event-ID they were opened with (judged when the response came; later only no-hang's explanation and a finding's signature read it) or the action kind that opened them (read only for a signature): a connection no longer attached is read by nothing again (its frames and ends are dropped, no property or action looks it up); connection numbers are names (the target and the properties only compare them), written as the connection's client and view",
   executions:
     'only running executions: a finished one is never advanced again; execution numbers are names, written as their place among the running',
   server: "the target's own key (ServerInstance.stateKey); without one the world has no key",
@@ -246,9 +247,9 @@ export interface WorldKey {
 
 const INDEX = new Set(['index']);
 const VIEW_FIELDS: ReadonlySet<string> = new Set(['view', 'standaloneView', 'completedView']);
-// The Last-Event-ID an attached connection was opened with was judged when its response came; later only an
-// explanation (no-hang's) quotes it.
-const CONNECTION_OMITTED = new Set(['index', 'lastEventId']);
+// The Last-Event-ID an attached connection was opened with was judged when its response came; later only no-hang's
+// explanation quotes it and its signature reads it. The action kind that opened it is read only for signatures.
+const CONNECTION_OMITTED = new Set(['index', 'lastEventId', 'openedBy']);
 
 function byName(left: readonly [string, unknown], right: readonly [string, unknown]): number {
   return left[0] < right[0] ? -1 : left[0] > right[0] ? 1 : 0;

@@ -153,6 +153,8 @@ export interface SimConnection {
   readonly index: number;
   readonly client: number;
   readonly purpose: ConnectionPurpose;
+  /** The action kind (sim/actions.ts's K) of the step that opened it (-2 before the first): a finding's signature names it. */
+  readonly openedBy: number;
   /** The incarnation it was sent to. */
   readonly epoch: number;
   /** The session whose ID the request carried (null without the header). */
@@ -240,6 +242,12 @@ export interface Violation {
   /** One or two sentences: what was expected, what happened. */
   readonly explanation: string;
   /**
+   * How it happened, told apart from the property's other mechanisms: the violating step's action kind, the answer
+   * that broke the rule, and the property's own word for the mechanism where it has one (sim/signature.ts). A fuzz
+   * keeps a counterexample per signature; shrinking keeps it. Absent from traces written before it existed.
+   */
+  readonly signature?: string;
+  /**
    * Set when the client broke a requestor's rule first (a request ID reused while in flight) and the property is one
    * that such a step can itself break: the finding is reported as triggered by that step and fails nothing.
    */
@@ -288,6 +296,8 @@ export interface World {
   /** Randomness offered to the target (session IDs), seeded from the config. */
   readonly serverRandom: Prng;
   step: number;
+  /** The action kind (sim/actions.ts's K) of the step under way; -2 before the first, -1 once the run settles (its final checks). */
+  acting: number;
   /** The liveness phase's current round; 0 during the fault phase. */
   healRound: number;
   violation: Violation | null;
@@ -364,6 +374,7 @@ export function createWorld(
     appends: new Map(),
     serverRandom,
     step: 0,
+    acting: -2,
     healRound: 0,
     violation: null,
     checked: null,

@@ -101,6 +101,7 @@ export function parseTrace(text: string, source: string): Trace {
     if (typeof verdict !== 'object' || typeof violation['property'] !== 'string' || !isPropertyName(violation['property'])) {
       fail(`${source}: verdict must be null or name a known property`);
     }
+    if (violation['signature'] !== undefined && typeof violation['signature'] !== 'string') fail(`${source}: verdict.signature must be a string when given`);
   }
   return {
     format: 'resumecheck-trace',

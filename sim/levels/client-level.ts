@@ -39,6 +39,8 @@ export const CLIENT_KINDS = {
 } as const;
 
 const K = CLIENT_KINDS;
+/** Each kind's name, by number (for a finding's signature). */
+const CLIENT_KIND_NAMES: readonly string[] = Object.entries(CLIENT_KINDS).sort((left, right) => left[1] - right[1]).map(([name]) => name);
 
 /** The `retry` a polling close asks for, in ms. */
 export const POLL_RETRY_MS = 500;
@@ -203,6 +205,7 @@ class ClientLevelRun implements LevelRun {
   }
 
   begin(choice: number, phase: TraceStep['phase']): void {
+    this.world.acting = this.list.kind[choice]!;
     if (this.trace === null) return;
     const notes: string[] = [];
     this.trace.push({ choice, action: describeClientAction(this.world, this.list.kind[choice]!, this.list.a[choice]!), phase, notes });
@@ -263,9 +266,12 @@ class ClientLevelRun implements LevelRun {
   }
 }
 
-function report(world: ClientWorld, property: ClientProperty, explanation: string | null): void {
+function report(world: ClientWorld, property: ClientProperty, explanation: string | null, hook: 'onRequest' | 'onResponse' | 'onFinish'): void {
   if (explanation !== null && world.violation === null && (world.checked === null || world.checked.has(property.name))) {
-    world.violation = { property: property.name, step: world.step, explanation };
+    // As at the server level (sim/signature.ts): the step's action kind, then what the client was judged on.
+    const step = hook === 'onFinish' ? 'settled' : (CLIENT_KIND_NAMES[world.acting] ?? 'start');
+    const signature = hook === 'onFinish' ? step : `${step} / ${hook === 'onRequest' ? 'request' : 'response'}`;
+    world.violation = { property: property.name, step: world.step, explanation, signature };
   }
 }
 
@@ -274,7 +280,7 @@ function monitor(world: ClientWorld, hook: 'onRequest' | 'onResponse' | 'onFinis
   for (const property of CLIENT_PROPERTIES) {
     const check = property[hook];
     if (check === undefined) continue;
-    report(world, property, hook === 'onFinish' ? property.onFinish!(world) : (check as (w: ClientWorld, e: Exchange) => string | null)(world, exchange!));
+    report(world, property, hook === 'onFinish' ? property.onFinish!(world) : (check as (w: ClientWorld, e: Exchange) => string | null)(world, exchange!), hook);
   }
 }
 

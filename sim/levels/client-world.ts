@@ -82,6 +82,8 @@ export interface ServerExecution {
 export class ClientWorld {
   violation: Violation | null = null;
   step = 0;
+  /** The action kind (CLIENT_KINDS) of the step under way; -1 before the first and once the run settles. */
+  acting = -1;
   healRound = 0;
   /** Notes of the step being recorded, or null when not recording. */
   notes: string[] | null = null;

@@ -53,6 +53,7 @@ export async function checkDeployment(
     stopAtFirst: false,
     deadlineMs: null,
     deadlineFoundMs: null,
+    perProperty: 1,
     coverage: options.judge,
   };
   let runs = 0;

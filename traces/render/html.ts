@@ -155,7 +155,7 @@ function traceSection(trace: ReadableTrace, id: string, heading: 'h1' | 'h2'): s
   if (verdict !== null) {
     const where = verdict.step === null ? 'after the last step (liveness phase)' : `step ${verdict.step + 1}`;
     parts.push('<h3>Verdict</h3>');
-    parts.push(`<dl class="verdict"><dt>property</dt><dd><code>${escapeXml(verdict.property)}</code> (${escapeXml(verdict.kind)})</dd><dt>must hold</dt><dd class="statement">${escapeXml(verdict.statement)}</dd><dt>source</dt><dd class="source">${escapeXml(verdict.source)}</dd>${verdict.triggeredBy === undefined ? '' : `<dt>triggered by</dt><dd class="triggered">${escapeXml(verdict.triggeredBy)}</dd>`}<dt>happened</dt><dd class="explanation">${escapeXml(verdict.explanation)}</dd><dt>where</dt><dd>${escapeXml(where)}</dd></dl>`);
+    parts.push(`<dl class="verdict"><dt>property</dt><dd><code>${escapeXml(verdict.property)}</code> (${escapeXml(verdict.kind)})</dd><dt>must hold</dt><dd class="statement">${escapeXml(verdict.statement)}</dd><dt>source</dt><dd class="source">${escapeXml(verdict.source)}</dd>${verdict.triggeredBy === undefined ? '' : `<dt>triggered by</dt><dd class="triggered">${escapeXml(verdict.triggeredBy)}</dd>`}<dt>happened</dt><dd class="explanation">${escapeXml(verdict.explanation)}</dd>${verdict.signature === undefined ? '' : `<dt>how</dt><dd class="signature">${escapeXml(verdict.signature)}</dd>`}<dt>where</dt><dd>${escapeXml(where)}</dd></dl>`);
   }
   parts.push('<h3>Replay</h3>');
   parts.push(`<pre class="command"><code>${escapeXml(trace.replay)}</code></pre>`);
@@ -201,15 +201,21 @@ export interface RunSummary {
 /** The page of a whole fuzz run: a summary, then each finding with its verdict, diagram and steps. */
 export function renderRunHtml(findings: readonly RunFinding[], summary: RunSummary | null = null): string {
   const properties = findings.map((finding) => finding.trace.verdict?.property ?? 'holds');
+  // A property may have several findings, one per mechanism (its signature): counted once, its mechanisms said.
+  const mechanisms = new Map<string, number>();
+  for (const property of properties) mechanisms.set(property, (mechanisms.get(property) ?? 0) + 1);
+  const named = [...mechanisms].map(([property, count]) => (count === 1 ? property : `${property} (${count} mechanisms)`));
   const title = summary === null ? `resumecheck: ${findings.length} findings` : `resumecheck fuzz: ${summary.target}, seed ${summary.seed}`;
   const parts: string[] = [`<h1 class="${findings.length === 0 ? 'ok' : 'bad'}">${escapeXml(title)}</h1>`];
   const counted = summary === null ? '' : ` in ${summary.runs} runs (${summary.steps} steps)`;
-  parts.push(`<p class="sub">${escapeXml(findings.length === 0 ? `no violation${counted}` : `${findings.length} ${findings.length === 1 ? 'property' : 'properties'} violated${counted}: ${properties.join(', ')}`)}</p>`);
+  parts.push(`<p class="sub">${escapeXml(findings.length === 0 ? `no violation${counted}` : `${mechanisms.size} ${mechanisms.size === 1 ? 'property' : 'properties'} violated${counted}: ${named.join(', ')}`)}</p>`);
   if (findings.length > 0) {
     parts.push('<ol class="findings">');
     findings.forEach((finding, index) => {
       const found = finding.run === undefined ? '' : ` (run ${finding.run})`;
-      parts.push(`<li><a href="#finding-${index + 1}">${escapeXml(`${properties[index]}${found}`)}</a></li>`);
+      const signature = finding.trace.verdict?.signature;
+      const how = signature === undefined || mechanisms.get(properties[index]!) === 1 ? '' : ` — ${signature}`;
+      parts.push(`<li><a href="#finding-${index + 1}">${escapeXml(`${properties[index]}${how}${found}`)}</a></li>`);
     });
     parts.push('</ol>');
   }

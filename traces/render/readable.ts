@@ -39,6 +39,8 @@ export interface ReadableVerdict {
   readonly severity?: Severity;
   /** Set when a client's own fault triggered it: "the client broke MUST NOT … at step k", and it fails nothing. */
   readonly triggeredBy?: string;
+  /** How it happened (sim/signature.ts): what tells it from the property's other counterexamples. */
+  readonly signature?: string;
 }
 
 /** How the trace kinds differ where the renderers care: which participants, which notes. */
@@ -90,6 +92,7 @@ export function readableFromTrace(trace: Trace, path: string): ReadableTrace {
             ...(property !== undefined && property.severity === 'note' ? { note: true } : {}),
             ...(property === undefined ? {} : { severity: property.severity }),
             ...(verdict.triggeredBy === undefined ? {} : { triggeredBy: describeClientFault(verdict.triggeredBy) }),
+            ...(verdict.signature === undefined ? {} : { signature: verdict.signature }),
           },
     // A trace is data: when its target runs a command or a module, the replay command names it (cli/trace-target.ts).
     replay: replayCommand(path, trace.target),

@@ -51,6 +51,7 @@ export function renderText(trace: ReadableTrace, options: TextOptions = {}): str
     lines.push(`  must hold: ${verdict.statement}`);
     // A finding a client's fault triggered says first what the client broke, then what the server did.
     lines.push(verdict.triggeredBy === undefined ? `  happened:  ${verdict.explanation}` : `  happened:  ${verdict.triggeredBy}; the server then: ${verdict.explanation}`);
+    if (verdict.signature !== undefined) lines.push(`  how:       ${verdict.signature}`);
   }
   lines.push('');
   lines.push(...renderStepLines(trace.steps));
