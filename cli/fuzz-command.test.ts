@@ -215,3 +215,26 @@ describe('SIGINT during fuzz --time 60s (seed 1)', () => {
     }
   });
 });
+
+describe('a user\'s module is contained: nothing of it runs in the fuzz\'s own thread', () => {
+  const store = (name: string): string => `module:${join(ROOT, 'check-store', 'fixtures', 'misbehaving-stores.ts')}#${name}`;
+
+  for (const [name, cause] of [
+    ['exitingStore', /the thread exited with code 0/],
+    ['timerThrowsStore', /lost connection to the database/],
+  ] as const) {
+    it(`${name}: one verdict line naming the run, exit 1, with one worker or two`, async () => {
+      for (const workers of ['1', '2']) {
+        const summary = join(scratch, `contained-${name}-${workers}.json`);
+        const result = await run(['fuzz', '--target', store(name), '--runs', '20', '--workers', workers, '--no-corpus', '--out', join(scratch, 'contained'), '--summary', summary]);
+        expect(result.code).toBe(1);
+        expect(result.err).toEqual([]);
+        // The header, then the verdict: the process that called process.exit was a worker, not this one.
+        expect(result.out).toHaveLength(2);
+        expect(result.out[1]).toMatch(/^✗ module:.*took its worker thread down in run \d+ \(seed 1\.\d+\): /);
+        expect(result.out[1]).toMatch(cause);
+        expect((JSON.parse(readFileSync(summary, 'utf8')) as { exitCode: number; contained: string }).contained).toMatch(cause);
+      }
+    });
+  }
+});

@@ -257,6 +257,8 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       stopAtFirst,
       perProperty,
       workers,
+      // A user's module runs only in worker threads: whatever it does to its thread, this one gives the verdict.
+      contained: target.kind === 'module',
       coverage: true,
       known: new Set(regressions.keys()),
       signal: controller.signal,
@@ -289,11 +291,22 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
               return true;
             },
           }),
-    }).catch((error: unknown) => {
+    }).catch(async (error: unknown) => {
+      // A user's module that took its worker thread down (process.exit, a throw from its timer): the verdict, one line.
+      const { ContainedFailure } = await import('../sim/fuzz-workers.ts');
+      if (error instanceof ContainedFailure) return error;
       // A server over the wire that fails mid-run (it exits, it stops answering) is bad input, one line, exit 2.
       throw asUsageError(error);
     });
     progress?.clear();
+    if (outcome instanceof Error) {
+      const verdict = `✗ ${outcome.message}`;
+      if (summaryPath !== undefined) {
+        writeReport(summaryPath, '--summary', `${JSON.stringify(jsonEnvelope('fuzz', commandConfig, sharedWallMs() - startedMs, { target: target.name, seed, exitCode: 1, contained: outcome.message, violations: [] }), null, 2)}\n`);
+      }
+      io.out(json ? JSON.stringify(jsonEnvelope('fuzz', commandConfig, sharedWallMs() - startedMs, { target: target.name, seed, exitCode: 1, contained: outcome.message, violations: [] })) : verdict);
+      return 1;
+    }
     if (wire !== null && !json) for (const line of wireReport(wire, properties)) io.out(line);
 
     const reports: FindingReport[] = outcome.findings.map((finding) => {

@@ -16,7 +16,7 @@
 import type { PropertyName } from '../properties/names.ts';
 import type { Target } from '../targets/target.ts';
 import { createActionList } from './actions.ts';
-import { planWalk, walkChoices } from './choices.ts';
+import { planWalk, sequenceChoices, walkChoices } from './choices.ts';
 import { macrotaskTurn, sharedWallMs } from './clock.ts';
 import type { SimConfig } from './config.ts';
 import { CoverageObserver, type CoverageCounts } from './coverage.ts';
@@ -39,9 +39,13 @@ export const CONTROL = {
 /** No bound yet. */
 export const BOUND_NONE = 0x7fffffff;
 
-/** A fresh control block. */
-export function createControl(options: { readonly shared: boolean }): Int32Array {
-  const cells = new Int32Array(options.shared ? new SharedArrayBuffer(4 * 4) : new ArrayBuffer(4 * 4));
+/** The first of the cells that say, per lane, which run it is making (0 before its first): a contained fuzz reads them. */
+export const LANE_RUN_CELLS = 4;
+
+/** A fresh control block, with a run cell for each of `lanes` lanes. */
+export function createControl(options: { readonly shared: boolean; readonly lanes?: number }): Int32Array {
+  const size = 4 * (LANE_RUN_CELLS + (options.lanes ?? 0));
+  const cells = new Int32Array(options.shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
   cells[CONTROL.bound] = BOUND_NONE;
   return cells;
 }
@@ -68,6 +72,13 @@ export interface LanePlan {
   readonly deadlineFoundMs: number | null;
   /** Count coverage. */
   readonly coverage: boolean;
+  /** This lane's number, when the control block has run cells for lanes: each run's number is written there first. */
+  readonly lane?: number;
+  /**
+   * Record the run of each candidate sent (its choices again, recording on), so that the thread the fuzz is driven
+   * from never runs the target (a contained fuzz of a user's module, sim/fuzz-workers.ts).
+   */
+  readonly recordCandidates?: boolean;
 }
 
 /** A run that violated a property: a counterexample not yet shrunk. */
@@ -155,6 +166,7 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
     }
     runs += 1;
     const run = runOfOrdinal(plan.shard, ordinal);
+    if (plan.lane !== undefined) Atomics.store(control, LANE_RUN_CELLS + plan.lane, run);
     const runConfig: SimConfig = { ...plan.config, seed: runSeed(plan.config.seed, run) };
     const choices = walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, target.level?.faultKinds));
     let result;
@@ -175,6 +187,15 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
     const shortest = shortestSent.get(key);
     if (shortest !== undefined && shortest <= result.choices.length) continue;
     shortestSent.set(key, result.choices.length);
+    // Recorded here when asked to (the run again, recording on: the same run in process), or as it ran on a real-time target.
+    const consumed = result.choices;
+    const recordRun = (): Promise<RunResult> => runSimulation(target, runConfig, sequenceChoices(consumed), { ...only, record: true });
+    const recorded =
+      target.realTime === true
+        ? result
+        : plan.recordCandidates === true
+          ? await (turn === undefined ? recordRun() : turn(recordRun))
+          : undefined;
     await hooks.onCandidate({
       ordinal,
       run,
@@ -182,7 +203,7 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
       choices: result.choices,
       steps: result.steps,
       healSteps: result.healSteps,
-      ...(target.realTime === true ? { recorded: result } : {}),
+      ...(recorded === undefined ? {} : { recorded }),
     });
     // Later ordinals of this lane are all past this one: with stopAtFirst none of them can count.
     if (plan.stopAtFirst) break;

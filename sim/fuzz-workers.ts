@@ -13,7 +13,7 @@ import { type CoverageCounts, emptyCoverage } from './coverage.ts';
 import type { FuzzExecutor, ShrunkTask } from './fuzz.ts';
 import { WORKERS_MAX, createTurn, mergeLaneCoverage, shrinkTask } from './fuzz.ts';
 import type { WorkerReply, WorkerRequest } from './fuzz-worker.ts';
-import { type LaneOutcome, searchLane } from './fuzz-search.ts';
+import { CONTROL, LANE_RUN_CELLS, type LaneOutcome, searchLane } from './fuzz-search.ts';
 import { workerDescriptionOf } from '../targets/resolve-target.ts';
 import { type PoolWorker as PoolWorkerOf, askPoolWorker, closePoolWorkers, startPoolWorker } from './worker-thread.ts';
 
@@ -28,6 +28,15 @@ export interface WorkerPoolExecutor extends FuzzExecutor {
   ready(): Promise<void>;
 }
 
+/**
+ * A contained fuzz's verdict: a worker running the user's module went down (it called process.exit, an error was
+ * thrown from one of its timers, it ran out of memory). Nothing of the module runs in this thread, so this thread
+ * is still here to say so, in one line.
+ */
+export class ContainedFailure extends Error {
+  override readonly name = 'ContainedFailure';
+}
+
 /** A thread a shrink can run in: this one, or a worker. */
 type ShrinkSlot = { readonly kind: 'here' } | { readonly kind: 'worker'; readonly entry: PoolWorker };
 
@@ -35,37 +44,61 @@ type ShrinkSlot = { readonly kind: 'here' } | { readonly kind: 'worker'; readonl
  * An executor of `count` threads for `target` (this thread and `count - 1` workers), which a worker must be able to
  * build again from its description (targets/resolve-target.ts).
  */
-export async function workerPoolExecutor(target: Target, count: number): Promise<WorkerPoolExecutor> {
+export async function workerPoolExecutor(target: Target, count: number, options: { readonly contained?: boolean } = {}): Promise<WorkerPoolExecutor> {
+  const contained = options.contained === true;
   // A worker builds the target again from its description (plain data), through the resolver the CLI uses.
   const description = await workerDescriptionOf(target);
   if (description === null) throw new Error(`fuzz: --workers needs a target a worker can build again (one the target resolver built, or a built-in one); ${target.name} is not one`);
   const size = Math.min(Math.max(1, count), WORKERS_MAX);
   const turn = createTurn();
-  const pool: PoolWorker[] = Array.from({ length: size - 1 }, () =>
+  // Contained, every lane and shrink is a worker's: this thread runs nothing of the target.
+  const pool: PoolWorker[] = Array.from({ length: contained ? size : size - 1 }, () =>
     startPoolWorker<WorkerReply>('fuzz-worker', { mark: 'resumecheck-fuzz-worker', target: description }, 'fuzz worker'),
   );
-  const idle: ShrinkSlot[] = [{ kind: 'here' }, ...pool.map((entry): ShrinkSlot => ({ kind: 'worker', entry }))];
+  const idle: ShrinkSlot[] = [...(contained ? [] : [{ kind: 'here' } as const]), ...pool.map((entry): ShrinkSlot => ({ kind: 'worker', entry }))];
+  /** Asks a worker; contained, its going down is the verdict, naming what it was doing (`what`). */
+  const askContained = async <T>(control: Int32Array, what: (control: Int32Array) => string, asked: () => Promise<T>): Promise<T> => {
+    try {
+      return await asked();
+    } catch (error) {
+      if (!contained) throw error;
+      // The others stop at their next run; the verdict names what this one was doing.
+      Atomics.store(control, CONTROL.stop, 1);
+      const cause = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+      throw new ContainedFailure(`${target.name} took its worker thread down ${what(control)}: ${cause.replace(/^fuzz worker /, 'the thread ')}; a server using it would go down the same way`);
+    }
+  };
   let shrinkId = 0;
   const ask = <T>(entry: PoolWorker, request: WorkerRequest, onReply: (reply: WorkerReply, resolve: (value: T) => void) => void): Promise<T> =>
     askPoolWorker<WorkerReply, T>(entry, request, onReply);
   return {
     parallelism: size,
+    contained,
     turn,
     async ready() {
       await Promise.all(pool.map((entry) => entry.loaded));
     },
     async search(plans, control, hooks) {
       const lanes: Promise<LaneOutcome>[] = plans.map((plan, index) => {
-        if (index === 0) {
+        if (index === 0 && !contained) {
           // This thread's lane: its runs take the thread's turn with the traces recorded here meanwhile.
           const coverage = plan.coverage ? emptyCoverage() : null;
           return searchLane(target, plan, control, { ...hooks, turn }, coverage);
         }
-        return ask<LaneOutcome>(pool[(index - 1) % pool.length]!, { kind: 'search', plan, control }, (reply, resolve) => {
-          if (reply.kind === 'candidate') void hooks.onCandidate(reply.candidate);
-          else if (reply.kind === 'progress') hooks.onProgress(reply.runs, reply.steps);
-          else if (reply.kind === 'searched') resolve(reply);
-        });
+        const entry = pool[(contained ? index : index - 1) % pool.length]!;
+        // Contained, a lane records its candidates itself and says which run it makes (the control block's run cells).
+        const lanePlan = contained ? { ...plan, lane: index, recordCandidates: true } : plan;
+        const during = (cells: Int32Array): string => {
+          const run = Atomics.load(cells, LANE_RUN_CELLS + index);
+          return run === 0 ? 'while loading' : `in run ${run} (seed ${plan.config.seed}.${run})`;
+        };
+        return askContained(control, during, () =>
+          ask<LaneOutcome>(entry, { kind: 'search', plan: lanePlan, control }, (reply, resolve) => {
+            if (reply.kind === 'candidate') void hooks.onCandidate(reply.candidate);
+            else if (reply.kind === 'progress') hooks.onProgress(reply.runs, reply.steps);
+            else if (reply.kind === 'searched') resolve(reply);
+          }),
+        );
       });
       const outcomes = await Promise.all(lanes);
       return {
@@ -84,9 +117,12 @@ export async function workerPoolExecutor(target: Target, count: number): Promise
         }
         shrinkId += 1;
         const id = shrinkId;
-        return await ask<ShrunkTask>(slot.entry, { kind: 'shrink', id, task, control }, (reply, resolve) => {
-          if (reply.kind === 'shrunk' && reply.id === id) resolve(reply.result);
-        });
+        const entry = slot.entry;
+        return await askContained(control, () => `while shrinking the counterexample of seed ${task.config.seed} (${task.property})`, () =>
+          ask<ShrunkTask>(entry, { kind: 'shrink', id, task, control }, (reply, resolve) => {
+            if (reply.kind === 'shrunk' && reply.id === id) resolve(reply.result);
+          }),
+        );
       } finally {
         idle.push(slot);
       }

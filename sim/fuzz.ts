@@ -43,6 +43,12 @@ export interface FuzzOptions {
   readonly stopAtFirst?: boolean;
   /** Worker threads searching and shrinking (default 1: in this thread). The findings do not depend on it. */
   readonly workers?: number;
+  /**
+   * Run nothing of the target in this thread: `workers` worker threads (at least one) make every run, so a target
+   * that takes its thread down (a user's module calling process.exit) ends the fuzz with a ContainedFailure
+   * (sim/fuzz-workers.ts) naming the run, not the process.
+   */
+  readonly contained?: boolean;
   /** Count the states, transitions and action kinds the runs reach. */
   readonly coverage?: boolean;
   /**
@@ -172,6 +178,8 @@ export interface ShrinkTask {
 export interface FuzzExecutor {
   /** How many lanes and shrinks it runs at once. */
   readonly parallelism: number;
+  /** True when every lane and shrink runs in a worker and this thread runs nothing of the target (a user's module). */
+  readonly contained?: boolean;
   search(plans: readonly LanePlan[], control: Int32Array, hooks: { onCandidate(candidate: Candidate): void | Promise<void>; onProgress(runs: number, steps: number): void }): Promise<{ runs: number; steps: number; coverage: CoverageCounts | null }>;
   /**
    * Shrinks one counterexample and records the shrunk run as a trace, in the thread that shrank it (so no other
@@ -250,10 +258,10 @@ const SHRINK_SHARE = 0.95;
 /** Fuzzes a target until a violation is found or the budget is spent. */
 export async function fuzz(options: FuzzOptions): Promise<FuzzOutcome> {
   const workers = options.workers ?? 1;
-  if (workers <= 1) return fuzzWith(options, inThreadExecutor(options.target));
+  if (workers <= 1 && options.contained !== true) return fuzzWith(options, inThreadExecutor(options.target));
   // Loaded only when asked for: the pool brings worker_threads and a loader for the worker's own modules.
   const { workerPoolExecutor } = await import('./fuzz-workers.ts');
-  const executor = await workerPoolExecutor(options.target, workers);
+  const executor = await workerPoolExecutor(options.target, Math.max(1, workers), { contained: options.contained === true });
   try {
     return await fuzzWith(options, executor);
   } finally {
@@ -271,7 +279,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
   const known = options.known ?? new Set<string>();
   const perProperty = options.perProperty ?? 1;
   const deadline = (share: number): number | null => (options.timeMs === null ? null : startedMs + options.timeMs * share);
-  const control = createControl({ shared: executor.parallelism > 1 });
+  const control = createControl({ shared: executor.parallelism > 1 || executor.contained === true, lanes: executor.parallelism });
   const stop = (): void => {
     Atomics.store(control, CONTROL.stop, 1);
   };
