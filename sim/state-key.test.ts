@@ -103,6 +103,19 @@ describe('world keys', () => {
     expect(await keyTextAfter(reference, [0, 1])).toContain('sappend');
   });
 
+  it('tells apart a connection losing the tail of its response by the frames it still has to lose', async () => {
+    const names = new KeyNames();
+    const reference = target('reference');
+    // 0: client 1 initializes; 2: it calls work (its stream stays open); 20 or 21: the network loses the next frame or
+    // the next two on that connection, then breaks it. After one step more (the server advances work), the first
+    // connection has broken and the client may resume; the second is still losing.
+    const one = await reach(reference, [0, 2, 20], names);
+    const two = await reach(reference, [0, 2, 21], names);
+    expect(one.key).not.toBe(two.key);
+    expect(await keyTextAfter(reference, [0, 2, 20])).toContain('.framesToLose 1');
+    expect(await keyTextAfter(reference, [0, 2, 21])).toContain('.framesToLose 2');
+  });
+
   it('names only fields the world has', () => {
     const world = createWorld(MINIMA_CONFIG, { sync: true, boot: () => { throw new Error('unused'); }, close: () => undefined }, createPrng('x'));
     for (const field of Object.keys(WORLD_FIELDS)) expect(Object.keys(world), field).toContain(field);
