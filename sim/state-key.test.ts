@@ -1,6 +1,7 @@
 // A world's key says everything about its future: worlds reached by different sequences with equal keys have
-// successors with the same verdicts (each checked with its liveness phase), and so on one level down. Checked on every
-// pair of merged worlds up to depth 3 on the reference and on planted targets (whose bugs a wrong merge would hide).
+// successors with the same verdicts (each checked with its liveness phase) enabling as many actions, and so on one
+// level down. Checked on every pair of merged worlds up to depth 3 on the reference and on planted targets (whose
+// bugs a wrong merge would hide): one level down for every pair, two levels down for a sample spread over them.
 
 import { describe, expect, it } from 'vitest';
 import { MINIMA_CONFIG } from '../bench/minima.ts';
@@ -46,7 +47,11 @@ async function reach(subject: Target, prefix: readonly number[], names: KeyNames
   return { key, enabled, verdict: result.violation === null ? null : `${result.violation.property}@${result.choices.length}` };
 }
 
-/** The successors of a prefix as a sorted list of (key, verdict), a level deep or two. */
+/**
+ * The successors of a prefix as a sorted list of (verdict, actions enabled, deeper future), a level deep or two. The
+ * successors' own actions are counted even a level deep: twins enable the same actions, and a wrong merge shows
+ * there first when the step after it is one that both worlds enable but that changes them differently.
+ */
 async function future(subject: Target, prefix: readonly number[], levels: number, names: KeyNames): Promise<string[]> {
   const here = await reach(subject, prefix, names);
   const lines: string[] = [];
@@ -55,16 +60,19 @@ async function future(subject: Target, prefix: readonly number[], levels: number
     // A violation in the step itself ends the run there: its length is the prefix's plus one either way.
     const verdict = next.verdict === null ? 'holds' : next.verdict.replace(/@\d+$/, '');
     const deeper = levels > 1 && next.key !== '' ? (await future(subject, [...prefix, choice], levels - 1, names)).join(',') : '';
-    // By verdict, not by key: a connection that is no longer attached keeps its number in a key, so twins may
-    // differ there later (less merging, never a wrong one); what must agree is what every successor shows.
-    lines.push(`${verdict} [${deeper}]`);
+    // By verdict, not by key: a connection that is no longer live keeps its number in a key, so twins may differ
+    // there later (less merging, never a wrong one); what must agree is what every successor shows and offers.
+    lines.push(`${verdict} ${next.enabled} [${deeper}]`);
   }
   return lines.sort();
 }
 
+/** Merged pairs checked two levels down per target: spread evenly over the pairs in search order. */
+const DEEP_PAIRS = 20;
+
 describe('world keys', () => {
   for (const name of ['reference', 'resume-if-known', 'no-owner-check', 'cross-stream-replay', 'replay-includes-cursor']) {
-    it(`${name}: merged worlds up to depth 3 have equal futures two levels down`, async () => {
+    it(`${name}: merged worlds up to depth 3 have equal futures, every pair a level down and ${DEEP_PAIRS} of them two levels down`, async () => {
       const subject = target(name);
       const names = new KeyNames();
       const first = new Map<string, number[]>();
@@ -83,11 +91,24 @@ describe('world keys', () => {
       };
       await walk([]);
       expect(pairs.length).toBeGreaterThan(10);
-      // Bounded: the first pairs in search order, each with its successors two levels down.
-      for (const [left, right] of pairs.slice(0, 20)) {
-        const leftFuture = await future(subject, left, 2, names);
-        const rightFuture = await future(subject, right, 2, names);
-        expect(rightFuture, `${left.join(',')} and ${right.join(',')} share a key`).toEqual(leftFuture);
+      // A world merged with several others is looked at once per depth (its prefix replays the same run).
+      const futures = new Map<string, string[]>();
+      const futureOf = async (prefix: readonly number[], levels: number): Promise<string[]> => {
+        const id = `${levels}:${prefix.join(',')}`;
+        let found = futures.get(id);
+        if (found === undefined) {
+          found = await future(subject, prefix, levels, names);
+          futures.set(id, found);
+        }
+        return found;
+      };
+      // Bounded: a sample spread over the whole search order two levels down (a level down costs a run per successor,
+      // two levels down about twenty), every other pair one level down.
+      const deep = new Set<number>();
+      for (let at = 0; at < Math.min(DEEP_PAIRS, pairs.length); at += 1) deep.add(Math.floor((at * pairs.length) / Math.min(DEEP_PAIRS, pairs.length)));
+      for (const [at, [left, right]] of pairs.entries()) {
+        const levels = deep.has(at) ? 2 : 1;
+        expect(await futureOf(right, levels), `${left.join(',')} and ${right.join(',')} share a key`).toEqual(await futureOf(left, levels));
       }
     });
   }
@@ -101,6 +122,19 @@ describe('world keys', () => {
     expect(read.key).not.toBe(append.key);
     expect(await keyTextAfter(reference, [0, 0])).toContain('sread');
     expect(await keyTextAfter(reference, [0, 1])).toContain('sappend');
+  });
+
+  it('tells apart a connection losing the tail of its response by the frames it still has to lose', async () => {
+    const names = new KeyNames();
+    const reference = target('reference');
+    // 0: client 1 initializes; 2: it calls work (its stream stays open); 20 or 21: the network loses the next frame or
+    // the next two on that connection, then breaks it. After one step more (the server advances work), the first
+    // connection has broken and the client may resume; the second is still losing.
+    const one = await reach(reference, [0, 2, 20], names);
+    const two = await reach(reference, [0, 2, 21], names);
+    expect(one.key).not.toBe(two.key);
+    expect(await keyTextAfter(reference, [0, 2, 20])).toContain('.framesToLose 1');
+    expect(await keyTextAfter(reference, [0, 2, 21])).toContain('.framesToLose 2');
   });
 
   it('names only fields the world has', () => {

@@ -2,6 +2,7 @@
 // the liveness phase read, so that two worlds with equal keys behave the same from there on and an exhaustive
 // search may explore only one of them. What the key leaves out, and why, is in WORLD_FIELDS below.
 
+import { MODEL } from '../model/index.ts';
 import type { StateKeyWriter } from '../targets/target.ts';
 import type { SimConnection, SimExecution, World } from './world.ts';
 
@@ -25,7 +26,7 @@ export const WORLD_FIELDS = {
   eventOwners: 'sorted by event ID: the map is only looked up',
   running: 'written with `executions`: the running executions in the order they started',
   connections:
-    "only attached connections, in name order, without the Last-Event-ID they were opened with (judged when the response came; later only no-hang's explanation and a finding's signature read it) or the action kind that opened them (read only for a signature): a connection no longer attached is read by nothing again (its frames and ends are dropped, no property or action looks it up); connection numbers are names (the target and the properties only compare them), written as the connection's client and view",
+    "only live connections (attached ones and those losing their tail), in name order, without the Last-Event-ID they were opened with (judged when the response came; later only no-hang's explanation and a finding's signature read it) or the action kind that opened them (read only for a signature): a losing connection is not in `attached` but is still read (each frame written into it counts down its `framesToLose`, the last one breaks it, a node crash or the liveness phase cuts it, and its break cancels a 2026-07-28 execution); any other connection is read by nothing again (its frames and ends are dropped, no property or action looks it up); connection numbers are names (the target and the properties only compare them), written as the connection's client and view",
   executions:
     'only running executions: a finished one is never advanced again; execution numbers are names, written as their place among the running',
   server: "the target's own key (ServerInstance.stateKey); without one the world has no key",
@@ -57,6 +58,8 @@ class KeyWriter implements StateKeyWriter {
   private readonly connectionNames = new Map<number, string>();
   private readonly executionNames = new Map<number, string>();
   private readonly viewNames = new Map<number, string>();
+  /** The live connections: the attached ones in attach order, then those losing their tail in number order. */
+  readonly live: number[];
 
   constructor(
     world: World,
@@ -71,11 +74,14 @@ class KeyWriter implements StateKeyWriter {
       perClient.set(view.client, ordinal + 1);
       this.viewNames.set(view.index, `v${view.client}.${ordinal}`);
     }
-    // An attached connection is named by its client and the view it feeds (or what it was opened for); names
-    // two connections would share get their place in the attach order too, so naming stays one to one.
+    // A live connection is named by its client and the view it feeds (or what it was opened for); names two
+    // connections would share get their place in the attach order too, so naming stays one to one. One losing its
+    // tail is live as well (not in `attached`): what the server writes next decides when it breaks.
+    this.live = [...world.attached];
+    for (const connection of world.connections) if (connection.state === LOSING) this.live.push(connection.index);
     const wanted = new Map<number, string>();
     const uses = new Map<string, number>();
-    for (const index of world.attached) {
+    for (const index of this.live) {
       const connection = world.connections[index]!;
       const name = `k${connection.client}:${connection.view >= 0 ? this.viewNames.get(connection.view)! : connection.purpose}`;
       wanted.set(index, name);
@@ -95,12 +101,12 @@ class KeyWriter implements StateKeyWriter {
   }
 
   connection(connection: number): string {
-    // A connection that is not attached keeps its number: distinct from every attached one's name.
+    // A connection that is not live keeps its number: distinct from every live one's name.
     return this.connectionNames.get(connection) ?? `n${connection}`;
   }
 
-  /** An attached connection's canonical name; one that is not attached, whatever its number, is `-`. */
-  attachedConnection(connection: number): string {
+  /** A live connection's canonical name; one that is not live, whatever its number, is `-`. */
+  liveConnection(connection: number): string {
     return this.connectionNames.get(connection) ?? '-';
   }
 
@@ -246,6 +252,7 @@ export interface WorldKey {
 }
 
 const INDEX = new Set(['index']);
+const LOSING = MODEL.connection.state.losing;
 const VIEW_FIELDS: ReadonlySet<string> = new Set(['view', 'standaloneView', 'completedView']);
 // The Last-Event-ID an attached connection was opened with was judged when its response came; later only no-hang's
 // explanation quotes it and its signature reads it. The action kind that opened it is read only for signatures.
@@ -260,14 +267,15 @@ function writeConnection(writer: KeyWriter, connection: SimConnection): void {
   writer.fields(connection as unknown as Record<string, unknown>, CONNECTION_OMITTED);
 }
 
-// The exchange whose request started an execution matters only while it is attached (its cut cancels a 2026-07-28
-// execution): its canonical name then, else nothing, so equal worlds numbered apart still merge.
+// The exchange whose request started an execution matters only while it is live (its cut, or the break of a lost
+// tail, cancels a 2026-07-28 execution): its canonical name then, else nothing, so equal worlds numbered apart still
+// merge.
 const EXECUTION_OMITTED = new Set(['index', 'connection']);
 
 function writeExecution(writer: KeyWriter, execution: SimExecution): void {
   writer.token(0x40, writer.execution(execution.index)!);
   writer.fields(execution as unknown as Record<string, unknown>, EXECUTION_OMITTED);
-  writer.token(0x40, writer.attachedConnection(execution.connection));
+  writer.token(0x40, writer.liveConnection(execution.connection));
 }
 
 function writeWorld(world: World, writer: KeyWriter): void {
@@ -284,7 +292,7 @@ function writeWorld(world: World, writer: KeyWriter): void {
         break;
       case 'connections': {
         // In name order: the attach order of two clients' connections says only how their actions interleaved.
-        const named = world.attached.map((index) => [writer.connection(index), index] as const).sort(byName);
+        const named = writer.live.map((index) => [writer.connection(index), index] as const).sort(byName);
         for (const [, index] of named) writeConnection(writer, world.connections[index]!);
         break;
       }

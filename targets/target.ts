@@ -186,7 +186,7 @@ export interface ServerInstance {
 export interface StateKeyWriter {
   /** Any plain value: primitives, arrays, Maps, Sets, plain objects (shared objects are written once). */
   value(value: unknown): void;
-  /** A connection number, named by its place among the attached connections. */
+  /** A connection number, named canonically among the live connections (attached, or losing their tail). */
   connection(connection: number): string;
   /** An execution number, named by its place among the running executions; null for one that never runs again. */
   execution(execution: number): string | null;
