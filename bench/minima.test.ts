@@ -17,7 +17,7 @@ import { type KnownMinimum, MINIMA, minimaConfig } from './minima.ts';
  * of the depth below it clears every shorter depth and runs this many sequences of that depth without finding the
  * property (the whole proof is `resumecheck explore --property P --depth N`, seconds to a minute).
  */
-const PROOF_RUNS_MAX = 10_000;
+const PROOF_RUNS_MAX = 20_000;
 
 /** The depth a minimum's proof searches: its exact length, or the depth below its lower bound. */
 function proofDepth(minimum: KnownMinimum): number {
