@@ -19,8 +19,8 @@ interface Watched {
   readonly child: ChildProcess;
   readonly out: string[];
   readonly err: string[];
-  /** Resolves with the first stdout line matching `pattern` (rejects if the process exits first). */
-  line(pattern: RegExp): Promise<string>;
+  /** Resolves with the first line of stdout (or stderr) matching `pattern` (rejects if the process exits first). */
+  line(pattern: RegExp, stream?: 'out' | 'err'): Promise<string>;
   readonly exited: Promise<number | null>;
 }
 
@@ -29,7 +29,7 @@ function startCli(args: readonly string[]): Watched {
   const child = spawn(process.execPath, ['--import', 'tsx', 'cli/run.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const out: string[] = [];
   const err: string[] = [];
-  const waiting: { pattern: RegExp; resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
+  const waiting: { pattern: RegExp; stream: 'out' | 'err'; resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
   const exited = new Promise<number | null>((resolve) => {
     child.on('exit', (code) => {
       for (const waiter of waiting) waiter.reject(new Error(`exited (${String(code)}) before a line matched ${waiter.pattern}; stderr: ${err.join(' | ')}`));
@@ -48,41 +48,69 @@ function startCli(args: readonly string[]): Watched {
       }
     };
   };
-  child.stdout!.on('data', split(out, (line) => {
+  const notify = (stream: 'out' | 'err') => (line: string) => {
     for (const waiter of [...waiting]) {
-      if (!waiter.pattern.test(line)) continue;
+      if (waiter.stream !== stream || !waiter.pattern.test(line)) continue;
       waiting.splice(waiting.indexOf(waiter), 1);
       waiter.resolve(line);
     }
-  }));
-  child.stderr!.on('data', split(err, () => undefined));
+  };
+  child.stdout!.on('data', split(out, notify('out')));
+  child.stderr!.on('data', split(err, notify('err')));
   return {
     child,
     out,
     err,
     exited,
-    line: (pattern) => {
-      const seen = out.find((line) => pattern.test(line));
+    line: (pattern, stream = 'out') => {
+      const seen = (stream === 'out' ? out : err).find((line) => pattern.test(line));
       if (seen !== undefined) return Promise.resolve(seen);
-      return new Promise((resolve, reject) => waiting.push({ pattern, resolve, reject }));
+      return new Promise((resolve, reject) => waiting.push({ pattern, stream, resolve, reject }));
     },
   };
 }
 
-describe('SIGINT during explore', () => {
-  it('prints "interrupted: none up to depth N" with the counts and exits 130', { timeout: 60_000 }, async () => {
-    // Depth 8 on the reference takes minutes: the signal, sent once the search has started, ends it.
-    const run = startCli(['explore', '--target', 'reference', '--depth', '8', '--workers', '1', '--out', join(scratch, 'explore-found')]);
-    try {
-      await run.line(/^resumecheck explore: target reference, depth 8/);
-      run.child.kill('SIGINT');
-      expect(await run.exited).toBe(130);
-      const interrupted = run.out.find((line) => line.startsWith('interrupted by SIGINT'));
-      expect(interrupted, run.out.join('\n')).toMatch(/^interrupted by SIGINT: none up to depth \d+; depth \d+ of 8 was being searched \(\d+ sequences, \d+ states, /);
-      expect(run.out.some((line) => line.startsWith('explored: '))).toBe(true);
-    } finally {
-      run.child.kill('SIGKILL');
-    }
+/**
+ * Sends SIGINT once explore reports (on stderr) that it is searching depth `depth`, and reads what it printed: exit
+ * 130, the depth before it cleared, and how far into the depth it got. The depths driven into take a minute or more
+ * (seconds with one thread at depth 6): a search that read the signal only at the end of the depth would have taken
+ * the steps from all of its worlds.
+ */
+async function interruptAtDepth(args: readonly string[], depth: number, depthMax: number): Promise<{ worlds: number; of: number }> {
+  const run = startCli(['explore', '--target', 'reference', '--depth', String(depthMax), ...args, '--out', join(scratch, 'explore-found')]);
+  try {
+    await run.line(new RegExp(`^searching depth ${depth} of ${depthMax} \\(the steps from \\d+ worlds of depth ${depth - 1}\\)$`), 'err');
+    run.child.kill('SIGINT');
+    expect(await run.exited, [...run.out, ...run.err].join('\n')).toBe(130);
+    const interrupted = run.out.find((line) => line.startsWith('interrupted by SIGINT'));
+    const pattern = new RegExp(
+      `^interrupted by SIGINT: none up to depth ${depth - 1}; depth ${depth} of ${depthMax} was being searched \\(the steps from (\\d+) of the (\\d+) worlds of depth ${depth - 1} taken; \\d+ sequences, \\d+ states, `,
+    );
+    const match = pattern.exec(interrupted ?? '');
+    expect(match, run.out.join('\n')).not.toBeNull();
+    expect(run.out.some((line) => line.startsWith('explored: '))).toBe(true);
+    // No later depth was started after the signal.
+    expect(run.err.filter((line) => line.startsWith('searching depth ')).at(-1)).toMatch(new RegExp(`^searching depth ${depth} of`));
+    return { worlds: Number(match![1]), of: Number(match![2]) };
+  } finally {
+    run.child.kill('SIGKILL');
+  }
+}
+
+describe('SIGINT during explore: the depth it cleared, exit 130, the depth being searched left part-way', () => {
+  it('--depth 8, two threads, in depth 7 (each world keyed, the outcomes merged in this thread)', async () => {
+    const { worlds, of } = await interruptAtDepth(['--workers', '2'], 7, 8);
+    expect(worlds).toBeLessThan(of);
+  });
+
+  it('--depth 7, two threads, in depth 7 (the last: its worlds judged in chunks shared out)', async () => {
+    const { worlds, of } = await interruptAtDepth(['--workers', '2'], 7, 7);
+    expect(worlds).toBeLessThan(of);
+  });
+
+  it('--depth 8, one thread, in depth 6', async () => {
+    const { worlds, of } = await interruptAtDepth(['--workers', '1'], 6, 8);
+    expect(worlds).toBeLessThan(of);
   });
 });
 
