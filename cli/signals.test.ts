@@ -115,7 +115,7 @@ describe('SIGINT during explore: the depth it cleared, exit 130, the depth being
 });
 
 describe('a fuzz over the wire', () => {
-  it('SIGINT: the summary, JUnit and page asked for are written with what was done, no temporary file left', { timeout: 90_000 }, async () => {
+  it('SIGINT: the summary, JUnit and page asked for are written with what was done, no temporary file left', async () => {
     const directory = join(scratch, 'wire-interrupted');
     const files = { summary: join(directory, 'summary.json'), junit: join(directory, 'junit.xml'), html: join(directory, 'page.html') };
     const run = startCli([
@@ -139,7 +139,7 @@ describe('a fuzz over the wire', () => {
     }
   });
 
-  it('a served server that crashes mid-run: exit 3, one line saying so, the summary and JUnit written', { timeout: 60_000 }, async () => {
+  it('a served server that crashes mid-run: exit 3, one line saying so, the summary and JUnit written', async () => {
     const directory = join(scratch, 'wire-crashed');
     const summaryPath = join(directory, 'summary.json');
     const junitPath = join(directory, 'junit.xml');
@@ -177,6 +177,17 @@ function ciFolder(name: string): string {
   return folder;
 }
 
+/**
+ * Resolves once `reached()` holds, looking again on each turn of a 20 ms poll; rejects with `why` once `ended()` (the
+ * process watched exited first). No bound of its own: vitest's guard is the only one.
+ */
+async function until(reached: () => boolean, ended: () => boolean, why: string): Promise<void> {
+  while (!reached()) {
+    if (ended()) throw new Error(why);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** The shell script of a step of the nightly workflow, by its name. */
 function workflowStep(name: string): string {
   const workflow = readFileSync(join(ROOT, '.github', 'workflows', 'nightly-fuzz.yml'), 'utf8');
@@ -191,7 +202,7 @@ function workflowStep(name: string): string {
 }
 
 describe('a CI cancel (a signal to the process the runner started, alone)', () => {
-  it("the nightly job's Fuzz step passes it on: the fuzz writes its JSON with what it found, the step ends", { timeout: 90_000 }, async () => {
+  it("the nightly job's Fuzz step passes it on: the fuzz writes its JSON with what it found, the step ends", async () => {
     const folder = ciFolder('nightly');
     const found = join(folder, 'found');
     const step = spawn('bash', ['-e', '-c', workflowStep('Fuzz')], {
@@ -199,13 +210,14 @@ describe('a CI cancel (a signal to the process the runner started, alone)', () =
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, TARGET: 'no-owner-check', BUDGET: '10m', SEED: '1', SHARD: '1/4' },
     });
-    const exited = new Promise<number | null>((resolve) => step.on('exit', (code) => resolve(code)));
+    let ended = false;
+    const exited = new Promise<number | null>((resolve) => step.on('exit', (code) => {
+      ended = true;
+      resolve(code);
+    }));
     try {
       // A trace in found/ is written once the fuzz runs with its handlers in place; the search then goes on for minutes.
-      for (let polls = 0; !(existsSync(found) && readdirSync(found).some((file) => file.startsWith('no-owner-check--'))); polls += 1) {
-        if (polls > 1_500) throw new Error('no trace was written');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await until(() => existsSync(found) && readdirSync(found).some((file) => file.startsWith('no-owner-check--')), () => ended, 'the step ended before a trace was written');
       step.kill('SIGINT');
       // The fuzz exits 1 (a counterexample, judged by the verdict step), which the step itself does not fail on.
       expect(await exited).toBe(0);
@@ -217,7 +229,7 @@ describe('a CI cancel (a signal to the process the runner started, alone)', () =
     }
   });
 
-  it("the README's CI step (exec ./node_modules/.bin/resumecheck …): the signal reaches resumecheck, which stops", { timeout: 90_000 }, async () => {
+  it("the README's CI step (exec ./node_modules/.bin/resumecheck …): the signal reaches resumecheck, which stops", async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const line = /^ {8}run: (exec \.\/node_modules\/\.bin\/resumecheck check-store .*)$/m.exec(readme)?.[1];
     expect(line, 'the README CI step runs the installed binary with exec').toBeDefined();
@@ -225,7 +237,11 @@ describe('a CI cancel (a signal to the process the runner started, alone)', () =
     mkdirSync(join(folder, 'src'));
     symlinkSync(join(ROOT, 'check-store', 'fixtures', 'core-store.ts'), join(folder, 'src', 'event-store.ts'));
     const step = spawn('bash', ['-e', '-c', line!], { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => step.on('exit', (code, signal) => resolve({ code, signal })));
+    let ended = false;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => step.on('exit', (code, signal) => {
+      ended = true;
+      resolve({ code, signal });
+    }));
     try {
       // After exec the process the runner started is resumecheck itself: its command line says so.
       const command = (): string => {
@@ -235,10 +251,7 @@ describe('a CI cancel (a signal to the process the runner started, alone)', () =
           return '';
         }
       };
-      for (let polls = 0; !/node .*resumecheck check-store/.test(command()); polls += 1) {
-        if (polls > 1_500) throw new Error(`the step's process never became resumecheck: ${command()}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await until(() => /node .*resumecheck check-store/.test(command()), () => ended, "the step ended before its process became resumecheck");
       step.kill('SIGINT');
       const { code, signal } = await exited;
       // resumecheck got the signal itself: it exits 130 (or dies of SIGINT), where npx would have left it running.
