@@ -2,7 +2,7 @@
 // directly, with overlapping calls) and end to end (inside the real SDK transport, judged against sdk-core so the
 // transport's own defects do not fail the store). The CLI's check-store command is a printer around it.
 
-import { replayCommand } from '../traces/trace-execution.ts';
+import { replayCommand, shellQuote } from '../traces/trace-execution.ts';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeClientFault } from '../properties/client-fault.ts';
@@ -16,7 +16,7 @@ import { SHARED_ISOLATION_NOTE, type Severity, contractProperty } from './contra
 import { type ContractConfig, DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONTRACT_CONFIG } from './contract-world.ts';
 import { type EndToEndFinding, type EndToEndProgress, type TransportDefect, checkEndToEnd } from './end-to-end.ts';
 import { endToEndSeverity, endToEndStoreDid } from './end-to-end-properties.ts';
-import { type ContractTrace, writeContractTrace } from './store-traces.ts';
+import { type ContractTrace, contractReplayArgs, writeContractTrace } from './store-traces.ts';
 import { writeTrace } from '../traces/store.ts';
 import { withTimeout } from '../targets/module/clock.ts';
 
@@ -163,10 +163,6 @@ function sourceOf(store: StoreInput): StoreSource {
     throw new StoreModuleError('checkEventStore takes a factory function, a module path, a file URL or { path, exportName }');
   }
   return moduleSource({ path: store.path, exportName: store.exportName ?? null });
-}
-
-function quote(argument: string): string {
-  return /^[\w./:@=+-]+$/.test(argument) ? argument : `'${argument.replaceAll("'", "'\\''")}'`;
 }
 
 function shown(path: string): string {
@@ -444,7 +440,9 @@ function contractViolation(finding: ContractFinding, options: { out: string | nu
     shrinkCut: finding.shrinkCut,
     flaky: finding.flaky,
     file,
-    replay: file === null ? null : `npx resumecheck check-store --replay ${quote(file)}`,
+    // The trace names its module, which --replay imports only when the command line names it too (a factory given as
+    // a function has no module to name: --replay alone then says to give one).
+    replay: file === null ? null : trace.store === null ? `npx resumecheck check-store --replay ${shellQuote(file)}` : `npx resumecheck ${contractReplayArgs(file, trace.store)}`,
     note: property.name === 'session-isolation' && options.shared ? SHARED_ISOLATION_NOTE : null,
     triggeredBy: null,
     actions: null,

@@ -19,7 +19,8 @@ import { DEFAULT_CALL_TIMEOUT_MS } from './contract-world.ts';
 import { replayContractTrace } from './contract-check.ts';
 import { SHARED_ISOLATION_NOTE, contractProperty } from './contract-properties.ts';
 import type { ContractStep } from './contract-world.ts';
-import { type ContractTrace, readContractTrace } from './store-traces.ts';
+import { type ContractTrace, contractReplayArgs, readContractTrace } from './store-traces.ts';
+import { checkTraceExecution } from '../cli/trace-target.ts';
 
 /** Where the command writes lines. */
 export interface CommandIo {
@@ -154,10 +155,15 @@ function jsonOf(result: StoreCheckResult | null, extra: { config: Record<string,
   }));
 }
 
-async function replay(file: string, ref: StoreModuleRef | null, json: boolean, io: CommandIo): Promise<number> {
+async function replay(file: string, ref: StoreModuleRef | null, allowed: boolean, json: boolean, io: CommandIo): Promise<number> {
   const trace = readContractTrace(file);
   const store = ref ?? trace.store;
   if (store === null) throw new UsageError(`${file}: the store was given to checkEventStore as a function; name its MODULE: check-store MODULE --replay FILE`);
+  // A trace is data: the module it names is imported only when the command line names it (MODULE) or opts in.
+  if (ref === null) {
+    const execution = { kind: 'module' as const, what: store.path, flag: `it as MODULE (${contractReplayArgs(file, store)})` };
+    checkTraceExecution(file, execution, { allowed, io, named: 'its store', names: 'its store' });
+  }
   checkStoreModulePath(store);
   const source: StoreSource = moduleSource(store);
   const result = await replayContractTrace(source, trace);
@@ -213,7 +219,8 @@ export async function commandCheckStore({ values, positionals }: ParsedArgs, io:
   const exportName = (values.export as string | undefined) ?? null;
   const ref: StoreModuleRef | null = modulePath === undefined ? null : { path: modulePath, exportName };
   const json = values.json === true;
-  if (values.replay !== undefined) return replay(values.replay as string, ref, json, io);
+  if (values.replay !== undefined) return replay(values.replay as string, ref, values['allow-trace-command'] === true, json, io);
+  if (values['allow-trace-command'] === true) throw new UsageError('--allow-trace-command goes with --replay FILE');
   if (ref === null) throw new UsageError(`check-store needs a MODULE; usage: ${CHECK_STORE_USAGE}`);
   const shared = values.shared === true;
   const durable = values.durable === true;

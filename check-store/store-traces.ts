@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StoreModuleError, type StoreModuleRef } from '../targets/module/store-module.ts';
+import { shellQuote } from '../traces/trace-execution.ts';
 import { CONTRACT_PROPERTY_NAMES, type ContractPropertyName } from './contract-properties.ts';
 import { type ContractConfig, type ContractStep, type ContractViolation, DEFAULT_CALL_TIMEOUT_MS } from './contract-world.ts';
 
@@ -53,6 +54,14 @@ function writeAtomically(directory: string, name: string, text: string): { path:
 
 function hashOf(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/**
+ * The command line naming a contract trace's store module as check-store's MODULE (and its export), the way to replay
+ * the trace at `file`: a trace is data, so `--replay FILE` alone imports nothing it names.
+ */
+export function contractReplayArgs(file: string, store: StoreModuleRef): string {
+  return `check-store ${shellQuote(store.path)}${store.exportName === null ? '' : ` --export ${shellQuote(store.exportName)}`} --replay ${shellQuote(file)}`;
 }
 
 /** Writes a contract trace into `directory`; an equal trace already there is left as it is. */

@@ -280,7 +280,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: "check a server author's EventStore module: its contract, then end to end inside the SDK transport",
     usage: [
       'MODULE [--export NAME] [--shared] [--durable] [--strict[=advice]] [--runs N] [--seed S] [--call-timeout D] [--steps N] [--sessions N] [--streams N] [--events N] [--window N] [--restarts N] [--out DIR] [--json]',
-      '[MODULE] --replay FILE',
+      'MODULE [--export NAME] --replay FILE',
+      '--replay FILE --allow-trace-command',
     ],
     positionals: [{ name: 'MODULE', help: 'a .js, .mjs or .ts file exporting a factory (context) => EventStore (.ts needs tsx installed)' }],
     options: {
@@ -298,12 +299,14 @@ export const COMMANDS: readonly CommandSpec[] = [
       runs: { type: 'string', value: 'N', help: `runs per phase, 1–1000000 (default ${CHECK_STORE_HELP_RUNS})` },
       seed: SEED_OPTION,
       out: OUT_OPTION,
-      replay: { type: 'string', value: 'FILE', help: 'run a contract trace written by check-store again (MODULE overrides the one it names)' },
+      replay: { type: 'string', value: 'FILE', help: 'run a contract trace written by check-store again on MODULE (the store it names is imported only with --allow-trace-command)' },
+      'allow-trace-command': { ...ALLOW_TRACE_COMMAND_OPTION, help: 'with --replay and no MODULE: import the module the trace names, saying so first (default: exit 2 saying what it would import)' },
       json: JSON_OPTION,
     },
     notes: [
-      'A contract trace names the module by its path relative to the directory it was made in (or absolute); to replay it ' +
-        'elsewhere, give MODULE: resumecheck check-store ./path/to/store.ts --replay FILE.',
+      'A contract trace names the module by its path relative to the directory it was made in (or absolute). A trace is data, ' +
+        'never a command: --replay FILE imports the module given as MODULE, or the one the trace names only with ' +
+        '--allow-trace-command (which prints what it imports first); without either it exits 2 saying what the trace would import.',
     ],
     load: async () => (await import('../check-store/command.ts')).commandCheckStore,
   },

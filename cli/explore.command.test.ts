@@ -46,6 +46,10 @@ describe('resumecheck explore', () => {
     expect(text).toMatch(/explored: \d+ sequences \(\d+ at the deepest depth\), \d+ states judged \(distinct ones short of depth 5, every one at it\), \d+ steps skipped by sleep sets, [\d.]+ s \(\d+ states\/s\)/);
     expect(text).toMatch(/shortest counterexample: 4 steps/);
     expect(text).toMatch(/✗ no-cross-session-delivery violated by no-owner-check/);
+    // Each depth as it starts, on stderr, with the worlds its steps start from; none after the one it was found in.
+    expect(result.err).toHaveLength(4);
+    expect(result.err[0]).toBe('searching depth 1 of 5 (the steps from 1 world of depth 0)');
+    expect(result.err[3]).toMatch(/^searching depth 4 of 5 \(the steps from \d+ worlds of depth 3\)$/);
     const files = readdirSync(out);
     expect(files).toHaveLength(1);
     expect(text).toContain(`replay it:     npx resumecheck replay`);
@@ -137,7 +141,8 @@ describe('explore on a client-level target', () => {
   it('seed 1: client-sdk to depth 2 replays every prefix (it says why) and finds the client MUST at its shortest, exit 1', async () => {
     const out = join(scratch, 'client');
     const result = await run(['explore', '--target', 'client-sdk', '--depth', '2', '--seed', '1', '--out', out]);
-    expect(result.err).toEqual([]);
+    // Each depth as it starts, on stderr (the replaying search counts no worlds): the first holds the counterexample.
+    expect(result.err).toEqual(['searching depth 1 of 2']);
     expect(result.code).toBe(1);
     expect(result.out[0]).toMatch(/^resumecheck explore: target client-sdk \(the client level: a real client against the reference server\), depth 2/);
     expect(result.out[1]).toBe('reduction: none (a client-level target: its world (a real SDK client) can be neither keyed nor snapshotted, so every prefix is replayed)');

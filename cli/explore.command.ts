@@ -92,9 +92,22 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
     const level = target.level === undefined ? '' : ' (the client level: a real client against the reference server)';
     io.out(`resumecheck explore: target ${target.name}${level}, depth ${depthMax}, ${clients} ${clients === 1 ? 'client' : 'clients'}, ${only ?? 'every property but the notes'}, seed ${seed}`);
   }
+  // Each depth as its search starts, on stderr (a deep one takes minutes): what a signal sent then interrupts.
+  const onDepth = (depth: number, worlds: number | null): void => {
+    io.err(`searching depth ${depth} of ${depthMax}${worlds === null ? '' : ` (the steps from ${worlds} ${worlds === 1 ? 'world' : 'worlds'} of depth ${depth - 1})`}`);
+  };
   let outcome;
   try {
-    outcome = await explore(target, config, { depthMax, runsMax, reduce, threads, threadsFrom, ...(only === undefined ? {} : { only }), signal: controller.signal });
+    outcome = await explore(target, config, {
+      depthMax,
+      runsMax,
+      reduce,
+      threads,
+      threadsFrom,
+      ...(only === undefined ? {} : { only }),
+      signal: controller.signal,
+      ...(json ? {} : { onDepth }),
+    });
   } finally {
     if (io.signals === true) {
       process.off('SIGINT', onSignal);
@@ -142,7 +155,9 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
     const interruptedCode = interruptedBy === 'SIGTERM' ? 143 : 130;
     if (json) io.out(document({ violation: null, exitCode: outcome.budget === 'interrupted' ? interruptedCode : 0 }));
     else if (outcome.budget === 'interrupted') {
-      io.out(`interrupted by ${interruptedBy ?? 'a signal'}: none up to depth ${outcome.depthCleared}; depth ${outcome.depthCleared + 1} of ${depthMax} was being searched (${outcome.runs} sequences${states === null ? '' : `, ${states} states`}, ${(elapsedMs / 1000).toFixed(1)} s)`);
+      // Breadth first, how far into the depth it got: the worlds before it whose every step was taken.
+      const searched = outcome.searched === null ? '' : `the steps from ${outcome.searched.worlds} of the ${outcome.searched.of} ${outcome.searched.of === 1 ? 'world' : 'worlds'} of depth ${outcome.depthCleared} taken; `;
+      io.out(`interrupted by ${interruptedBy ?? 'a signal'}: none up to depth ${outcome.depthCleared}; depth ${outcome.depthCleared + 1} of ${depthMax} was being searched (${searched}${outcome.runs} sequences${states === null ? '' : `, ${states} states`}, ${(elapsedMs / 1000).toFixed(1)} s)`);
     } else if (outcome.budgetSpent) io.out(`? budget spent (${budgetOf(outcome.budget, runsMax)}): no violation up to depth ${outcome.depthCleared}, but depth ${depthMax} was not cleared`);
     else io.out(`✓ none up to ${depthMax} steps: no sequence of up to ${depthMax} steps violates ${only ?? 'any property'}`);
     return outcome.budget === 'interrupted' ? interruptedCode : 0;

@@ -170,41 +170,42 @@ describe('--min-coverage', () => {
   });
 });
 
-/** Collects a child's stdout and resolves once a line matches. */
-function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
+/**
+ * Resolves with the first line of a child's stdout that matches `pattern`; rejects if the child exits first. No clock:
+ * the test's own guard (vitest.config.ts) is the only bound.
+ */
+function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
   return new Promise((resolve, reject) => {
     let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms; got:\n${buffer}`)), timeoutMs);
     child.stdout!.on('data', (chunk: Buffer) => {
       buffer += chunk.toString('utf8');
       const line = buffer.split('\n').find((candidate) => pattern.test(candidate));
-      if (line !== undefined) {
-        clearTimeout(timer);
-        resolve(line);
-      }
+      if (line !== undefined) resolve(line);
     });
+    child.on('exit', (code) => reject(new Error(`exited (${String(code)}) before a line matched ${pattern}; got:\n${buffer}`)));
   });
 }
 
-describe('SIGINT during fuzz --time 60s (seed 1)', () => {
-  it('stops within seconds, writes the summary and keeps every trace found, with no temporary file left', async () => {
+describe('SIGINT during fuzz --time 1h (seed 1)', () => {
+  it('stops, writes the summary and keeps every trace found, with no temporary file left', async () => {
     const out = join(scratch, 'interrupted-found');
     const summary = join(scratch, 'interrupted-summary.json');
-    const child = spawn(process.execPath, ['bin/resumecheck.mjs', 'fuzz', '--target', 'counter-ids', '--time', '60s', '--out', out, '--no-corpus', '--summary', summary, '--strict=advice'], {
+    // An hour's budget: only the signal ends the run within the test's guard, whatever the machine's load.
+    const child = spawn(process.execPath, ['bin/resumecheck.mjs', 'fuzz', '--target', 'counter-ids', '--time', '1h', '--out', out, '--no-corpus', '--summary', summary, '--strict=advice'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      await waitForLine(child, /^found \S+ in run \d+/, 30_000);
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      // Signalled once the fuzz says it found something: the state the signal must keep.
+      await waitForLine(child, /^found \S+ in run \d+/);
       child.kill('SIGINT');
-      const code = await Promise.race([exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 10_000))]);
+      const code = await exited;
       const document = JSON.parse(readFileSync(summary, 'utf8')) as Summary;
       // At --strict=advice every finding fails but one a client's own fault triggered; which is found first before the
       // signal depends on timing, so the exit code is read against the findings kept: 1 with a failing one, else 130.
       expect(code).toBe(document.violations.some((violation) => (violation as { fails?: boolean }).fails === true) ? 1 : 130);
       expect(document.interrupted).toBe('SIGINT');
-      expect(document.elapsedMs).toBeLessThan(30_000);
       expect(document.violations.length).toBeGreaterThan(0);
       const files = readdirSync(out);
       expect(files.filter((name) => name.endsWith('.tmp'))).toEqual([]);

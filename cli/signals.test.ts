@@ -19,8 +19,8 @@ interface Watched {
   readonly child: ChildProcess;
   readonly out: string[];
   readonly err: string[];
-  /** Resolves with the first stdout line matching `pattern` (rejects if the process exits first). */
-  line(pattern: RegExp): Promise<string>;
+  /** Resolves with the first line of stdout (or stderr) matching `pattern` (rejects if the process exits first). */
+  line(pattern: RegExp, stream?: 'out' | 'err'): Promise<string>;
   readonly exited: Promise<number | null>;
 }
 
@@ -29,7 +29,7 @@ function startCli(args: readonly string[]): Watched {
   const child = spawn(process.execPath, ['--import', 'tsx', 'cli/run.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const out: string[] = [];
   const err: string[] = [];
-  const waiting: { pattern: RegExp; resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
+  const waiting: { pattern: RegExp; stream: 'out' | 'err'; resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
   const exited = new Promise<number | null>((resolve) => {
     child.on('exit', (code) => {
       for (const waiter of waiting) waiter.reject(new Error(`exited (${String(code)}) before a line matched ${waiter.pattern}; stderr: ${err.join(' | ')}`));
@@ -48,46 +48,74 @@ function startCli(args: readonly string[]): Watched {
       }
     };
   };
-  child.stdout!.on('data', split(out, (line) => {
+  const notify = (stream: 'out' | 'err') => (line: string) => {
     for (const waiter of [...waiting]) {
-      if (!waiter.pattern.test(line)) continue;
+      if (waiter.stream !== stream || !waiter.pattern.test(line)) continue;
       waiting.splice(waiting.indexOf(waiter), 1);
       waiter.resolve(line);
     }
-  }));
-  child.stderr!.on('data', split(err, () => undefined));
+  };
+  child.stdout!.on('data', split(out, notify('out')));
+  child.stderr!.on('data', split(err, notify('err')));
   return {
     child,
     out,
     err,
     exited,
-    line: (pattern) => {
-      const seen = out.find((line) => pattern.test(line));
+    line: (pattern, stream = 'out') => {
+      const seen = (stream === 'out' ? out : err).find((line) => pattern.test(line));
       if (seen !== undefined) return Promise.resolve(seen);
-      return new Promise((resolve, reject) => waiting.push({ pattern, resolve, reject }));
+      return new Promise((resolve, reject) => waiting.push({ pattern, stream, resolve, reject }));
     },
   };
 }
 
-describe('SIGINT during explore', () => {
-  it('prints "interrupted: none up to depth N" with the counts and exits 130', { timeout: 60_000 }, async () => {
-    // Depth 8 on the reference takes minutes: the signal, sent once the search has started, ends it.
-    const run = startCli(['explore', '--target', 'reference', '--depth', '8', '--workers', '1', '--out', join(scratch, 'explore-found')]);
-    try {
-      await run.line(/^resumecheck explore: target reference, depth 8/);
-      run.child.kill('SIGINT');
-      expect(await run.exited).toBe(130);
-      const interrupted = run.out.find((line) => line.startsWith('interrupted by SIGINT'));
-      expect(interrupted, run.out.join('\n')).toMatch(/^interrupted by SIGINT: none up to depth \d+; depth \d+ of 8 was being searched \(\d+ sequences, \d+ states, /);
-      expect(run.out.some((line) => line.startsWith('explored: '))).toBe(true);
-    } finally {
-      run.child.kill('SIGKILL');
-    }
+/**
+ * Sends SIGINT once explore reports (on stderr) that it is searching depth `depth`, and reads what it printed: exit
+ * 130, the depth before it cleared, and how far into the depth it got. The depths driven into take a minute or more
+ * (seconds with one thread at depth 6): a search that read the signal only at the end of the depth would have taken
+ * the steps from all of its worlds.
+ */
+async function interruptAtDepth(args: readonly string[], depth: number, depthMax: number): Promise<{ worlds: number; of: number }> {
+  const run = startCli(['explore', '--target', 'reference', '--depth', String(depthMax), ...args, '--out', join(scratch, 'explore-found')]);
+  try {
+    await run.line(new RegExp(`^searching depth ${depth} of ${depthMax} \\(the steps from \\d+ worlds of depth ${depth - 1}\\)$`), 'err');
+    run.child.kill('SIGINT');
+    expect(await run.exited, [...run.out, ...run.err].join('\n')).toBe(130);
+    const interrupted = run.out.find((line) => line.startsWith('interrupted by SIGINT'));
+    const pattern = new RegExp(
+      `^interrupted by SIGINT: none up to depth ${depth - 1}; depth ${depth} of ${depthMax} was being searched \\(the steps from (\\d+) of the (\\d+) worlds of depth ${depth - 1} taken; \\d+ sequences, \\d+ states, `,
+    );
+    const match = pattern.exec(interrupted ?? '');
+    expect(match, run.out.join('\n')).not.toBeNull();
+    expect(run.out.some((line) => line.startsWith('explored: '))).toBe(true);
+    // No later depth was started after the signal.
+    expect(run.err.filter((line) => line.startsWith('searching depth ')).at(-1)).toMatch(new RegExp(`^searching depth ${depth} of`));
+    return { worlds: Number(match![1]), of: Number(match![2]) };
+  } finally {
+    run.child.kill('SIGKILL');
+  }
+}
+
+describe('SIGINT during explore: the depth it cleared, exit 130, the depth being searched left part-way', () => {
+  it('--depth 8, two threads, in depth 7 (each world keyed, the outcomes merged in this thread)', async () => {
+    const { worlds, of } = await interruptAtDepth(['--workers', '2'], 7, 8);
+    expect(worlds).toBeLessThan(of);
+  });
+
+  it('--depth 7, two threads, in depth 7 (the last: its worlds judged in chunks shared out)', async () => {
+    const { worlds, of } = await interruptAtDepth(['--workers', '2'], 7, 7);
+    expect(worlds).toBeLessThan(of);
+  });
+
+  it('--depth 8, one thread, in depth 6', async () => {
+    const { worlds, of } = await interruptAtDepth(['--workers', '1'], 6, 8);
+    expect(worlds).toBeLessThan(of);
   });
 });
 
 describe('a fuzz over the wire', () => {
-  it('SIGINT: the summary, JUnit and page asked for are written with what was done, no temporary file left', { timeout: 90_000 }, async () => {
+  it('SIGINT: the summary, JUnit and page asked for are written with what was done, no temporary file left', async () => {
     const directory = join(scratch, 'wire-interrupted');
     const files = { summary: join(directory, 'summary.json'), junit: join(directory, 'junit.xml'), html: join(directory, 'page.html') };
     const run = startCli([
@@ -111,7 +139,7 @@ describe('a fuzz over the wire', () => {
     }
   });
 
-  it('a served server that crashes mid-run: exit 3, one line saying so, the summary and JUnit written', { timeout: 60_000 }, async () => {
+  it('a served server that crashes mid-run: exit 3, one line saying so, the summary and JUnit written', async () => {
     const directory = join(scratch, 'wire-crashed');
     const summaryPath = join(directory, 'summary.json');
     const junitPath = join(directory, 'junit.xml');
@@ -149,6 +177,17 @@ function ciFolder(name: string): string {
   return folder;
 }
 
+/**
+ * Resolves once `reached()` holds, looking again on each turn of a 20 ms poll; rejects with `why` once `ended()` (the
+ * process watched exited first). No bound of its own: vitest's guard is the only one.
+ */
+async function until(reached: () => boolean, ended: () => boolean, why: string): Promise<void> {
+  while (!reached()) {
+    if (ended()) throw new Error(why);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** The shell script of a step of the nightly workflow, by its name. */
 function workflowStep(name: string): string {
   const workflow = readFileSync(join(ROOT, '.github', 'workflows', 'nightly-fuzz.yml'), 'utf8');
@@ -163,7 +202,7 @@ function workflowStep(name: string): string {
 }
 
 describe('a CI cancel (a signal to the process the runner started, alone)', () => {
-  it("the nightly job's Fuzz step passes it on: the fuzz writes its JSON with what it found, the step ends", { timeout: 90_000 }, async () => {
+  it("the nightly job's Fuzz step passes it on: the fuzz writes its JSON with what it found, the step ends", async () => {
     const folder = ciFolder('nightly');
     const found = join(folder, 'found');
     const step = spawn('bash', ['-e', '-c', workflowStep('Fuzz')], {
@@ -171,13 +210,14 @@ describe('a CI cancel (a signal to the process the runner started, alone)', () =
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, TARGET: 'no-owner-check', BUDGET: '10m', SEED: '1', SHARD: '1/4' },
     });
-    const exited = new Promise<number | null>((resolve) => step.on('exit', (code) => resolve(code)));
+    let ended = false;
+    const exited = new Promise<number | null>((resolve) => step.on('exit', (code) => {
+      ended = true;
+      resolve(code);
+    }));
     try {
       // A trace in found/ is written once the fuzz runs with its handlers in place; the search then goes on for minutes.
-      for (let polls = 0; !(existsSync(found) && readdirSync(found).some((file) => file.startsWith('no-owner-check--'))); polls += 1) {
-        if (polls > 1_500) throw new Error('no trace was written');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await until(() => existsSync(found) && readdirSync(found).some((file) => file.startsWith('no-owner-check--')), () => ended, 'the step ended before a trace was written');
       step.kill('SIGINT');
       // The fuzz exits 1 (a counterexample, judged by the verdict step), which the step itself does not fail on.
       expect(await exited).toBe(0);
@@ -189,7 +229,7 @@ describe('a CI cancel (a signal to the process the runner started, alone)', () =
     }
   });
 
-  it("the README's CI step (exec ./node_modules/.bin/resumecheck …): the signal reaches resumecheck, which stops", { timeout: 90_000 }, async () => {
+  it("the README's CI step (exec ./node_modules/.bin/resumecheck …): the signal reaches resumecheck, which stops", async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const line = /^ {8}run: (exec \.\/node_modules\/\.bin\/resumecheck check-store .*)$/m.exec(readme)?.[1];
     expect(line, 'the README CI step runs the installed binary with exec').toBeDefined();
@@ -197,7 +237,11 @@ describe('a CI cancel (a signal to the process the runner started, alone)', () =
     mkdirSync(join(folder, 'src'));
     symlinkSync(join(ROOT, 'check-store', 'fixtures', 'core-store.ts'), join(folder, 'src', 'event-store.ts'));
     const step = spawn('bash', ['-e', '-c', line!], { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => step.on('exit', (code, signal) => resolve({ code, signal })));
+    let ended = false;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => step.on('exit', (code, signal) => {
+      ended = true;
+      resolve({ code, signal });
+    }));
     try {
       // After exec the process the runner started is resumecheck itself: its command line says so.
       const command = (): string => {
@@ -207,10 +251,7 @@ describe('a CI cancel (a signal to the process the runner started, alone)', () =
           return '';
         }
       };
-      for (let polls = 0; !/node .*resumecheck check-store/.test(command()); polls += 1) {
-        if (polls > 1_500) throw new Error(`the step's process never became resumecheck: ${command()}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await until(() => /node .*resumecheck check-store/.test(command()), () => ended, "the step ended before its process became resumecheck");
       step.kill('SIGINT');
       const { code, signal } = await exited;
       // resumecheck got the signal itself: it exits 130 (or dies of SIGINT), where npx would have left it running.

@@ -1,11 +1,14 @@
-// A trace is data, never a command: replay, shrink, render and fuzz's corpus replay never start a shell command or
-// import a module a trace names (serve:CMD, module:PATH) unless the user names it too or passes --allow-trace-command.
+// A trace is data, never a command: replay, shrink, render, fuzz's corpus replay and check-store --replay never start a
+// shell command or import a module a trace names (serve:CMD, module:PATH, a contract trace's store) unless the user
+// names it too or passes --allow-trace-command.
 // Each command here would leave a file behind if it ran: a real child process for serve:, a real import for module:.
 
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CONTRACT_CONFIG } from '../check-store/contract-world.ts';
+import { CONTRACT_TRACE_FORMAT, CONTRACT_TRACE_FORMAT_VERSION, type ContractTrace, serializeContractTrace } from '../check-store/store-traces.ts';
 import { resolveConfig } from '../sim/config.ts';
 import { recordTrace } from '../sim/fuzz.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
@@ -24,6 +27,49 @@ const command = `node -e "require('node:fs').writeFileSync(process.argv[1], '')"
 const modulePath = join(scratch, 'store.mjs');
 writeFileSync(modulePath, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(imported)}, '');\nexport default () => ({});\n`);
 
+/** The file the store module of the contract trace creates when it is imported. */
+const storeImported = join(scratch, 'store-imported');
+/** A store module (a working one: a list of events) whose import leaves a file behind. */
+const storeModulePath = join(scratch, 'list-store.mjs');
+writeFileSync(
+  storeModulePath,
+  [
+    "import { writeFileSync } from 'node:fs';",
+    `writeFileSync(${JSON.stringify(storeImported)}, '');`,
+    'export default () => {',
+    '  const events = [];',
+    '  return {',
+    '    async storeEvent(streamId, message) { const eventId = `${streamId}.${events.length}`; events.push({ eventId, streamId, message }); return eventId; },',
+    '    async replayEventsAfter(lastEventId, { send }) {',
+    '      const at = events.findIndex((event) => event.eventId === lastEventId);',
+    "      if (at < 0) return '';",
+    '      for (const event of events.slice(at + 1)) if (event.streamId === events[at].streamId) await send(event.eventId, event.message);',
+    '      return events[at].streamId;',
+    '    },',
+    '  };',
+    '};',
+    '',
+  ].join('\n'),
+);
+
+/** A contract trace (check-store's own format) naming `storeModulePath` as its store: no operations, a verdict to re-check. */
+function contractTraceNamingTheStore(): string {
+  const trace: ContractTrace = {
+    format: CONTRACT_TRACE_FORMAT,
+    formatVersion: CONTRACT_TRACE_FORMAT_VERSION,
+    resumecheckVersion: 'test',
+    store: { path: storeModulePath, exportName: null },
+    config: { ...DEFAULT_CONTRACT_CONFIG, seed: 'trace-target', shared: false },
+    choices: [],
+    steps: [],
+    verdict: { property: 'replay-exact', step: 0, explanation: 'recorded by the test' },
+    shrink: null,
+  };
+  const path = join(scratch, 'store-contract.json');
+  writeFileSync(path, serializeContractTrace(trace));
+  return path;
+}
+
 async function traceNaming(target: string, name: string, directory = scratch): Promise<string> {
   const trace = await recordTrace(referenceTarget, resolveConfig({ seed: 'trace-target' }), [0, 0, 0], null);
   const path = join(directory, name);
@@ -34,6 +80,7 @@ async function traceNaming(target: string, name: string, directory = scratch): P
 beforeEach(() => {
   rmSync(served, { force: true });
   rmSync(imported, { force: true });
+  rmSync(storeImported, { force: true });
 });
 
 describe('traceExecution: what a target name would run', () => {
@@ -120,5 +167,43 @@ describe("fuzz's corpus replay", () => {
     const lines = result.err.filter((line) => line.includes('a command or a module'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('2 stored traces');
+  });
+});
+
+describe('a check-store contract trace (its store module)', () => {
+  it('check-store --replay: exit 2, one line saying what it would import and how to allow it; the module was not imported', async () => {
+    const file = contractTraceNamingTheStore();
+    const result = await runInProcess(['check-store', '--replay', file]);
+    expect(result.code).toBe(2);
+    expect(result.out).toEqual([]);
+    expect(result.err).toHaveLength(1);
+    expect(result.err[0]).toContain(`would import the module ${JSON.stringify(storeModulePath)}`);
+    expect(result.err[0]).toContain(`check-store ${storeModulePath} --replay ${file}`);
+    expect(result.err[0]).toContain('--allow-trace-command');
+    expect(existsSync(storeImported)).toBe(false);
+  });
+
+  it('check-store --replay --allow-trace-command imports it, saying so first', async () => {
+    const file = contractTraceNamingTheStore();
+    const result = await runInProcess(['check-store', '--replay', file, '--allow-trace-command']);
+    expect(result.err[0]).toBe(`resumecheck: --allow-trace-command: ${file} names its store; about to import the module ${JSON.stringify(storeModulePath)}`);
+    expect(existsSync(storeImported)).toBe(true);
+    expect(result.out[0]).toMatch(/^✓ .*: no contract violation by /);
+    expect(result.code).toBe(0);
+  });
+
+  it('check-store MODULE --replay: the module the command line names is imported, with no opt-in', async () => {
+    const file = contractTraceNamingTheStore();
+    const result = await runInProcess(['check-store', storeModulePath, '--replay', file]);
+    expect(result.err).toEqual([]);
+    expect(existsSync(storeImported)).toBe(true);
+    expect(result.code).toBe(0);
+  });
+
+  it('--allow-trace-command without --replay is bad input', async () => {
+    const result = await runInProcess(['check-store', storeModulePath, '--allow-trace-command']);
+    expect(result.code).toBe(2);
+    expect(result.err).toEqual(['resumecheck: --allow-trace-command goes with --replay FILE']);
+    expect(existsSync(storeImported)).toBe(false);
   });
 });

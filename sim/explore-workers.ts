@@ -4,9 +4,11 @@
 // shared counter. At the last depth (at depth 8 on the reference nine in ten of the steps) a chunk's worlds' actions
 // are taken and judged; at a depth before it each action's world is keyed and judged and the outcome recorded, for
 // this thread to merge into the one visited set. Chunks are read in chunk order, so the outcome is the one a single
-// thread would have reached.
+// thread would have reached. This thread takes its chunks one at a time, giving the event loop a turn between two, so
+// a signal's handler runs within a chunk; a signal then stops every thread at the entry it is on.
 
 import type { Target } from '../targets/target.ts';
+import { macrotaskTurn } from './clock.ts';
 import { EXPLORE_THREADS_MAX, type SimConfig } from './config.ts';
 import type { FrontierOptions, KeyedChunk, KeyedChunks, LeafBudget, LeafChunks, LeafCounts, LeafLevel, LevelPool, LeafStop, Walker } from './frontier-search.ts';
 import { SLEPT, judgeLeaves, keyChildren } from './frontier-search.ts';
@@ -22,7 +24,7 @@ export const CHUNK_ENTRIES = 128;
 
 /** The shared counters of one level's judging, as indices into an Int32Array. */
 const NEXT = 0; // the next chunk to claim
-const STOP = 1; // the lowest chunk known to stop at a violation (chunks after it need not be judged)
+const STOP = 1; // the lowest chunk known to stop at a violation (chunks after it need not be judged); -1 after a signal
 const TIME = 2; // 1 once a thread met the deadline
 
 /** One level as a worker is sent it: its paths shared, its sleep sets flattened; and what to do with it. */
@@ -47,15 +49,15 @@ export interface LevelMessage {
 /** What a worker answers. */
 export type ExploreWorkerReply =
   | { readonly kind: 'ready' }
-  | { readonly kind: 'chunk'; readonly chunk: number; readonly counts: LeafCounts; readonly stop: LeafStop; readonly abandoned: boolean }
-  | { readonly kind: 'keyed'; readonly chunk: number; readonly keyed: KeyedChunk; readonly abandoned: boolean }
+  | { readonly kind: 'chunk'; readonly chunk: number; readonly counts: LeafCounts; readonly stop: LeafStop; readonly abandoned: boolean; readonly entries: number }
+  | { readonly kind: 'keyed'; readonly chunk: number; readonly keyed: KeyedChunk; readonly abandoned: boolean; readonly entries: number }
   | { readonly kind: 'judged' }
   | { readonly kind: 'failed'; readonly message: string };
 
-/** One chunk's result: its leaves judged, or its children keyed. */
+/** One chunk's result: its leaves judged, or its children keyed; and its entries whose every step was taken. */
 type ChunkResult =
-  | { readonly kind: 'chunk'; readonly counts: LeafCounts; readonly stop: LeafStop; readonly abandoned: boolean }
-  | { readonly kind: 'keyed'; readonly keyed: KeyedChunk; readonly abandoned: boolean };
+  | { readonly kind: 'chunk'; readonly counts: LeafCounts; readonly stop: LeafStop; readonly abandoned: boolean; readonly entries: number }
+  | { readonly kind: 'keyed'; readonly keyed: KeyedChunk; readonly abandoned: boolean; readonly entries: number };
 
 /** What a thread needs to claim and judge chunks of one level: the message's counters, and the level itself. */
 type Claims = Pick<LevelMessage, 'kind' | 'size' | 'chunks' | 'control' | 'done' | 'runsLeft' | 'deadline'> & { readonly level: LeafLevel };
@@ -81,33 +83,54 @@ function stopAtChunk(control: Int32Array, chunk: number): void {
   }
 }
 
-/** Claims and judges (or keys) chunks until none is left; hands each result to `onChunk`. The same in every thread. */
+/** Judges (or keys) chunk `chunk` of a level; hands its result to `onChunk`. The same in every thread. */
+function judgeChunk(walker: Walker, claims: Claims, context: KeyContext, chunk: number, onChunk: (chunk: number, result: ChunkResult) => void): void {
+  let abandoned = false;
+  const from = chunk * claims.size;
+  const to = Math.min(claims.level.count, from + claims.size);
+  // Where the chunk was abandoned (a violation in an earlier chunk, or a signal), if it was.
+  let reached = to;
+  const stop = (entry: number): boolean => {
+    abandoned = chunk > Atomics.load(claims.control, STOP);
+    if (abandoned) reached = entry;
+    return abandoned;
+  };
+  if (claims.kind === 'key') {
+    const keyed = keyChildren(walker, claims.level, from, to, context.names, claims.deadline, stop);
+    if (keyed.stop === 'violation') stopAtChunk(claims.control, chunk);
+    if (keyed.stop === 'time') Atomics.store(claims.control, TIME, 1);
+    let steps = 0;
+    for (const state of keyed.state) if (state !== SLEPT) steps += 1;
+    Atomics.add(claims.done, 0, BigInt(steps));
+    // A chunk stopped in an entry (a violation, the deadline) covers the entries before it.
+    const entries = keyed.stop === 'end' ? keyed.slots.length : keyed.slots.length - 1;
+    onChunk(chunk, { kind: 'keyed', keyed, abandoned, entries });
+    return;
+  }
+  const counts: LeafCounts = { runs: 0, slept: 0, leaves: 0 };
+  const ended = judgeLeaves(walker, claims.level, from, to, counts, { runsMax: Number.POSITIVE_INFINITY, deadline: claims.deadline }, stop);
+  if (ended.kind === 'violation') stopAtChunk(claims.control, chunk);
+  if (ended.kind === 'time') Atomics.store(claims.control, TIME, 1);
+  Atomics.add(claims.done, 0, BigInt(counts.runs));
+  const entries = ended.kind === 'end' ? reached - from : ended.entry - from;
+  onChunk(chunk, { kind: 'chunk', counts, stop: ended, abandoned, entries });
+}
+
+/** Claims and judges (or keys) chunks until none is left; hands each result to `onChunk`. A worker's loop. */
 export function judgeClaimed(walker: Walker, claims: Claims, context: KeyContext, onChunk: (chunk: number, result: ChunkResult) => void): void {
   walker.reset();
+  for (let chunk = claim(claims); chunk >= 0; chunk = claim(claims)) judgeChunk(walker, claims, context, chunk, onChunk);
+}
+
+/**
+ * This thread's loop: as {@link judgeClaimed}, with a turn of the event loop after each chunk, so that a signal's
+ * handler runs (it stops every thread through the shared stop chunk) and the workers' replies are read as they come.
+ */
+async function judgeClaimedHere(walker: Walker, claims: Claims, context: KeyContext, onChunk: (chunk: number, result: ChunkResult) => void): Promise<void> {
+  walker.reset();
   for (let chunk = claim(claims); chunk >= 0; chunk = claim(claims)) {
-    let abandoned = false;
-    const from = chunk * claims.size;
-    const to = Math.min(claims.level.count, from + claims.size);
-    const stop = (): boolean => {
-      abandoned = chunk > Atomics.load(claims.control, STOP);
-      return abandoned;
-    };
-    if (claims.kind === 'key') {
-      const keyed = keyChildren(walker, claims.level, from, to, context.names, claims.deadline, stop);
-      if (keyed.stop === 'violation') stopAtChunk(claims.control, chunk);
-      if (keyed.stop === 'time') Atomics.store(claims.control, TIME, 1);
-      let steps = 0;
-      for (const state of keyed.state) if (state !== SLEPT) steps += 1;
-      Atomics.add(claims.done, 0, BigInt(steps));
-      onChunk(chunk, { kind: 'keyed', keyed, abandoned });
-      continue;
-    }
-    const counts: LeafCounts = { runs: 0, slept: 0, leaves: 0 };
-    const ended = judgeLeaves(walker, claims.level, from, to, counts, { runsMax: Number.POSITIVE_INFINITY, deadline: claims.deadline }, stop);
-    if (ended.kind === 'violation') stopAtChunk(claims.control, chunk);
-    if (ended.kind === 'time') Atomics.store(claims.control, TIME, 1);
-    Atomics.add(claims.done, 0, BigInt(counts.runs));
-    onChunk(chunk, { kind: 'chunk', counts, stop: ended, abandoned });
+    judgeChunk(walker, claims, context, chunk, onChunk);
+    await macrotaskTurn();
   }
 }
 
@@ -185,21 +208,39 @@ export async function levelPool(target: Target, config: SimConfig, options: Fron
           entry.worker.postMessage(message);
         }),
     );
-    // This thread takes chunks too, while the workers do (a worker still loading starts on the chunks left).
-    judgeClaimed(walker, claims, context, (chunk, result) => {
-      results[chunk] = result;
+    // A signal lowers the stop chunk below every chunk: no thread claims another, each leaves its own at the entry it is
+    // on. This thread then waits for no worker (one may still be reading the level's message): the search ends there,
+    // and closing the pool stops them.
+    let onAbort = (): void => {};
+    const abandoned = new Promise<void>((resolve) => {
+      onAbort = () => {
+        stopAtChunk(control, -1);
+        resolve();
+      };
     });
-    await Promise.all(finished);
+    options.signal?.addEventListener('abort', onAbort);
+    if (options.signal?.aborted === true) onAbort();
+    try {
+      // This thread takes chunks too, while the workers do (a worker still loading starts on the chunks left).
+      await judgeClaimedHere(walker, claims, context, (chunk, result) => {
+        results[chunk] = result;
+      });
+      await Promise.race([Promise.all(finished), abandoned]);
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+    }
     for (const entry of workers) {
       entry.listener = null;
       entry.failure = null;
     }
-    return { size, results, timeUp: Atomics.load(control, TIME) !== 0 };
+    let entriesDone = 0;
+    for (const result of results) entriesDone += result?.entries ?? 0;
+    return { size, results, timeUp: Atomics.load(control, TIME) !== 0, entriesDone };
   };
   return {
     threads,
     async judge(level, walker, budget) {
-      const { size, results, timeUp } = await share('judge', level, walker, budget);
+      const { size, results, timeUp, entriesDone } = await share('judge', level, walker, budget);
       const ordered: { counts: LeafCounts; stop: LeafStop }[] = [];
       for (const result of results) {
         if (result === undefined || result.kind !== 'chunk' || result.abandoned) break;
@@ -213,11 +254,11 @@ export async function levelPool(target: Target, config: SimConfig, options: Fron
         total.slept += result.counts.slept;
         total.leaves += result.counts.leaves;
       }
-      const outcome: LeafChunks = { size, chunks: ordered, timeUp, total };
+      const outcome: LeafChunks = { size, chunks: ordered, timeUp, total, entriesDone };
       return outcome;
     },
     async key(level, walker, budget) {
-      const { results, timeUp } = await share('key', level, walker, budget);
+      const { results, timeUp, entriesDone } = await share('key', level, walker, budget);
       const ordered: KeyedChunk[] = [];
       let entries = 0;
       for (const result of results) {
@@ -227,7 +268,7 @@ export async function levelPool(target: Target, config: SimConfig, options: Fron
         if (result.keyed.stop !== 'end') break;
         entries += result.keyed.slots.length;
       }
-      const outcome: KeyedChunks = { chunks: ordered, entries, timeUp };
+      const outcome: KeyedChunks = { chunks: ordered, entries, timeUp, entriesDone };
       return outcome;
     },
     async close() {

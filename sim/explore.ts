@@ -50,6 +50,11 @@ export interface ExploreOutcome {
   readonly slept: number;
   /** Threads the wide depths were shared out among (1 but breadth first with workers asked for and a depth of 2 048 worlds or more). */
   readonly threads: number;
+  /**
+   * Interrupted breadth first: of the `of` worlds of depth `depthCleared`, those whose every step (into the depth
+   * being searched) was taken; null otherwise, and for the replaying searches.
+   */
+  readonly searched: { readonly worlds: number; readonly of: number } | null;
 }
 
 /** How to explore. */
@@ -82,6 +87,11 @@ export interface ExploreOptions {
    * turn of the event loop, every 256 sequences of a replaying search and every few hundred worlds breadth first.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Told as each depth's search starts: the depth, and breadth first the worlds of the depth before it whose steps
+   * lead there (null for the replaying searches, which do not count them).
+   */
+  readonly onDepth?: (depth: number, worlds: number | null) => void;
 }
 
 /** Replays `prefix` exactly, then stops, remembering how many actions were enabled after it. */
@@ -243,9 +253,11 @@ async function deepen(
     independence: false,
     slept: 0,
     threads: 1,
+    searched: null,
   });
   for (let depth = 1; depth <= options.depthMax; depth += 1) {
     counts.runsLastDepth = 0;
+    options.onDepth?.(depth, null);
     search.startDepth?.();
     const found = await visit([], depth);
     if (found === 'budget') return outcome(null, depth - 1, true);
@@ -340,5 +352,6 @@ async function exploreFromSnapshots(target: Target, config: SimConfig, options: 
     independence: options.independence !== false,
     slept: found.slept,
     threads: found.threads,
+    searched: found.searched,
   };
 }

@@ -39,10 +39,13 @@ export interface FrontierOptions {
   /** Worlds of a depth at least, for the threads to share its expansion out (default {@link PARALLEL_LEVEL_MIN}). */
   readonly threadsFrom?: number;
   /**
-   * Ends the search (a signal): checked between depths and every {@link INTERRUPT_CHECK_ENTRIES} entries of a depth
-   * searched in this thread, when the event loop is given a turn; the outcome's budget is then `interrupted`.
+   * Ends the search (a signal): checked between depths, every {@link INTERRUPT_CHECK_ENTRIES} entries of a depth
+   * searched or merged in this thread, and after each chunk this thread takes of a depth shared out, when the event
+   * loop is given a turn; the outcome's budget is then `interrupted`.
    */
   readonly signal?: AbortSignal;
+  /** Told as each depth's search starts: the depth, and the worlds of the depth before it whose steps lead there. */
+  readonly onDepth?: (depth: number, worlds: number) => void;
 }
 
 /** Entries of a depth expanded or judged in this thread between two turns of the event loop, when a signal may stop it. */
@@ -64,6 +67,11 @@ export interface FrontierOutcome {
   readonly slept: number;
   /** Why the search stopped short of the depth asked for: a budget, a signal (`interrupted`), or null. */
   readonly budget: 'runs' | 'time' | 'states' | 'frontier' | 'interrupted' | null;
+  /**
+   * Interrupted: of the `of` worlds of depth `depthCleared` whose steps the depth being searched takes, those whose
+   * every step was taken (in any order, by any thread); null otherwise.
+   */
+  readonly searched: { readonly worlds: number; readonly of: number } | null;
   /** Threads the wide depths were shared out among (1 unless workers were asked for and a depth was wide enough). */
   readonly threads: number;
 }
@@ -325,6 +333,7 @@ export interface LevelPool {
    * first that stopped early (a violation in a step, or the deadline), in order, for this thread to merge.
    */
   key(level: LeafLevel, walker: Walker, budget: LeafBudget & { readonly runsLeft: number }): Promise<KeyedChunks>;
+  /** Stops the workers. After the search's signal (judge and key return at once then, workers maybe still busy) only this is called. */
   close(): Promise<void>;
 }
 
@@ -334,6 +343,8 @@ export interface KeyedChunks {
   /** Entries the chunks cover, from the first on. */
   readonly entries: number;
   readonly timeUp: boolean;
+  /** Entries whose every step was taken, in the chunks read back (after a signal, what was done before it, as far as read). */
+  readonly entriesDone: number;
 }
 
 /** The last depth judged in chunks of entries. */
@@ -345,6 +356,8 @@ export interface LeafChunks {
   /** True when a thread met the deadline: the counts of every chunk judged, in order or not, are then in `total`. */
   readonly timeUp: boolean;
   readonly total: LeafCounts;
+  /** Entries whose every step was judged, in the chunks read back (after a signal, what was done before it, as far as read). */
+  readonly entriesDone: number;
 }
 
 async function startLevelPool(target: Target, config: SimConfig, options: FrontierOptions): Promise<LevelPool | null> {
@@ -368,7 +381,7 @@ async function search(run: SteppedRun, options: FrontierOptions, startPool: (() 
   let slept = 0;
   let leaves = 0;
   let threads = 1;
-  const outcome = (choices: number[] | null, depthCleared: number, budget: FrontierOutcome['budget'], property: PropertyName | null = null): FrontierOutcome => ({
+  const outcome = (choices: number[] | null, depthCleared: number, budget: FrontierOutcome['budget'], property: PropertyName | null = null, searched: FrontierOutcome['searched'] = null): FrontierOutcome => ({
     choices,
     property: choices === null ? null : (property ?? world.violation?.property ?? null),
     runs,
@@ -378,7 +391,10 @@ async function search(run: SteppedRun, options: FrontierOptions, startPool: (() 
     slept,
     budget,
     threads,
+    searched,
   });
+  /** The outcome of a signal met at depth `depth`, `worlds` of its level's worlds' steps taken. */
+  const interruptedAt = (depth: number, worlds: number): FrontierOutcome => outcome(null, depth, 'interrupted', null, { worlds, of: level.count });
   // A function, not a read: the signal's handler runs during the awaits, which a narrowed read would not see.
   const aborted = (): boolean => options.signal?.aborted === true;
   const rootKey = worldKey(world, names)!;
@@ -390,7 +406,8 @@ async function search(run: SteppedRun, options: FrontierOptions, startPool: (() 
   const done: number[] = [];
   for (let depth = 0; depth < options.depthMax; depth += 1) {
     const childDepth = depth + 1;
-    if (aborted()) return outcome(null, depth, 'interrupted');
+    if (aborted()) return interruptedAt(depth, 0);
+    options.onDepth?.(childDepth, level.count);
     walker.reset();
     runsLastDepth = 0;
     // Workers are worth starting once the next depth looks wide enough to share out (about 20 actions are enabled
@@ -408,6 +425,7 @@ async function search(run: SteppedRun, options: FrontierOptions, startPool: (() 
         if (stop.kind === 'end') return outcome(null, options.depthMax, null);
         if (stop.kind === 'violation') return outcome([...level.paths.subarray(stop.entry * depth, stop.entry * depth + depth), stop.choice], depth, null, stop.property);
         if (stop.kind === 'pause') throw new Error('assertion: a paused judging was not resumed');
+        if (stop.kind === 'interrupted') return interruptedAt(depth, stop.entry);
         return outcome(null, depth, stop.kind);
       };
       const runsBefore = runs;
@@ -426,7 +444,7 @@ async function search(run: SteppedRun, options: FrontierOptions, startPool: (() 
       }
       threads = pool.threads;
       const judged = await pool.judge(level, walker, { ...budget, runsLeft: options.runsMax - runs });
-      if (aborted()) return outcome(null, depth, 'interrupted');
+      if (aborted()) return interruptedAt(depth, judged.entriesDone);
       // In chunk order, as one thread would have met them: the first chunk that stops decides; a chunk that would
       // have crossed the step budget is judged again here, to stop exactly where one thread would have.
       for (let chunk = 0; chunk < judged.chunks.length; chunk += 1) {
@@ -456,12 +474,18 @@ async function search(run: SteppedRun, options: FrontierOptions, startPool: (() 
     if (pool !== null) {
       threads = pool.threads;
       const keyed = await pool.key(level, walker, { runsMax: Number.POSITIVE_INFINITY, deadline, runsLeft: options.runsMax - runs });
-      if (aborted()) return outcome(null, depth, 'interrupted');
+      if (aborted()) return interruptedAt(depth, keyed.entriesDone);
       // In chunk order, as one thread would have met them; each world was judged where it was keyed, and only a new
-      // one's verdict is read, as one thread would have judged only it.
+      // one's verdict is read, as one thread would have judged only it. A wide depth's merge can take seconds: with a
+      // signal to obey, the event loop is given a turn every few hundred entries.
+      let merged = 0;
       for (const chunk of keyed.chunks) {
         let slot = 0;
         for (let entry = chunk.from; entry < chunk.from + chunk.slots.length; entry += 1) {
+          if (options.signal !== undefined && ++merged % INTERRUPT_CHECK_ENTRIES === 0) {
+            await macrotaskTurn();
+            if (aborted()) return interruptedAt(depth, keyed.entriesDone);
+          }
           const slots = chunk.slots[entry - chunk.from]!;
           for (let choice = 0; choice < slots; choice += 1, slot += 1) {
             const state = chunk.state[slot]!;
@@ -495,7 +519,7 @@ async function search(run: SteppedRun, options: FrontierOptions, startPool: (() 
       for (let entry = sequentialFrom; entry < level.count; entry += 1) {
         if (options.signal !== undefined && entry > sequentialFrom && (entry - sequentialFrom) % INTERRUPT_CHECK_ENTRIES === 0) {
           await macrotaskTurn();
-          if (aborted()) return outcome(null, depth, 'interrupted');
+          if (aborted()) return interruptedAt(depth, entry);
         }
         const here = walker.enter(level, entry);
         const count = actions.length;

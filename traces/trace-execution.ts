@@ -7,12 +7,15 @@ export interface TraceExecution {
   readonly kind: 'command' | 'module';
   /** The command line or the module's path, as the name gives it. */
   readonly what: string;
-  /** The flag and its value, quoted for a POSIX shell: `--serve 'node server.mjs'`, `--target module:store.ts`. */
+  /**
+   * How the user names the same thing on the command line, quoted for a POSIX shell: the flag and its value
+   * (`--serve 'node server.mjs'`, `--target module:store.ts`), or check-store's MODULE for a contract trace.
+   */
   readonly flag: string;
 }
 
 /** Quotes `text` for a POSIX shell when it holds anything but plain characters. */
-function shellQuote(text: string): string {
+export function shellQuote(text: string): string {
   return /^[\w./:@=+-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }
 
