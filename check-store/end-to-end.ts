@@ -20,8 +20,11 @@ import type { Trace } from '../traces/trace.ts';
 
 /** Events each stream retains in this phase: more than any run stores, so sdk-core, the reference, never evicts. */
 export const END_TO_END_WINDOW_EVENTS = 64;
-/** Bounds of one end-to-end shrink: each candidate is one to three runs of the SDK (about 150 candidates at the most). */
-export const END_TO_END_SHRINK_BOUNDS: ShrinkBounds = { fastCheckEvaluationsMax: 60, passEvaluationsMax: 40 };
+/**
+ * Bounds of one end-to-end shrink: each candidate is one to three runs of the SDK; with steps deleted by meaning in
+ * runs first (ShrinkOptions.chunks), a few dozen candidates reach what more would.
+ */
+export const END_TO_END_SHRINK_BOUNDS: ShrinkBounds = { fastCheckEvaluationsMax: 20, passEvaluationsMax: 20 };
 /** Distinct store violations reported per property at the most. */
 export const END_TO_END_DISTINCT_MAX = 2;
 
@@ -305,7 +308,7 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
       };
       let shrunk: { readonly choices: readonly number[]; readonly evaluations: number } | null = null;
       try {
-        shrunk = await shrinkChoices(target, config, walked.choices, property, END_TO_END_SHRINK_BOUNDS, { properties: [property], run: differential });
+        shrunk = await shrinkChoices(target, config, walked.choices, property, END_TO_END_SHRINK_BOUNDS, { properties: [property], run: differential, chunks: true });
       } catch (problem) {
         if (!(problem instanceof NotReproducedError)) throw problem;
       }
