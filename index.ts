@@ -13,11 +13,14 @@ export {
   checkEventStore,
   probeEventStore,
 } from './check-store/check-event-store.ts';
-export { CONTRACT_PROPERTIES, CONTRACT_PROPERTY_NAMES, type ContractProperty, type ContractPropertyName, SHARED_ISOLATION_NOTE, type Severity } from './check-store/contract-properties.ts';
-export { DEFAULT_CALL_TIMEOUT_MS } from './check-store/contract-world.ts';
+// The store level's properties (the EventStore contract), judged by check-store's contract phase.
+export { SHARED_ISOLATION_NOTE, STORE_PROPERTIES, type StoreProperty } from './properties/stores/index.ts';
+export { STORE_PROPERTY_NAMES, type StorePropertyName } from './properties/names.ts';
+export type { Severity } from './properties/severity.ts';
+export { DEFAULT_CALL_TIMEOUT_MS } from './sim/levels/store-level.ts';
 export { endToEndSeverity } from './check-store/end-to-end-properties.ts';
 export type { TransportDefect } from './check-store/end-to-end.ts';
-export type { ContractTrace } from './check-store/store-traces.ts';
+export type { StoreTrace } from './check-store/contract-check.ts';
 export { type EventStoreFactory, type StoreContext, type StoreModuleRef, StoreModuleError } from './targets/module/store-module.ts';
 
 // The simulator.

@@ -11,12 +11,13 @@ import { STRICTNESSES, type Strictness, failsAt } from '../properties/severity.t
 import { type StoreSource, functionSource, moduleSource, moduleTargetName } from '../targets/module/module.target.ts';
 import { type EventStoreFactory, type StoreModuleRef, StoreModuleError, callFactory, checkStoreModulePath, probeContext } from '../targets/module/store-module.ts';
 import type { Trace } from '../traces/trace.ts';
+import type { StorePropertyName } from '../properties/names.ts';
+import type { Severity } from '../properties/severity.ts';
+import { SHARED_ISOLATION_NOTE, storeProperty } from '../properties/stores/index.ts';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_STORE_LEVEL, type StoreLevelSizes } from '../sim/levels/store-level.ts';
 import { type ContractFinding, type ContractProgress, checkContract } from './contract-check.ts';
-import { SHARED_ISOLATION_NOTE, type Severity, contractProperty } from './contract-properties.ts';
-import { type ContractConfig, DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONTRACT_CONFIG } from './contract-world.ts';
 import { type EndToEndFinding, type EndToEndProgress, type TransportDefect, checkEndToEnd } from './end-to-end.ts';
 import { endToEndSeverity, endToEndStoreDid } from './end-to-end-properties.ts';
-import { type ContractTrace, contractReplayArgs, writeContractTrace } from './store-traces.ts';
 import { writeTrace } from '../traces/store.ts';
 import { withTimeout } from '../targets/module/clock.ts';
 
@@ -92,8 +93,8 @@ export interface StoreViolation {
   /** The seed of the run that found it, and its number. */
   readonly seed: string;
   readonly run: number;
-  /** The shrunk, replayable run: a contract trace or a simulator trace; null for a hang found end to end. */
-  readonly trace: ContractTrace | Trace | null;
+  /** The shrunk, replayable run (a trace of the store level, or of the server level end to end); null for a hang found end to end. */
+  readonly trace: Trace | null;
   readonly shrink: { readonly originalLength: number; readonly shrunkLength: number; readonly evaluations: number } | null;
   /** Null when the shrink ran to its end; else why it stopped early (candidates whose calls hung, each a timeout). */
   readonly shrinkCut: string | null;
@@ -109,11 +110,7 @@ export interface StoreViolation {
 }
 
 /** The end-to-end finding when a store error makes a run fail inside the transport (no trace can be recorded). */
-export const STORE_CALLS_SUCCEED = {
-  name: 'store-calls-succeed',
-  statement:
-    "Inside the SDK transport, the store's calls succeed where resumecheck's own store's do: a rejected call fails the request or message at hand, and the SDK passes some of those failures on to the server's own code.",
-} as const;
+export const STORE_CALLS_SUCCEED = { name: 'store-calls-succeed', statement: storeProperty('store-calls-succeed').statement } as const;
 
 /** The verdict. */
 export interface StoreCheckResult {
@@ -213,7 +210,7 @@ function checkedOptions(options: CheckEventStoreOptions) {
   };
 }
 
-function contractSizes(sizes: ReturnType<typeof checkedOptions>['sizes'], durable: boolean, callTimeoutMs: number): Partial<Omit<ContractConfig, 'seed' | 'shared'>> {
+function contractSizes(sizes: ReturnType<typeof checkedOptions>['sizes'], durable: boolean, callTimeoutMs: number): StoreLevelSizes & { readonly durable: boolean } {
   return {
     durable,
     callTimeoutMs,
@@ -245,7 +242,7 @@ async function probe(source: StoreSource, options: { shared: boolean; durable: b
   try {
     await callFactory(
       world.factory,
-      probeContext({ shared: options.shared, durable: options.durable, windowEventsMax: DEFAULT_CONTRACT_CONFIG.windowEventsMax, onRunEnd: world.onRunEnd }),
+      probeContext({ shared: options.shared, durable: options.durable, windowEventsMax: DEFAULT_STORE_LEVEL.bounds.windowEventsMax, onRunEnd: world.onRunEnd }),
       where,
       options.callTimeoutMs,
     );
@@ -424,8 +421,8 @@ export async function checkStoreSource(source: StoreSource, options: CheckEventS
 
 function contractViolation(finding: ContractFinding, options: { out: string | null; shared: boolean }): StoreViolation {
   const { trace } = finding;
-  const property = contractProperty(trace.verdict.property);
-  const file = options.out === null ? null : shown(writeContractTrace(options.out, trace).path);
+  const property = storeProperty(trace.verdict.property as StorePropertyName);
+  const file = options.out === null ? null : shown(writeTrace(options.out, trace).path);
   return {
     phase: 'contract',
     property: property.name,
@@ -440,9 +437,8 @@ function contractViolation(finding: ContractFinding, options: { out: string | nu
     shrinkCut: finding.shrinkCut,
     flaky: finding.flaky,
     file,
-    // The trace names its module, which --replay imports only when the command line names it too (a factory given as
-    // a function has no module to name: --replay alone then says to give one).
-    replay: file === null ? null : trace.store === null ? `npx resumecheck check-store --replay ${shellQuote(file)}` : `npx resumecheck ${contractReplayArgs(file, trace.store)}`,
+    // The trace names its module, which replay imports only when the command line names it too.
+    replay: file === null ? null : replayCommand(file, trace.target),
     note: property.name === 'session-isolation' && options.shared ? SHARED_ISOLATION_NOTE : null,
     triggeredBy: null,
     actions: null,
@@ -454,8 +450,8 @@ function endToEndViolation(finding: EndToEndFinding, options: { out: string | nu
     return {
       phase: 'end-to-end',
       property: 'calls-settle',
-      statement: contractProperty('calls-settle').statement,
-      severity: contractProperty('calls-settle').severity,
+      statement: storeProperty('calls-settle').statement,
+      severity: storeProperty('calls-settle').severity,
       explanation: `inside the transport, ${finding.explanation}`,
       storeDid: 'A store call never settled, which hangs the request the transport was handling.',
       seed: finding.seed,

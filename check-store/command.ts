@@ -1,6 +1,7 @@
 // `resumecheck check-store`: the CLI face of checkEventStore. Prints each violation the store causes (property,
 // explanation, shrunk steps, trace file, replay command), the transport's own defects apart, and exits 0 (none), 1
-// (a violation) or 2 (bad input: one line). `--replay FILE` re-runs a contract trace.
+// (a violation) or 2 (bad input: one line). `--replay FILE` re-runs a contract trace (a trace of the store level, as
+// `resumecheck replay` does), naming the module it ran or the one given.
 
 import type { ParsedArgs } from '../cli/command-spec.ts';
 import { jsonEnvelope } from '../cli/json-envelope.ts';
@@ -9,18 +10,19 @@ import { strictnessOf } from '../cli/parse-options.ts';
 import { type Strictness, failsAt, notFailingReason, severityMark } from '../properties/severity.ts';
 import { UsageError, parseDuration, parseWhole } from '../cli/usage-error.ts';
 import { realNowMs } from '../targets/module/clock.ts';
+import type { StorePropertyName } from '../properties/names.ts';
+import { SHARED_ISOLATION_NOTE, storeProperty } from '../properties/stores/index.ts';
+import { DEFAULT_CALL_TIMEOUT_MS } from '../sim/levels/store-level.ts';
+import { FUNCTION_SOURCE_LABEL, parseModuleTargetName } from '../targets/module/module-name.ts';
 import { type StoreSource, moduleSource } from '../targets/module/module.target.ts';
 import { type StoreModuleRef, StoreModuleError, checkStoreModulePath } from '../targets/module/store-module.ts';
-import { type Trace, renderSteps } from '../traces/trace.ts';
-import { renderStepLines } from '../traces/render/text.ts';
+import { readTrace } from '../traces/store.ts';
+import { renderSteps } from '../traces/trace.ts';
 import { type StoreCheckResult, type StoreViolation, DEFAULT_STORE_CHECK_RUNS } from './check-event-store.ts';
 import { type ContainedOutcome, startContainedCheck } from './contained-check.ts';
-import { DEFAULT_CALL_TIMEOUT_MS } from './contract-world.ts';
 import { replayContractTrace } from './contract-check.ts';
-import { SHARED_ISOLATION_NOTE, contractProperty } from './contract-properties.ts';
-import type { ContractStep } from './contract-world.ts';
-import { type ContractTrace, contractReplayArgs, readContractTrace } from './store-traces.ts';
 import { checkTraceExecution } from '../cli/trace-target.ts';
+import { shellQuote } from '../traces/trace-execution.ts';
 
 /** Where the command writes lines. */
 export interface CommandIo {
@@ -35,16 +37,9 @@ export const CHECK_STORE_DEFAULT_OUT = 'traces/found';
 export const CHECK_STORE_USAGE =
   'resumecheck check-store MODULE [--export NAME] [--shared] [--durable] [--strict[=advice]] [--runs N] [--seed S] [--call-timeout DURATION] [--steps N] [--sessions N] [--streams N] [--events N] [--window N] [--restarts N] [--out DIR] [--json]';
 
-function renderContractSteps(steps: readonly ContractStep[]): string[] {
-  return renderStepLines(steps);
-}
-
 function stepsOf(violation: StoreViolation): string[] {
-  const trace = violation.trace;
   if (violation.actions !== null) return violation.actions.map((action, index) => `${String(index + 1).padStart(3)}. ${action}`);
-  if (trace === null) return [];
-  if (violation.phase === 'contract') return renderContractSteps((trace as ContractTrace).steps);
-  return renderSteps((trace as Trace).steps);
+  return violation.trace === null ? [] : renderSteps(violation.trace.steps);
 }
 
 function describeStore(ref: StoreModuleRef, shared: boolean): string {
@@ -155,9 +150,16 @@ function jsonOf(result: StoreCheckResult | null, extra: { config: Record<string,
   }));
 }
 
+/** The check-store command that replays a contract trace with its module named on the command line. */
+function contractReplayArgs(file: string, store: StoreModuleRef): string {
+  return `check-store ${shellQuote(store.path)}${store.exportName === null ? '' : ` --export ${shellQuote(store.exportName)}`} --replay ${shellQuote(file)}`;
+}
+
 async function replay(file: string, ref: StoreModuleRef | null, allowed: boolean, json: boolean, io: CommandIo): Promise<number> {
-  const trace = readContractTrace(file);
-  const store = ref ?? trace.store;
+  const trace = readTrace(file);
+  const named = trace.level === 'store' ? parseModuleTargetName(trace.target) : null;
+  if (named === null || trace.verdict === null) throw new UsageError(`${file}: not a check-store contract trace (a trace of the store level); end-to-end traces replay with \`resumecheck replay\``);
+  const store = ref ?? (named.ref.path === FUNCTION_SOURCE_LABEL ? null : named.ref);
   if (store === null) throw new UsageError(`${file}: the store was given to checkEventStore as a function; name its MODULE: check-store MODULE --replay FILE`);
   // A trace is data: the module it names is imported only when the command line names it (MODULE) or opts in.
   if (ref === null) {
@@ -179,11 +181,11 @@ async function replay(file: string, ref: StoreModuleRef | null, allowed: boolean
     return 0;
   }
   io.out(got.property === expected ? `reproduced: ${got.property} by ${store.path}` : `a different violation by ${store.path}: ${got.property} (the trace recorded ${expected})`);
-  io.out(`  must hold: ${contractProperty(got.property).statement}`);
+  io.out(`  must hold: ${storeProperty(got.property as StorePropertyName).statement}`);
   io.out(`  happened:  ${got.explanation}`);
-  if (got.property === 'session-isolation' && trace.config.shared) io.out(`  note:      ${SHARED_ISOLATION_NOTE}`);
+  if (got.property === 'session-isolation' && named.shared) io.out(`  note:      ${SHARED_ISOLATION_NOTE}`);
   io.out('');
-  for (const line of renderContractSteps(result.steps)) io.out(`  ${line}`);
+  for (const line of renderSteps(result.steps)) io.out(`  ${line}`);
   return 1;
 }
 

@@ -1,14 +1,26 @@
-// The contract phase: seeded random walks of operations against the store, each run judged against every contract
-// property. Each distinct violation of a property (up to a bound) is shrunk to a minimal operation sequence and
-// recorded as a trace; one that does not reproduce when re-run is reported as flaky, with how often it did.
+// The contract phase: the store level (sim/levels/store-level.ts) run by the engine, one seeded walk a run with the
+// level's swarm weights, each run judged against every store property. Each distinct violation of a property (up to
+// a bound) is shrunk by the engine's shrinker (a candidate counts as failing only when a second run fails too) and
+// recorded as a trace of the one format; one that does not reproduce when re-run is reported as flaky, with how often.
 
-import { RESUMECHECK_VERSION } from '../traces/trace.ts';
-import type { StoreSource } from '../targets/module/module.target.ts';
-import { CONTRACT_PROPERTY_NAMES, type ContractPropertyName } from './contract-properties.ts';
-import { type ContractRunResult, contractKeyed, contractSequence, contractWalk, runContract } from './contract-run.ts';
-import { type ContractConfig, type ContractViolation, DEFAULT_CONTRACT_CONFIG } from './contract-world.ts';
-import { type KeyedChoice, shrinkSequence } from './shrink-sequence.ts';
-import { CONTRACT_TRACE_FORMAT, CONTRACT_TRACE_FORMAT_VERSION, type ContractTrace } from './store-traces.ts';
+import { JUDGED_STORE_PROPERTIES } from '../properties/stores/index.ts';
+import type { StorePropertyName } from '../properties/names.ts';
+import { createActionList } from '../sim/actions.ts';
+import { planWalk, sequenceChoices, walkChoices } from '../sim/choices.ts';
+import type { ActionList } from '../sim/actions.ts';
+import type { SimConfig } from '../sim/config.ts';
+import { type RunResult, type TraceStep, runSimulation } from '../sim/engine.ts';
+import { packTrace, recordTrace } from '../sim/fuzz.ts';
+import { type StoreLevelSizes, type StoreRunReport, storeLevelConfig } from '../sim/levels/store-level.ts';
+import { NotReproducedError, type ShrinkBounds, type Simulate, shrinkChoices } from '../sim/shrink.ts';
+import type { Violation } from '../sim/world.ts';
+import { type StoreSource, parseModuleTargetName } from '../targets/module/module.target.ts';
+import { storeLevelTarget } from '../targets/module/store-level.target.ts';
+import type { Target } from '../targets/target.ts';
+import type { Trace } from '../traces/trace.ts';
+
+/** A store-level trace of a violation. */
+export type StoreTrace = Trace & { readonly verdict: Violation };
 
 /** What the contract phase is asked to do. */
 export interface ContractCheckOptions {
@@ -16,10 +28,8 @@ export interface ContractCheckOptions {
   /** Runs at the most (the phase stops early once every property has used its shrink attempts). */
   readonly runs: number;
   readonly seed: string;
-  /** Predicate evaluations one shrink may make. */
-  readonly shrinkEvaluationsMax?: number;
-  /** Settings besides seed and shared; defaults from {@link DEFAULT_CONTRACT_CONFIG}. */
-  readonly config?: Partial<Omit<ContractConfig, 'seed' | 'shared'>>;
+  /** Sizes and the call timeout (defaults: the store level's), and `durable`. */
+  readonly config?: StoreLevelSizes & { readonly durable?: boolean };
   /** Called with each finding as soon as it is recorded (the CLI writes its trace then). */
   readonly onFinding?: (finding: ContractFinding) => void | Promise<void>;
   /** Asked between runs: true stops the phase (an interrupted check keeps what it found). */
@@ -49,7 +59,7 @@ export interface ContractProgress {
   /** The distinct violations found, in the order found. */
   readonly findings: readonly ContractFinding[];
   /** Shrinks made per property. */
-  readonly shrinks: ReadonlyArray<readonly [ContractPropertyName, number]>;
+  readonly shrinks: ReadonlyArray<readonly [StorePropertyName, number]>;
   /** Shrunk shapes and explanation gists seen (see shapeOf, gistOf). */
   readonly shapes: readonly string[];
   readonly gists: readonly string[];
@@ -64,7 +74,7 @@ export interface ContractProgress {
 export interface ContractFinding {
   /** 1-based number of the run that found it. */
   readonly run: number;
-  readonly trace: ContractTrace;
+  readonly trace: StoreTrace;
   /** Null when it reproduced; else how often re-running the run's choices showed it again. */
   readonly flaky: { readonly reproduced: number; readonly reruns: number } | null;
   /** Null when the shrink ran to its end; else why it stopped early (its candidates hung: a bound on real time). */
@@ -86,8 +96,11 @@ export interface ContractCheckOutcome {
   readonly hungRun: number | null;
 }
 
-/** Shrink evaluations unless told otherwise: contract runs take milliseconds. */
-export const CONTRACT_SHRINK_EVALUATIONS_MAX = 400;
+/**
+ * Bounds of one shrink (each candidate one or two runs of the store, milliseconds each): with steps deleted by meaning
+ * in runs first (ShrinkOptions.chunks), a few dozen candidates reach what a few hundred would.
+ */
+export const CONTRACT_SHRINK_BOUNDS: ShrinkBounds = { fastCheckEvaluationsMax: 20, passEvaluationsMax: 20 };
 /** Distinct violations reported per property at the most. */
 export const DISTINCT_VIOLATIONS_MAX = 3;
 /**
@@ -100,65 +113,21 @@ export const SHRINK_TIMEOUTS_MAX = 5;
 const FLAKY_RERUNS = 5;
 /** Teardown problems kept. */
 const TEARDOWN_PROBLEMS_MAX = 5;
+/** The properties the contract phase judges, in report order. */
+const JUDGED: readonly StorePropertyName[] = JUDGED_STORE_PROPERTIES.map((property) => property.name);
 
 /** The seed of contract run `run` of a check seeded with `seed`. */
 export function contractRunSeed(seed: string, run: number): string {
   return `${seed}.c${run}`;
 }
 
-/** The contract config of a check: defaults, then the caller's settings. */
-export function contractConfigOf(options: Pick<ContractCheckOptions, 'shared' | 'config'>, seed: string): ContractConfig {
-  return { ...DEFAULT_CONTRACT_CONFIG, ...options.config, seed, shared: options.shared };
-}
-
-/**
- * Re-runs a choice sequence with recording on and packs it as a trace of `property`'s violation. When the recorded
- * run no longer shows it (a flaky store), the trace keeps the verdict first seen, and `reproduced` is false.
- */
-export async function recordContractTrace(
-  source: StoreSource,
-  config: ContractConfig,
-  choices: readonly number[],
-  property: ContractPropertyName,
-  shrink: { originalLength: number; evaluations: number } | null,
-  seen: ContractViolation | null = null,
-): Promise<{ trace: ContractTrace; reproduced: boolean; timeoutsWaited: number }> {
-  const recorded = await runContract(source, config, contractSequence(choices), { record: true });
-  return { ...contractTraceOf(source, config, recorded, property, shrink, seen), timeoutsWaited: recorded.timeoutsWaited };
-}
-
-/** Packs a recorded run as a trace of `property`'s violation (see {@link recordContractTrace}). */
-function contractTraceOf(
-  source: StoreSource,
-  config: ContractConfig,
-  recorded: ContractRunResult,
-  property: ContractPropertyName,
-  shrink: { originalLength: number; evaluations: number } | null,
-  seen: ContractViolation | null,
-): { trace: ContractTrace; reproduced: boolean } {
-  const verdict = recorded.violations.find((violation) => violation.property === property) ?? seen;
-  if (verdict === null) throw new Error(`assertion: no verdict of ${property} to record`);
-  const trace: ContractTrace = {
-    format: CONTRACT_TRACE_FORMAT,
-    formatVersion: CONTRACT_TRACE_FORMAT_VERSION,
-    resumecheckVersion: RESUMECHECK_VERSION,
-    store: source.ref,
-    config,
-    choices: recorded.choices,
-    steps: recorded.steps ?? [],
-    verdict,
-    shrink: shrink === null ? null : { originalLength: shrink.originalLength, shrunkLength: recorded.choices.length, evaluations: shrink.evaluations },
-  };
-  return { trace, reproduced: recorded.violations.some((violation) => violation.property === property) };
-}
-
 /** The shape of a violation for telling distinct ones apart: its property and the kinds of its operations. */
-function shapeOf(property: ContractPropertyName, steps: readonly KeyedChoice[]): string {
-  return `${property}|${steps.map((step) => (step.key ?? '').split(':')[0]).join(',')}`;
+function shapeOf(property: StorePropertyName, kinds: readonly number[]): string {
+  return `${property}|${kinds.join(',')}`;
 }
 
 /** The explanation with the run's particulars (IDs, labels, numbers) taken out: a cheap guess at "the same defect". */
-function gistOf(violation: ContractViolation): string {
+function gistOf(violation: Violation): string {
   return `${violation.property}|${violation.explanation.replace(/"(?:[^"\\]|\\.)*"/g, 'S').replace(/\b[A-Z]\d*\.(?:post\d+|standalone)(?:#\d+)?/g, 'L').replace(/\b(?:session|replay) #?[A-Z0-9]+\b/g, 'N').replace(/\d+/g, 'n')}`;
 }
 
@@ -166,12 +135,12 @@ function gistOf(violation: ContractViolation): string {
 export async function checkContract(source: StoreSource, options: ContractCheckOptions): Promise<ContractCheckOutcome> {
   const earlier = options.progress ?? null;
   const order: ContractFinding[] = [...(earlier?.findings ?? [])];
-  const found = new Map<ContractPropertyName, ContractFinding[]>();
+  const found = new Map<StorePropertyName, ContractFinding[]>();
   for (const finding of order) {
-    const property = finding.trace.verdict.property;
+    const property = finding.trace.verdict.property as StorePropertyName;
     found.set(property, [...(found.get(property) ?? []), finding]);
   }
-  const shrinks = new Map<ContractPropertyName, number>(earlier?.shrinks ?? []);
+  const shrinks = new Map<StorePropertyName, number>(earlier?.shrinks ?? []);
   const shapes = new Set<string>(earlier?.shapes ?? []);
   const gists = new Set<string>(earlier?.gists ?? []);
   const teardown: string[] = [...(earlier?.teardown ?? [])];
@@ -181,22 +150,30 @@ export async function checkContract(source: StoreSource, options: ContractCheckO
   let runs = earlier?.runs ?? 0;
   const first = runs + 1;
   const last = Math.min(options.runs, first - 1 + (options.runsNow ?? options.runs));
-  const exhausted = (): boolean => CONTRACT_PROPERTY_NAMES.every((property) => (shrinks.get(property) ?? 0) >= shrinksMax || (found.get(property)?.length ?? 0) >= distinctMax);
+  const exhausted = (): boolean => JUDGED.every((property) => (shrinks.get(property) ?? 0) >= shrinksMax || (found.get(property)?.length ?? 0) >= distinctMax);
   let timeoutsWaited = earlier?.timeoutsWaited ?? 0;
   let hungRun = earlier?.hungRun ?? null;
-  const rerun = async (config: ContractConfig, steps: readonly KeyedChoice[], record = false): Promise<ContractRunResult> => {
-    const result = await runContract(source, config, contractKeyed(steps), { record });
-    timeoutsWaited += result.timeoutsWaited;
-    return result;
-  };
+  // What the latest run of the store came to (every violation, its timeouts, its steps' kinds).
+  const latest: { report: StoreRunReport | null } = { report: null };
+  const { durable = false, ...sizes } = options.config ?? {};
+  const target = storeLevelTarget(source, {
+    shared: options.shared,
+    durable,
+    onRunEnd: (report) => {
+      latest.report = report;
+      timeoutsWaited += report.timeoutsWaited;
+    },
+  });
+  const walk = target.level!;
+  const actions = createActionList();
   for (let run = first; earlier?.done !== true && hungRun === null && run <= last && !exhausted() && options.stopped?.() !== true && (run === first || options.pause?.() !== true); run += 1) {
     runs = run;
-    const config = contractConfigOf(options, contractRunSeed(options.seed, run));
-    const result = await runContract(source, config, contractWalk(config.seed, config.stepsMax));
-    timeoutsWaited += result.timeoutsWaited;
-    for (const problem of result.teardown) if (teardown.length < TEARDOWN_PROBLEMS_MAX) teardown.push(`run ${run} (seed ${config.seed}): ${problem}`);
-    for (const property of CONTRACT_PROPERTY_NAMES) {
-      const violation = result.violations.find((candidate) => candidate.property === property);
+    const config = storeLevelConfig(contractRunSeed(options.seed, run), sizes);
+    const walked = await runSimulation(target, config, walkChoices(planWalk(config.seed, config.stepsMax, walk.faultKinds, walk.walk)), { actions });
+    const report = latest.report!;
+    for (const problem of report.teardown) if (teardown.length < TEARDOWN_PROBLEMS_MAX) teardown.push(`run ${run} (seed ${config.seed}): ${problem}`);
+    for (const property of JUDGED) {
+      const violation = report.violations.find((candidate) => candidate.property === property);
       if (violation === undefined) continue;
       const list = found.get(property) ?? [];
       if (list.length >= distinctMax || (shrinks.get(property) ?? 0) >= shrinksMax) continue;
@@ -204,56 +181,48 @@ export async function checkContract(source: StoreSource, options: ContractCheckO
       if (gists.has(gist)) continue;
       gists.add(gist);
       shrinks.set(property, (shrinks.get(property) ?? 0) + 1);
-      // A call that outlasted the whole call timeout is as settled a verdict as the checker can afford: the run that
-      // found it is not re-run, nor is a candidate that hung confirmed by a second run, and the last candidate that
-      // hung is recorded as it runs (each re-run would cost another timeout).
-      const hang = property === 'calls-settle' && result.timeoutsWaited > 0;
+      // A call that outlasted the whole call timeout is as settled a verdict as the checker can afford: a candidate
+      // that hung is not confirmed by a second run, and the last one is recorded as it ran (each re-run would cost
+      // another timeout); the shrink's real time is bounded by the timeouts its candidates cost.
+      const hang = property === 'calls-settle' && report.timeoutsWaited > 0;
       const timeoutsBefore = timeoutsWaited;
-      let lastRecorded: ContractRunResult | null = null;
-      const fails = async (candidate: readonly KeyedChoice[]): Promise<readonly KeyedChoice[] | null> => {
-        const first = await rerun(config, candidate, hang);
-        if (!first.violations.some((item) => item.property === property)) return null;
-        if (hang && first.timeoutsWaited > 0) {
-          lastRecorded = first;
-          return first.taken;
+      const kinds = new Map<string, readonly number[]>();
+      const stillFailing: Simulate = async (candidateTarget, candidateConfig, choices, runOptions) => {
+        const tried = await runSimulation(candidateTarget, candidateConfig, choices, runOptions);
+        if (tried.violation?.property !== property) return tried;
+        const tryReport = latest.report!;
+        if (!(hang && tryReport.timeoutsWaited > 0)) {
+          // A candidate counts as failing only if it fails again on a second run: a flaky store cannot steer the shrink.
+          const again = await runSimulation(candidateTarget, candidateConfig, sequenceChoices(tried.choices), { properties: [property], actions });
+          if (again.violation?.property !== property) return { ...tried, violation: null };
         }
-        // A candidate counts as failing only if it fails again on a second run: a flaky store cannot steer the shrink.
-        const second = await rerun(config, candidate);
-        return second.violations.some((item) => item.property === property) ? first.taken : null;
+        kinds.set(tried.choices.join(','), tryReport.kinds);
+        return tried;
       };
-      const shrink = await shrinkSequence(result.taken, fails, options.shrinkEvaluationsMax ?? CONTRACT_SHRINK_EVALUATIONS_MAX, {
-        initialFails: hang,
-        // Candidates of a store whose calls hang each cost a timeout: the shrink's real time is bounded by their number.
-        spent: () => timeoutsWaited - timeoutsBefore >= SHRINK_TIMEOUTS_MAX,
-      });
       let finding: ContractFinding;
-      if (shrink === null) {
-        let reproduced = 0;
-        for (let attempt = 0; attempt < FLAKY_RERUNS; attempt += 1) {
-          if ((await rerun(config, result.taken)).violations.some((item) => item.property === property)) reproduced += 1;
-        }
-        const recorded = await recordContractTrace(source, config, result.choices, property, null, violation);
-        timeoutsWaited += recorded.timeoutsWaited;
-        finding = { run, trace: recorded.trace, flaky: { reproduced, reruns: FLAKY_RERUNS + 1 }, shrinkCut: null };
-      } else {
-        const shape = shapeOf(property, shrink.steps);
+      try {
+        const shrink = await shrinkChoices(target, config, walked.choices, property, CONTRACT_SHRINK_BOUNDS, {
+          properties: [property],
+          run: stillFailing,
+          chunks: true,
+          stopped: () => timeoutsWaited - timeoutsBefore >= SHRINK_TIMEOUTS_MAX,
+          ...(hang ? { record: true } : {}),
+        });
+        const shape = shapeOf(property, kinds.get(shrink.choices.join(',')) ?? []);
         if (shapes.has(shape)) continue;
         shapes.add(shape);
-        const known: ContractRunResult | null = lastRecorded;
-        let recorded: { trace: ContractTrace; reproduced: boolean };
-        if (known !== null && (known as ContractRunResult).taken === shrink.steps) {
-          recorded = contractTraceOf(source, config, known, property, shrink, violation);
-        } else {
-          const made = await recordContractTrace(source, config, shrink.steps.map((step) => step.choice), property, shrink, violation);
-          timeoutsWaited += made.timeoutsWaited;
-          recorded = made;
-        }
+        const trace = shrink.recorded === undefined ? await recordTrace(target, config, shrink.choices, shrink, [property]) : packTrace(target, config, shrink.recorded, shrink, [property]);
+        const reproduced = trace.verdict?.property === property;
+        const verdict = reproduced ? trace.verdict! : violation;
         // Shrunk, two findings that read alike (IDs and labels aside) are one defect.
-        const shrunkGist = gistOf(recorded.trace.verdict);
+        const shrunkGist = gistOf(verdict);
         if (gist !== shrunkGist && gists.has(shrunkGist)) continue;
         gists.add(shrunkGist);
-        const shrinkCut = shrink.cut ? `shrinking stopped after ${SHRINK_TIMEOUTS_MAX} call timeouts` : null;
-        finding = { run, trace: recorded.trace, flaky: recorded.reproduced ? null : { reproduced: 0, reruns: 1 }, shrinkCut };
+        const shrinkCut = shrink.cutShort === true ? `shrinking stopped after ${SHRINK_TIMEOUTS_MAX} call timeouts` : null;
+        finding = { run, trace: { ...trace, verdict }, flaky: reproduced ? null : { reproduced: 0, reruns: 1 }, shrinkCut };
+      } catch (error) {
+        if (!(error instanceof NotReproducedError)) throw error;
+        finding = { run, ...(await flakyFinding(target, config, walked, property, violation, actions)), shrinkCut: null };
       }
       list.push(finding);
       found.set(property, list);
@@ -261,15 +230,35 @@ export async function checkContract(source: StoreSource, options: ContractCheckO
       await options.onFinding?.(finding);
     }
     // Every later run could wait a timeout again, and the verdict is known: the phase ends with this run.
-    if (result.timeoutsWaited > 0 && (found.get('calls-settle')?.length ?? 0) > 0) hungRun = run;
+    if (report.timeoutsWaited > 0 && (found.get('calls-settle')?.length ?? 0) > 0) hungRun = run;
   }
   const done = earlier?.done === true || hungRun !== null || runs >= options.runs || exhausted() || options.stopped?.() === true;
   const progress: ContractProgress = { runs, done, findings: order, shrinks: [...shrinks], shapes: [...shapes], gists: [...gists], teardown, timeoutsWaited, hungRun };
-  return { runs, findings: CONTRACT_PROPERTY_NAMES.flatMap((property) => found.get(property) ?? []), teardown, progress, timeoutsWaited, hungRun };
+  return { runs, findings: JUDGED.flatMap((property) => found.get(property) ?? []), teardown, progress, timeoutsWaited, hungRun };
 }
 
-/** Replays a contract trace against the store from `source`: the violations the same choices give now. */
-export async function replayContractTrace(source: StoreSource, trace: ContractTrace): Promise<{ violations: ContractTrace['verdict'][]; steps: ContractTrace['steps'] }> {
-  const result = await runContract(source, trace.config, contractSequence(trace.choices), { record: true });
-  return { violations: [...result.violations], steps: result.steps ?? [] };
+/** A violation whose run did not fail again: how often re-running its choices showed it, and the trace of the run. */
+async function flakyFinding(
+  target: Target,
+  config: SimConfig,
+  walked: RunResult,
+  property: StorePropertyName,
+  seen: Violation,
+  actions: ActionList,
+): Promise<Pick<ContractFinding, 'trace' | 'flaky'>> {
+  let reproduced = 0;
+  for (let attempt = 0; attempt < FLAKY_RERUNS; attempt += 1) {
+    if ((await runSimulation(target, config, sequenceChoices(walked.choices), { properties: [property], actions })).violation?.property === property) reproduced += 1;
+  }
+  const trace = await recordTrace(target, config, walked.choices, null, [property]);
+  return { trace: { ...trace, verdict: trace.verdict?.property === property ? trace.verdict : seen }, flaky: { reproduced, reruns: FLAKY_RERUNS + 1 } };
+}
+
+/** Replays a store-level trace against the store from `source`: every violation the same choices give now, and the steps. */
+export async function replayContractTrace(source: StoreSource, trace: Trace): Promise<{ violations: readonly Violation[]; steps: readonly TraceStep[] }> {
+  const { shared, durable } = parseModuleTargetName(trace.target) ?? { shared: false, durable: false };
+  const latest: { violations: readonly Violation[] } = { violations: [] };
+  const target = storeLevelTarget(source, { shared, durable, onRunEnd: (report) => (latest.violations = report.violations) });
+  const result = await runSimulation(target, trace.config, sequenceChoices(trace.choices), { record: true });
+  return { violations: latest.violations, steps: result.trace ?? [] };
 }

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { moduleSource } from '../targets/module/module.target.ts';
 import { checkContract, replayContractTrace } from './contract-check.ts';
-import type { ContractPropertyName } from './contract-properties.ts';
-import { serializeContractTrace } from './store-traces.ts';
+import type { StorePropertyName } from '../properties/names.ts';
+import { serializeTrace } from '../traces/trace.ts';
 
 const PLANTED = 'check-store/fixtures/planted-stores.ts';
 const RUNS = 30;
@@ -17,7 +17,7 @@ function planted(exportName: string) {
 }
 
 describe(`contract phase, seed ${SEED}, ${RUNS} runs`, () => {
-  const cases: ReadonlyArray<{ readonly store: string; readonly property: ContractPropertyName; readonly shared?: boolean }> = [
+  const cases: ReadonlyArray<{ readonly store: string; readonly property: StorePropertyName; readonly shared?: boolean }> = [
     { store: 'racyIdsStore', property: 'event-ids-unique' },
     { store: 'silentWindowStore', property: 'no-silent-skip' },
     { store: 'replayUnknownStore', property: 'unknown-cursor-yields-nothing' },
@@ -62,6 +62,6 @@ describe(`contract phase, seed ${SEED}, ${RUNS} runs`, () => {
     const first = await checkContract(planted('reversedStore'), { shared: false, runs: 20, seed: SEED, distinctMax: 1 });
     const second = await checkContract(planted('reversedStore'), { shared: false, runs: 20, seed: SEED, distinctMax: 1 });
     expect(first.findings.length).toBeGreaterThan(0);
-    expect(second.findings.map((finding) => serializeContractTrace(finding.trace))).toEqual(first.findings.map((finding) => serializeContractTrace(finding.trace)));
+    expect(second.findings.map((finding) => serializeTrace(finding.trace))).toEqual(first.findings.map((finding) => serializeTrace(finding.trace)));
   });
 });

@@ -3,27 +3,28 @@
 // (resumecheck's own store in the same transport) is driven through the same actions (kind and operands, step by
 // step, not merely the same choice numbers). If sdk-core violates the property too, or cannot take the same actions,
 // the transport is to blame (recorded once per property; the run goes on without that property). Otherwise the
-// store is: shrunk with "violates P on the module target and not on sdk-core", recorded, and fuzzing goes on for
-// other distinct violations, up to a bound per property.
+// store is: shrunk by the engine's shrinker with "violates P on the module target twice and not on sdk-core",
+// recorded, and fuzzing goes on for other distinct violations, up to a bound per property.
 
 import { PROPERTIES, PROPERTY_NAMES, type PropertyName } from '../properties/index.ts';
-import { planWalk, walkChoices } from '../sim/choices.ts';
+import { type ActionKey, followActions, planWalk, recordChoices, sequenceChoices, walkChoices } from '../sim/choices.ts';
 import { ACTION_KINDS, DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
-import type { ActionList } from '../sim/actions.ts';
 import { type ChoiceSource, type RunResult, runSimulation } from '../sim/engine.ts';
 import { recordTrace, runSeed } from '../sim/fuzz.ts';
+import { NotReproducedError, type ShrinkBounds, type Simulate, shrinkChoices } from '../sim/shrink.ts';
 import { type ModuleTarget, type StoreSource, createModuleTarget } from '../targets/module/module.target.ts';
 import { StoreModuleError, firstLine } from '../targets/module/store-module.ts';
 import { sdkCoreTarget } from '../targets/sdk/index.ts';
 import type { Target } from '../targets/target.ts';
 import type { Trace } from '../traces/trace.ts';
-import { type KeyedChoice, pickKeyed, shrinkSequence } from './shrink-sequence.ts';
-import { patchNodeCrypto } from './random.ts';
 
 /** Events each stream retains in this phase: more than any run stores, so sdk-core, the reference, never evicts. */
 export const END_TO_END_WINDOW_EVENTS = 64;
-/** Shrink evaluations of the end-to-end phase: each one is one or two runs of the SDK. */
-export const END_TO_END_SHRINK_EVALUATIONS_MAX = 150;
+/**
+ * Bounds of one end-to-end shrink: each candidate is one to three runs of the SDK; with steps deleted by meaning in
+ * runs first (ShrinkOptions.chunks), a few dozen candidates reach what more would.
+ */
+export const END_TO_END_SHRINK_BOUNDS: ShrinkBounds = { fastCheckEvaluationsMax: 20, passEvaluationsMax: 20 };
 /** Distinct store violations reported per property at the most. */
 export const END_TO_END_DISTINCT_MAX = 2;
 
@@ -45,7 +46,6 @@ export interface EndToEndOptions {
   readonly seed: string;
   readonly callTimeoutMs?: number;
   readonly sizes?: EndToEndSizes;
-  readonly shrinkEvaluationsMax?: number;
   /** Called with each finding as soon as it is made (the CLI writes its trace then). */
   readonly onFinding?: (finding: EndToEndFinding) => void | Promise<void>;
   /** Asked between runs: true stops the phase. */
@@ -147,85 +147,54 @@ function statementOf(property: PropertyName): string {
   return PROPERTIES.find((candidate) => candidate.name === property)?.statement ?? property;
 }
 
-function keyAt(list: ActionList, index: number): string {
-  return `${list.kind[index]}:${list.a[index]}:${list.b[index]}`;
-}
-
-/** One run's outcome: its result, or the error it failed with; the keyed steps taken; and whether keyed steps were followed. */
-interface KeyedRun {
+/** One run's outcome: its result, or the error it failed with, and the choices and actions it took. */
+interface WalkedRun {
   readonly result: RunResult | null;
   readonly error: unknown;
-  readonly taken: KeyedChoice[];
-  /** With `exact`: false when a step's action was not enabled (the run took another path). */
-  readonly followed: boolean;
+  readonly choices: readonly number[];
+  readonly actions: readonly ActionKey[];
 }
 
 /**
- * Runs a target from a random walk (`steps` null) or keyed steps, and records the key of each action taken, so a
- * shrink that removes a step finds the same later actions again (see shrink-sequence.ts). With `exact`, a step whose
- * action is not enabled stops the run and marks it as not followed (comparing two targets on one scenario). A run
- * that fails (a store error the SDK passes on to the server's code) is returned as its error; a user's bad module is
- * thrown (bad input).
+ * Runs a target from `source`, recording the action of each step, so that sdk-core can be driven through the same
+ * actions. A run that fails (a store error the SDK passes on to the server's code) is returned as its error; a user's
+ * bad module is thrown (bad input).
  */
-async function runKeyed(
-  target: Target,
-  config: SimConfig,
-  steps: readonly KeyedChoice[] | null,
-  properties: readonly PropertyName[],
-  options: { readonly exact?: boolean } = {},
-): Promise<KeyedRun> {
-  const walk = steps === null ? walkChoices(planWalk(config.seed, config.stepsMax)) : null;
-  const taken: KeyedChoice[] = [];
-  let next = 0;
-  let followed = true;
-  const source: ChoiceSource = {
-    choose(world, list) {
-      let choice: number | null;
-      if (walk !== null) {
-        choice = walk.choose(world, list);
-      } else if (next < steps!.length && followed) {
-        const step = steps![next]!;
-        choice = pickKeyed(step, list.count, (index) => keyAt(list, index));
-        if (options.exact === true && step.key !== null && keyAt(list, choice) !== step.key) {
-          followed = false;
-          choice = null;
-        }
-        next += 1;
-      } else {
-        choice = null;
-      }
-      if (choice !== null) taken.push({ choice, key: keyAt(list, choice) });
-      return choice;
-    },
-  };
-  // The store's own draws from node:crypto are seeded by the run too (the SDK target seeds the globals it uses).
-  const crypto = patchNodeCrypto(config.seed);
+async function runRecorded(target: Target, config: SimConfig, source: ChoiceSource, properties: readonly PropertyName[], record = false): Promise<WalkedRun> {
+  const recorded = recordChoices(source);
   try {
-    return { result: await runSimulation(target, config, source, { properties }), error: null, taken, followed };
+    const result = await runSimulation(target, config, recorded.source, { properties, ...(record ? { record: true } : {}) });
+    return { result, error: null, choices: recorded.choices, actions: recorded.actions };
   } catch (error) {
     if (error instanceof StoreModuleError) throw error;
-    return { result: null, error, taken, followed };
-  } finally {
-    crypto.restore();
+    return { result: null, error, choices: recorded.choices, actions: recorded.actions };
   }
 }
 
-/** The actions of keyed steps, as `kind a b`, for a run that failed before it could be recorded. */
-export function describeKeyedSteps(steps: readonly KeyedChoice[]): string[] {
-  return steps.map((step) => {
-    const [kind, a, b] = (step.key ?? '').split(':').map(Number);
-    return kind === undefined || Number.isNaN(kind) ? `choice ${step.choice}` : `${ACTION_KINDS[kind] ?? `kind ${kind}`} ${a} ${b}`;
-  });
+/** The actions of a run that failed before it could be recorded, as `kind a b`. */
+export function describeActions(actions: readonly ActionKey[]): string[] {
+  return actions.map((action) => `${ACTION_KINDS[action.kind] ?? `kind ${action.kind}`} ${action.a} ${action.b}`);
 }
 
 /** How sdk-core fares on the same actions: completes them, violates the property, or cannot take them. */
 type Reference = 'holds' | 'violates' | 'diverges' | 'fails';
 
-async function reference(config: SimConfig, steps: readonly KeyedChoice[], property: PropertyName | null): Promise<Reference> {
-  const run = await runKeyed(sdkCoreTarget, config, steps, property === null ? [] : [property], { exact: true });
-  if (!run.followed || run.taken.length < steps.length) return 'diverges';
-  if (run.result === null) return 'fails';
-  return property !== null && run.result.violation?.property === property ? 'violates' : 'holds';
+async function reference(config: SimConfig, actions: readonly ActionKey[], property: PropertyName | null): Promise<Reference> {
+  const followed = followActions(actions);
+  let result: RunResult | null = null;
+  try {
+    result = await runSimulation(sdkCoreTarget, config, followed, { properties: property === null ? [] : [property] });
+  } catch {
+    result = null;
+  }
+  if (followed.diverged || followed.taken < actions.length) return 'diverges';
+  if (result === null) return 'fails';
+  return property !== null && result.violation?.property === property ? 'violates' : 'holds';
+}
+
+/** A run that does not count as still failing, as the shrinker is told it. */
+function holding(run: WalkedRun): RunResult {
+  return run.result === null ? { violation: null, choices: run.choices, steps: run.choices.length, healSteps: 0, trace: null } : { ...run.result, violation: null };
 }
 
 /** Runs the end-to-end phase against the store from `source`. */
@@ -237,7 +206,6 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
   const perProperty = new Map<PropertyName, number>(earlier?.perProperty ?? []);
   const shapes = new Set<string>(earlier?.shapes ?? []);
   const teardown: string[] = [...(earlier?.teardown ?? [])];
-  const evaluationsMax = options.shrinkEvaluationsMax ?? END_TO_END_SHRINK_EVALUATIONS_MAX;
   let steps = earlier?.steps ?? 0;
   let runs = earlier?.runs ?? 0;
   // A hang or a failing run ends the phase (its later steps never ran).
@@ -260,7 +228,8 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
     // Properties the transport broke, or that have their bound of findings, are set aside so the walk can go on.
     const checked = new Set<PropertyName>(PROPERTY_NAMES.filter((property) => !defects.has(property) && (perProperty.get(property) ?? 0) < END_TO_END_DISTINCT_MAX));
     for (let attempt = 0; attempt <= PROPERTY_NAMES.length && checked.size > 0; attempt += 1) {
-      const { result, error, taken } = await runKeyed(target, config, null, [...checked]);
+      const walked = await runRecorded(target, config, walkChoices(planWalk(config.seed, config.stepsMax)), [...checked]);
+      const { result, error } = walked;
       const hangs = takeHangs();
       if (hangs.length > 0) {
         await add({ kind: 'hang', run, seed: config.seed, explanation: hangs[0]! });
@@ -268,32 +237,35 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
         break runsLoop;
       }
       if (result === null) {
-        const verdict = await reference(config, taken, null);
+        const verdict = await reference(config, walked.actions, null);
         if (verdict === 'fails') {
           throw new Error(`end-to-end run ${config.seed} fails on ${target.name} and on sdk-core alike (a harness bug): ${firstLine(error)}`, { cause: error });
         }
         if (verdict === 'diverges') break;
-        const shrink = await shrinkSequence(
-          taken,
-          async (candidate) => {
-            const rerun = await runKeyed(target, config, candidate, [...checked]);
-            takeHangs();
-            if (rerun.result !== null) return null;
-            return (await reference(config, rerun.taken, null)) === 'holds' ? rerun.taken : null;
-          },
-          evaluationsMax,
-        );
-        const final = shrink === null ? { error, taken } : await runKeyed(target, config, shrink.steps, [...checked]);
+        // A failing run counts as violating store-calls-succeed, for the shrinker, when sdk-core completes its actions.
+        const failing: Simulate = async (candidateTarget, candidateConfig, choices) => {
+          const tried = await runRecorded(candidateTarget, candidateConfig, choices, [...checked]);
+          takeHangs();
+          if (tried.result !== null || (await reference(candidateConfig, tried.actions, null)) !== 'holds') return holding(tried);
+          return { violation: { property: 'store-calls-succeed', step: tried.choices.length, explanation: firstLine(tried.error) }, choices: tried.choices, steps: tried.choices.length, healSteps: 0, trace: null };
+        };
+        let shrunk: { readonly choices: readonly number[]; readonly evaluations: number } | null = null;
+        try {
+          shrunk = await shrinkChoices(target, config, walked.choices, 'store-calls-succeed', END_TO_END_SHRINK_BOUNDS, { run: failing });
+        } catch (problem) {
+          if (!(problem instanceof NotReproducedError)) throw problem;
+        }
+        const final = shrunk === null ? walked : await runRecorded(target, config, sequenceChoices(shrunk.choices), [...checked]);
         takeHangs();
         await add({
           kind: 'failure',
           run,
           seed: config.seed,
-          explanation: `the run failed inside the SDK transport: ${firstLine(final.error ?? error)} (sdk-core completes the same actions)${shrink === null ? ' (flaky: the same choices did not fail again)' : ''}`,
-          steps: describeKeyedSteps(final.taken),
-          choices: final.taken.map((step) => step.choice),
-          originalLength: taken.length,
-          evaluations: shrink?.evaluations ?? 1,
+          explanation: `the run failed inside the SDK transport: ${firstLine(final.error ?? error)} (sdk-core completes the same actions)${shrunk === null ? ' (flaky: the same choices did not fail again)' : ''}`,
+          steps: describeActions(final.actions),
+          choices: final.choices,
+          originalLength: walked.choices.length,
+          evaluations: shrunk?.evaluations ?? 1,
         });
         // A failing run ends the walk: its later steps never ran.
         ended = true;
@@ -304,7 +276,7 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
         break;
       }
       const property = result.violation.property;
-      const verdict = await reference(config, taken, property);
+      const verdict = await reference(config, walked.actions, property);
       if (verdict === 'violates' || verdict === 'diverges' || verdict === 'fails') {
         if (!defects.has(property)) {
           defects.set(property, {
@@ -321,26 +293,30 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
       }
       steps += result.steps + result.healSteps;
       checked.delete(property);
-      const shrink = await shrinkSequence(
-        taken,
-        async (candidate) => {
-          const rerun = await runKeyed(target, config, candidate, [property]);
-          takeHangs();
-          if (rerun.result?.violation?.property !== property) return null;
-          // Confirmed on a second run: a flaky store cannot steer the shrink.
-          const again = await runKeyed(target, config, candidate, [property]);
-          takeHangs();
-          if (again.result?.violation?.property !== property) return null;
-          return (await reference(config, rerun.taken, property)) === 'holds' ? rerun.taken : null;
-        },
-        evaluationsMax,
-      );
-      const kept = shrink?.steps ?? taken;
-      const shape = `${property}|${kept.map((step) => (step.key ?? '').split(':')[0]).join(',')}`;
+      // A candidate still fails when it violates the property twice on the module target (a flaky store cannot steer
+      // the shrink) and sdk-core holds on the same actions.
+      const actionsOf = new Map<string, readonly ActionKey[]>([[walked.choices.join(','), walked.actions]]);
+      const differential: Simulate = async (candidateTarget, candidateConfig, choices, runOptions) => {
+        const tried = await runRecorded(candidateTarget, candidateConfig, choices, [property], runOptions?.record === true);
+        takeHangs();
+        if (tried.result?.violation?.property !== property) return holding(tried);
+        const again = await runRecorded(candidateTarget, candidateConfig, sequenceChoices(tried.choices), [property]);
+        takeHangs();
+        if (again.result?.violation?.property !== property || (await reference(candidateConfig, tried.actions, property)) !== 'holds') return holding(tried);
+        actionsOf.set(tried.choices.join(','), tried.actions);
+        return tried.result;
+      };
+      let shrunk: { readonly choices: readonly number[]; readonly evaluations: number } | null = null;
+      try {
+        shrunk = await shrinkChoices(target, config, walked.choices, property, END_TO_END_SHRINK_BOUNDS, { properties: [property], run: differential, chunks: true });
+      } catch (problem) {
+        if (!(problem instanceof NotReproducedError)) throw problem;
+      }
+      const kept = shrunk?.choices ?? walked.choices;
+      const shape = `${property}|${(actionsOf.get(kept.join(',')) ?? []).map((action) => action.kind).join(',')}`;
       if (shapes.has(shape)) continue;
       shapes.add(shape);
-      const choices = kept.map((step) => step.choice);
-      const trace = await recordTrace(target, config, choices, { choices, originalLength: taken.length, evaluations: shrink?.evaluations ?? 1 }, [property]);
+      const trace = await recordTrace(target, config, kept, { choices: kept, originalLength: walked.choices.length, evaluations: shrunk?.evaluations ?? 1 }, [property]);
       takeHangs();
       const reproduced = trace.verdict?.property === property;
       perProperty.set(property, (perProperty.get(property) ?? 0) + 1);
@@ -348,9 +324,9 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
         kind: 'violation',
         run,
         trace: reproduced ? trace : { ...trace, verdict: { ...result.violation } },
-        originalLength: taken.length,
-        evaluations: shrink?.evaluations ?? 1,
-        flaky: shrink !== null && reproduced ? null : { reproduced: reproduced ? 1 : 0, reruns: 1 },
+        originalLength: walked.choices.length,
+        evaluations: shrunk?.evaluations ?? 1,
+        flaky: shrunk !== null && reproduced ? null : { reproduced: reproduced ? 1 : 0, reruns: 1 },
       });
     }
   }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkEventStore } from './check-event-store.ts';
-import { patchNodeCrypto } from './random.ts';
+import { patchNodeCrypto } from '../targets/module/random.ts';
 
 function draws(): string[] {
   return [randomUUID(), randomUUID(), randomBytes(5).toString('hex')];

@@ -257,8 +257,9 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       stopAtFirst,
       perProperty,
       workers,
-      // A user's module runs only in worker threads: whatever it does to its thread, this one gives the verdict.
-      contained: target.kind === 'module',
+      // A user's module runs only in worker threads: whatever it does to its thread, this one gives the verdict (a
+      // server over the wire runs in its own process already).
+      contained: target.kind === 'module' && wire === null,
       coverage: true,
       known: new Set(regressions.keys()),
       signal: controller.signal,

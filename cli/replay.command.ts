@@ -1,5 +1,6 @@
-// `resumecheck replay FILE`: runs a trace's choices again on its target (or another, or a server over the wire) and
-// says whether the recorded violation reproduces; over the wire, how often in --tries re-runs.
+// `resumecheck replay FILE`: runs a trace's choices again on its target (or another, or a server over the wire), at
+// the level the trace was made at, and says whether the recorded violation reproduces; over the wire, how often in
+// --tries re-runs.
 
 import { runSimulation } from '../sim/engine.ts';
 import { sequenceChoices } from '../sim/choices.ts';
@@ -37,7 +38,7 @@ export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Pr
   if (wire !== null) return await replayOverTheWire(wire, file, trace, tries, values['json'] === true, io, startedMs);
   const protocol = parseProtocol(values['protocol']);
   const strictness = strictnessOf(values);
-  const target = await requireTarget((values['target'] as string | undefined) ?? trace.target);
+  const target = await requireTarget((values['target'] as string | undefined) ?? trace.target, trace.level);
   // The trace's own protocol (its config), unless --protocol asks for another.
   const config = protocol === undefined ? trace.config : { ...trace.config, protocol };
   checkProtocol(config.protocol, target);

@@ -2,8 +2,9 @@
 // its forms, `--nodes N --balancer B --store-lag L` deploying it, or `--url` / `--serve` (cli/wire-options.ts). This
 // file only reads flags and turns the resolver's errors into bad input (one line, exit 2).
 
+import type { LevelName } from '../sim/levels/level.ts';
 import type { BalancerName } from '../targets/multi-node/balancer.ts';
-import { type TargetDescription, TargetResolutionError, deployedDescription, describeTargetName, resolveTarget } from '../targets/resolve-target.ts';
+import { type TargetDescription, TargetResolutionError, deployedDescription, describeTargetName, resolveTarget, resolveTargetAtLevel } from '../targets/resolve-target.ts';
 import type { Target } from '../targets/target.ts';
 import type { WireTarget } from '../targets/wire/wire.target.ts';
 import type { ParsedArgs } from './command-spec.ts';
@@ -12,10 +13,13 @@ import { wireDescriptionFromFlags } from './wire-options.ts';
 
 export { missingPackageOf } from '../targets/resolve-target.ts';
 
-/** The target `name` stands for (any form `--target` takes, as traces record it); an unknown or missing name is bad input. */
-export async function requireTarget(name: string | undefined): Promise<Target> {
+/**
+ * The target `name` stands for (any form `--target` takes, as traces record it), at the level a trace records (absent:
+ * the server level); an unknown or missing name, or one that cannot run at that level, is bad input.
+ */
+export async function requireTarget(name: string | undefined, level?: LevelName): Promise<Target> {
   if (name === undefined) throw new UsageError('--target is required; `resumecheck targets` lists them');
-  return asUsage(async () => resolveTarget(await describeTargetName(name)));
+  return asUsage(async () => resolveTargetAtLevel(await describeTargetName(name), level));
 }
 
 /**

@@ -1,10 +1,10 @@
-// `resumecheck shrink FILE [--target T] [--seed S]`: minimises a simulator trace or a hand-written scenario while the
-// same property still fails (the one shrinker, sim/shrink.ts), and writes the result next to it: a trace `X.json`
-// gives `X.shrunk.json`, a scenario `X.txt` gives the scenario `X.shrunk.txt`, one action a line.
+// `resumecheck shrink FILE [--target T] [--seed S]`: minimises a trace of any level (check-store's contract traces
+// included) or a hand-written scenario while the same property still fails (the one shrinker, sim/shrink.ts), and
+// writes the result next to it: a trace `X.json` gives `X.shrunk.json`, a scenario `X.txt` gives the scenario
+// `X.shrunk.txt`, one action a line.
 
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { CONTRACT_TRACE_FORMAT } from '../check-store/store-traces.ts';
 import type { PropertyName } from '../properties/names.ts';
 import { sequenceChoices } from '../sim/choices.ts';
 import { DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
@@ -40,8 +40,6 @@ async function readInput(file: string, text: string, targetName: string | undefi
     // Not JSON: a scenario, one action a line.
   }
   if (json !== undefined) {
-    const format = (json as Record<string, unknown> | null)?.['format'];
-    if (format === CONTRACT_TRACE_FORMAT) throw new UsageError(`${file}: a check-store contract trace; check-store shrinks those when it finds them, shrink takes simulator traces and scenarios`);
     if (seed !== undefined) throw new UsageError('--seed is for scenarios: a trace records its own config');
     const trace: Trace = parseTrace(text, file);
     if (targetName === undefined) {
@@ -52,7 +50,7 @@ async function readInput(file: string, text: string, targetName: string | undefi
       // A module the trace names is imported only when the user names it too, or opts in.
       checkTraceTarget(file, trace.target, trust);
     }
-    return { target: await requireTarget(targetName ?? trace.target), config: trace.config, properties: trace.properties, choices: sequenceChoices(trace.choices), kind: 'trace' };
+    return { target: await requireTarget(targetName ?? trace.target, trace.level), config: trace.config, properties: trace.properties, choices: sequenceChoices(trace.choices), kind: 'trace' };
   }
   if (targetName === undefined) throw new UsageError('--target is required for a scenario; `resumecheck targets` lists them');
   const chosen = seed ?? DEFAULT_CONFIG.seed;

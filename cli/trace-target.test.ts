@@ -7,8 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CONTRACT_CONFIG } from '../check-store/contract-world.ts';
-import { CONTRACT_TRACE_FORMAT, CONTRACT_TRACE_FORMAT_VERSION, type ContractTrace, serializeContractTrace } from '../check-store/store-traces.ts';
+import { CONTRACT_TRACE_FORMAT } from '../traces/contract-trace.ts';
 import { resolveConfig } from '../sim/config.ts';
 import { recordTrace } from '../sim/fuzz.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
@@ -52,21 +51,24 @@ writeFileSync(
   ].join('\n'),
 );
 
-/** A contract trace (check-store's own format) naming `storeModulePath` as its store: no operations, a verdict to re-check. */
+/**
+ * A contract trace (check-store's format from before the store level, which is still read) naming `storeModulePath`
+ * as its store: no operations, a verdict to re-check.
+ */
 function contractTraceNamingTheStore(): string {
-  const trace: ContractTrace = {
+  const trace = {
     format: CONTRACT_TRACE_FORMAT,
-    formatVersion: CONTRACT_TRACE_FORMAT_VERSION,
+    formatVersion: 1,
     resumecheckVersion: 'test',
     store: { path: storeModulePath, exportName: null },
-    config: { ...DEFAULT_CONTRACT_CONFIG, seed: 'trace-target', shared: false },
+    config: { seed: 'trace-target', shared: false, stepsMax: 12, sessionsPerEpochMax: 2, postStreamsPerSessionMax: 2, eventsPerStreamMax: 3, restartsMax: 1, windowEventsMax: 4 },
     choices: [],
     steps: [],
     verdict: { property: 'replay-exact', step: 0, explanation: 'recorded by the test' },
     shrink: null,
   };
   const path = join(scratch, 'store-contract.json');
-  writeFileSync(path, serializeContractTrace(trace));
+  writeFileSync(path, `${JSON.stringify(trace, null, 2)}\n`);
   return path;
 }
 

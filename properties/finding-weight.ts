@@ -3,6 +3,7 @@
 
 import { CLIENT_PROPERTIES } from './clients/index.ts';
 import { PROPERTIES } from './index.ts';
+import { STORE_PROPERTIES } from './stores/index.ts';
 import type { PropertyName } from './names.ts';
 import { type Severity, type Strictness, failsAt, notFailingReason } from './severity.ts';
 import type { ClientFault } from './client-fault.ts';
@@ -13,9 +14,9 @@ export interface Weighed {
   readonly triggeredBy?: ClientFault | undefined;
 }
 
-/** The severity of a property of either level. */
+/** The severity of a property of any level. */
 export function severityOf(name: PropertyName): Severity {
-  const property = PROPERTIES.find((candidate) => candidate.name === name) ?? CLIENT_PROPERTIES.find((candidate) => candidate.name === name);
+  const property = PROPERTIES.find((candidate) => candidate.name === name) ?? CLIENT_PROPERTIES.find((candidate) => candidate.name === name) ?? STORE_PROPERTIES.find((candidate) => candidate.name === name);
   if (property === undefined) throw new Error(`assertion: unknown property ${name}`);
   return property.severity;
 }

@@ -36,10 +36,30 @@ export type ServerPropertyName = (typeof PROPERTY_NAMES)[number];
 /** The properties of the client level (properties/clients/): what a client does, judged by the network it talks over. */
 export const CLIENT_PROPERTY_NAMES = ['client-resumes-latest', 'client-reinitializes-after-404', 'client-reconnects-bounded', 'client-requests-settle'] as const;
 
-/** The name of one property, of either level. */
-export type PropertyName = ServerPropertyName | (typeof CLIENT_PROPERTY_NAMES)[number];
+/**
+ * The properties of the store level (properties/stores/): what an SDK EventStore must do, driven directly under its
+ * contract, in the order violations are reported; the last, `store-calls-succeed`, is judged by check-store's
+ * end-to-end phase (the store's calls failing inside the SDK transport), not by the store level's judge.
+ */
+export const STORE_PROPERTY_NAMES = [
+  'calls-settle',
+  'event-ids-unique',
+  'event-ids-unique-across-sessions',
+  'session-isolation',
+  'unknown-cursor-yields-nothing',
+  'no-silent-skip',
+  'replay-exact',
+  'resumes-within-window',
+  'store-calls-succeed',
+] as const;
 
-/** True when `name` is a property name (of either level). */
+/** The name of one property of the store level. */
+export type StorePropertyName = (typeof STORE_PROPERTY_NAMES)[number];
+
+/** The name of one property, of any level. */
+export type PropertyName = ServerPropertyName | (typeof CLIENT_PROPERTY_NAMES)[number] | StorePropertyName;
+
+/** True when `name` is a property name (of any level). */
 export function isPropertyName(name: string): name is PropertyName {
-  return (PROPERTY_NAMES as readonly string[]).includes(name) || (CLIENT_PROPERTY_NAMES as readonly string[]).includes(name);
+  return (PROPERTY_NAMES as readonly string[]).includes(name) || (CLIENT_PROPERTY_NAMES as readonly string[]).includes(name) || (STORE_PROPERTY_NAMES as readonly string[]).includes(name);
 }

@@ -3,6 +3,7 @@
 import { ACTION_KINDS, FAULT_KINDS, NODE_FAULT_KINDS } from './config.ts';
 import type { ActionList } from './actions.ts';
 import type { ChoiceSource } from './engine.ts';
+import type { WalkShape } from './levels/level.ts';
 import { type Prng, createPrng } from './prng.ts';
 
 /** Replays a choice sequence; each choice is reduced modulo the enabled actions, so any sequence is a valid run. */
@@ -27,12 +28,13 @@ export const UNIFORM_WEIGHTS: KindWeights = new Float64Array(ACTION_KINDS.length
 const FAULT_KIND_NUMBERS: readonly number[] = FAULT_KINDS.map((kind) => ACTION_KINDS.indexOf(kind));
 
 /**
- * Swarm weights: each fault kind is switched on with probability 1/2 and given a random weight; the kinds
- * that are not faults keep weight 1. Deep bugs need some faults to be rare and others frequent.
+ * Swarm weights: each fault kind is switched on with probability 1/2 and given a random multiple (1/4 to 2) of its base
+ * weight; the kinds that are not faults keep their base weight (1 unless a level says otherwise). Deep bugs need some
+ * faults to be rare and others frequent.
  */
-export function swarmWeights(prng: Prng, faultKinds: readonly number[] = FAULT_KIND_NUMBERS): KindWeights {
-  const weights = new Float64Array(UNIFORM_WEIGHTS);
-  for (const kind of faultKinds) weights[kind] = prng.float() < 0.5 ? 0 : 0.25 + prng.float() * 1.75;
+export function swarmWeights(prng: Prng, faultKinds: readonly number[] = FAULT_KIND_NUMBERS, base: KindWeights = UNIFORM_WEIGHTS): KindWeights {
+  const weights = new Float64Array(base);
+  for (const kind of faultKinds) weights[kind] = prng.float() < 0.5 ? 0 : base[kind]! * (0.25 + prng.float() * 1.75);
   return weights;
 }
 
@@ -42,16 +44,20 @@ export interface WalkPlan {
   readonly swarm: boolean;
   readonly length: number;
   readonly prng: Prng;
+  /** Each step picks a kind among the enabled ones by weight, then one of its actions uniformly (WalkShape.byKind). */
+  readonly byKind?: boolean;
 }
 
 /**
  * Plans the walk of one seed: the same seed always gives the same plan and the same choices. `faultKinds` are the
- * kind numbers swarm walks may switch off (the server level's by default; another level names its own).
+ * kind numbers swarm walks may switch off (the server level's by default; another level names its own), and `shape`
+ * a level's base weights and way of picking (Level.walk).
  */
-export function planWalk(seed: string, stepsMax: number, faultKinds: readonly number[] = FAULT_KIND_NUMBERS): WalkPlan {
+export function planWalk(seed: string, stepsMax: number, faultKinds: readonly number[] = FAULT_KIND_NUMBERS, shape: WalkShape = {}): WalkPlan {
   const prng = createPrng(`${seed}/walk`);
   const swarm = prng.float() < 0.5;
-  const weights = swarm ? swarmWeights(prng, faultKinds) : UNIFORM_WEIGHTS;
+  const base = shape.baseWeights === undefined ? UNIFORM_WEIGHTS : Float64Array.from(shape.baseWeights);
+  const weights = swarm ? swarmWeights(prng, faultKinds, base) : base;
   if (swarm && faultKinds === FAULT_KIND_NUMBERS) {
     // Node faults (the server level's) draw from their own stream, so every other draw of the walk is what it was
     // before they existed.
@@ -60,10 +66,47 @@ export function planWalk(seed: string, stepsMax: number, faultKinds: readonly nu
   }
   // "Stop here" is a draw too: the walk's length is chosen, so short runs are as likely as long ones.
   const length = 1 + prng.below(stepsMax);
-  return { weights, swarm, length, prng };
+  return { weights, swarm, length, prng, ...(shape.byKind === true ? { byKind: true } : {}) };
 }
 
-/** A random walk: each step picks an enabled action with probability proportional to its kind's weight. */
+/** A kind among those enabled by weight (uniformly when they all weigh nothing), then one of its actions uniformly. */
+function chooseByKind(plan: WalkPlan, list: ActionList): number {
+  const kindWeights = plan.weights;
+  // The kinds enabled, in the order the list first names them.
+  const kinds: number[] = [];
+  let total = 0;
+  for (let index = 0; index < list.count; index += 1) {
+    const kind = list.kind[index]!;
+    if (kinds.includes(kind)) continue;
+    kinds.push(kind);
+    total += kindWeights[kind]!;
+  }
+  let chosen = kinds[0]!;
+  if (total > 0) {
+    let pick = plan.prng.float() * total;
+    for (const kind of kinds) {
+      pick -= kindWeights[kind]!;
+      chosen = kind;
+      if (pick < 0) break;
+    }
+  } else {
+    chosen = kinds[plan.prng.below(kinds.length)]!;
+  }
+  let count = 0;
+  for (let index = 0; index < list.count; index += 1) if (list.kind[index] === chosen) count += 1;
+  let nth = plan.prng.below(count);
+  for (let index = 0; index < list.count; index += 1) {
+    if (list.kind[index] !== chosen) continue;
+    if (nth === 0) return index;
+    nth -= 1;
+  }
+  throw new Error('assertion: the kind chosen has no enabled action');
+}
+
+/**
+ * A random walk: each step picks an enabled action with probability proportional to its kind's weight, or (a plan
+ * `byKind`) a kind by weight and then one of its actions.
+ */
 export function walkChoices(plan: WalkPlan): ChoiceSource {
   const kindWeights = plan.weights;
   let taken = 0;
@@ -71,6 +114,7 @@ export function walkChoices(plan: WalkPlan): ChoiceSource {
     choose(_world, list: ActionList) {
       if (taken >= plan.length) return null;
       taken += 1;
+      if (plan.byKind === true) return chooseByKind(plan, list);
       let total = 0;
       for (let index = 0; index < list.count; index += 1) total += kindWeights[list.kind[index]!]!;
       if (total <= 0) return plan.prng.below(list.count);
@@ -80,6 +124,76 @@ export function walkChoices(plan: WalkPlan): ChoiceSource {
         if (pick < 0) return index;
       }
       return list.count - 1;
+    },
+  };
+}
+
+/** An action as a level lists it: its kind and operands. */
+export interface ActionKey {
+  readonly kind: number;
+  readonly a: number;
+  readonly b: number;
+}
+
+/** A choice source that also records each choice it made and the action it picked, as the run took them. */
+export interface RecordedChoices {
+  readonly source: ChoiceSource;
+  /** The choices made, each an index into that step's enabled actions. */
+  readonly choices: readonly number[];
+  readonly actions: readonly ActionKey[];
+}
+
+/** Records what `inner` chooses: to drive a second target through the same actions (followActions), or to know them. */
+export function recordChoices(inner: ChoiceSource): RecordedChoices {
+  const choices: number[] = [];
+  const actions: ActionKey[] = [];
+  return {
+    choices,
+    actions,
+    source: {
+      choose(world, list) {
+        const choice = inner.choose(world, list);
+        if (choice !== null) {
+          choices.push(choice);
+          actions.push({ kind: list.kind[choice]!, a: list.a[choice]!, b: list.b[choice]! });
+        }
+        return choice;
+      },
+    },
+  };
+}
+
+/** Takes `actions` one a step, the same kind and operands each; `diverged` once one was not enabled (the run then stops). */
+export interface FollowedActions extends ChoiceSource {
+  readonly diverged: boolean;
+  /** The actions taken so far. */
+  readonly taken: number;
+}
+
+/**
+ * The same scenario on another target: each step takes the enabled action with the recorded kind and operands, and
+ * the fault phase ends at the first that is not enabled (not merely the same choice numbers, which name other actions
+ * once two targets answer differently).
+ */
+export function followActions(actions: readonly ActionKey[]): FollowedActions {
+  let next = 0;
+  let diverged = false;
+  return {
+    get diverged() {
+      return diverged;
+    },
+    get taken() {
+      return diverged ? next - 1 : next;
+    },
+    choose(_world, list) {
+      if (diverged || next >= actions.length) return null;
+      const wanted = actions[next]!;
+      next += 1;
+      for (let index = 0; index < list.count; index += 1) {
+        if (list.kind[index] === wanted.kind && list.a[index] === wanted.a && list.b[index] === wanted.b) return index;
+      }
+      diverged = true;
+      return null;
     },
   };
 }

@@ -144,7 +144,37 @@ export interface SimConfig {
    * session"). Off by default: every run without it offers exactly what it offered before.
    */
   readonly reissueAfterReset?: boolean;
+  /**
+   * The store level's bounds (sim/levels/store-level.ts, an EventStore driven directly); absent at the other levels.
+   * Its steps and restarts are `stepsMax` and `restartsMax`.
+   */
+  readonly store?: StoreLevelBounds;
 }
+
+/** What a store-level run is bounded by, besides its steps and restarts. */
+export interface StoreLevelBounds {
+  readonly sessionsPerEpochMax: number;
+  /** Request (POST) streams per session; each session also has its standalone stream. */
+  readonly postStreamsPerSessionMax: number;
+  /** storeEvent calls per stream at the most. */
+  readonly eventsPerStreamMax: number;
+  /** The retention the checker expects (context.windowEventsMax): a cursor with at most this many events after it is resumed. */
+  readonly windowEventsMax: number;
+  /** Real milliseconds one awaited store call may take before it counts as never settling (check-store --call-timeout). */
+  readonly callTimeoutMs: number;
+}
+
+/** The store level's bounds unless told otherwise (check-store's defaults): small enough to shrink well, large enough to exceed the window and interleave. */
+export const DEFAULT_STORE_LEVEL_BOUNDS: StoreLevelBounds = { sessionsPerEpochMax: 3, postStreamsPerSessionMax: 2, eventsPerStreamMax: 7, windowEventsMax: 4, callTimeoutMs: 3_000 };
+
+/** Bounds on each store-level setting: [least, most]. */
+export const STORE_LEVEL_BOUNDS: Readonly<Record<keyof StoreLevelBounds, readonly [number, number]>> = {
+  sessionsPerEpochMax: [1, 64],
+  postStreamsPerSessionMax: [1, 16],
+  eventsPerStreamMax: [1, 10_000],
+  windowEventsMax: [1, 10_000],
+  callTimeoutMs: [1, 600_000],
+};
 
 /** Defaults sized so the planted bugs are reachable in a few dozen steps. */
 export const DEFAULT_CONFIG: SimConfig = {
@@ -195,6 +225,13 @@ export function resolveConfig(partial: Partial<SimConfig>): SimConfig {
   }
   if (config.requestIdHabits.length === 0 || config.requestIdHabits.some((habit) => habit !== 'monotonic' && habit !== 'restart')) {
     throw new ConfigError('requestIdHabits must list "monotonic" or "restart" at least once');
+  }
+  if (config.store !== undefined) {
+    if (typeof config.store !== 'object' || config.store === null) throw new ConfigError('store must be an object of the store level\'s bounds');
+    for (const [key, [least, most]] of Object.entries(STORE_LEVEL_BOUNDS)) {
+      const value = config.store[key as keyof StoreLevelBounds];
+      if (!Number.isInteger(value) || value < least || value > most) throw new ConfigError(`store.${key} must be a whole number from ${least} to ${most}, got ${String(value)}`);
+    }
   }
   return config;
 }

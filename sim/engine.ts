@@ -887,7 +887,10 @@ async function runLoopAsync(context: LevelRun, source: ChoiceSource): Promise<Ru
   const { world, list } = context;
   const progress = newProgress();
   for (let choice = nextStep(context, source, progress); choice !== null; choice = nextStep(context, source, progress)) {
-    await context.step(list.kind[choice]!, list.a[choice]!, list.b[choice]!);
+    // A level's step that does not yield returns nothing: not awaiting it keeps what it started running alongside
+    // the next step's (the store level's overlapping calls).
+    const pending = context.step(list.kind[choice]!, list.a[choice]!, list.b[choice]!);
+    if (pending !== undefined) await pending;
     if (progress.phase === 'faults') world.step += 1;
   }
   return result(context, progress);

@@ -6,6 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PropertyName } from '../properties/names.ts';
 import type { Target } from '../targets/target.ts';
+import { CONTRACT_TRACE_FORMAT } from '../traces/contract-trace.ts';
 import { type Trace, TraceFormatError, parseTrace } from '../traces/trace.ts';
 import { sequenceChoices } from './choices.ts';
 import { runSimulation } from './engine.ts';
@@ -36,8 +37,6 @@ export interface ExampleReplay {
   readonly violation: Violation | null;
 }
 
-/** The `format` of check-store's contract traces (check-store/store-traces.ts), spelled out so as not to load it. */
-const CONTRACT_TRACE_FORMAT = 'resumecheck-store-contract';
 
 /** What the stored traces of a set of directories hold for one target. */
 export interface LoadedExamples {
@@ -45,7 +44,10 @@ export interface LoadedExamples {
   readonly examples: StoredExample[];
   /** Files that are no usable trace. */
   readonly skipped: SkippedExample[];
-  /** check-store's contract traces (they share traces/found/): not for a fuzz, and not worth a line each. */
+  /**
+   * check-store's contract traces (of the store level, or in the format from before it: they share traces/found/):
+   * not for a fuzz of the module inside the SDK transport, and not worth a line each.
+   */
   readonly contractTraces: number;
   /**
    * Traces of another target whose name would execute something (serve:CMD, module:PATH): never run, since a trace
@@ -66,7 +68,8 @@ function readStored(file: string): { trace: Trace } | { contract: true } {
   } catch {
     // Not JSON: parseTrace says so.
   }
-  return { trace: parseTrace(text, file) };
+  const trace = parseTrace(text, file);
+  return trace.level === 'store' ? { contract: true } : { trace };
 }
 
 /**

@@ -148,6 +148,7 @@ function traceOf(
     format: 'resumecheck-trace',
     formatVersion: TRACE_FORMAT_VERSION,
     resumecheckVersion: RESUMECHECK_VERSION,
+    ...(target.level === undefined ? {} : { level: target.level.name }),
     sdk: target.sdk ?? null,
     target: target.name,
     config,

@@ -59,6 +59,18 @@ export interface ShrinkOptions {
   /** Record every run, and return the one of the shrunk choices (for a real-time target: sim/fuzz.ts). */
   readonly record?: boolean;
   /**
+   * How each candidate is run: the engine's runSimulation unless the caller wraps it, to say what else a candidate
+   * must show to count as still failing (check-store: a second run that fails too, sdk-core holding on the same
+   * actions); a wrapped run that does not still fail returns no violation.
+   */
+  readonly run?: Simulate;
+  /**
+   * The pass that deletes steps by meaning deletes runs of them too, halves first, then quarters, down to single steps,
+   * and runs before fast-check as well as after (a level whose counterexamples hold long runs of steps that do not
+   * matter: the store level's); default: single steps, after fast-check.
+   */
+  readonly chunks?: boolean;
+  /**
    * The signature the counterexample keeps (sim/signature.ts), when given: a run violating the property by another
    * mechanism is another finding, so it does not count (shrinking never relabels one finding as another).
    */
@@ -76,6 +88,9 @@ function isGoal(violation: Violation | null | undefined, goal: Goal): violation 
   return violation !== null && violation !== undefined && violation.property === goal.property && (goal.signature === undefined || violation.signature === goal.signature);
 }
 
+/** What runs a candidate: runSimulation, or a caller's wrapping of it. */
+export type Simulate = typeof runSimulation;
+
 /** How often a long shrink lets the event loop run (signals, messages), in evaluations. */
 const YIELD_EVERY_EVALUATIONS = 64;
 
@@ -92,6 +107,7 @@ export async function shrinkChoices(
   shrinkOptions: ShrinkOptions = {},
 ): Promise<ShrinkResult> {
   let evaluations = 0;
+  const simulate = shrinkOptions.run ?? runSimulation;
   const goal: Goal = { property, signature: shrinkOptions.signature };
   const actions = createActionList();
   const options = {
@@ -118,7 +134,7 @@ export async function shrinkChoices(
     evaluations += 1;
     // A synchronous target never yields by itself; a signal's handler runs only when something does.
     if (evaluations % YIELD_EVERY_EVALUATIONS === 0) await macrotaskTurn();
-    const result = await runSimulation(target, config, sequenceChoices(sequence), { ...options, actions });
+    const result = await simulate(target, config, sequenceChoices(sequence), { ...options, actions });
     keep(result);
     const verdict = keeps(result.violation, goal, charge);
     if (verdict === 'charged-now') switched = result.choices;
@@ -130,9 +146,13 @@ export async function shrinkChoices(
   // by a client's fault, the counterexample without that step is tried first.
   switched = null;
   if (charge.triggeredAccepted) {
-    const untriggered = await withoutClientFaults(target, config, best, goal, options, charge, () => (evaluations += 1));
+    const untriggered = await withoutClientFaults(target, config, best, goal, options, charge, () => (evaluations += 1), simulate);
     if (untriggered !== null) best = untriggered;
   }
+  // Runs of steps that do not matter go first, by meaning, when the caller says its counterexamples hold them: what
+  // fast-check then shrinks is short.
+  const meaning = { count: () => (evaluations += 1), over, charge, keep, simulate, chunks: shrinkOptions.chunks === true, recordedOf: (sequence: readonly number[]) => violating.get(sequence.join(',')) };
+  if (shrinkOptions.chunks === true && !over()) best = await deleteByMeaning(target, config, best, goal, options, bounds.passEvaluationsMax, meaning);
 
   let fastCheckRuns = 0;
   const start = best;
@@ -152,8 +172,9 @@ export async function shrinkChoices(
     { examples: [[[...start]]], numRuns: 1, seed: 0 },
   );
   // On a real-time target the start may not violate again when fast-check re-runs it: the shrink goes on from it.
-  // In process it must: not again is a finding that only timing or randomness of the target's own decided.
-  if (!checked.failed && target.realTime !== true) throw new NotReproducedError(`shrink: the choices given violated ${property} once, and not when fast-check re-ran them`);
+  // In process it must: not again is a finding that only timing or randomness of the target's own decided. (A shrink
+  // that was over before fast-check's first run, once the pass by meaning had spent its budget, ran nothing.)
+  if (!checked.failed && fastCheckRuns > 0 && target.realTime !== true) throw new NotReproducedError(`shrink: the choices given violated ${property} once, and not when fast-check re-ran them`);
 
   let current: readonly number[] = best ?? start;
   let passRuns = 0;
@@ -187,7 +208,7 @@ export async function shrinkChoices(
       }
     }
   }
-  if (!over()) current = await deleteByMeaning(target, config, current, goal, options, bounds.passEvaluationsMax, { count: () => (evaluations += 1), over, charge, keep });
+  if (!over()) current = await deleteByMeaning(target, config, current, goal, options, bounds.passEvaluationsMax, meaning);
   const recorded = violating.get(current.join(','));
   if (shrinkOptions.record === true && recorded === undefined) throw new Error('assertion: the shrunk choices were kept without a violating run of them');
   return { choices: current, originalLength: choices.length, evaluations, ...(recorded === undefined ? {} : { recorded }), ...(ended ? { cutShort: true } : {}) };
@@ -204,11 +225,20 @@ async function deleteByMeaning(
   goal: Goal,
   options: { readonly properties?: readonly PropertyName[] },
   runsMax: number,
-  budget: { readonly count: () => void; readonly over: () => boolean; readonly charge: Charge; readonly keep: (result: RunResult) => void },
+  budget: {
+    readonly count: () => void;
+    readonly over: () => boolean;
+    readonly charge: Charge;
+    readonly keep: (result: RunResult) => void;
+    readonly simulate: Simulate;
+    readonly chunks: boolean;
+    /** With ShrinkOptions.record, the violating run of these choices kept (no need to record it again). */
+    readonly recordedOf: (choices: readonly number[]) => RunResult | undefined;
+  },
 ): Promise<readonly number[]> {
   let runs = 0;
   const describe = async (choices: readonly number[]): Promise<string[]> => {
-    const recorded = await runSimulation(target, config, sequenceChoices(choices), { ...options, record: true });
+    const recorded = budget.recordedOf(choices) ?? (await budget.simulate(target, config, sequenceChoices(choices), { ...options, record: true }));
     budget.keep(recorded);
     return (recorded.trace ?? []).filter((step) => step.phase === 'faults').map((step) => step.action);
   };
@@ -217,22 +247,26 @@ async function deleteByMeaning(
   let improved = true;
   while (improved && runs < runsMax && !budget.over()) {
     improved = false;
-    for (let index = descriptions.length - 1; index >= 0 && runs < runsMax && !budget.over(); index -= 1) {
-      runs += 1;
-      budget.count();
-      if (runs % YIELD_EVERY_EVALUATIONS === 0) await macrotaskTurn();
-      const result = await runSimulation(
-        target,
-        config,
-        describedChoices([...descriptions.slice(0, index), ...descriptions.slice(index + 1)], [...current.slice(0, index), ...current.slice(index + 1)]),
-        options,
-      );
-      budget.keep(result);
-      const verdict = keeps(result.violation, goal, budget.charge);
-      if (verdict === null || (verdict !== 'charged-now' && result.choices.length >= current.length)) continue;
-      current = result.choices;
-      descriptions = await describe(current);
-      improved = true;
+    for (let size = budget.chunks ? Math.max(1, Math.floor(descriptions.length / 2)) : 1; size >= 1; size = size === 1 ? 0 : Math.max(1, Math.floor(size / 2))) {
+      // Aligned runs from the end: later steps usually matter least.
+      for (let index = descriptions.length - size; index >= 0 && runs < runsMax && !budget.over(); index -= size) {
+        if (budget.chunks && index + size > descriptions.length) continue;
+        runs += 1;
+        budget.count();
+        if (runs % YIELD_EVERY_EVALUATIONS === 0) await macrotaskTurn();
+        const result = await budget.simulate(
+          target,
+          config,
+          describedChoices([...descriptions.slice(0, index), ...descriptions.slice(index + size)], [...current.slice(0, index), ...current.slice(index + size)]),
+          options,
+        );
+        budget.keep(result);
+        const verdict = keeps(result.violation, goal, budget.charge);
+        if (verdict === null || (verdict !== 'charged-now' && result.choices.length >= current.length)) continue;
+        current = result.choices;
+        descriptions = await describe(current);
+        improved = true;
+      }
     }
   }
   return current;
@@ -273,17 +307,18 @@ async function withoutClientFaults(
   options: { readonly properties?: readonly PropertyName[] },
   charge: Charge,
   count: () => void,
+  simulate: Simulate,
 ): Promise<readonly number[] | null> {
   let current = start;
   for (let removed = 0; removed < CLIENT_FAULTS_REMOVED_MAX; removed += 1) {
     count();
-    const recorded = await runSimulation(target, config, sequenceChoices(current), { ...options, record: true });
+    const recorded = await simulate(target, config, sequenceChoices(current), { ...options, record: true });
     const fault = isGoal(recorded.violation, goal) ? recorded.violation.triggeredBy : undefined;
     if (fault === undefined) return null;
     const descriptions = (recorded.trace ?? []).filter((step) => step.phase === 'faults').map((step) => step.action);
     const index = fault.step;
     count();
-    const result = await runSimulation(
+    const result = await simulate(
       target,
       config,
       describedChoices([...descriptions.slice(0, index), ...descriptions.slice(index + 1)], [...current.slice(0, index), ...current.slice(index + 1)]),

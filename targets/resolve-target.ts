@@ -4,6 +4,7 @@
 // starts (`--serve`) and one already running (`--url`). The CLI and the worker threads both resolve through here:
 // a worker is sent the description (plain data), never a target object, and builds the same target from it.
 
+import type { LevelName } from '../sim/levels/level.ts';
 import { TARGET_ENTRIES, targetEntry } from './registry.ts';
 import type { Target } from './target.ts';
 import type { Topology } from './multi-node/multi-node.target.ts';
@@ -138,6 +139,25 @@ async function resolveInProcess(description: InProcessDescription): Promise<Targ
       }
     }
   }
+}
+
+/**
+ * The target a trace made at `level` names. A store module's name stands for the store inside the SDK transport at the
+ * server level, and for the store driven directly at the store level; any other target runs at the level it has,
+ * which must be the one the trace records (a trace that records none, written before traces said their level, takes
+ * its target's).
+ */
+export async function resolveTargetAtLevel(description: TargetDescription, level: LevelName | undefined): Promise<Target> {
+  if (level === 'store') {
+    if (description.form !== 'module') throw new TargetResolutionError(`a store-level trace runs a store module: its target must be module:PATH[#export][+shared][+durable], not ${JSON.stringify(targetNameOf(description))}`);
+    const { storeLevelTargetFromName } = await import('./module/store-level.target.ts');
+    return storeLevelTargetFromName(description.name)!;
+  }
+  const target = await resolveTarget(description);
+  if (level !== undefined && target.level?.name !== level) {
+    throw new TargetResolutionError(`${target.name} runs at the ${target.level?.name ?? 'server'} level, and the trace was made at the ${level ?? 'server'} level`);
+  }
+  return target;
 }
 
 async function resolveWire(description: WireDescription): Promise<WireTarget> {

@@ -1,12 +1,15 @@
-// The trace format: versioned JSON with everything a run is a function of (target, config, choices) and the
-// decoded readable steps and verdict. Choices are the record; fast-check's seed and path are never needed.
+// The trace format: versioned JSON with everything a run is a function of (target, level, config, choices) and the
+// decoded readable steps and verdict, for every level. Choices are the record; fast-check's seed and path are never
+// needed. check-store's older contract traces are read as the store-level traces they are (contract-trace.ts).
 
 import { createHash } from 'node:crypto';
 import { type PropertyName, isPropertyName } from '../properties/names.ts';
 import type { SimConfig } from '../sim/config.ts';
 import { CONFIG_BOUNDS, ConfigError, resolveConfig } from '../sim/config.ts';
 import type { TraceStep } from '../sim/engine.ts';
+import { LEVEL_NAMES, type LevelName } from '../sim/levels/level.ts';
 import type { Violation } from '../sim/world.ts';
+import { CONTRACT_TRACE_FORMAT, contractTraceAsTrace } from './contract-trace.ts';
 import { renderStepLines } from './render/text.ts';
 
 /** The version of the trace format this build writes and reads. */
@@ -19,6 +22,8 @@ export interface Trace {
   readonly format: 'resumecheck-trace';
   readonly formatVersion: number;
   readonly resumecheckVersion: string;
+  /** The level the run was made at (sim/levels/); absent for the server level, the engine's first. */
+  readonly level?: LevelName;
   /**
    * The SDK the target ran, as installed when the trace was recorded (`@modelcontextprotocol/sdk@1.32.2`,
    * `@modelcontextprotocol/server@2.4.0`); null for targets without an SDK and for traces written before this field.
@@ -75,12 +80,15 @@ export function parseTrace(text: string, source: string): Trace {
     fail(`${source}: not JSON`);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) fail(`${source}: not a trace object`);
-  const record = data as Record<string, unknown>;
+  // A contract trace of check-store from before the store level is read as the store-level trace it is.
+  const record = (data as Record<string, unknown>)['format'] === CONTRACT_TRACE_FORMAT ? contractTraceAsTrace(data as Record<string, unknown>, source, fail) : (data as Record<string, unknown>);
   if (record['format'] !== 'resumecheck-trace') fail(`${source}: not a resumecheck trace (format field)`);
   if (record['formatVersion'] !== TRACE_FORMAT_VERSION) {
     fail(`${source}: trace format version ${String(record['formatVersion'])}, this resumecheck reads ${TRACE_FORMAT_VERSION}`);
   }
   if (typeof record['target'] !== 'string' || record['target'] === '') fail(`${source}: target must be a non-empty string`);
+  const level = record['level'];
+  if (level !== undefined && !(LEVEL_NAMES as readonly unknown[]).includes(level)) fail(`${source}: level must be absent (the server level) or one of ${LEVEL_NAMES.join(', ')}`);
   const choices = record['choices'];
   if (!Array.isArray(choices) || choices.length > CONFIG_BOUNDS.stepsMax[1] || !choices.every((choice) => Number.isInteger(choice) && choice >= 0 && choice < 1_000_000)) {
     fail(`${source}: choices must be an array of whole numbers from 0 to 999999`);
@@ -107,6 +115,7 @@ export function parseTrace(text: string, source: string): Trace {
     format: 'resumecheck-trace',
     formatVersion: TRACE_FORMAT_VERSION,
     resumecheckVersion: String(record['resumecheckVersion'] ?? 'unknown'),
+    ...(level === undefined ? {} : { level: level as LevelName }),
     // Optional, so traces from before it still read: they did not say which SDK they ran on.
     sdk: typeof record['sdk'] === 'string' && record['sdk'] !== '' ? record['sdk'] : null,
     target: record['target'],

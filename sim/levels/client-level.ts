@@ -529,6 +529,7 @@ function perform(world: ClientWorld, application: ClientApplication, kind: numbe
 /** The client level for the clients `createApplication` builds (one application, one client, per run). */
 export function clientLevel(createApplication: ClientFactory): Level {
   return {
+    name: 'client',
     faultKinds: [K.cut, K.serverClose, K.restart],
     async open(config: SimConfig, options: LevelRunOptions): Promise<LevelRun> {
       const clock = new SimClock();

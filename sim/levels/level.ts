@@ -1,6 +1,7 @@
 // A level: what the engine needs from a model of what may happen plus an adapter to the system checked. The engine
 // (sim/engine.ts) runs every level through one loop (fault phase from a choice source, liveness phase, final checks);
-// the server level is its first implementation, the client level (sim/levels/client-level.ts) its second.
+// the server level is its first implementation, the client level (sim/levels/client-level.ts) its second, the store
+// level (sim/levels/store-level.ts, an EventStore driven directly under its contract) its third.
 
 import type { ActionList } from '../actions.ts';
 import type { SimConfig } from '../config.ts';
@@ -30,8 +31,11 @@ export interface LevelRun {
   enumerate(): void;
   /** Records the step about to be taken, when the run is recorded. */
   begin(choice: number, phase: TraceStep['phase']): void;
-  /** Takes one action and lets the system react until it is quiet. */
-  step(kind: number, a: number, b: number): Promise<void>;
+  /**
+   * Takes one action and lets the system react until it is quiet. An action that starts work without waiting for it
+   * returns nothing, and the engine goes on without yielding (the store level's calls overlap so).
+   */
+  step(kind: number, a: number, b: number): Promise<void> | void;
   /** The fault phase is over. */
   startHeal(): void;
   /** Fills `list` with the liveness phase's next action and returns its index, or null when this round has nothing to do. */
@@ -49,9 +53,30 @@ export interface LevelRunOptions {
   readonly actions: ActionList | null;
 }
 
+/** The levels besides the server level's, as traces record them (a trace without a level is of the server level). */
+export type LevelName = 'client' | 'store';
+
+/** Every level name a trace may record. */
+export const LEVEL_NAMES: readonly LevelName[] = ['client', 'store'];
+
+/**
+ * How a level's random walks weigh its actions, beyond the fault kinds (sim/choices.ts's planWalk): each kind's base
+ * weight (indexed by kind number), and whether a step first picks a kind among the enabled ones and then one of its
+ * actions (so a kind with many actions is not picked more often for it), rather than an action in proportion to its
+ * kind's weight.
+ */
+export interface WalkShape {
+  readonly baseWeights?: readonly number[];
+  readonly byKind?: boolean;
+}
+
 /** A level a target runs at, instead of the server level. */
 export interface Level {
+  /** The level's name, recorded in its traces. */
+  readonly name: LevelName;
   /** The action kinds (by number) that are faults: swarm walks switch a random subset of them off. */
   readonly faultKinds: readonly number[];
+  /** How random walks weigh the level's actions; absent: every kind weight 1, an action in proportion to its kind's. */
+  readonly walk?: WalkShape;
   open(config: SimConfig, options: LevelRunOptions): Promise<LevelRun>;
 }

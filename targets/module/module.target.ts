@@ -11,18 +11,17 @@ import {
   type StoreModuleRef,
   StoreModuleError,
   callFactory,
-  displayPath,
   firstLine,
   checkStoreModulePath,
   importStoreFactory,
   importStoreModule,
 } from './store-module.ts';
 import { withTimeout } from './clock.ts';
+import { FUNCTION_SOURCE_LABEL, MODULE_TARGET_PREFIX, moduleTargetName, parseModuleTargetName } from './module-name.ts';
+import { patchNodeCrypto } from './random.ts';
 
-/** The prefix of every module target's name. */
-export const MODULE_TARGET_PREFIX = 'module:';
-/** What a factory given as a function (not a module) is called in target names: it cannot be replayed by name. */
-export const FUNCTION_SOURCE_LABEL = '(function)';
+export { FUNCTION_SOURCE_LABEL, MODULE_TARGET_PREFIX, moduleTargetName, parseModuleTargetName } from './module-name.ts';
+
 /** Real milliseconds a store call may take before it counts as hung and is failed, unless the caller says otherwise. */
 export const STORE_CALL_TIMEOUT_MS = 3_000;
 export const STORE_CALL_TURNS_MAX = 1_000;
@@ -92,25 +91,6 @@ export function functionSource(factory: EventStoreFactory): StoreSource {
   return { ref: null, factoryFor: async () => factory, openWorld: async () => storeWorld(factory, null) };
 }
 
-/** `module:<path>[#export][+shared][+durable]`; a function source is `module:(function)`. */
-export function moduleTargetName(ref: StoreModuleRef | null, options: { shared: boolean; durable?: boolean }): string {
-  const where = ref === null ? FUNCTION_SOURCE_LABEL : `${displayPath(ref.path)}${ref.exportName === null ? '' : `#${ref.exportName}`}`;
-  return `${MODULE_TARGET_PREFIX}${where}${options.shared ? '+shared' : ''}${options.durable === true ? '+durable' : ''}`;
-}
-
-/** Reads a module target's name back; null when `name` is not one. */
-export function parseModuleTargetName(name: string): { ref: StoreModuleRef; shared: boolean; durable: boolean } | null {
-  if (!name.startsWith(MODULE_TARGET_PREFIX)) return null;
-  let rest = name.slice(MODULE_TARGET_PREFIX.length);
-  const durable = rest.endsWith('+durable');
-  if (durable) rest = rest.slice(0, -'+durable'.length);
-  const shared = rest.endsWith('+shared');
-  if (shared) rest = rest.slice(0, -'+shared'.length);
-  const hash = rest.lastIndexOf('#');
-  const exportName = hash >= 0 && /^[A-Za-z_$][\w$]*$/.test(rest.slice(hash + 1)) ? rest.slice(hash + 1) : null;
-  const path = exportName === null ? rest : rest.slice(0, hash);
-  return { ref: { path, exportName }, shared, durable };
-}
 
 /** A failed store call the watchdog gave up on. */
 export class StoreHangError extends Error {
@@ -202,12 +182,24 @@ export function createModuleTarget(source: StoreSource, options: { shared: boole
           return { forSession: () => instance, endSession: () => {}, pendingWork };
         },
       });
-      // Open first: the run's patched clock and randomness are in place when the module's top level runs.
-      const run = await inner.open(runOptions);
+      // The store's own draws from node:crypto are seeded by the run too (the SDK target seeds the globals it uses).
+      const crypto = patchNodeCrypto(runOptions.seed);
+      let run: TargetRun;
+      try {
+        // Open first: the run's patched clock and randomness are in place when the module's top level runs.
+        run = await inner.open(runOptions);
+      } catch (error) {
+        crypto.restore();
+        throw error;
+      }
       try {
         world = await source.openWorld(runOptions.seed);
       } catch (error) {
-        await run.close();
+        try {
+          await run.close();
+        } finally {
+          crypto.restore();
+        }
         if (error instanceof StoreModuleError) throw error;
         throw new StoreModuleError(`${where}: ${firstLine(error)}`);
       }
@@ -219,7 +211,11 @@ export function createModuleTarget(source: StoreSource, options: { shared: boole
           try {
             await run.close();
           } finally {
-            hangs.push(...(await opened.end(timeoutMs)).map((problem) => `teardown: ${problem}`));
+            try {
+              hangs.push(...(await opened.end(timeoutMs)).map((problem) => `teardown: ${problem}`));
+            } finally {
+              crypto.restore();
+            }
           }
         },
       };

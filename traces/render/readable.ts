@@ -3,21 +3,20 @@
 // more entry in TRACE_KINDS (and, if its notes say something new, one more interpreter in diagram.ts).
 
 import { readFileSync } from 'node:fs';
-import { CONTRACT_PROPERTIES } from '../../check-store/contract-properties.ts';
-import { CONTRACT_TRACE_FORMAT, type ContractTrace, readContractTrace } from '../../check-store/store-traces.ts';
 import { PROPERTIES } from '../../properties/index.ts';
 import { CLIENT_PROPERTIES } from '../../properties/clients/index.ts';
 import { describeClientFault } from '../../properties/client-fault.ts';
 import type { Severity } from '../../properties/severity.ts';
 import { renderSource } from '../../properties/source.ts';
-import { StoreModuleError } from '../../targets/module/store-module.ts';
+import { STORE_PROPERTIES } from '../../properties/stores/index.ts';
+import { CONTRACT_TRACE_FORMAT } from '../contract-trace.ts';
 import { replayCommand } from '../trace-execution.ts';
 import { type Trace, TraceFormatError, parseTrace } from '../trace.ts';
 
 /** One step of any trace kind. */
 export interface ReadableStep {
   readonly action: string;
-  /** The simulator's phase; null for kinds without phases (store contract runs). */
+  /** The engine's phase; null for kinds without phases. */
   readonly phase: 'faults' | 'liveness' | null;
   readonly notes: readonly string[];
 }
@@ -67,16 +66,25 @@ export function quoteArgument(argument: string): string {
   return /^[\w./:@=+-]+$/.test(argument) ? argument : `'${argument.replaceAll("'", "'\\''")}'`;
 }
 
-/** A simulator trace (fuzz, replay, script, check-store's end-to-end phase) as the renderers read it. */
+/** The verdict's property as the renderers describe it: its kind, statement, source and severity. */
+function describedProperty(name: string): { readonly kind: string; readonly statement: string; readonly source: string; readonly severity: Severity } | undefined {
+  const property = [...PROPERTIES, ...CLIENT_PROPERTIES].find((candidate) => candidate.name === name);
+  if (property !== undefined) return { kind: property.kind, statement: property.statement, source: renderSource(property.source), severity: property.severity };
+  const contract = STORE_PROPERTIES.find((candidate) => candidate.name === name);
+  return contract === undefined ? undefined : { kind: 'contract', statement: contract.statement, source: contract.why, severity: contract.severity };
+}
+
+/** A trace of any level (fuzz, replay, script, shrink, check-store's two phases) as the renderers read it. */
 export function readableFromTrace(trace: Trace, path: string): ReadableTrace {
   const faults = trace.steps.filter((step) => step.phase === 'faults').length;
   const verdict = trace.verdict;
-  const property = verdict === null ? undefined : [...PROPERTIES, ...CLIENT_PROPERTIES].find((candidate) => candidate.name === verdict.property);
+  const property = verdict === null ? undefined : describedProperty(verdict.property);
   return {
-    kind: 'simulation',
+    // The store level's notes name sessions, store calls and replays: its diagram has a lane per session and the store.
+    kind: trace.level === 'store' ? 'store-contract' : 'simulation',
     target: trace.target,
     seed: trace.seed,
-    clients: trace.config.clients,
+    clients: trace.level === 'store' ? 0 : trace.config.clients,
     steps: trace.steps.map((step) => ({ action: String(step.action), phase: step.phase === 'liveness' ? 'liveness' : 'faults', notes: (step.notes ?? []).map(String) })),
     verdict:
       verdict === null
@@ -85,7 +93,7 @@ export function readableFromTrace(trace: Trace, path: string): ReadableTrace {
             property: verdict.property,
             kind: property?.kind ?? 'safety',
             statement: property?.statement ?? '',
-            source: property === undefined ? '' : renderSource(property.source),
+            source: property?.source ?? '',
             explanation: verdict.explanation,
             // A violation seen in the liveness phase carries the fault-phase step count: it belongs after the last step.
             step: verdict.step < faults && verdict.step < trace.steps.length ? verdict.step : null,
@@ -100,40 +108,10 @@ export function readableFromTrace(trace: Trace, path: string): ReadableTrace {
   };
 }
 
-/** A check-store contract trace as the renderers read it. */
-export function readableFromContractTrace(trace: ContractTrace, path: string): ReadableTrace {
-  const property = CONTRACT_PROPERTIES.find((candidate) => candidate.name === trace.verdict.property);
-  const store = trace.store === null ? 'a store factory' : `${trace.store.path}${trace.store.exportName === null ? '' : `#${trace.store.exportName}`}${trace.config.shared ? ' (shared)' : ''}`;
-  return {
-    kind: 'store-contract',
-    target: store,
-    seed: trace.config.seed,
-    clients: 0,
-    steps: trace.steps.map((step) => ({ action: String(step.action), phase: null, notes: (step.notes ?? []).map(String) })),
-    verdict: {
-      property: trace.verdict.property,
-      kind: 'contract',
-      statement: property?.statement ?? '',
-      source: property?.why ?? '',
-      explanation: trace.verdict.explanation,
-      step: trace.verdict.step >= 0 && trace.verdict.step < trace.steps.length ? trace.verdict.step : null,
-    },
-    replay: `npx resumecheck check-store --replay ${quoteArgument(path)}`,
-    shrink: trace.shrink === null ? null : { originalLength: trace.shrink.originalLength, shrunkLength: trace.shrink.shrunkLength },
-  };
-}
-
-/** The trace kinds `render` reads, by the `format` field of the file. */
+/** The trace formats `render` reads, by the `format` field of the file: the one format, and check-store's older contract traces (read as store-level traces). */
 const TRACE_KINDS: Readonly<Record<string, (text: string, path: string) => ReadableTrace>> = {
   'resumecheck-trace': (text, path) => readableFromTrace(parseTrace(text, path), path),
-  [CONTRACT_TRACE_FORMAT]: (_text, path) => {
-    try {
-      return readableFromContractTrace(readContractTrace(path), path);
-    } catch (error) {
-      if (error instanceof StoreModuleError) throw new TraceFormatError(error.message);
-      throw error;
-    }
-  },
+  [CONTRACT_TRACE_FORMAT]: (text, path) => readableFromTrace(parseTrace(text, path), path),
 };
 
 /** Reads a trace file of any kind. Throws {@link TraceFormatError} (bad input, one line) on anything off. */

@@ -1,50 +1,30 @@
-// The world of one contract run: the sessions and streams the checker drove the store with, every call it made and
-// how each settled, in the order things happened. One value per run, passed explicitly.
+// The store level's world: the sessions and streams a run drove an EventStore with, every call it made and how each
+// settled, in the order things happened. One value per run, passed explicitly; the engine's loop reads its
+// violation, step and round (LevelWorld).
 
 import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { Prng } from '../sim/prng.ts';
-import type { EventStoreFactory } from '../targets/module/store-module.ts';
-import type { ContractPropertyName } from './contract-properties.ts';
+import type { PropertyName } from '../../properties/names.ts';
+import type { EventStoreFactory } from '../../targets/module/store-module.ts';
+import type { SimConfig, StoreLevelBounds } from '../config.ts';
+import type { Prng } from '../prng.ts';
+import type { Violation } from '../world.ts';
+import type { LevelWorld } from './level.ts';
 
-/** Bounds and settings of a contract run. */
-export interface ContractConfig {
+/** What a store-level run is a function of besides its choices: its seed, its bounds, and how the store is used. */
+export interface StoreSettings extends StoreLevelBounds {
   /** The run's seed: session and stream IDs, forged cursors, and the store's patched clock and randomness. */
   readonly seed: string;
   /** One store instance per incarnation serving every session (else one per session). */
   readonly shared: boolean;
-  /** Operations in the run at the most. */
-  readonly stepsMax: number;
-  readonly sessionsPerEpochMax: number;
-  /** Request (POST) streams per session; each session also has its standalone stream. */
-  readonly postStreamsPerSessionMax: number;
-  /** storeEvent calls per stream at the most. */
-  readonly eventsPerStreamMax: number;
-  readonly restartsMax: number;
-  /** The retention the checker expects (context.windowEventsMax). */
-  readonly windowEventsMax: number;
-  /** Real milliseconds one awaited store call may take before it counts as never settling (--call-timeout). */
-  readonly callTimeoutMs: number;
   /** Storage and sessions outlive restarts (--durable): a live session's pre-restart cursors are its own. */
   readonly durable: boolean;
+  /** Operations in the run at the most. */
+  readonly stepsMax: number;
+  readonly restartsMax: number;
 }
 
-/** Real milliseconds a store call may take unless --call-timeout says otherwise. */
-export const DEFAULT_CALL_TIMEOUT_MS = 3_000;
-
-/** Defaults: small enough to shrink well, large enough to exceed the window and interleave. */
-export const DEFAULT_CONTRACT_CONFIG: Omit<ContractConfig, 'seed' | 'shared'> = {
-  stepsMax: 40,
-  sessionsPerEpochMax: 3,
-  postStreamsPerSessionMax: 2,
-  eventsPerStreamMax: 7,
-  restartsMax: 1,
-  windowEventsMax: 4,
-  callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS,
-  durable: false,
-};
-
-/** A session the checker opened. */
-export interface ContractSession {
+/** A session the run opened. */
+export interface StoreSession {
   readonly index: number;
   /** A, B, C, ... in creation order across incarnations. */
   readonly label: string;
@@ -54,15 +34,15 @@ export interface ContractSession {
   epoch: number;
   /** The store its transport would use: its own instance, or the incarnation's shared one. */
   store: EventStore;
-  readonly streams: ContractStream[];
+  readonly streams: StoreStream[];
   /** Request IDs of its responses. */
   requestIdNext: number;
 }
 
 /** A stream as the store sees it: a POST stream (UUID-like ID, priming event first) or the standalone `_GET_stream`. */
-export interface ContractStream {
+export interface StoreStream {
   readonly index: number;
-  readonly session: ContractSession;
+  readonly session: StoreSession;
   /** `A.post1`, `A.standalone`. */
   readonly label: string;
   readonly streamId: string;
@@ -81,7 +61,7 @@ export interface ContractStream {
 export interface StoredEvent {
   readonly id: string;
   readonly call: StoreCall;
-  readonly stream: ContractStream;
+  readonly stream: StoreStream;
   /** Its place in the run's resolution order (0-based, across every stream). */
   readonly order: number;
 }
@@ -89,7 +69,7 @@ export interface StoredEvent {
 /** One storeEvent call. */
 export interface StoreCall {
   readonly index: number;
-  readonly stream: ContractStream;
+  readonly stream: StoreStream;
   /** `A.post1#2`; #0 is a POST stream's priming event. */
   readonly label: string;
   /** A JSON copy of the message given, for comparing what replays send. */
@@ -116,7 +96,7 @@ export interface SentEvent {
 /** One resumption: getStreamIdForEventId (when the store has it), then replayEventsAfter. */
 export interface ReplayCall {
   readonly index: number;
-  readonly session: ContractSession;
+  readonly session: StoreSession;
   readonly cursor: string;
   readonly kind: CursorKind;
   /** The event the cursor is the ID of (own, foreign, pre-restart); null for forged and malformed cursors. */
@@ -135,55 +115,56 @@ export interface ReplayCall {
   readonly held: Array<() => void>;
 }
 
-/** A contract violation as data: which property, at which step the offending call started, and what happened. */
-export interface ContractViolation {
-  readonly property: ContractPropertyName;
-  readonly step: number;
-  readonly explanation: string;
-}
-
-/** One step of a recorded run, as a person reads it. */
-export interface ContractStep {
-  /** The choice as recorded: an index into the enabled operations. */
-  readonly choice: number;
-  readonly action: string;
-  readonly notes: readonly string[];
-}
-
-/** Everything one run holds. */
-export interface ContractWorld {
-  readonly config: ContractConfig;
-  readonly factory: EventStoreFactory;
-  /** Given to the factory as `context.onRunEnd`: hooks called when the run is over. */
-  readonly onRunEnd: (hook: () => unknown) => void;
-  readonly where: string;
-  readonly prng: Prng;
-  epoch: number;
-  restarts: number;
+/** Everything one store-level run holds. */
+export class StoreWorld implements LevelWorld {
+  violation: Violation | null = null;
+  /** Fault-phase steps taken (the engine counts them). */
+  step = 0;
+  healRound = 0;
+  epoch = 1;
+  restarts = 0;
   /** The shared instance of the current incarnation (with `shared`). */
-  sharedStore: EventStore | null;
-  readonly sessions: ContractSession[];
-  readonly streams: ContractStream[];
-  readonly storeCalls: StoreCall[];
-  readonly replays: ReplayCall[];
+  sharedStore: EventStore | null = null;
+  readonly sessions: StoreSession[] = [];
+  readonly streams: StoreStream[] = [];
+  readonly storeCalls: StoreCall[] = [];
+  readonly replays: ReplayCall[] = [];
   /** Every event ID a storeEvent resolved to (first owner kept for duplicates: only for telling IDs issued from new ones). */
-  readonly eventsById: Map<string, StoredEvent>;
+  readonly eventsById = new Map<string, StoredEvent>();
   /** Every storeEvent call by the origin its message carries (`A.post1#2`): how a replayed event is attributed. */
-  readonly callsByOrigin: Map<string, StoreCall>;
+  readonly callsByOrigin = new Map<string, StoreCall>();
   /** Resolutions so far. */
-  resolutions: number;
+  resolutions = 0;
   /** Calls started so far (store and replay). */
-  tick: number;
+  tick = 0;
   /** Things that happened (resolutions, sends, returns), as they happened. */
-  activity: number;
-  step: number;
+  activity = 0;
   /**
    * Waits for the store that ran out the call timeout. After the first, the run's verdict is known (the call it waited
    * for never settled): the run takes no further step and waits no more, so a hung call costs one timeout per run.
    */
-  timeoutsWaited: number;
+  timeoutsWaited = 0;
+  /** The final drain has been made (the liveness phase's one step). */
+  drained = false;
   /** Notes of the current step, when recording. */
-  notes: string[] | null;
+  notes: string[] | null = null;
+
+  constructor(
+    readonly config: SimConfig,
+    readonly settings: StoreSettings,
+    readonly checked: ReadonlySet<PropertyName> | null,
+    readonly factory: EventStoreFactory,
+    /** Given to the factory as `context.onRunEnd`: hooks called when the run is over. */
+    readonly onRunEnd: (hook: () => unknown) => void,
+    readonly where: string,
+    readonly prng: Prng,
+    private readonly describe: (world: StoreWorld, kind: number, a: number, b: number) => string,
+  ) {}
+
+  /** Describes an enabled action as traces print it (scripts and the shrinker match on it). */
+  describeAction(kind: number, a: number, b: number): string {
+    return this.describe(this, kind, a, b);
+  }
 }
 
 /** The label of the n-th session (0-based): A..Z, then A2.. */
@@ -193,7 +174,7 @@ export function sessionLabel(index: number): string {
 }
 
 /** Appends a note to the current step, when recording. */
-export function note(world: ContractWorld, text: string): void {
+export function note(world: StoreWorld, text: string): void {
   if (world.notes !== null) world.notes.push(text);
 }
 
@@ -213,8 +194,8 @@ export function originKey(streamLabel: string, position: number): string {
 }
 
 /**
- * The origin a stored message carries (stream label and position, put in its payload by the checker), or null for
- * a message without one (a priming event {}, or a payload the store altered).
+ * The origin a stored message carries (stream label and position, put in its payload by the level), or null for a
+ * message without one (a priming event {}, or a payload the store altered).
  */
 export function originOf(snapshot: unknown): string | null {
   if (typeof snapshot !== 'object' || snapshot === null) return null;

@@ -1,6 +1,7 @@
-// node:crypto's randomness seeded for the length of one store run: `randomUUID` and `randomBytes`, on the module
-// object and in every ES module that imported them by name (Node keeps a built-in module's named exports in step with
-// its object through `syncBuiltinESMExports`), so a store drawing its event IDs from them is deterministic too.
+// node:crypto's randomness seeded for the length of one run of a user's store module (the module target's runs and
+// the store level's): `randomUUID` and `randomBytes`, on the module object and in every ES module that imported them
+// by name (Node keeps a built-in module's named exports in step with its object through `syncBuiltinESMExports`), so
+// a store drawing its event IDs from them is deterministic too.
 
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import seedrandom from 'seedrandom';

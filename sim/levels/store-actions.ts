@@ -1,31 +1,32 @@
-// The operations a contract run drives the store with, which are enabled in a world, and how each unfolds. Starting
-// a call never awaits it: consecutive starts overlap, and the checker yields to the store only at the operations that
-// say so (await a call, release a send), in the order the choices pick. Sends are held until released, so stores
-// run while a replay is in progress.
+// The store level's actions: the operations a run drives the store with, which are enabled in a world, how each reads
+// in a trace, and how each unfolds. Starting a call never awaits it: consecutive starts overlap, and the level yields
+// to the store only at the operations that say so (await a call, release a send), in the order the choices pick.
+// Sends are held until released, so stores run while a replay is in progress.
 
 import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { waitUntil } from '../targets/module/clock.ts';
-import { SDK_STANDALONE_STREAM_ID } from '../event-store/index.ts';
-import { type StoreContext, callFactory, firstLine } from '../targets/module/store-module.ts';
+import { SDK_STANDALONE_STREAM_ID } from '../../event-store/index.ts';
+import { waitUntil } from '../../targets/module/clock.ts';
+import { type StoreContext, callFactory, firstLine } from '../../targets/module/store-module.ts';
+import type { ActionList } from '../actions.ts';
 import {
-  type ContractSession,
-  type ContractStream,
-  type ContractWorld,
   type CursorKind,
   type ReplayCall,
   type StoreCall,
   type StoredEvent,
+  type StoreSession,
+  type StoreStream,
+  type StoreWorld,
   describeEvent,
   note,
   originKey,
   sessionLabel,
   show,
   snapshotOf,
-} from './contract-world.ts';
+} from './store-world.ts';
 
-/** The kinds of operation, in the canonical order actions are listed in. */
-export const CONTRACT_ACTION_KINDS = [
+/** The kinds of operation, in the canonical order actions are listed in; a kind's number is its place here. */
+export const STORE_ACTION_KINDS = [
   'openSession', // a client initializes: a new session (and, per session, a factory call)
   'reuseSessionId', // after a restart, a new session gets an ID an earlier incarnation used
   'openPostStream', // a POST opens a request stream: storeEvent of its priming event {}
@@ -36,21 +37,19 @@ export const CONTRACT_ACTION_KINDS = [
   'replayPreRestart', // a client presents a cursor issued before the restart
   'replayForged', // an attacker presents a real ID with one character changed
   'replayMalformed', // an attacker presents a string that is no event ID
-  'awaitStore', // the checker awaits one pending storeEvent (everything ready runs meanwhile)
-  'awaitReplay', // the checker awaits a replay that is not waiting on a send
+  'awaitStore', // the level awaits one pending storeEvent (everything ready runs meanwhile)
+  'awaitReplay', // the level awaits a replay that is not waiting on a send
   'releaseSend', // a replay's held send callback returns
   'restart', // the server restarts: every call finishes, then new instances for a new incarnation
+  'drain', // the liveness phase's one step: every held send returns and every call is awaited
 ] as const;
 
 /** One kind of operation. */
-export type ContractActionKind = (typeof CONTRACT_ACTION_KINDS)[number];
+export type StoreActionKind = (typeof STORE_ACTION_KINDS)[number];
 
-/** One enabled operation: a kind and its operands (indexes into the world's lists). */
-export interface ContractAction {
-  readonly kind: ContractActionKind;
-  readonly a: number;
-  readonly b: number;
-}
+/** Each kind's number (its place in STORE_ACTION_KINDS). */
+export const STORE_KINDS = Object.fromEntries(STORE_ACTION_KINDS.map((kind, index) => [kind, index])) as Readonly<Record<StoreActionKind, number>>;
+const S = STORE_KINDS;
 
 /** Rounds of the final drain at the most (each releases every held send and waits for something to happen). */
 export const DRAIN_ROUNDS_MAX = 5_000;
@@ -58,32 +57,32 @@ export const DRAIN_ROUNDS_MAX = 5_000;
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 const HEX = '0123456789abcdef';
 
-function live(world: ContractWorld): ContractSession[] {
+function live(world: StoreWorld): StoreSession[] {
   return world.sessions.filter((session) => session.epoch === world.epoch);
 }
 
-function primingResolved(stream: ContractStream): boolean {
+function primingResolved(stream: StoreStream): boolean {
   return stream.kind === 'standalone' || stream.calls[0]?.state === 'resolved';
 }
 
-function canStore(world: ContractWorld, stream: ContractStream): boolean {
-  return stream.session.epoch === world.epoch && (stream.kind === 'standalone' || stream.epoch === world.epoch) && stream.responseCall === null && stream.calls.length < world.config.eventsPerStreamMax && primingResolved(stream);
+function canStore(world: StoreWorld, stream: StoreStream): boolean {
+  return stream.session.epoch === world.epoch && (stream.kind === 'standalone' || stream.epoch === world.epoch) && stream.responseCall === null && stream.calls.length < world.settings.eventsPerStreamMax && primingResolved(stream);
 }
 
 /** The resolved events of a session, in resolution order: the cursors it holds. */
-export function cursorsOf(world: ContractWorld, session: ContractSession): StoredEvent[] {
+export function cursorsOf(world: StoreWorld, session: StoreSession): StoredEvent[] {
   const events: StoredEvent[] = [];
   for (const stream of session.streams) events.push(...stream.resolved);
   return events.sort((left, right) => left.order - right.order);
 }
 
-function latestOf(world: ContractWorld, session: ContractSession): StoredEvent | null {
+function latestOf(world: StoreWorld, session: StoreSession): StoredEvent | null {
   const events = cursorsOf(world, session);
   return events[events.length - 1] ?? null;
 }
 
 /** The cursor a pre-restart replay presents: the latest of an earlier session with the same ID, else the latest of the previous incarnation. */
-function preRestartCursor(world: ContractWorld, session: ContractSession): StoredEvent | null {
+function preRestartCursor(world: StoreWorld, session: StoreSession): StoredEvent | null {
   let best: StoredEvent | null = null;
   for (const other of world.sessions) {
     if (other.epoch >= world.epoch) continue;
@@ -95,14 +94,27 @@ function preRestartCursor(world: ContractWorld, session: ContractSession): Store
   return best;
 }
 
-/** Every operation enabled in `world`, in canonical order. */
-export function enumerateContractActions(world: ContractWorld): ContractAction[] {
-  const actions: ContractAction[] = [];
-  const push = (kind: ContractActionKind, a = 0, b = 0): void => {
-    actions.push({ kind, a, b });
+/**
+ * The most actions a world of these bounds can enable at once: every cursor a session got is one resumption, and
+ * every other kind is bounded by the sessions, streams and steps. The level's action list is at least this long.
+ */
+export function storeActionsMax(settings: StoreWorld['settings']): number {
+  const sessions = settings.sessionsPerEpochMax;
+  return 16 + sessions * (settings.restartsMax + 1) + sessions * (2 * settings.postStreamsPerSessionMax + 8 + sessions) + 3 * settings.stepsMax;
+}
+
+/** Fills `list` with every operation enabled in `world`, in canonical order. */
+export function enumerateStoreActions(world: StoreWorld, list: ActionList): void {
+  list.count = 0;
+  const push = (kind: StoreActionKind, a = 0, b = 0): void => {
+    const at = list.count;
+    list.kind[at] = S[kind];
+    list.a[at] = a;
+    list.b[at] = b;
+    list.count = at + 1;
   };
   const sessions = live(world);
-  if (sessions.length < world.config.sessionsPerEpochMax) {
+  if (sessions.length < world.settings.sessionsPerEpochMax) {
     push('openSession');
     const used = new Set(sessions.map((session) => session.id));
     for (const earlier of world.sessions) {
@@ -114,7 +126,7 @@ export function enumerateContractActions(world: ContractWorld): ContractAction[]
   }
   for (const session of sessions) {
     const posts = session.streams.filter((stream) => stream.kind === 'post').length;
-    if (posts < world.config.postStreamsPerSessionMax) push('openPostStream', session.index);
+    if (posts < world.settings.postStreamsPerSessionMax) push('openPostStream', session.index);
     for (const stream of session.streams) {
       if (!canStore(world, stream)) continue;
       push('store', stream.index);
@@ -134,14 +146,14 @@ export function enumerateContractActions(world: ContractWorld): ContractAction[]
     if (replay.held.length > 0) push('releaseSend', replay.index);
     else if (replay.state === 'pending' || replay.state === 'lookup') push('awaitReplay', replay.index);
   }
-  if (world.restarts < world.config.restartsMax && world.sessions.length > 0) push('restart');
-  return actions;
+  if (world.restarts < world.settings.restartsMax && world.sessions.length > 0) push('restart');
 }
 
 /** Names an operation for traces, from the world before it runs. */
-export function describeContractAction(world: ContractWorld, action: ContractAction): string {
+export function describeStoreAction(world: StoreWorld, kindNumber: number, a: number, b: number): string {
   const session = (index: number) => `session ${world.sessions[index]!.label}`;
   const stream = (index: number) => world.streams[index]!.label;
+  const action = { kind: kindOf(kindNumber), a, b };
   switch (action.kind) {
     case 'openSession':
       return `a new session opens (incarnation ${world.epoch})`;
@@ -154,8 +166,9 @@ export function describeContractAction(world: ContractWorld, action: ContractAct
     case 'respond':
       return `storeEvent of the response on ${stream(action.a)}`;
     case 'replayOwn': {
+      // The event's label, not its ID: the description names the same action when an earlier step is deleted.
       const event = cursorsOf(world, world.sessions[action.a]!)[action.b]!;
-      return `${session(action.a)} resumes after its cursor ${describeEvent(event)}`;
+      return `${session(action.a)} resumes after its cursor ${event.call.label}`;
     }
     case 'replayForeign':
       return `${session(action.a)} resumes with ${session(action.b)}'s latest cursor (a proxy mixes sessions up)`;
@@ -173,7 +186,15 @@ export function describeContractAction(world: ContractWorld, action: ContractAct
       return `the send callback of replay #${action.a + 1} returns`;
     case 'restart':
       return `the server restarts (incarnation ${world.epoch + 1})`;
+    case 'drain':
+      return 'every held send returns and every call is awaited (end of run)';
   }
+}
+
+function kindOf(kind: number): StoreActionKind {
+  const name = STORE_ACTION_KINDS[kind];
+  if (name === undefined) throw new Error(`assertion: store level action kind ${kind} unknown`);
+  return name;
 }
 
 /**
@@ -182,67 +203,67 @@ export function describeContractAction(world: ContractWorld, action: ContractAct
  * call that outlasted the timeout is judged as never settling whatever comes after, so waiting again would only cost
  * another timeout.
  */
-async function waitForStore(world: ContractWorld, done: () => boolean): Promise<boolean> {
+async function waitForStore(world: StoreWorld, done: () => boolean): Promise<boolean> {
   if (world.timeoutsWaited > 0) return waitUntil(done, 0);
-  if (await waitUntil(done, world.config.callTimeoutMs)) return true;
-  note(world, `  nothing settled within the call timeout (${world.config.callTimeoutMs} ms): the run ends here`);
+  if (await waitUntil(done, world.settings.callTimeoutMs)) return true;
+  note(world, `  nothing settled within the call timeout (${world.settings.callTimeoutMs} ms): the run ends here`);
   world.timeoutsWaited += 1;
   return false;
 }
 
 /** Waits for the store until `done` holds or the call timeout passes. */
-async function yieldUntil(world: ContractWorld, done: () => boolean): Promise<void> {
+async function yieldUntil(world: StoreWorld, done: () => boolean): Promise<void> {
   await waitForStore(world, done);
 }
 
 /** The context of a factory call in this world. */
-function contextOf(world: ContractWorld, sessionId: string | null): StoreContext {
+function contextOf(world: StoreWorld, sessionId: string | null): StoreContext {
   return {
     sessionId,
     epoch: world.epoch,
-    shared: world.config.shared,
-    durable: world.config.durable,
-    windowEventsMax: world.config.windowEventsMax,
-    world: world.config.seed,
+    shared: world.settings.shared,
+    durable: world.settings.durable,
+    windowEventsMax: world.settings.windowEventsMax,
+    world: world.settings.seed,
     onRunEnd: world.onRunEnd,
   };
 }
 
-function drawId(world: ContractWorld, prefix: string, alphabet: string, length: number): string {
+function drawId(world: StoreWorld, prefix: string, alphabet: string, length: number): string {
   let id = prefix;
   for (let index = 0; index < length; index += 1) id += alphabet.charAt(world.prng.below(alphabet.length));
   return id;
 }
 
-function drawUuid(world: ContractWorld): string {
+function drawUuid(world: StoreWorld): string {
   const hex = drawId(world, '', HEX, 32);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-async function openSession(world: ContractWorld, reuse: ContractSession | null): Promise<void> {
+async function openSession(world: StoreWorld, reuse: StoreSession | null): Promise<void> {
   const used = new Set(world.sessions.map((session) => session.id));
   let id = reuse?.id ?? drawId(world, 's', ALPHABET, 8);
   while (reuse === null && used.has(id)) id = drawId(world, 's', ALPHABET, 8);
   const index = world.sessions.length;
   const label = sessionLabel(index);
   let store: EventStore;
-  if (world.config.shared) {
+  if (world.settings.shared) {
     if (world.sharedStore === null) throw new Error('assertion: no shared store in this incarnation');
     store = world.sharedStore;
   } else {
     const context = contextOf(world, id);
-    store = await callFactory(world.factory, context, world.where, world.config.callTimeoutMs);
+    store = await callFactory(world.factory, context, world.where, world.settings.callTimeoutMs);
     note(world, `  factory(${show(context.sessionId)}, epoch ${world.epoch}) → a store for session ${label}`);
   }
-  const session: ContractSession = { index, label, id, epoch: world.epoch, store, streams: [], requestIdNext: 1 };
+  const session: StoreSession = { index, label, id, epoch: world.epoch, store, streams: [], requestIdNext: 1 };
   world.sessions.push(session);
   addStream(world, session, 'standalone', SDK_STANDALONE_STREAM_ID);
-  note(world, `  session ${label} = ${id}${world.config.shared ? ' (the shared store)' : ''}`);
+  note(world, `  session ${label} = ${id}${world.settings.shared ? ' (the shared store)' : ''}`);
 }
 
-function addStream(world: ContractWorld, session: ContractSession, kind: 'post' | 'standalone', streamId: string): ContractStream {
+function addStream(world: StoreWorld, session: StoreSession, kind: 'post' | 'standalone', streamId: string): StoreStream {
   const posts = session.streams.filter((stream) => stream.kind === 'post').length;
-  const stream: ContractStream = {
+  const stream: StoreStream = {
     index: world.streams.length,
     session,
     label: `${session.label}.${kind === 'post' ? `post${posts + 1}` : 'standalone'}`,
@@ -259,7 +280,7 @@ function addStream(world: ContractWorld, session: ContractSession, kind: 'post' 
 }
 
 /** The message of the next store on `stream`, shaped as the transport would store it. */
-function messageFor(stream: ContractStream, kind: 'priming' | 'notification' | 'response'): JSONRPCMessage {
+function messageFor(stream: StoreStream, kind: 'priming' | 'notification' | 'response'): JSONRPCMessage {
   const position = stream.calls.length;
   const provenance = { session: stream.session.label, stream: stream.label, position, tags: ['resumecheck', { position: [position] }] };
   if (kind === 'priming') return {} as JSONRPCMessage;
@@ -274,7 +295,7 @@ function messageFor(stream: ContractStream, kind: 'priming' | 'notification' | '
   return { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: stream.label, progress: position, message: `${stream.label}#${position}`, _meta: provenance } } as JSONRPCMessage;
 }
 
-function startStore(world: ContractWorld, stream: ContractStream, kind: 'priming' | 'notification' | 'response'): void {
+function startStore(world: StoreWorld, stream: StoreStream, kind: 'priming' | 'notification' | 'response'): void {
   const message = messageFor(stream, kind);
   const call: StoreCall = {
     index: world.storeCalls.length,
@@ -324,7 +345,7 @@ function startStore(world: ContractWorld, stream: ContractStream, kind: 'priming
 }
 
 /** A real ID with one character changed (kept within its character class), never an ID issued so far. */
-function forge(world: ContractWorld, eventId: string): string {
+function forge(world: StoreWorld, eventId: string): string {
   for (let attempt = 0; attempt < 20 && eventId.length > 0; attempt += 1) {
     const position = world.prng.below(eventId.length);
     const original = eventId.charAt(position);
@@ -337,7 +358,7 @@ function forge(world: ContractWorld, eventId: string): string {
   return `${eventId}0`;
 }
 
-function malformed(world: ContractWorld): string {
+function malformed(world: StoreWorld): string {
   switch (world.prng.below(4)) {
     case 0:
       return drawId(world, '', ALPHABET, 16);
@@ -350,7 +371,7 @@ function malformed(world: ContractWorld): string {
   }
 }
 
-async function startReplay(world: ContractWorld, session: ContractSession, cursor: string, given: CursorKind, givenSource: StoredEvent | null): Promise<void> {
+async function startReplay(world: StoreWorld, session: StoreSession, cursor: string, given: CursorKind, givenSource: StoredEvent | null): Promise<void> {
   // What a cursor means is what it names for the session presenting it: a foreign, forged or pre-restart cursor equal
   // to one of the session's own IDs is that session's own cursor (a per-session counter repeats IDs across sessions).
   const own = given === 'own' ? null : (cursorsOf(world, session).find((event) => event.id === cursor) ?? null);
@@ -404,7 +425,7 @@ async function startReplay(world: ContractWorld, session: ContractSession, curso
 }
 
 /** After the lookup (if any): refused, or replayEventsAfter is called with a send callback that holds each send. */
-function continueReplay(world: ContractWorld, replay: ReplayCall): void {
+function continueReplay(world: StoreWorld, replay: ReplayCall): void {
   if (replay.lookup.state === 'rejected' || (replay.lookup.state === 'resolved' && !replay.lookup.value)) {
     replay.state = 'refused';
     replay.tick = world.tick;
@@ -446,7 +467,7 @@ function continueReplay(world: ContractWorld, replay: ReplayCall): void {
   );
 }
 
-function releaseOne(world: ContractWorld, replay: ReplayCall): void {
+function releaseOne(world: StoreWorld, replay: ReplayCall): void {
   const release = replay.held.shift();
   if (release === undefined) throw new Error(`assertion: replay #${replay.index + 1} holds no send`);
   world.activity += 1;
@@ -454,7 +475,7 @@ function releaseOne(world: ContractWorld, replay: ReplayCall): void {
 }
 
 /** True when no call is still running. */
-function allSettled(world: ContractWorld): boolean {
+function allSettled(world: StoreWorld): boolean {
   return world.storeCalls.every((call) => call.state !== 'pending') && world.replays.every((replay) => replay.state !== 'pending' && replay.lookup.state !== 'pending');
 }
 
@@ -462,7 +483,7 @@ function allSettled(world: ContractWorld): boolean {
  * Lets every call finish: releases each held send and waits, until all settled or nothing happens for the call
  * timeout (real time: a store doing I/O is slow, not stuck).
  */
-export async function drain(world: ContractWorld): Promise<void> {
+export async function drain(world: StoreWorld): Promise<void> {
   for (let round = 0; round < DRAIN_ROUNDS_MAX; round += 1) {
     for (const replay of world.replays) {
       while (replay.held.length > 0) releaseOne(world, replay);
@@ -476,10 +497,11 @@ export async function drain(world: ContractWorld): Promise<void> {
 }
 
 /**
- * Carries out one operation. Starting a call returns null without awaiting anything, so consecutive starts overlap;
- * only the operations that yield to the store (open a session, resume, await, release, restart) return a promise.
+ * Carries out one operation. Starting a call returns nothing without awaiting anything, so consecutive starts overlap;
+ * only the operations that yield to the store (open a session, resume, await, release, restart, drain) return a promise.
  */
-export function performContractAction(world: ContractWorld, action: ContractAction): Promise<void> | null {
+export function performStoreAction(world: StoreWorld, kindNumber: number, a: number, b: number): Promise<void> | undefined {
+  const action = { kind: kindOf(kindNumber), a, b };
   switch (action.kind) {
     case 'openSession':
       return openSession(world, null);
@@ -489,14 +511,14 @@ export function performContractAction(world: ContractWorld, action: ContractActi
       const stream = addStream(world, world.sessions[action.a]!, 'post', drawUuid(world));
       note(world, `  ${stream.label} = ${stream.streamId}`);
       startStore(world, stream, 'priming');
-      return null;
+      return undefined;
     }
     case 'store':
       startStore(world, world.streams[action.a]!, 'notification');
-      return null;
+      return undefined;
     case 'respond':
       startStore(world, world.streams[action.a]!, 'response');
-      return null;
+      return undefined;
     case 'replayOwn': {
       const session = world.sessions[action.a]!;
       const event = cursorsOf(world, session)[action.b]!;
@@ -532,36 +554,39 @@ export function performContractAction(world: ContractWorld, action: ContractActi
     }
     case 'restart':
       return restart(world);
+    case 'drain':
+      world.drained = true;
+      return drain(world);
   }
 }
 
-async function awaitReplay(world: ContractWorld, replay: ReplayCall): Promise<void> {
+async function awaitReplay(world: StoreWorld, replay: ReplayCall): Promise<void> {
   await yieldUntil(world, () => replay.held.length > 0 || (replay.state !== 'pending' && replay.lookup.state !== 'pending'));
   if (replay.state === 'lookup' && replay.lookup.state !== 'pending') continueReplay(world, replay);
 }
 
 /** Opens the shared instance of the current incarnation (with `shared`). */
-export async function openIncarnation(world: ContractWorld): Promise<void> {
-  if (!world.config.shared) return;
-  world.sharedStore = await callFactory(world.factory, contextOf(world, null), world.where, world.config.callTimeoutMs);
+export async function openIncarnation(world: StoreWorld): Promise<void> {
+  if (!world.settings.shared) return;
+  world.sharedStore = await callFactory(world.factory, contextOf(world, null), world.where, world.settings.callTimeoutMs);
   note(world, `  factory(null, epoch ${world.epoch}) → the store every session of incarnation ${world.epoch} shares`);
 }
 
-async function restart(world: ContractWorld): Promise<void> {
+async function restart(world: StoreWorld): Promise<void> {
   // The old incarnation finishes what it started, so every call is judged; then its instances are never used again.
   await drain(world);
   world.restarts += 1;
   world.epoch += 1;
   world.sharedStore = null;
   await openIncarnation(world);
-  if (!world.config.durable) return;
+  if (!world.settings.durable) return;
   // Durable: storage and sessions outlive the restart. Each live session goes on in the new incarnation with a new
   // instance (the process is new), keeping its ID, its standalone stream and its cursors; its request streams died
   // with their requests.
   for (const session of world.sessions) {
     if (session.epoch !== world.epoch - 1) continue;
     session.epoch = world.epoch;
-    session.store = world.config.shared ? world.sharedStore! : await callFactory(world.factory, contextOf(world, session.id), world.where, world.config.callTimeoutMs);
+    session.store = world.settings.shared ? world.sharedStore! : await callFactory(world.factory, contextOf(world, session.id), world.where, world.settings.callTimeoutMs);
     note(world, `  session ${session.label} (${session.id}) goes on in incarnation ${world.epoch} (--durable)`);
   }
 }

@@ -1,0 +1,34 @@
+// A user's EventStore module at the store level (sim/levels/store-level.ts): the store driven directly under its
+// contract. Its name is the module target's, `module:<path>[#export][+shared][+durable]`; its traces record the
+// level, so `resumecheck replay` rebuilds this target, not the store inside the SDK transport.
+
+import { type StoreLevelOptions, storeLevel } from '../../sim/levels/store-level.ts';
+import type { Target } from '../target.ts';
+import { FUNCTION_SOURCE_LABEL, MODULE_TARGET_PREFIX, type StoreSource, moduleSource, moduleTargetName, parseModuleTargetName } from './module.target.ts';
+import { StoreModuleError, checkStoreModulePath } from './store-module.ts';
+
+/** The store from `source` at the store level, used as `options` say. */
+export function storeLevelTarget(source: StoreSource, options: StoreLevelOptions): Target {
+  const name = moduleTargetName(source.ref, options);
+  return {
+    name,
+    kind: 'module',
+    description: `the EventStore from ${name.slice(MODULE_TARGET_PREFIX.length)} driven directly under its contract${options.shared ? ', one instance shared by all sessions of an incarnation' : ', one instance per session'}`,
+    breaks: [],
+    level: storeLevel(source, options),
+    open() {
+      throw new Error(`assertion: ${name} at the store level is run by the engine at its level, not through open()`);
+    },
+  };
+}
+
+/** The store-level target a module target's name stands for (a store-level trace's), or null for other names. */
+export function storeLevelTargetFromName(name: string): Target | null {
+  const parsed = parseModuleTargetName(name);
+  if (parsed === null) return null;
+  if (parsed.ref.path === FUNCTION_SOURCE_LABEL) {
+    throw new StoreModuleError(`target ${name}: the store was given to checkEventStore as a function, not a module; replay it with the same function through the library`);
+  }
+  checkStoreModulePath(parsed.ref);
+  return storeLevelTarget(moduleSource(parsed.ref), { shared: parsed.shared, durable: parsed.durable });
+}
