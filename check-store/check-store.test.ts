@@ -32,7 +32,7 @@ describe(`check-store, seed ${SEED}, ${RUNS} runs per phase`, () => {
     const result = await run(['check-store', EXAMPLE, '--shared', '--runs', RUNS, '--seed', SEED, '--out', out, '--json']);
     expect(result.err).toEqual([]);
     expect(result.code).toBe(1);
-    const report = JSON.parse(result.out[0]!) as { holds: boolean; violations: Array<{ phase: string; property: string; note: string | null; trace: string; replay: string }> };
+    const report = JSON.parse(result.out[0]!) as { holds: boolean; violations: Array<{ phase: string; property: string; severity: string; note: string | null; trace: string; replay: string }> };
     expect(report.holds).toBe(false);
     const isolation = report.violations.find((violation) => violation.property === 'session-isolation');
     expect(isolation?.phase).toBe('contract');
