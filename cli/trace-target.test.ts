@@ -97,7 +97,7 @@ describe('traceExecution: what a target name would run', () => {
 });
 
 describe('a serve:CMD trace', () => {
-  it('replay: exit 2, one line saying what it would run and how to allow it; the command did not run', { timeout: 20_000 }, async () => {
+  it('replay: exit 2, one line saying what it would run and how to allow it; the command did not run', async () => {
     const file = await traceNaming(`serve:${command}`, 'served.json');
     const result = await runInProcess(['replay', file]);
     expect(result.code).toBe(2);
@@ -109,7 +109,7 @@ describe('a serve:CMD trace', () => {
     expect(existsSync(served)).toBe(false);
   });
 
-  it('replay --allow-trace-command: says what it runs first, then runs it', { timeout: 20_000 }, async () => {
+  it('replay --allow-trace-command: says what it runs first, then runs it', async () => {
     const file = await traceNaming(`serve:${command}`, 'served.json');
     const result = await runInProcess(['replay', file, '--allow-trace-command']);
     expect(result.err[0]).toContain('about to start the shell command');

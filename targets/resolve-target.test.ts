@@ -67,7 +67,7 @@ describe('every form resolves the same from the CLI\'s flags, from its name, and
 });
 
 describe('a fuzz on sdk@2:round-robin in 2 threads (seed 1)', () => {
-  it('gives the same summary as in 1 thread (seed 1, 12 runs)', { timeout: 300_000 }, async () => {
+  it('gives the same summary as in 1 thread (seed 1, 12 runs)', async () => {
     const summary = async (workers: string): Promise<Record<string, unknown>> => {
       const out = join(scratch, `found-${workers}`);
       const result = await runInProcess(['fuzz', '--target', 'sdk', '--nodes', '2', '--balancer', 'round-robin', '--runs', '12', '--seed', '1', '--workers', workers, '--no-corpus', '--out', out, '--json']);

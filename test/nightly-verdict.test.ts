@@ -2,7 +2,7 @@
 // corpus: a known sdk-core defect passes with --fail-on new, a property the corpus has no counterexample of fails,
 // and with --fail-on any (the reference) every counterexample fails.
 
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,32 +26,49 @@ function shard(name: string, traces: ReadonlyArray<typeof KNOWN>): string {
   return folder;
 }
 
-function verdict(failOn: string, folder: string) {
-  return spawnSync(process.execPath, [SCRIPT, '--fail-on', failOn, folder, CORPUS], { encoding: 'utf8', timeout: 30_000 });
+/**
+ * Runs node with `args` to its end: its exit status and what it printed. No clock: vitest.config.ts's guard is the
+ * only bound (a spawnSync would block the very thread that guard runs in).
+ */
+function node(args: readonly string[], cwd?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, { ...(cwd === undefined ? {} : { cwd }), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  // 'close', not 'exit': both streams read to their end.
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+function verdict(failOn: string, folder: string): ReturnType<typeof node> {
+  return node([SCRIPT, '--fail-on', failOn, folder, CORPUS]);
 }
 
 describe('the nightly verdict', () => {
-  it('passes a known sdk-core defect with --fail-on new, and reports it', () => {
-    const run = verdict('new', shard('known', [KNOWN]));
+  it('passes a known sdk-core defect with --fail-on new, and reports it', async () => {
+    const run = await verdict('new', shard('known', [KNOWN]));
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('· known sdk-core no-hang');
     expect(run.stdout).toContain('1 counterexample(s), 0 failing the job');
   });
 
-  it('fails on a property the corpus has no sdk-core counterexample of', () => {
+  it('fails on a property the corpus has no sdk-core counterexample of', async () => {
     const fresh = { ...KNOWN, verdict: { ...KNOWN.verdict, property: 'no-cross-session-delivery' } };
-    const run = verdict('new', shard('new', [KNOWN, fresh]));
+    const run = await verdict('new', shard('new', [KNOWN, fresh]));
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(/✗ NEW +sdk-core no-cross-session-delivery/);
     expect(run.stdout).toContain('replay it: npx resumecheck replay');
   });
 
-  it('fails on any counterexample of the reference with --fail-on any; passes an empty shard', () => {
-    expect(verdict('any', shard('reference', [{ ...KNOWN, target: 'reference' }])).status).toBe(1);
-    expect(verdict('any', shard('empty', [])).status).toBe(0);
+  it('fails on any counterexample of the reference with --fail-on any; passes an empty shard', async () => {
+    expect((await verdict('any', shard('reference', [{ ...KNOWN, target: 'reference' }]))).status).toBe(1);
+    expect((await verdict('any', shard('empty', []))).status).toBe(0);
   });
 
-  it('bad input is exit 2', () => {
-    expect(verdict('sometimes', shard('bad', [])).status).toBe(2);
+  it('bad input is exit 2', async () => {
+    expect((await verdict('sometimes', shard('bad', []))).status).toBe(2);
   });
 });
