@@ -51,7 +51,11 @@ export type HttpRequest =
       readonly sessionId: string | null;
       readonly lastEventId: string | null;
       readonly body: JsonRpcMessage;
-      /** The `MCP-Protocol-Version` header; absent: the simulator's default legacy revision (2025-11-25). */
+      /**
+       * The revision the request is made under (its client's); the revision headers it carries follow from it
+       * (targets/sdk/revision-headers.ts: none for 2025-03-26, `MCP-Protocol-Version` from 2025-06-18 on). Absent:
+       * the simulator's default legacy revision (2025-11-25).
+       */
       readonly protocolVersion?: string;
     }
   | {
