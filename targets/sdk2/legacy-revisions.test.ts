@@ -11,7 +11,7 @@ import { SDK_1_LINE, type SdkLine, createSdkTarget, sdkCoreTarget } from '../sdk
 import { coreStores } from '../sdk/sdk-core.target.ts';
 import { lastEventIdOf, stepsOf, withRun } from '../sdk/sdk-driver.ts';
 import type { Target } from '../target.ts';
-import { EXAMPLE_ROUTER } from './example-routing.ts';
+import { REPOSITORY_ROUTER } from './example-routing.ts';
 import { SDK_2_LINE, sdk2CoreTarget } from './index.ts';
 
 const CASES: ReadonlyArray<readonly [string, Target, string, boolean]> = [
@@ -65,7 +65,7 @@ function recordingVersions(target: Target, line: SdkLine, seen: (string | null)[
         return transport;
       },
     },
-    ...(target.name === sdk2CoreTarget.name ? { routing: EXAMPLE_ROUTER } : {}),
+    ...(target.name === sdk2CoreTarget.name ? { routing: REPOSITORY_ROUTER } : {}),
     createStores: coreStores,
   });
 }
