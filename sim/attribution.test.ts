@@ -48,7 +48,7 @@ describe('attribution by replay', () => {
     const triggeredBy = { step: 2, action: 'a proxy re-sends c1 (read, request 2) of client 1 while it is in flight', modern: false };
     const attribution = await attributeFinding(target, { config: trace.config, choices: trace.choices, verdict: { ...trace.verdict!, triggeredBy } });
     expect(attribution).toMatchObject({ charged: ['harness'], checks: [] });
-    expect(attribution?.evidence).toMatch(/^the client broke MUST NOT .* at step 3/);
+    expect(attribution?.evidence).toMatch(/broke a requestor's MUST NOT first, at step 3/);
   });
 
   it('gives no attribution on a target that is one system, and none that can be trusted when the steps do not reproduce', async () => {

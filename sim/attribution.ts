@@ -7,7 +7,7 @@
 // fails nothing. Nothing here is a table of findings: every verdict is a replay's.
 
 import type { PropertyName } from '../properties/names.ts';
-import { describeClientFault } from '../properties/client-fault.ts';
+import { brokenRule } from '../properties/client-fault.ts';
 import type { ComponentRole, ReplaceableRole, Target } from '../targets/target.ts';
 import { sequenceChoices } from './choices.ts';
 import type { SimConfig } from './config.ts';
@@ -94,7 +94,8 @@ export async function attributeFinding(target: Target, run: FindingRun): Promise
   if (target.components === undefined || target.replaced === undefined) return null;
   const property = run.verdict.property;
   if (run.verdict.triggeredBy !== undefined) {
-    return attribution(target, ['harness'], `${describeClientFault(run.verdict.triggeredBy)}: the finding is triggered by the simulated client's own step, and fails nothing`, []);
+    const fault = run.verdict.triggeredBy;
+    return attribution(target, ['harness'], `its simulated client broke a requestor's ${brokenRule(fault).keyword} first, at step ${fault.step + 1}: triggered by the harness's own client, it fails nothing`, []);
   }
   const original = await replay(target, run, property);
   const checks: ReplacementCheck[] = [];
