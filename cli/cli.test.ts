@@ -134,6 +134,7 @@ interface TargetRow {
   description: string;
   breaks: string[];
   eras: string[];
+  components?: Record<string, string>;
 }
 
 function checkTargetRows(document: unknown): void {
@@ -144,7 +145,9 @@ function checkTargetRows(document: unknown): void {
   expect(Array.isArray(rows)).toBe(true);
   const list = rows as TargetRow[];
   for (const row of list) {
-    expect(Object.keys(row).sort()).toEqual(['breaks', 'description', 'eras', 'kind', 'name']);
+    // An SDK target (assembled from a transport, a store and a router) also names its components.
+    expect(Object.keys(row).sort()).toEqual(row.kind === 'sdk' ? ['breaks', 'components', 'description', 'eras', 'kind', 'name'] : ['breaks', 'description', 'eras', 'kind', 'name']);
+    if (row.kind === 'sdk') expect(Object.keys(row.components!).sort()).toEqual(['harness', 'router', 'store', 'transport']);
     expect(row.eras.length).toBeGreaterThan(0);
     for (const era of row.eras) expect(['legacy', 'modern']).toContain(era);
     expect(typeof row.name).toBe('string');

@@ -239,6 +239,29 @@ export const COMMANDS: readonly CommandSpec[] = [
     load: async () => (await import('./policy-table.command.ts')).runPolicyTable,
   },
   {
+    name: 'findings-page',
+    summary: "write an SDK line's findings page from a matrix of its targets and the corpus, each finding charged to a component",
+    usage: ['--line 1|2 [--runs N] [--seed S] [--workers N] [--out DIR] [--json]', '--from DATA [--out DIR]'],
+    positionals: [],
+    options: {
+      line: { type: 'string', value: 'L', help: 'the SDK line: 1 (@modelcontextprotocol/sdk) or 2 (@modelcontextprotocol/server)' },
+      runs: { type: 'string', value: 'N', help: 'runs per matrix cell, 1–10000000 (default 2000, the matrix\'s)' },
+      seed: SEED_OPTION,
+      workers: { type: 'string', value: 'N', help: 'threads sharing the matrix (default one per core, up to 4); the page does not depend on it' },
+      out: { type: 'string', value: 'DIR', help: 'where the page and its data (DIR/data/) go (default docs/findings)' },
+      from: { type: 'string', value: 'DATA', help: 'render the page again from data kept (DIR/data/…json), without making it anew' },
+      json: JSON_OPTION,
+    },
+    notes: [
+      "The page (mcp-typescript-sdk-VERSION.md) is a rendering of its data (data/mcp-typescript-sdk-VERSION.json): the matrix of every " +
+        "built-in target whose transport is the line's package, and every corpus trace of those targets, each finding charged to the " +
+        'component whose replacement by a correct one makes its steps hold (the store, the router), to the transport when none does, ' +
+        "to the harness when its simulated client broke a requestor's rule first. Both files are written atomically; SIGINT or SIGTERM writes neither.",
+    ],
+    exitCodes: 'Exit codes: 0 written, 2 bad input, 130 after SIGINT and 143 after SIGTERM (nothing written).',
+    load: async () => (await import('./findings-page.command.ts')).runFindingsPage,
+  },
+  {
     name: 'properties',
     summary: 'list the properties checked, with their sources and kinds',
     usage: ['[--json]'],

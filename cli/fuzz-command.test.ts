@@ -97,6 +97,26 @@ describe('fuzz --workers 2 --summary --junit (seed 1)', () => {
     expect(xml.match(/<testcase /g)).toHaveLength(PROPERTY_NAMES.length);
   });
 
+  it('on an SDK target: each finding names the component it is charged to (summary, JUnit, printed report); a planted target\'s names none', async () => {
+    const summary = join(scratch, 'sdk-summary.json');
+    const junit = join(scratch, 'sdk-junit.xml');
+    const result = await run(['fuzz', '--target', 'sdk2-example', '--runs', '60', '--workers', '1', '--out', join(scratch, 'sdk-found'), '--no-corpus', '--summary', summary, '--junit', junit]);
+    expect(result.code).toBe(1);
+    type Charged = { property: string; component: { charged: string[]; name: string; evidence: string } | null };
+    const violations = (JSON.parse(readFileSync(summary, 'utf8')) as { violations: Charged[] }).violations;
+    expect(violations.length).toBeGreaterThan(2);
+    for (const violation of violations) expect(violation.component?.charged.length, violation.property).toBeGreaterThan(0);
+    // The example store's same-millisecond order is the store's; a re-sent request ID running again is the transport's.
+    const byProperty = new Map(violations.map((violation) => [violation.property, violation.component!]));
+    expect(byProperty.get('well-formed-messages')?.charged).toEqual(['store']);
+    expect(byProperty.get('exactly-once-execution')?.charged).toEqual(['transport']);
+    expect(byProperty.get('exactly-once-execution')?.name).toBe('transport: @modelcontextprotocol/server@2.4.0');
+    expect(readFileSync(junit, 'utf8')).toMatch(/charged to store: 2\.x repository example InMemoryEventStore/);
+    expect(result.out.join('\n')).toMatch(/^ {2}charged to store: .* — the same \d+ steps hold with resumecheck\/event-store in place of the store/m);
+    const planted = join(scratch, 'planted-summary.json');
+    for (const violation of (JSON.parse(readFileSync(planted, 'utf8')) as { violations: Charged[] }).violations) expect(violation.component).toBeNull();
+  });
+
   it('on the reference: exit 0, a summary without violations and a JUnit file without failures', async () => {
     const summary = join(scratch, 'reference-summary.json');
     const junit = join(scratch, 'reference-junit.xml');

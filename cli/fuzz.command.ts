@@ -11,6 +11,7 @@ import { CLIENT_PROPERTY_NAMES } from '../properties/names.ts';
 import { describeClientFault } from '../properties/client-fault.ts';
 import { findingFails, severityOf } from '../properties/finding-weight.ts';
 import { SEVERITY_LABELS, type Severity, type Strictness, failsAt, severityMark, strictFlag } from '../properties/severity.ts';
+import { type Attribution, attributeFinding } from '../sim/attribution.ts';
 import { sharedWallMs } from '../sim/clock.ts';
 import { CONFIG_BOUNDS, DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
 import { type CoverageReport, coverageReport, renderCoverage } from '../sim/coverage.ts';
@@ -19,7 +20,7 @@ import { findingKey } from '../sim/signature.ts';
 import { PER_PROPERTY_DEFAULT, PER_PROPERTY_MAX } from '../sim/config.ts';
 import type { Violation } from '../sim/world.ts';
 import { type Finding, type FuzzOutcome, WORKERS_MAX, fuzz, runSeed } from '../sim/fuzz.ts';
-import type { Target } from '../targets/target.ts';
+import type { ComponentRole, Target } from '../targets/target.ts';
 import { readTrace, writeFileAtomically, writeTrace } from '../traces/store.ts';
 import { replayCommand } from '../traces/trace-execution.ts';
 import type { Trace } from '../traces/trace.ts';
@@ -28,7 +29,7 @@ import { DEFAULT_RUNS, WIRE_DEFAULT_RUNS } from './commands.ts';
 import { jsonEnvelope } from './json-envelope.ts';
 import { type JunitCase, junitXml } from './junit.ts';
 import { DEFAULT_OUT, checkDistinctOutputs, checkOutDir, checkOutFile, checkTraceDir } from './output-paths.ts';
-import { printStoredViolation, printViolation, quote } from './print-violation.ts';
+import { chargedLine, printStoredViolation, printViolation, quote } from './print-violation.ts';
 import { createProgress } from './progress.ts';
 import { targetFromFlags } from './require-target.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
@@ -109,6 +110,11 @@ interface FindingReport {
   readonly triggeredBy: string | null;
   /** True when it fails the run at the command's strictness. */
   readonly fails: boolean;
+  /**
+   * On a target assembled from components (an SDK target): the component it is charged to, decided by replaying it
+   * with a correct store or router in place (sim/attribution.ts); null on a target that is one system.
+   */
+  readonly component: { readonly charged: readonly ComponentRole[]; readonly name: string; readonly evidence: string } | null;
 }
 
 /** Runs `resumecheck fuzz`. */
@@ -310,8 +316,18 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
     }
     if (wire !== null && !json) for (const line of wireReport(wire, properties)) io.out(line);
 
-    const reports: FindingReport[] = outcome.findings.map((finding) => {
+    // Each finding of an assembled target charged to a component, by replaying it (a few runs each, in this thread).
+    const attributions: (Attribution | null)[] = [];
+    for (const finding of outcome.findings) {
+      // A known finding is shown by its stored counterexample, so that is the one charged.
+      const known = regressions.get(findingKey(finding.original.violation!));
+      const shown = known === undefined ? finding.trace : readTrace(known.file);
+      const verdict = shown.verdict ?? finding.trace.verdict!;
+      attributions.push(finding.flaky === true ? null : await attributeFinding(target, { config: shown.config, choices: shown.choices, verdict }));
+    }
+    const reports: FindingReport[] = outcome.findings.map((finding, index) => {
       const verdict = finding.trace.verdict!;
+      const attribution = attributions[index] ?? null;
       const key = findingKey(finding.original.violation!);
       const known = regressions.get(key);
       const path = shown(known?.file ?? finalPaths.get(key) ?? rawPaths.get(key) ?? '');
@@ -335,6 +351,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
         severity: severityOf(verdict.property),
         triggeredBy: verdict.triggeredBy === undefined ? null : describeClientFault(verdict.triggeredBy),
         fails: findingFails(verdict, strictness),
+        component: attribution === null ? null : { charged: attribution.charged, name: attribution.component, evidence: attribution.evidence },
       };
     });
     // A stored trace still failing for a property the search did not hit is a failure all the same.
@@ -445,6 +462,12 @@ function regressionReport(key: string, replay: ExampleReplay & { readonly violat
   };
 }
 
+/** The component a finding of an assembled target is charged to, as one line after its counterexample. */
+function printComponent(io: Io, report: FindingReport): void {
+  if (report.component === null) return;
+  io.out(chargedLine(report.component.charged, report.component.name, report.component.evidence));
+}
+
 /** Safety or liveness, for a property of either level. */
 function kindOf(name: PropertyName): 'safety' | 'liveness' {
   return [...PROPERTIES, ...CLIENT_PROPERTIES].find((property) => property.name === name)!.kind;
@@ -467,12 +490,13 @@ function junitCases(checked: readonly PropertyName[], reports: readonly FindingR
         how: report.known ? 'a stored counterexample still fails' : `found in run ${report.run}, ${report.shrunk ? `shrunk to ${report.shrunkLength} steps` : `${report.shrunkLength} steps, not shrunk${report.flaky ? ' (flaky: re-running it did not violate it again)' : ''}`}`,
         trace: report.trace,
         replay: report.replay,
+        charged: report.component === null ? '' : `\ncharged to ${report.component.name}: ${report.component.evidence}`,
       })),
-      ...stored.map((regression) => ({ explanation: regression.explanation, signature: regression.signature, how: 'a stored counterexample still fails', trace: regression.trace, replay: regression.replay })),
+      ...stored.map((regression) => ({ explanation: regression.explanation, signature: regression.signature, how: 'a stored counterexample still fails', trace: regression.trace, replay: regression.replay, charged: '' })),
     ];
     if (all.length === 0) return { property, failure: null };
     const first = all[0]!;
-    const details = all.map((entry, index) => `${all.length > 1 ? `(${index + 1}) ` : ''}${entry.signature === null ? '' : `how: ${entry.signature}\n`}${entry.how}\ntrace: ${entry.trace}\nreplay: ${entry.replay}`).join('\n\n');
+    const details = all.map((entry, index) => `${all.length > 1 ? `(${index + 1}) ` : ''}${entry.signature === null ? '' : `how: ${entry.signature}\n`}${entry.how}\ntrace: ${entry.trace}\nreplay: ${entry.replay}${entry.charged}`).join('\n\n');
     const more = all.length > 1 ? ` (and ${all.length - 1} more ${all.length === 2 ? 'counterexample' : 'counterexamples'} by other mechanisms)` : '';
     return { property, failure: { message: `${property} violated (${severityOf(property)}): ${first.explanation}${more}`, type: kindOf(property), details } };
   });
@@ -527,6 +551,7 @@ function printOutcome(
       // A regression is a counterexample too: show the stored one, which was just replayed and still fails.
       io.out(`── found in run ${report.run} (seed ${report.runSeed}); known already: ${report.trace} still fails (not shrunk again), its stored counterexample:`);
       printStoredViolation(io, readTrace(report.trace), report.trace);
+      printComponent(io, report);
       continue;
     }
     if (report.flaky) {
@@ -542,6 +567,7 @@ function printOutcome(
         : `shrunk from ${report.originalLength} to ${report.shrunkLength} steps in ${report.shrinkEvaluations} runs`;
     io.out(`── found in run ${report.run} (seed ${report.runSeed}); ${how}`);
     printViolation(io, finding.trace, report.trace);
+    printComponent(io, report);
   }
   const unmatched = regressions.filter((regression) => !reports.some((report) => report.known && report.trace === regression.trace));
   if (unmatched.length > 0) {

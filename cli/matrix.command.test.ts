@@ -125,6 +125,8 @@ describe('the default budget: what the fuzz finds (seed 1)', () => {
     const document = parse(result.out);
     expect(document.config['runsPerCell']).toBe(2000);
     expect(document.rows[0]!.cells['no-cross-session-delivery']).toMatchObject({ verdict: 'violated', run: 409, runs: 409 });
+    // Charged to the example store shared by every session: one resumecheck/event-store per session holds.
+    expect(document.rows[0]!.cells['no-cross-session-delivery']).toMatchObject({ component: { charged: ['store'], name: expect.stringMatching(/^store: 1\.x example InMemoryEventStore .*one shared by every session/) } });
   });
 });
 

@@ -17,7 +17,7 @@ import { WORKERS_MAX } from '../sim/fuzz.ts';
 import { type CellOutcome, type RowOutcome, type RowPlan, matrixThreads, searchMatrix } from '../sim/matrix-search.ts';
 import { matrixRowNames, matrixRowTarget } from '../sim/matrix-rows.ts';
 import { possibleRevisions } from '../sim/revisions.ts';
-import type { Target } from '../targets/target.ts';
+import type { ComponentRole, Target } from '../targets/target.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
 import { DEFAULT_RUNS } from './commands.ts';
 import { jsonEnvelope } from './json-envelope.ts';
@@ -49,6 +49,11 @@ export type MatrixCell =
       readonly shrinkCut: boolean;
       readonly choices: readonly number[];
       readonly explanation: string;
+      /**
+       * On a target assembled from components (an SDK target): the component its shrunk counterexample is charged to,
+       * by replays with a correct store or router in place (sim/attribution.ts); null elsewhere, or when not shrunk.
+       */
+      readonly component: { readonly charged: readonly ComponentRole[]; readonly name: string; readonly evidence: string } | null;
     }
   /** A signal ended the row's search before this cell had made its runs. */
   | { readonly verdict: 'interrupted'; readonly runs: number; readonly steps: number }
@@ -119,6 +124,7 @@ function cellOf(cell: CellOutcome, runsMax: number, strictness: Strictness): Mat
     shrinkCut: cell.shrinkCut,
     choices,
     explanation,
+    component: cell.attribution === null ? null : { charged: cell.attribution.charged, name: cell.attribution.component, evidence: cell.attribution.evidence },
   };
 }
 
@@ -181,8 +187,10 @@ export function cellText(cell: MatrixCell | undefined): string {
   if (cell.verdict === 'n/a') return 'n/a';
   const length = `${cell.shrunkLength} ${cell.shrunkLength === 1 ? 'step' : 'steps'}`;
   const how = !cell.shrunk ? ', not shrunk' : cell.shrinkCut ? ', shrinking cut short' : '';
-  // A note reports what the revision permits: listed, and it fails nothing.
-  return `${cell.severity === 'note' ? 'note:' : '✗'} ${length}${how} (run ${cell.run})`;
+  // A note reports what the revision permits: listed, and it fails nothing. An assembled target's cell names the
+  // component charged with it.
+  const charged = cell.component === null ? '' : ` · ${cell.component.charged.length === 0 ? 'undetermined' : cell.component.charged.join('+')}`;
+  return `${cell.severity === 'note' ? 'note:' : '✗'} ${length}${how} (run ${cell.run})${charged}`;
 }
 
 /** The matrix's Markdown table: its two header lines, then a line per row. */

@@ -2,6 +2,7 @@
 // the level the trace was made at, and says whether the recorded violation reproduces; over the wire, how often in
 // --tries re-runs.
 
+import { attributeFinding } from '../sim/attribution.ts';
 import { runSimulation } from '../sim/engine.ts';
 import { sequenceChoices } from '../sim/choices.ts';
 import { readTrace } from '../traces/store.ts';
@@ -10,7 +11,7 @@ import { sharedWallMs } from '../sim/clock.ts';
 import type { WireTarget } from '../targets/wire/wire.target.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
 import { jsonEnvelope } from './json-envelope.ts';
-import { printViolation } from './print-violation.ts';
+import { chargedLine, printViolation } from './print-violation.ts';
 import { requireTarget } from './require-target.ts';
 import { findingFails, notFailingWhy } from '../properties/finding-weight.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
@@ -49,8 +50,10 @@ export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Pr
   const replayed: Trace = { ...trace, config, target: target.name, steps: result.trace ?? [], verdict: result.violation };
   const expected = trace.verdict?.property ?? null;
   const got = result.violation?.property ?? null;
+  // On a target assembled from components (an SDK target), the component the violation is charged to (by replays).
+  const attribution = result.violation === null ? null : await attributeFinding(target, { config, choices: trace.choices, verdict: result.violation });
   if (values['json'] === true) {
-    io.out(JSON.stringify(jsonEnvelope('replay', { file, target: target.name }, sharedWallMs() - startedMs, { file, target: target.name, expected, violation: result.violation })));
+    io.out(JSON.stringify(jsonEnvelope('replay', { file, target: target.name }, sharedWallMs() - startedMs, { file, target: target.name, expected, violation: result.violation, component: attribution })));
   } else if (got === null) {
     io.out(`✓ ${file}: no violation on ${target.name}${expected === null ? '' : ` (the trace recorded ${expected}: it now holds)`}`);
   } else {
@@ -68,6 +71,7 @@ export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Pr
     if (why !== null) io.out(`(${got} does not fail the replay: ${why})`);
     io.out('');
     printViolation(io, replayed, null);
+    if (attribution !== null) io.out(chargedLine(attribution.charged, attribution.component, attribution.evidence));
   }
   // Exit 1 only when the finding fails at the --strict level (a note, or one the client's own fault triggered, never).
   return result.violation === null || !findingFails(result.violation, strictness) ? 0 : 1;

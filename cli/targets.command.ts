@@ -10,7 +10,15 @@ import { jsonEnvelope } from './json-envelope.ts';
 export function runTargets({ values }: ParsedArgs, io: Io): number {
   const startedMs = sharedWallMs();
   // `eras`: the protocol eras a target serves (legacy: the 2025 revisions; modern: 2026-07-28), what --protocol may ask.
-  const rows = TARGET_ENTRIES.map(({ name, kind, description, breaks, eras }) => ({ name, kind, description, breaks: [...breaks], eras: [...erasOf(eras)] }));
+  // `components`: what an assembled target (an SDK target) is made of, each finding of it charged to one (sim/attribution.ts).
+  const rows = TARGET_ENTRIES.map(({ name, kind, description, breaks, eras, components }) => ({
+    name,
+    kind,
+    description,
+    breaks: [...breaks],
+    eras: [...erasOf(eras)],
+    ...(components === undefined ? {} : { components }),
+  }));
   if (values.json === true) io.out(JSON.stringify(jsonEnvelope('targets', {}, sharedWallMs() - startedMs, { targets: rows }), null, 2));
   else {
     for (const row of rows) {

@@ -1,6 +1,7 @@
 // Dual-era endpoints: a modern exchange never carries a legacy session's messages, and a legacy session's streams
 // never carry a modern exchange's.
-import { ALL_REVISIONS, MODERN, type Property, describeMessage } from './property.ts';
+import { ALL_REVISIONS, type Property, describeMessage } from './property.ts';
+import { MODERN_RELATED_MESSAGES } from './source.ts';
 
 export const eraIsolation: Property = {
   name: 'era-isolation',
@@ -9,14 +10,7 @@ export const eraIsolation: Property = {
   // A failure: a 2026-07-28 response stream carries only what relates to its own request, and a legacy session's
   // message is not that; the other way, a modern request's message on a legacy stream "would have been delivered on a
   // different stream" (2025-11-25: MUST NOT replay it there).
-  source: {
-    kind: 'spec',
-    revisions: MODERN,
-    page: 'basic/transports/streamable-http',
-    section: 'Receiving Messages',
-    quote: 'These notifications MUST relate to the originating client request.',
-    keyword: 'MUST',
-  },
+  source: MODERN_RELATED_MESSAGES,
   background: 'basic/versioning: a dual-era server picks the era per request (the _meta envelope: stateless; initialize: legacy, scoped to the session).',
   kind: 'safety',
   severity: 'failure',

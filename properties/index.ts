@@ -3,6 +3,7 @@ import { disconnectCancels } from './disconnect-cancels.ts';
 import { disconnectStopsWork } from './disconnect-stops-work.ts';
 import { eraIsolation } from './era-isolation.ts';
 import { exactlyOnceExecution } from './exactly-once-execution.ts';
+import { modernExchangeOwnMessages } from './modern-exchange-own-messages.ts';
 import { modernExchangeStateless } from './modern-exchange-stateless.ts';
 import { modernOnly405 } from './modern-only-405.ts';
 import { reissuedCallRunsAgain } from './reissued-call-runs-again.ts';
@@ -53,6 +54,7 @@ const byName: Record<ServerPropertyName, Property> = {
   'disconnect-cancels': disconnectCancels,
   'disconnect-stops-work': disconnectStopsWork,
   'modern-exchange-stateless': modernExchangeStateless,
+  'modern-exchange-own-messages': modernExchangeOwnMessages,
   'era-isolation': eraIsolation,
   'modern-only-405': modernOnly405,
   'reissued-call-runs-again': reissuedCallRunsAgain,

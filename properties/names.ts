@@ -25,6 +25,7 @@ export const PROPERTY_NAMES = [
   'disconnect-cancels',
   'disconnect-stops-work',
   'modern-exchange-stateless',
+  'modern-exchange-own-messages',
   'era-isolation',
   'modern-only-405',
   'reissued-call-runs-again',

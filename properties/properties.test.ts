@@ -200,7 +200,7 @@ const modernAnswersSessionId: Target = {
 };
 
 /** A dual-era endpoint whose new 2026-07-28 request gets the previous one's retained events first (a store keyed by nothing). */
-const modernReplaysPrevious = inlineTarget('modern-replays-previous', "a 2026-07-28 request's exchange carries the previous request's progress", ['modern-exchange-stateless'], {
+const modernReplaysPrevious = inlineTarget('modern-replays-previous', "a 2026-07-28 request's exchange carries the previous request's progress", ['modern-exchange-own-messages'], {
   boot: (incarnation, options) => {
     const base = coreIncarnation(incarnation, options);
     return {
@@ -541,7 +541,7 @@ const CASES: readonly Case[] = [
     protocol: '2026-07-28',
   },
   {
-    property: 'modern-exchange-stateless',
+    property: 'modern-exchange-own-messages',
     what: "a 2026-07-28 call's exchange carries the previous call's progress",
     target: modernReplaysPrevious,
     script: ['client 1 calls work (2026-07-28)', 'the server advances c1', 'client 1 calls read (2026-07-28)'],

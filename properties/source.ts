@@ -105,3 +105,16 @@ export const MODERN_ONLY_BACKWARD_COMPATIBILITY: SpecSource = {
   quote: 'A server that supports only this revision and receives such traffic from an older client SHOULD respond as follows:',
   keyword: 'SHOULD',
 };
+
+/**
+ * The 2026-07-28 rule on what a request's response stream carries (basic/transports/streamable-http, Receiving
+ * Messages): only what relates to that request. A MUST, where 2025-11-25's sentence on the same was a SHOULD.
+ */
+export const MODERN_RELATED_MESSAGES: SpecSource = {
+  kind: 'spec',
+  revisions: ['2026-07-28'],
+  page: 'basic/transports/streamable-http',
+  section: 'Receiving Messages',
+  quote: 'These notifications MUST relate to the originating client request.',
+  keyword: 'MUST',
+};

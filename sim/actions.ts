@@ -4,7 +4,7 @@
 import { MODEL, accepts, step } from '../model/index.ts';
 import type { HttpRequest, HttpResponse, JsonRpcMessage, ToolName } from '../targets/target.ts';
 import { TOOL_NAMES } from '../targets/target.ts';
-import { ACTION_KINDS, type ActionKind, MODERN_REVISION, hasPolling, sendsVersionHeader } from './config.ts';
+import { ACTION_KINDS, type ActionKind, MODERN_REVISION, hasPolling } from './config.ts';
 import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, modernCallRequest, standaloneNotification } from './tools.ts';
 import {
   type ConnectionPurpose,
@@ -279,14 +279,16 @@ function enumerateModernKinds(world: World, list: ActionList): void {
 }
 
 /**
- * The `MCP-Protocol-Version` header a configured protocol adds to a legacy client's requests after its initialize
- * (from 2025-06-18 on). Without a configured protocol nothing is added, so every earlier trace replays as it was.
+ * The revision a configured protocol names on a legacy client's requests after its initialize: the client's own, so
+ * that the headers sent follow from it (targets/sdk/revision-headers.ts: `MCP-Protocol-Version` from 2025-06-18 on,
+ * none for 2025-03-26, which predates the header). Without a configured protocol nothing is named (the harnesses then
+ * send 2025-11-25), so every earlier trace replays as it was.
  */
 function stamp(world: World, op: Op): Op {
   if (op.kind !== 'handle' || world.config.protocol === undefined || op.request.protocolVersion !== undefined) return op;
   const connection = world.connections[op.request.connection]!;
   const client = world.clients[connection.client]!;
-  if (connection.purpose === 'initialize' || isModernClient(client) || !sendsVersionHeader(client.revision)) return op;
+  if (connection.purpose === 'initialize' || isModernClient(client)) return op;
   return { ...op, request: { ...op.request, protocolVersion: client.revision } };
 }
 

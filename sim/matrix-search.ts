@@ -12,6 +12,7 @@
 // instead of once per cell. A cell stops searching at its first violating run, as its own fuzz would.
 
 import type { PropertyName } from '../properties/names.ts';
+import { type Attribution, attributeFinding } from './attribution.ts';
 import type { Target } from '../targets/target.ts';
 import { createActionList } from './actions.ts';
 import { planWalk, walkChoices } from './choices.ts';
@@ -127,8 +128,13 @@ export type MatrixTask =
   | { readonly kind: 'search'; readonly plan: RowPlan }
   | { readonly kind: 'shrink'; readonly row: string; readonly task: ShrinkTask };
 
-/** A task's result: plain data, it crosses back from worker threads. */
-export type MatrixTaskResult = { readonly kind: 'searched'; readonly search: RowSearch } | { readonly kind: 'shrunk'; readonly shrunk: ShrunkTask };
+/**
+ * A task's result: plain data, it crosses back from worker threads. A shrunk cell of a target assembled from
+ * components (an SDK target) comes with the component its counterexample is charged to, found in the same thread.
+ */
+export type MatrixTaskResult =
+  | { readonly kind: 'searched'; readonly search: RowSearch }
+  | { readonly kind: 'shrunk'; readonly shrunk: ShrunkTask; readonly attribution: Attribution | null };
 
 /** A thread's rows' targets, each loaded once (an SDK target takes a moment). */
 export function rowTargets(): (name: string) => Promise<Target> {
@@ -149,7 +155,13 @@ export function rowTargets(): (name: string) => Promise<Target> {
 /** Runs one matrix task in this thread; `control`'s stop cell ends a search or a shrink early. */
 export async function runMatrixTask(task: MatrixTask, control: Int32Array, targets: (name: string) => Promise<Target>): Promise<MatrixTaskResult> {
   if (task.kind === 'search') return { kind: 'searched', search: await searchRow(await targets(task.plan.row), task.plan, control) };
-  return { kind: 'shrunk', shrunk: await shrinkTask(await targets(task.row), task.task, control) };
+  const target = await targets(task.row);
+  const shrunk = await shrinkTask(target, task.task, control);
+  const verdict = shrunk.trace.verdict;
+  // After a stop, no replays: the row is being given up.
+  const stopped = Atomics.load(control, CONTROL.stop) !== 0;
+  const attribution = verdict === null || stopped ? null : await attributeFinding(target, { config: shrunk.trace.config, choices: shrunk.trace.choices, verdict });
+  return { kind: 'shrunk', shrunk, attribution };
 }
 
 /** A thread the matrix's tasks run in: this one or a worker; one task at a time. */
@@ -184,6 +196,8 @@ export interface CellOutcome extends CellSearch {
   readonly shrunk: ShrunkTask | null;
   /** A stop came while it was being shrunk: the shrink may have ended early. */
   readonly shrinkCut: boolean;
+  /** On an assembled target, the component its shrunk counterexample is charged to (sim/attribution.ts); else null. */
+  readonly attribution: Attribution | null;
 }
 
 /** A row's cells, and whether all of them are final. */
@@ -214,11 +228,12 @@ export async function searchMatrix(options: MatrixSearchOptions): Promise<RowOut
   const shrinks: Array<{ index: number; position: number; task: ShrinkTask }> = [];
   const searched: (RowSearch | null)[] = options.rows.map(() => null);
   const shrunk: (ShrunkTask | null)[][] = options.rows.map((plan) => plan.properties.map(() => null));
+  const charged: (Attribution | null)[][] = options.rows.map((plan) => plan.properties.map(() => null));
   const cut: boolean[][] = options.rows.map((plan) => plan.properties.map(() => false));
   const pending: number[] = options.rows.map(() => 0);
   const outcome = (index: number): RowOutcome => {
     const search = searched[index] ?? null;
-    const cells = search === null ? [] : search.cells.map((cell, position): CellOutcome => ({ ...cell, shrunk: shrunk[index]![position] ?? null, shrinkCut: cut[index]![position]! }));
+    const cells = search === null ? [] : search.cells.map((cell, position): CellOutcome => ({ ...cell, shrunk: shrunk[index]![position] ?? null, shrinkCut: cut[index]![position]!, attribution: charged[index]![position] ?? null }));
     const finished = search !== null && !search.stopped && pending[index] === 0 && !cut[index]!.includes(true);
     return { row: options.rows[index]!.row, cells, complete: finished };
   };
@@ -247,6 +262,7 @@ export async function searchMatrix(options: MatrixSearchOptions): Promise<RowOut
           const result = await thread({ kind: 'shrink', row: options.rows[shrink.index]!.row, task: shrink.task });
           if (result.kind !== 'shrunk') throw new Error('assertion: a shrink answered with a search');
           shrunk[shrink.index]![shrink.position] = result.shrunk;
+          charged[shrink.index]![shrink.position] = result.attribution;
           cut[shrink.index]![shrink.position] = aborted();
           pending[shrink.index]! -= 1;
           const row = outcome(shrink.index);

@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
+import { revisionHeadersOf } from '../targets/sdk/revision-headers.ts';
 import type { HttpRequest, Target } from '../targets/target.ts';
 import { type ActionList, describeAction } from './actions.ts';
 import { type ProtocolChoice, resolveConfig } from './config.ts';
@@ -56,7 +57,11 @@ describe('a configured revision on the wire (seed protocol)', () => {
   it('2025-03-26: its initialize, no header, no priming event, no polling close', async () => {
     const { requests, enabled, result } = await sent(['client 1 initializes', 'client 1 calls work'], '2025-03-26');
     expect(requests[0]!.method === 'POST' && requests[0]!.body['params']).toMatchObject({ protocolVersion: '2025-03-26' });
-    for (const request of requests) expect(request.protocolVersion).toBeUndefined();
+    // Every request after the initialize names its client's revision, and so carries no MCP-Protocol-Version: the
+    // header came in 2025-06-18 (a server without one "SHOULD assume protocol version 2025-03-26").
+    expect(requests[0]!.protocolVersion).toBeUndefined();
+    expect(requests.slice(1).map((request) => request.protocolVersion)).toEqual(['2025-03-26', '2025-03-26']);
+    for (const request of requests) expect(revisionHeadersOf(request)).toEqual({});
     const call = result.trace![1]!.notes.join('\n');
     expect(call).not.toContain('priming event');
     expect(enabled.some((action) => action.includes('asking client 1 to poll back'))).toBe(false);
@@ -67,6 +72,7 @@ describe('a configured revision on the wire (seed protocol)', () => {
     const { requests } = await sent(['client 1 initializes', 'client 1 calls read', 'client 1 opens a standalone GET stream'], '2025-06-18');
     expect(requests[0]!.protocolVersion).toBeUndefined();
     expect(requests.slice(1).map((request) => request.protocolVersion)).toEqual(['2025-06-18', '2025-06-18', '2025-06-18']);
+    expect(requests.slice(1).map((request) => revisionHeadersOf(request)['mcp-protocol-version'])).toEqual(['2025-06-18', '2025-06-18', '2025-06-18']);
   });
 
   it('2025-11-25: a priming event first, and the polling close offered', async () => {

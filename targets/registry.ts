@@ -18,8 +18,8 @@ export interface TargetEntry extends TargetInfo {
 }
 
 function ready(target: Target): TargetEntry {
-  const { name, kind, description, breaks, eras } = target;
-  return { name, kind, description, breaks, ...(eras === undefined ? {} : { eras }), load: async () => target };
+  const { name, kind, description, breaks, eras, components } = target;
+  return { name, kind, description, breaks, ...(eras === undefined ? {} : { eras }), ...(components === undefined ? {} : { components }), load: async () => target };
 }
 
 /** Every built-in target, in the order `resumecheck targets` lists them (that of TARGETS, then the 2.x SDK targets). */

@@ -26,7 +26,33 @@ export interface TargetInfo {
    * `modern` (2026-07-28: no session, no GET stream, a disconnect cancels). Absent: legacy only.
    */
   readonly eras?: readonly ProtocolEra[];
+  /**
+   * What the target is made of, for targets assembled from parts (the SDK targets): a finding is charged to one of
+   * them (sim/attribution.ts). Absent: the target is one system (the reference, a planted bug, a server over the wire).
+   */
+  readonly components?: TargetComponents;
 }
+
+/** A part of an assembled target that a finding can be charged to. */
+export type ComponentRole = 'transport' | 'store' | 'router' | 'harness';
+
+/** Every component role, in the order findings pages list them. */
+export const COMPONENT_ROLES: readonly ComponentRole[] = ['transport', 'store', 'router', 'harness'];
+
+/** The parts of an assembled target, each as a person names it and where it comes from. */
+export interface TargetComponents {
+  /** The package whose transport and McpServer run, without its version (the target's `sdk` has the installed one). */
+  readonly transport: string;
+  /** The event store each session's transport gets. */
+  readonly store: string;
+  /** What routes requests to the transports (the application in front of them). */
+  readonly router: string;
+  /** What drives the rest: the in-process harness and its simulated clients. */
+  readonly harness: string;
+}
+
+/** The components a finding can be told apart by: replacing one with a correct one (sim/attribution.ts). */
+export type ReplaceableRole = 'store' | 'router';
 
 /** The two eras of the protocol: the sessionful 2025 revisions, and the stateless 2026-07-28 one. */
 export type ProtocolEra = 'legacy' | 'modern';
@@ -51,7 +77,11 @@ export type HttpRequest =
       readonly sessionId: string | null;
       readonly lastEventId: string | null;
       readonly body: JsonRpcMessage;
-      /** The `MCP-Protocol-Version` header; absent: the simulator's default legacy revision (2025-11-25). */
+      /**
+       * The revision the request is made under (its client's); the revision headers it carries follow from it
+       * (targets/sdk/revision-headers.ts: none for 2025-03-26, `MCP-Protocol-Version` from 2025-06-18 on). Absent:
+       * the simulator's default legacy revision (2025-11-25).
+       */
       readonly protocolVersion?: string;
     }
   | {
@@ -254,4 +284,10 @@ export interface Target extends TargetInfo {
    * reference server); the engine then runs this level's model and adapter through its one loop, and `open` is unused.
    */
   readonly level?: Level;
+  /**
+   * For attribution (sim/attribution.ts): this target with its `role` component replaced by a correct one (the store
+   * by resumecheck/event-store, the router by the specification's routing), everything else the same; null when it
+   * has no such component to replace (a modern-only endpoint has no store). Absent: the target is not assembled.
+   */
+  readonly replaced?: (role: ReplaceableRole) => Target | null;
 }

@@ -98,3 +98,13 @@ export function patchSdkGlobals(seed: string): PatchedGlobals {
 export function sdkGlobals(): { readonly randomUuid: unknown; readonly dateNow: unknown; readonly mathRandom: unknown } {
   return { randomUuid: globalThis.crypto.randomUUID, dateNow: Date.now, mathRandom: Math.random };
 }
+
+/**
+ * The ambient clock and randomness an example store of the SDK's repositories reads (`Date.now`, `Math.random`): the
+ * patched functions while an SDK run holds the globals, so a store written here draws exactly what the example
+ * draws, from the run's seed.
+ */
+export const SDK_AMBIENT: { readonly now: () => number; readonly random: () => number } = {
+  now: () => Date.now(),
+  random: () => Math.random(),
+};

@@ -1,11 +1,10 @@
 // The protocol-revision headers a simulated request carries on the wire, for every harness that turns an HttpRequest
 // into a real HTTP request (the in-process SDK harness and the wire target), so that both send the same bytes.
 
+import { type Revision, sendsVersionHeader } from '../../sim/config.ts';
 import { PROTOCOL_VERSION } from '../../sim/tools.ts';
 import type { HttpRequest, JsonRpcMessage } from '../target.ts';
 
-/** The first revision, which has no `MCP-Protocol-Version` header (2025-06-18 introduced it). */
-const HEADERLESS_REVISION = '2025-03-26';
 /** The revision whose requests mirror their method and name into headers (SEP-2243). */
 const MODERN_REVISION = '2026-07-28';
 /** The params field each method's `Mcp-Name` header mirrors (the 2.x SDK's `MCP_NAME_HEADER_SOURCE`). */
@@ -30,7 +29,8 @@ export type RevisionedRequest =
 export function revisionHeadersOf(request: RevisionedRequest): Record<string, string> {
   const revision = request.protocolVersion ?? PROTOCOL_VERSION;
   const headers: Record<string, string> = {};
-  if (revision === HEADERLESS_REVISION) return headers;
+  // 2025-03-26 predates the header; 2025-06-18 says a server that gets none "SHOULD assume protocol version 2025-03-26".
+  if (!sendsVersionHeader(revision as Revision)) return headers;
   const body = request.method === 'POST' ? request.body : null;
   const method = body?.['method'];
   if (typeof method === 'string' && method === 'initialize' && body !== null && 'id' in body) return headers;

@@ -19,5 +19,6 @@ export function coreStores(incarnation: Incarnation, options: TargetOptions): Sd
 export const sdkCoreTarget: Target = createSdkTarget({
   name: SDK_TARGET_INFOS.sdkCore.name,
   description: SDK_TARGET_INFOS.sdkCore.description,
+  components: SDK_TARGET_INFOS.sdkCore.components,
   createStores: coreStores,
 });

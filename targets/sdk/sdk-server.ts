@@ -7,7 +7,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type EventStore, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { CallToolResult, RequestId, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { SDK_STANDALONE_STREAM_ID } from '../../event-store/index.ts';
+import { SDK_STANDALONE_STREAM_ID, createEventStoreBackend } from '../../event-store/index.ts';
+import { CORRECT, SDK_HARNESS } from './components.ts';
 import { installedVersion } from './installed-version.ts';
 import { revisionHeadersOf } from './revision-headers.ts';
 import type {
@@ -17,6 +18,7 @@ import type {
   JsonRpcMessage,
   NodeInstance,
   ProtocolEra,
+  ReplaceableRole,
   ServerInstance,
   Target,
   TargetHost,
@@ -149,7 +151,29 @@ export interface SdkTargetSpec {
   readonly routing?: SdkRouting;
   /** The protocol eras the target serves; absent: legacy only (TargetInfo.eras). */
   readonly eras?: readonly ProtocolEra[];
+  /**
+   * Its store and router as a person names them (targets/sdk/components.ts): with them the target declares its
+   * components and can be rebuilt with a correct store or router in their place (Target.replaced).
+   */
+  readonly components?: { readonly store: string; readonly router: string };
   createStores(incarnation: Incarnation, options: TargetOptions): SdkEventStores;
+}
+
+/**
+ * A correct store for every SDK line: resumecheck/event-store, one backend per incarnation scoped per session, with
+ * its default window (256 events per stream, more than a run stores), so it never refuses a cursor it was given.
+ */
+export function correctStores(incarnation: Incarnation): SdkEventStores {
+  const backend = createEventStoreBackend({ epoch: `e${incarnation.epoch}` });
+  return {
+    forSession: (sessionId) => backend.forSession(sessionId),
+    endSession: (sessionId, how) => backend.endSession(sessionId, how),
+  };
+}
+
+/** The package of a line's `sdk` (`@modelcontextprotocol/sdk@1.32.2` → `@modelcontextprotocol/sdk`). */
+function packageOf(sdk: string): string {
+  return sdk.slice(0, sdk.lastIndexOf('@'));
 }
 
 interface SessionEntry {
@@ -717,12 +741,21 @@ class SdkServer implements NodeInstance {
 export function createSdkTarget(spec: SdkTargetSpec): Target {
   const line = spec.line ?? SDK_1_LINE;
   const routing = spec.routing ?? SPEC_ROUTING;
+  const components = spec.components;
+  /** This target with its store or router replaced by a correct one; a modern-only endpoint has neither to replace. */
+  const replaced = (role: ReplaceableRole): Target | null => {
+    if (components === undefined || routing.modernOnly === true) return null;
+    if (role === 'store') return createSdkTarget({ ...spec, name: `${spec.name} (store replaced)`, components: { ...components, store: CORRECT.store }, createStores: correctStores });
+    const correct: SdkRouting = { unplaced: 'answer', unknownSession: SPEC_ROUTING.unknownSession!, ...(routing.dualEra === true ? { dualEra: true } : {}) };
+    return createSdkTarget({ ...spec, name: `${spec.name} (router replaced)`, components: { ...components, router: CORRECT.router }, routing: correct });
+  };
   return {
     name: spec.name,
     kind: spec.kind ?? 'sdk',
     description: spec.description,
     breaks: [],
     ...(spec.eras === undefined ? {} : { eras: spec.eras }),
+    ...(components === undefined ? {} : { components: { transport: packageOf(line.sdk), store: components.store, router: components.router, harness: SDK_HARNESS }, replaced }),
     sdk: line.sdk,
     open(options: TargetOptions): TargetRun {
       const globals = patchSdkGlobals(options.seed);

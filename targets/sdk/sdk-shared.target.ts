@@ -20,5 +20,6 @@ export function sharedExampleStores(): SdkEventStores {
 export const sdkSharedTarget: Target = createSdkTarget({
   name: SDK_TARGET_INFOS.sdkShared.name,
   description: SDK_TARGET_INFOS.sdkShared.description,
+  components: SDK_TARGET_INFOS.sdkShared.components,
   createStores: sharedExampleStores,
 });

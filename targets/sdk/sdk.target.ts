@@ -19,5 +19,6 @@ export function exampleStoresPerSession(): SdkEventStores {
 export const sdkTarget: Target = createSdkTarget({
   name: SDK_TARGET_INFOS.sdk.name,
   description: SDK_TARGET_INFOS.sdk.description,
+  components: SDK_TARGET_INFOS.sdk.components,
   createStores: exampleStoresPerSession,
 });

@@ -188,11 +188,11 @@ describe('a modern call with a legacy session\'s headers attached by a proxy (ch
 });
 
 describe('legacy-only targets given a 2026-07-28 call (characterisation)', () => {
-  it('seed s1: without a session it never reaches a tool: the 1.32.2 router (sdk-core) and the 2.x simpleStreamableHttp router (sdk2-core) answer 400; a new 2.x transport (sdk2-shared) answers 400 "Server not initialized" (T2:661-664)', async () => {
+  it('seed s1: without a session it never reaches a tool: the 1.32.2 router (sdk-core) and the 2.x repository examples\' router (sdk2-core, sdk2-shared) answer 400', async () => {
     const cases = [
       [sdkCoreTarget, 'Bad Request: Mcp-Session-Id header is required'],
-      [sdk2CoreTarget, 'Bad Request: No valid session ID provided'],
-      [sdk2SharedTarget, 'Bad Request: Server not initialized'],
+      [sdk2CoreTarget, 'Bad Request: Session ID required'],
+      [sdk2SharedTarget, 'Bad Request: Session ID required'],
     ] as const;
     for (const [target, message] of cases) {
       await withRun(target, 's1', async (driver) => {

@@ -1,5 +1,5 @@
 // The dual-era wiring without an answer of the application's own: a legacy request the session map cannot place goes
-// to a new transport (as the 2.x ssePollingExample routes), so what a bare 2.x transport answers shows.
+// to a new transport, so what a bare 2.x transport answers shows (no example of the 2.x repository routes so today).
 
 import { coreStores } from '../sdk/sdk-core.target.ts';
 import { createSdkTarget } from '../sdk/index.ts';
@@ -12,6 +12,7 @@ import { SDK_2_LINE } from './sdk2-line.ts';
 export const sdk2DualBareTarget: Target = createSdkTarget({
   name: SDK2_TARGET_INFOS.sdk2DualBare.name,
   description: SDK2_TARGET_INFOS.sdk2DualBare.description,
+  components: SDK2_TARGET_INFOS.sdk2DualBare.components,
   eras: SDK2_TARGET_INFOS.sdk2DualBare.eras,
   line: SDK_2_LINE,
   routing: DUAL_TRANSPORT_ANSWERS,

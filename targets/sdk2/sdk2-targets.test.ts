@@ -17,10 +17,10 @@ import { SDK2_PACKAGE, sdk2CoreTarget, sdk2DualBareTarget, sdk2DualTarget, sdk2E
 const ALL_TARGETS: readonly Target[] = [sdk2ExampleTarget, sdk2SharedTarget, sdk2CoreTarget, sdk2DualTarget, sdk2DualBareTarget];
 /** The targets whose store is resumecheck/event-store (it has getStreamIdForEventId). */
 const CORE_TARGETS: readonly Target[] = [sdk2CoreTarget, sdk2DualTarget, sdk2DualBareTarget];
-/** The targets whose application answers an unplaced request itself (simpleStreamableHttp's router). */
-const ROUTER_ANSWERS: readonly Target[] = [sdk2ExampleTarget, sdk2CoreTarget, sdk2DualTarget];
-/** The targets that hand an unplaced request to a new transport (ssePollingExample's router). */
-const TRANSPORT_ANSWERS: readonly Target[] = [sdk2SharedTarget, sdk2DualBareTarget];
+/** The targets whose application answers an unplaced request itself (the 2.x repository examples' router, today). */
+const ROUTER_ANSWERS: readonly Target[] = [sdk2ExampleTarget, sdk2SharedTarget, sdk2CoreTarget, sdk2DualTarget];
+/** The target that hands an unplaced request to a new transport (no application answer: what a bare transport says). */
+const TRANSPORT_ANSWERS: readonly Target[] = [sdk2DualBareTarget];
 
 const named = (targets: readonly Target[]) => targets.map((target) => [target.name, target] as const);
 
@@ -62,16 +62,16 @@ describe.each(named(ALL_TARGETS))('%s target on 2.x', (_name, target) => {
 
 describe('routing (characterisation)', () => {
   it.each(named(ROUTER_ANSWERS))(
-    '%s (simpleStreamableHttp): an unknown or missing session ID gets 400 from the application, a terminated one too (1.32.2 harness and example: 404)',
+    "%s (the 2.x repository's examples, main at 3924de9): an unknown or terminated session ID gets 404 'Session not found', a missing one 400, from the application, for every method (as 1.32.2's examples)",
     async (_name, target) => {
       await withRun(target, 's1', async (driver) => {
         const unknown = await driver.server.handle({ method: 'POST', connection: 90, sessionId: 's-unknown', lastEventId: null, body: callRequest(9, 'read', 'c9') });
-        expect(unknown).toMatchObject({ status: 400, body: { error: { code: -32000, message: 'Bad Request: No valid session ID provided' } } });
-        expect((await driver.get('s-unknown', null)).response).toMatchObject({ status: 400, body: null });
-        expect((await driver.get(null, null)).response.status).toBe(400);
+        expect(unknown).toMatchObject({ status: 404, body: { error: { code: -32001, message: 'Session not found' } } });
+        expect((await driver.get('s-unknown', null)).response).toMatchObject({ status: 404, body: { error: { code: -32001, message: 'Session not found' } } });
+        expect((await driver.get(null, null)).response).toMatchObject({ status: 400, body: { error: { code: -32000, message: 'Bad Request: Session ID required' } } });
         const sessionId = await driver.initialize();
         expect(await driver.server.handle({ method: 'DELETE', connection: 100, sessionId })).toMatchObject({ status: 200, streaming: false });
-        expect((await driver.get(sessionId, null)).response.status).toBe(400);
+        expect((await driver.get(sessionId, null)).response.status).toBe(404);
         // A refused exchange is complete: cutting it afterwards does nothing.
         await driver.server.cut(90);
         expect(driver.recorder.ended(90)).toBe(false);
@@ -80,7 +80,7 @@ describe('routing (characterisation)', () => {
   );
 
   it.each(named(TRANSPORT_ANSWERS))(
-    "%s (ssePollingExample): an unknown session ID goes to a new transport, which answers 400 'Server not initialized' — before a restart and after",
+    "%s (no application answer): an unknown session ID goes to a new transport, which answers 400 'Server not initialized' — before a restart and after",
     async (_name, target) => {
       await withRun(target, 's1', async (driver) => {
         const unknown = await driver.server.handle({ method: 'POST', connection: 90, sessionId: 's-unknown', lastEventId: null, body: callRequest(9, 'read', 'c9') });
