@@ -2,15 +2,17 @@
 // redis-server this bench starts on 127.0.0.1: the time of a 2000-run check, the Redis round trips per second it
 // reached (commands the server processed, from INFO stats, over the check's time), and the peak RSS of this process
 // after a 200-run check and after the 2000-run one (flat memory: the second is not much above the first). Each check
-// runs as the CLI runs it: in a worker thread recycled every RECYCLE_RUNS_DEFAULT runs (contained-check.ts), so the
-// figure is the CLI's memory, worker threads included (maxRSS is the whole process's). The baseline is the same check,
+// runs as the CLI runs it: in a worker thread (contained-check.ts), replaced by a fresh one only on evidence (its heap
+// past RECYCLE_HEAP_BYTES_DEFAULT, or more than RECYCLE_HANDLES_DEFAULT handles left open) or after
+// RECYCLE_RUNS_DEFAULT runs at the latest; the figure counts the worker threads each check took. So the figure is the
+// CLI's memory, worker threads included (maxRSS is the whole process's). The baseline is the same check,
 // same runs and seed, of the in-memory counter store (check-store/fixtures/counter-store.ts): the same checker with no
 // I/O, so the ratio is what Redis round trips cost.
 
 import { connect } from 'node:net';
 import { resourceUsage } from 'node:process';
 import type { StoreCheckResult } from '../check-store/check-event-store.ts';
-import { RECYCLE_RUNS_DEFAULT, startContainedCheck } from '../check-store/contained-check.ts';
+import { RECYCLE_HANDLES_DEFAULT, RECYCLE_HEAP_BYTES_DEFAULT, RECYCLE_RUNS_DEFAULT, startContainedCheck } from '../check-store/contained-check.ts';
 import { redisServerAvailable, startRedisServer } from '../check-store/redis-server.ts';
 import { nowMs } from './measure.ts';
 
@@ -27,15 +29,22 @@ export interface CheckStoreRedisFigure {
   readonly peakRssAfterShortMib: number;
   readonly peakRssAfterLongMib: number;
   readonly shortRuns: number;
-  /** Runs a worker makes before a fresh one goes on. */
+  /** Runs a worker makes at the most before a fresh one goes on, whatever the evidence. */
   readonly recycleRuns: number;
+  /** Heap bytes in use and handles left open past which a fresh worker goes on (the evidence). */
+  readonly recycleHeapBytes: number;
+  readonly recycleHandles: number;
+  /** Worker threads the short check, the long Redis check and the in-memory baseline took (1: never recycled). */
+  readonly workersShort: number;
+  readonly workersLong: number;
+  readonly workersBaseline: number;
 }
 
 /** The check as the CLI makes it: in a recycled worker thread. */
-async function containedCheck(path: string, options: { readonly runs: number; readonly seed: string }): Promise<StoreCheckResult> {
+async function containedCheck(path: string, options: { readonly runs: number; readonly seed: string }): Promise<{ result: StoreCheckResult; workers: number }> {
   const outcome = await startContainedCheck({ path, exportName: null }, { runs: options.runs, seed: options.seed, durable: true }, () => {}).outcome;
   if (outcome.kind !== 'done') throw new Error(`check-store bench: the check of ${path} did not end (${outcome.kind}${outcome.kind === 'contained' ? `: ${outcome.verdict}` : ''})`);
-  return outcome.result;
+  return { result: outcome.result, workers: outcome.workers };
 }
 
 function commandsProcessed(port: number): Promise<number> {
@@ -64,23 +73,40 @@ function peakRssMib(): number {
 export async function measureCheckStoreRedis(options: { readonly runs: number; readonly seed: string }): Promise<CheckStoreRedisFigure> {
   const shortRuns = Math.max(1, Math.floor(options.runs / 10));
   if (!redisServerAvailable()) {
-    return { skipped: 'no redis-server on this machine', runs: options.runs, redisMs: 0, holds: false, commands: 0, roundTripsPerSecond: 0, baselineMs: 0, peakRssAfterShortMib: 0, peakRssAfterLongMib: 0, shortRuns, recycleRuns: RECYCLE_RUNS_DEFAULT };
+    return {
+      skipped: 'no redis-server on this machine',
+      runs: options.runs,
+      redisMs: 0,
+      holds: false,
+      commands: 0,
+      roundTripsPerSecond: 0,
+      baselineMs: 0,
+      peakRssAfterShortMib: 0,
+      peakRssAfterLongMib: 0,
+      shortRuns,
+      recycleRuns: RECYCLE_RUNS_DEFAULT,
+      recycleHeapBytes: RECYCLE_HEAP_BYTES_DEFAULT,
+      recycleHandles: RECYCLE_HANDLES_DEFAULT,
+      workersShort: 0,
+      workersLong: 0,
+      workersBaseline: 0,
+    };
   }
   const server = await startRedisServer();
   const saved = process.env['RESUMECHECK_REDIS_URL'];
   process.env['RESUMECHECK_REDIS_URL'] = server.url;
   try {
     const store = 'check-store/fixtures/redis-streams-store.ts';
-    await containedCheck(store, { runs: shortRuns, seed: options.seed });
+    const short = await containedCheck(store, { runs: shortRuns, seed: options.seed });
     const peakRssAfterShortMib = peakRssMib();
     const before = await commandsProcessed(server.port);
     const started = nowMs();
-    const result = await containedCheck(store, { runs: options.runs, seed: options.seed });
+    const { result, workers: workersLong } = await containedCheck(store, { runs: options.runs, seed: options.seed });
     const redisMs = nowMs() - started;
     const commands = (await commandsProcessed(server.port)) - before - 1;
     const peakRssAfterLongMib = peakRssMib();
     const baselineStarted = nowMs();
-    await containedCheck('check-store/fixtures/counter-store.ts', { runs: options.runs, seed: options.seed });
+    const baseline = await containedCheck('check-store/fixtures/counter-store.ts', { runs: options.runs, seed: options.seed });
     const baselineMs = nowMs() - baselineStarted;
     return {
       skipped: null,
@@ -94,6 +120,11 @@ export async function measureCheckStoreRedis(options: { readonly runs: number; r
       peakRssAfterLongMib,
       shortRuns,
       recycleRuns: RECYCLE_RUNS_DEFAULT,
+      recycleHeapBytes: RECYCLE_HEAP_BYTES_DEFAULT,
+      recycleHandles: RECYCLE_HANDLES_DEFAULT,
+      workersShort: short.workers,
+      workersLong,
+      workersBaseline: baseline.workers,
     };
   } finally {
     if (saved === undefined) delete process.env['RESUMECHECK_REDIS_URL'];

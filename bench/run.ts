@@ -5,10 +5,14 @@
 //   npm run bench                 the whole bench (about 4-5 minutes on 2 cores)
 //   npm run bench -- --json       machine-readable
 //   npm run bench -- --quick      shorter windows and fewer seeds, for trying the harness out
-//   npm run bench -- --only sim,model,planted,fc,sdk,cli,sdk2,check-store,workers,sdkraw,mainjob,explore,clients,wire
+//   npm run bench -- --only goals,sim,model,planted,fc,sdk,cli,sdk2,check-store,workers,sdkraw,mainjob,explore,clients,wire
+//   npm run bench -- --suite      also times `npm test` in ours and main's checkout (goal row 2; several minutes each)
+//   npm run bench -- --write-readme   also rewrites the README's goals table (between its bench:goals markers) from this run
 
 import { execSync } from 'node:child_process';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONFIG, PARALLEL_LEVEL_MIN, type SimConfig } from '../sim/config.ts';
 import { PLANTED_TARGETS } from '../targets/planted/index.ts';
@@ -30,6 +34,8 @@ import { type SdkRawResult, measureSdkRaw } from './sdk-raw.ts';
 import { type WorkersResult, measureWorkers } from './workers.ts';
 import { type WireResult, measureWire } from './wire.ts';
 import { type BareSpeed, type SimSpeed, measureBareSpeed, measureSimSpeed } from './sim-speed.ts';
+import { type Checkout, ROOT, ourCheckout, prepareCheckout, removeCheckout } from './checkouts.ts';
+import { CB_COMMIT, GOALS_FULL, GOALS_QUICK, type GoalsResult, goalRows, goalsMarkdown, measureGoals, metText, renderGoals } from './goals.ts';
 import { EXPLORE_THREADS, type ExploreMode, type ExplorePlan, type ExploreResult, type ExploreSearch, measureExplore } from './explore.ts';
 
 /** The speed targets, each a threshold printed as pass or miss. */
@@ -53,11 +59,14 @@ const TARGETS = {
 
 /**
  * The checkout whose CLI is the main job's baseline: BENCH_BASELINE_CHECKOUT names it (e.g. a `git worktree` of the
- * commit to compare against, with its node_modules); without it the figure is skipped and says so.
+ * commit to compare against, with its node_modules); without it, the temporary checkout of main the goals section
+ * makes in this run (bench/checkouts.ts), or the figure is skipped and says so.
  */
 const BASELINE_CHECKOUT = process.env['BENCH_BASELINE_CHECKOUT'] ?? '';
+/** The ref the goals' "today's main" is checked out from (a temporary checkout made in this run). */
+const MAIN_REF = process.env['BENCH_MAIN_REF'] ?? 'main';
 
-const SECTIONS = ['sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'sdk2', 'workers', 'sdkraw', 'mainjob', 'check-store', 'explore', 'clients', 'wire'] as const;
+const SECTIONS = ['goals', 'sim', 'model', 'planted', 'fc', 'sdk', 'cli', 'sdk2', 'workers', 'sdkraw', 'mainjob', 'check-store', 'explore', 'clients', 'wire'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Plan {
@@ -254,6 +263,7 @@ function figureFc(plan: Plan, config: SimConfig, log: (line: string) => void): {
 
 interface Report {
   readonly machine: Machine;
+  readonly goals: GoalsResult | null | string;
   readonly plan: Plan;
   readonly targets: typeof TARGETS;
   readonly config: SimConfig;
@@ -435,6 +445,9 @@ function render(report: Report): string[] {
   out.push(`commit ${machine.commit}${machine.modified.length === 0 ? ', clean' : `, measured WITH uncommitted changes to: ${machine.modified.join(', ')}`}; ${machine.date}`);
   out.push(`config: clients ${report.config.clients}, stepsMax ${report.config.stepsMax}, callsPerSessionMax ${report.config.callsPerSessionMax}, restartsMax ${report.config.restartsMax}, workProgressSteps ${report.config.workProgressSteps}, windowEventsMax ${report.config.windowEventsMax}`);
   out.push('');
+
+  if (typeof report.goals === 'string') out.push(`0. Issue 21's goals: not measured: ${report.goals}`, '');
+  else if (report.goals !== null) out.push(...renderGoals(report.goals, goalRowsOf(report)));
 
   if (report.sim !== null) {
     out.push('1. Simulation speed on `reference` (fuzz-shaped random walks, single thread, after warm-up; median of alternating windows)');
@@ -659,7 +672,10 @@ function render(report: Report): string[] {
       out.push(`   ${figure.runs} runs per phase: ${formatMs(figure.redisMs)} (${figure.holds ? 'holds' : 'FAILS'}), ${formatCount(figure.commands)} Redis commands, ${formatCount(figure.roundTripsPerSecond)} round trips/s`);
       out.push(`   baseline, the same check of the in-memory counter store: ${formatMs(figure.baselineMs)}; Redis / in-memory = ${formatRatio(figure.redisMs / figure.baselineMs)}`);
       out.push(
-        `   peak RSS (the CLI's worker recycled every ${figure.recycleRuns} runs) after a ${figure.shortRuns}-run check: ${figure.peakRssAfterShortMib} MiB; after the ${figure.runs}-run one: ${figure.peakRssAfterLongMib} MiB; ${figure.runs} / ${figure.shortRuns} = ${formatRatio(figure.peakRssAfterLongMib / figure.peakRssAfterShortMib)}`,
+        `   peak RSS after a ${figure.shortRuns}-run check: ${figure.peakRssAfterShortMib} MiB; after the ${figure.runs}-run one: ${figure.peakRssAfterLongMib} MiB; ${figure.runs} / ${figure.shortRuns} = ${formatRatio(figure.peakRssAfterLongMib / figure.peakRssAfterShortMib)}`,
+      );
+      out.push(
+        `   each check in the CLI's worker thread, replaced by a fresh one only on evidence (heap in use past ${Math.round(figure.recycleHeapBytes / 2 ** 20)} MiB, or more than ${figure.recycleHandles} handles left open) or after ${formatCount(figure.recycleRuns)} runs at the latest: worker threads taken: ${figure.workersShort} (${figure.shortRuns} runs), ${figure.workersLong} (${figure.runs} runs, Redis), ${figure.workersBaseline} (${figure.runs} runs, in-memory)`,
       );
     }
     out.push('');
@@ -788,8 +804,48 @@ function render(report: Report): string[] {
   return out;
 }
 
+/** The goal rows, with figure 1's in-process steps/s beside the CLI's when it ran. */
+function goalRowsOf(report: Report) {
+  const sim40 = report.sim?.find((figure) => figure.stepsMax === DEFAULT_CONFIG.stepsMax);
+  return goalRows(report.goals as GoalsResult, sim40 === undefined ? null : { ours: sim40.ours.stepsPerSecond });
+}
+
+const README_START = '<!-- bench:goals (written by `npm run bench -- --write-readme`; do not edit by hand) -->';
+const README_END = '<!-- /bench:goals -->';
+
+/** Rewrites the README's goals table from this run (between its markers; temp file + rename). */
+function writeReadme(report: Report, command: string): string {
+  const path = join(ROOT, 'README.md');
+  const text = readFileSync(path, 'utf8');
+  const start = text.indexOf(README_START);
+  const end = text.indexOf(README_END);
+  if (start < 0 || end < start) throw new Error(`README.md has no ${README_START} … ${README_END} block to rewrite`);
+  const goals = report.goals as GoalsResult;
+  const rows = goalRowsOf(report);
+  const { machine } = report;
+  const met = rows.filter((row) => row.met === true).length;
+  const judged = rows.filter((row) => row.met !== null).length;
+  const header =
+    `Issue 21's goals, from one run (\`${command}\`, ${machine.date.slice(0, 10)}, commit ${machine.commit}${machine.modified.length === 0 ? '' : ' with uncommitted changes'}, ` +
+    `${machine.cores} cores, Node ${machine.node}, load average ${machine.loadAtStart[0]!.toFixed(1)} at the start and ${machine.loadAtEnd[0]!.toFixed(1)} at the end, the whole bench ${formatMs(report.elapsedMs)}): ` +
+    `${met} of ${judged} judged goals met (${rows.map((row, index) => `${index + 1} ${metText(row.met)}`).join(', ')}). Every baseline is a temporary checkout built in that run; figures are whole processes.`;
+  const block = [README_START, ...goalsMarkdown(goals, rows, header), README_END].join('\n');
+  const temporary = `${path}.tmp`;
+  writeFileSync(temporary, text.slice(0, start) + block + text.slice(end + README_END.length));
+  renameSync(temporary, path);
+  return path;
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { json: { type: 'boolean', default: false }, quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      json: { type: 'boolean', default: false },
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      suite: { type: 'boolean', default: false },
+      'write-readme': { type: 'boolean', default: false },
+    },
+  });
   const plan = values.quick ? QUICK : FULL;
   const only = new Set<Section>((values.only?.split(',') ?? SECTIONS) as Section[]);
   for (const section of only) {
@@ -809,80 +865,112 @@ async function main(): Promise<void> {
     log('note: DEFAULT_CONFIG differs from the config bench/minima.ts was derived under; the planted figures use the latter');
   }
 
-  log('1/12 simulation speed...');
-  const sim = only.has('sim') ? await figureSim(plan) : null;
-  log('2/12 model cost...');
-  const model = only.has('model') ? measureModel({ warmupMs: plan.modelMeasureMs / 2, measureMs: plan.modelMeasureMs }) : null;
-  log('3/12 planted targets...');
-  let planted: PlantedResult[] | null = null;
-  if (only.has('planted')) {
-    planted = [];
-    for (const target of PLANTED_TARGETS) {
-      // A dual-era target's minima (and bugs) need its protocol (bench/minima.ts states it).
-      planted.push(await measurePlanted(target, { ...config, ...(MINIMA[target.name]?.protocol === undefined ? {} : { protocol: MINIMA[target.name]!.protocol }) }, { seeds: plan.plantedSeeds, runsMax: plan.plantedRunsMax, timeMs: plan.plantedTimeMs }));
-      log(`  ${target.name} done`);
+  // The baselines of the goals (and figure 10's, unless BENCH_BASELINE_CHECKOUT names one): temporary checkouts of
+  // today's main and of cb69534, built in this run and removed at its end.
+  const temporaries: Checkout[] = [];
+  let goals: GoalsResult | null | string = null;
+  let mainCheckout: Checkout | null = null;
+  if (only.has('goals') || (only.has('mainjob') && BASELINE_CHECKOUT === '')) {
+    try {
+      log(`preparing the baseline checkouts (${MAIN_REF}${only.has('goals') ? `, ${CB_COMMIT}` : ''})...`);
+      mainCheckout = prepareCheckout(MAIN_REF, 'main', log);
+      temporaries.push(mainCheckout);
+      if (only.has('goals')) {
+        const cb = prepareCheckout(CB_COMMIT, CB_COMMIT, log);
+        temporaries.push(cb);
+        log('0/12 issue 21 goals...');
+        goals = 'measuring';
+        goals = await measureGoals({ ours: ourCheckout(), main: mainCheckout, cb }, ROOT, { ...(values.quick ? GOALS_QUICK : GOALS_FULL), suite: values.suite === true }, log);
+      }
+    } catch (error) {
+      for (const checkout of temporaries.splice(0)) removeCheckout(checkout);
+      mainCheckout = null;
+      goals = `${goals === 'measuring' ? 'the goals section failed' : 'the baseline checkouts could not be made'}: ${(error as Error).message}`;
+      log(goals);
     }
   }
-  log('4/12 fast-check baseline...');
-  const fc = only.has('fc') ? figureFc(plan, config, log) : null;
-  log('5/12 SDK targets...');
-  let sdk: SdkResult[] | null = null;
-  if (only.has('sdk')) {
-    sdk = [];
-    for (const target of [sdkTarget, sdkSharedTarget, sdkCoreTarget]) {
-      sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
+  try {
+    log('1/12 simulation speed...');
+    const sim = only.has('sim') ? await figureSim(plan) : null;
+    log('2/12 model cost...');
+    const model = only.has('model') ? measureModel({ warmupMs: plan.modelMeasureMs / 2, measureMs: plan.modelMeasureMs }) : null;
+    log('3/12 planted targets...');
+    let planted: PlantedResult[] | null = null;
+    if (only.has('planted')) {
+      planted = [];
+      for (const target of PLANTED_TARGETS) {
+        // A dual-era target's minima (and bugs) need its protocol (bench/minima.ts states it).
+        planted.push(await measurePlanted(target, { ...config, ...(MINIMA[target.name]?.protocol === undefined ? {} : { protocol: MINIMA[target.name]!.protocol }) }, { seeds: plan.plantedSeeds, runsMax: plan.plantedRunsMax, timeMs: plan.plantedTimeMs }));
+        log(`  ${target.name} done`);
+      }
     }
+    log('4/12 fast-check baseline...');
+    const fc = only.has('fc') ? figureFc(plan, config, log) : null;
+    log('5/12 SDK targets...');
+    let sdk: SdkResult[] | null = null;
+    if (only.has('sdk')) {
+      sdk = [];
+      for (const target of [sdkTarget, sdkSharedTarget, sdkCoreTarget]) {
+        sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
+      }
+    }
+    log('6/12 --help wall time...');
+    const cli = only.has('cli') ? measureCliStartup(plan.cliRounds) : null;
+    log('7/12 SDK 2.x targets...');
+    const sdk2 = only.has('sdk2')
+      ? await measureSdk2(DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }, sdk, log)
+      : null;
+    let sdk2Direct: EraLoopResult[] | null = null;
+    if (only.has('sdk2')) {
+      const { sdk2ModernTarget, sdk2CoreTarget } = await import('../targets/sdk2/index.ts');
+      const window = { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs };
+      // The baseline right after the modern endpoint, so both see the same load.
+      sdk2Direct = [await measureEraLoop(sdk2ModernTarget, 'modern', window), await measureEraLoop(sdk2CoreTarget, 'legacy', window)];
+    }
+    log('8/12 workers...');
+    let workers: WorkersResult[] | null = null;
+    if (only.has('workers')) {
+      workers = [
+        await measureWorkers('reference', { timeMs: plan.workersReferenceTimeMs, rounds: plan.workersRounds, ceilingMs: plan.measureMs / 2 }),
+        await measureWorkers('sdk-shared', { timeMs: plan.workersSdkTimeMs, rounds: plan.workersRounds, ceilingMs: plan.measureMs / 2 }),
+      ];
+    }
+    log('9/12 SDK raw cost...');
+    let sdkRaw: SdkRawResult[] | null = null;
+    if (only.has('sdkraw')) {
+      sdkRaw = [];
+      for (const target of [sdkTarget, sdkSharedTarget, sdkCoreTarget]) sdkRaw.push(await measureSdkRaw(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs }));
+    }
+    log('10/12 the main job against a baseline checkout...');
+    const mainJob = only.has('mainjob') ? (measureMainJob({ baselineCheckout: BASELINE_CHECKOUT !== '' ? BASELINE_CHECKOUT : (mainCheckout?.dir ?? '') }) ?? 'no baseline checkout') : null;
+    log('11/12 check-store on Redis...');
+    const checkStore = only.has('check-store') ? await measureCheckStoreRedis({ runs: values.quick ? 200 : 2000, seed: '1' }) : null;
+    log('12/12 exhaustive search...');
+    const exploreResult = only.has('explore') ? await measureExplore(config, plan.explore, log) : null;
+    log('client targets...');
+    let clients: ClientResult[] | null = null;
+    if (only.has('clients')) {
+      const { clientSdkTarget } = await import('../targets/clients/client-sdk.target.ts');
+      const { clientSdk2Target } = await import('../targets/clients/client-sdk2.target.ts');
+      clients = await measureClients([clientSdkTarget, clientSdk2Target], sdkCoreTarget, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, config: DEFAULT_CONFIG });
+    }
+    log('over the wire...');
+    let wire: WireResult[] | null = null;
+    if (only.has('wire')) {
+      wire = [];
+      for (const target of [referenceTarget, sdkTarget]) wire.push(await measureWire(target, { measureMs: plan.sdkMeasureMs, wireMeasureMs: plan.wireMeasureMs }));
+    }
+    machine.loadAtEnd = loadavg();
+    const report: Report = { machine, goals, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, sdk2Direct, workers, sdkRaw, mainJob, checkStore, explore: exploreResult, clients, wire, elapsedMs: nowMs() - started };
+    if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
+    else process.stdout.write(`${render(report).join('\n')}\n`);
+    if (values['write-readme'] === true) {
+      if (report.goals === null || typeof report.goals === 'string') log('--write-readme: the goals were not measured in this run; README.md left as it was');
+      else log(`README.md's goals table rewritten from this run: ${writeReadme(report, `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`)}`);
+    }
+  } finally {
+    for (const checkout of temporaries) removeCheckout(checkout);
   }
-  log('6/12 --help wall time...');
-  const cli = only.has('cli') ? measureCliStartup(plan.cliRounds) : null;
-  log('7/12 SDK 2.x targets...');
-  const sdk2 = only.has('sdk2')
-    ? await measureSdk2(DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }, sdk, log)
-    : null;
-  let sdk2Direct: EraLoopResult[] | null = null;
-  if (only.has('sdk2')) {
-    const { sdk2ModernTarget, sdk2CoreTarget } = await import('../targets/sdk2/index.ts');
-    const window = { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs };
-    // The baseline right after the modern endpoint, so both see the same load.
-    sdk2Direct = [await measureEraLoop(sdk2ModernTarget, 'modern', window), await measureEraLoop(sdk2CoreTarget, 'legacy', window)];
-  }
-  log('8/12 workers...');
-  let workers: WorkersResult[] | null = null;
-  if (only.has('workers')) {
-    workers = [
-      await measureWorkers('reference', { timeMs: plan.workersReferenceTimeMs, rounds: plan.workersRounds, ceilingMs: plan.measureMs / 2 }),
-      await measureWorkers('sdk-shared', { timeMs: plan.workersSdkTimeMs, rounds: plan.workersRounds, ceilingMs: plan.measureMs / 2 }),
-    ];
-  }
-  log('9/12 SDK raw cost...');
-  let sdkRaw: SdkRawResult[] | null = null;
-  if (only.has('sdkraw')) {
-    sdkRaw = [];
-    for (const target of [sdkTarget, sdkSharedTarget, sdkCoreTarget]) sdkRaw.push(await measureSdkRaw(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs }));
-  }
-  log('10/12 the main job against a baseline checkout...');
-  const mainJob = only.has('mainjob') ? (measureMainJob({ baselineCheckout: BASELINE_CHECKOUT }) ?? 'no baseline checkout') : null;
-  log('11/12 check-store on Redis...');
-  const checkStore = only.has('check-store') ? await measureCheckStoreRedis({ runs: values.quick ? 200 : 2000, seed: '1' }) : null;
-  log('12/12 exhaustive search...');
-  const exploreResult = only.has('explore') ? await measureExplore(config, plan.explore, log) : null;
-  log('client targets...');
-  let clients: ClientResult[] | null = null;
-  if (only.has('clients')) {
-    const { clientSdkTarget } = await import('../targets/clients/client-sdk.target.ts');
-    const { clientSdk2Target } = await import('../targets/clients/client-sdk2.target.ts');
-    clients = await measureClients([clientSdkTarget, clientSdk2Target], sdkCoreTarget, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, config: DEFAULT_CONFIG });
-  }
-  log('over the wire...');
-  let wire: WireResult[] | null = null;
-  if (only.has('wire')) {
-    wire = [];
-    for (const target of [referenceTarget, sdkTarget]) wire.push(await measureWire(target, { measureMs: plan.sdkMeasureMs, wireMeasureMs: plan.wireMeasureMs }));
-  }
-  machine.loadAtEnd = loadavg();
-  const report: Report = { machine, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, sdk2Direct, workers, sdkRaw, mainJob, checkStore, explore: exploreResult, clients, wire, elapsedMs: nowMs() - started };
-  if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
-  else process.stdout.write(`${render(report).join('\n')}\n`);
 }
 
 await main();

@@ -6,10 +6,19 @@ import { RULES } from '../core/decide.ts';
 import { freshLiteralTarget } from '../targets/planted/fresh-literal.target.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import type { Target } from '../targets/target.ts';
-import { DEFAULT_CONFIG } from './config.ts';
-import { CoverageObserver, coverageReport, emptyCoverage } from './coverage.ts';
+import { MODEL, type ModelMachine } from '../model/index.ts';
+import { multiNodeTarget } from '../targets/multi-node/multi-node.target.ts';
+import { noHandoffTarget } from '../targets/multi-node/no-handoff.target.ts';
+import { counterIdsTarget } from '../targets/planted/counter-ids.target.ts';
+import { noEpochCheckTarget } from '../targets/planted/no-epoch-check.target.ts';
+import { referenceModernTarget } from '../targets/reference/reference-modern.target.ts';
+import { planWalk, walkChoices } from './choices.ts';
+import { DEFAULT_CONFIG, type SimConfig } from './config.ts';
+import { type CoveredMachine, CoverageObserver, coverageReport, emptyCoverage } from './coverage.ts';
 import { runSimulation } from './engine.ts';
+import { runSeed } from './fuzz.ts';
 import { scriptChoices } from './script.ts';
+import type { World } from './world.ts';
 
 const SCRIPT = [
   'client 1 initializes',
@@ -60,5 +69,95 @@ describe('decision coverage (seed 1)', () => {
     const outOfScope = report.decisions!.outOfScope.map((entry) => entry.rule);
     expect(outOfScope).toContain('completed-replay-unsent');
     expect(outOfScope).not.toContain('completed-fresh-silent');
+  });
+});
+
+/**
+ * The counting as it was first written: every entity of the world read after every operation, looked up by machine
+ * name. The observer reads an entity only until it is in a state it cannot leave; its counts must be these.
+ */
+class EveryEntityObserver extends CoverageObserver {
+  private readonly last = new Map<string, number>();
+  private readonly sessionsSeen = new Set<number>();
+  private readonly sessionsSurvived = new Set<number>();
+  readonly naive = emptyCoverage();
+
+  override beginRun(): void {
+    super.beginRun();
+    this.last.clear();
+    this.sessionsSeen.clear();
+    this.sessionsSurvived.clear();
+  }
+
+  override observe(world: World): void {
+    super.observe(world);
+    this.read('server', 0, world.serverState);
+    for (const client of world.clients) this.read('client', client.index, client.state);
+    for (const session of world.sessions) {
+      if (!this.sessionsSeen.has(session.index)) {
+        this.sessionsSeen.add(session.index);
+        this.naive.sessions.established += 1;
+      }
+      this.read('session', session.index, session.state);
+    }
+    for (const view of world.views) this.read('stream', view.index, view.stream);
+    for (const connection of world.connections) {
+      this.read('connection', connection.index, connection.state);
+      const session = connection.session;
+      if (session === null || connection.purpose === 'initialize' || connection.status === 0 || connection.status === 404) continue;
+      if (this.sessionsSeen.has(session.index) && !this.sessionsSurvived.has(session.index)) {
+        this.sessionsSurvived.add(session.index);
+        this.naive.sessions.survived += 1;
+      }
+    }
+  }
+
+  private read(name: CoveredMachine, index: number, state: number): void {
+    const machine = MODEL[name] as ModelMachine;
+    const key = `${name} ${index}`;
+    let before = this.last.get(key);
+    if (before === state) return;
+    this.last.set(key, state);
+    if (before === undefined) {
+      this.naive.states[name][machine.initial]! += 1;
+      before = machine.initial;
+      if (before === state) return;
+    }
+    this.naive.states[name][state]! += 1;
+    const events = machine.events.length;
+    let direct = false;
+    for (let event = 0; event < events; event += 1) if (machine.next[before * events + event] === state) direct = true;
+    if (direct) this.naive.transitions[name][before * machine.states.length + state]! += 1;
+  }
+}
+
+describe('machine coverage counts every entity it would count by reading all of them after every operation', () => {
+  const cases: ReadonlyArray<{ readonly target: Target; readonly config: SimConfig }> = [
+    { target: referenceTarget, config: DEFAULT_CONFIG },
+    { target: referenceTarget, config: { ...DEFAULT_CONFIG, protocol: 'mixed', stepsMax: 80 } },
+    { target: referenceModernTarget, config: DEFAULT_CONFIG },
+    { target: counterIdsTarget, config: DEFAULT_CONFIG },
+    { target: noEpochCheckTarget, config: { ...DEFAULT_CONFIG, clients: 3 } },
+    { target: multiNodeTarget(noHandoffTarget, { nodes: 2, balancer: 'round-robin', storeLagSteps: 1 }), config: DEFAULT_CONFIG },
+  ];
+  it.each(cases)('$target.name ($config.protocol, $config.clients clients, up to $config.stepsMax steps): 300 fuzz-shaped runs', async ({ target, config }) => {
+    const observer = new EveryEntityObserver(emptyCoverage());
+    let violations = 0;
+    for (let run = 1; run <= 300; run += 1) {
+      const seed = runSeed('coverage', run);
+      const result = await runSimulation(target, { ...config, seed }, walkChoices(planWalk(seed, config.stepsMax, target.level?.faultKinds)), { coverage: observer });
+      if (result.violation !== null) violations += 1;
+    }
+    observer.finish();
+    const { counts, naive } = observer;
+    expect(counts.states).toEqual(naive.states);
+    expect(counts.transitions).toEqual(naive.transitions);
+    expect(counts.sessions).toEqual(naive.sessions);
+    // The runs reach states the observer stops reading in (an answered connection, a completed stream), and, where
+    // the target keeps sessions, sessions that survive.
+    expect(naive.states.connection[MODEL.connection.state.answered]).toBeGreaterThan(0);
+    expect(naive.states.stream[MODEL.stream.state.completed]).toBeGreaterThan(0);
+    if (target !== referenceModernTarget) expect(naive.sessions.survived).toBeGreaterThan(0);
+    if (target === referenceTarget && config === DEFAULT_CONFIG) expect(violations).toBe(0);
   });
 });

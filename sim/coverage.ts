@@ -11,7 +11,7 @@ import { RULES, type Rule } from '../core/decide.ts';
 import { MODEL, type ModelMachine } from '../model/index.ts';
 import { ACTION_KINDS, type ActionKind } from './config.ts';
 import type { DecisionConfig } from '../targets/target.ts';
-import { type World, isModernClient } from './world.ts';
+import { type SimConnection, type World, isModernClient } from './world.ts';
 
 /** The machines whose coverage is counted, by name, in a fixed order. */
 export const COVERED_MACHINES = ['stream', 'session', 'server', 'connection', 'client'] as const;
@@ -142,25 +142,118 @@ function directTransitions(machine: ModelMachine): Set<number> {
 }
 
 /**
+ * States no event leaves (every entry of the row -1 or the state itself): an entity seen in one never changes again
+ * (every change of an entity's state goes through the table's `step()`, which refuses what the row refuses).
+ */
+function absorbingStates(machine: ModelMachine): Uint8Array {
+  const size = machine.states.length;
+  const absorbing = new Uint8Array(size);
+  for (let from = 0; from < size; from += 1) {
+    let leaves = false;
+    for (let event = 0; event < machine.events.length; event += 1) {
+      const to = machine.next[from * machine.events.length + event]!;
+      if (to >= 0 && to !== from) leaves = true;
+    }
+    absorbing[from] = leaves ? 0 : 1;
+  }
+  return absorbing;
+}
+
+/**
+ * One machine's counting for the current run, by numbers only: the last state seen per entity (index = the entity's
+ * index in its world list, which only grows during a run), the entities that may still change, and the counts it adds
+ * to (the arrays of {@link CoverageCounts} themselves).
+ */
+class MachineTally {
+  private readonly size: number;
+  private readonly initial: number;
+  /** `from * size + to` → 1 when the table has that transition directly. */
+  private readonly direct: Uint8Array;
+  private readonly absorbing: Uint8Array;
+  /** Last state seen per entity of the current run; entities `seen.length` and up were never seen. */
+  private readonly seen: number[] = [];
+  /** Indices of the entities seen in a state they may still leave, in no particular order. */
+  readonly live: number[] = [];
+
+  constructor(
+    machine: ModelMachine,
+    private readonly states: number[],
+    private readonly transitions: number[],
+  ) {
+    this.size = machine.states.length;
+    this.initial = machine.initial;
+    this.direct = new Uint8Array(this.size * this.size);
+    for (const pair of directTransitions(machine)) this.direct[pair] = 1;
+    this.absorbing = absorbingStates(machine);
+  }
+
+  /** Entities seen so far this run (the next unseen one's index). */
+  get seenCount(): number {
+    return this.seen.length;
+  }
+
+  reset(): void {
+    this.seen.length = 0;
+    this.live.length = 0;
+  }
+
+  /** The first sight of entity `index` (= {@link seenCount}): created in the initial state, now in `state`. */
+  first(index: number, state: number): void {
+    this.seen.push(state);
+    this.states[this.initial]! += 1;
+    if (this.absorbing[state] === 0) this.live.push(index);
+    if (state === this.initial) return;
+    this.states[state]! += 1;
+    const pair = this.initial * this.size + state;
+    if (this.direct[pair] === 1) this.transitions[pair]! += 1;
+  }
+
+  /** A later sight of entity `index`; false once it is in a state it cannot leave (drop it from {@link live}). */
+  again(index: number, state: number): boolean {
+    const before = this.seen[index]!;
+    if (before === state) return true;
+    this.seen[index] = state;
+    this.states[state]! += 1;
+    const pair = before * this.size + state;
+    if (this.direct[pair] === 1) this.transitions[pair]! += 1;
+    return this.absorbing[state] === 0;
+  }
+
+  /** A sight of the single entity 0 (the server). */
+  only(state: number): void {
+    if (this.seen.length === 0) this.first(0, state);
+    else this.again(0, state);
+  }
+}
+
+/** Drops position `at` of a list whose order does not matter. */
+function dropAt(list: number[], at: number): void {
+  list[at] = list[list.length - 1]!;
+  list.pop();
+}
+
+/**
  * Watches the runs of one thread and adds to its counts. One per lane; `beginRun` before each run, `action` per
- * step, `observe` after each operation.
+ * step, `observe` after each operation. An entity is read after every operation until it is in a state no event
+ * leaves (a closed connection, a completed stream): the same counts as reading every entity every time, without
+ * walking a run's every past connection after each of its operations.
  */
 export class CoverageObserver {
-  private readonly direct: Readonly<Record<CoveredMachine, Set<number>>>;
-  /** Last state seen per entity of the current run, per machine (index = entity index). */
-  private readonly seen: Record<CoveredMachine, number[]>;
+  private readonly streams: MachineTally;
+  private readonly sessionTally: MachineTally;
+  private readonly serverTally: MachineTally;
+  private readonly connectionTally: MachineTally;
+  private readonly clientTally: MachineTally;
   /** Per session of the current run (index = session index): whether it has survived its second request yet. */
   private readonly survived: boolean[] = [];
 
   constructor(readonly counts: CoverageCounts) {
-    const direct = {} as Record<CoveredMachine, Set<number>>;
-    const seen = {} as Record<CoveredMachine, number[]>;
-    for (const name of COVERED_MACHINES) {
-      direct[name] = directTransitions(machineOf(name));
-      seen[name] = [];
-    }
-    this.direct = direct;
-    this.seen = seen;
+    const tally = (name: CoveredMachine) => new MachineTally(machineOf(name), counts.states[name], counts.transitions[name]);
+    this.streams = tally('stream');
+    this.sessionTally = tally('session');
+    this.serverTally = tally('server');
+    this.connectionTally = tally('connection');
+    this.clientTally = tally('client');
   }
 
   /** Whether the current run's target reported its decisions (counted once per run). */
@@ -173,7 +266,11 @@ export class CoverageObserver {
   /** Forgets the entities of the previous run. */
   beginRun(): void {
     this.endRun();
-    for (const name of COVERED_MACHINES) this.seen[name].length = 0;
+    this.streams.reset();
+    this.sessionTally.reset();
+    this.serverTally.reset();
+    this.connectionTally.reset();
+    this.clientTally.reset();
     this.decisionsReported = false;
     this.survived.length = 0;
   }
@@ -210,7 +307,7 @@ export class CoverageObserver {
     this.steps += 1;
   }
 
-  /** Reads every entity's state after an operation. */
+  /** Reads the state of every entity that may have changed since the last operation. */
   observe(world: World): void {
     // Read before a restart replaces the instance too (coverage observes before every operation), so none is lost.
     const server = world.server;
@@ -223,44 +320,62 @@ export class CoverageObserver {
         this.modernClients = world.clients.some(isModernClient);
       }
     }
-    this.entity('server', 0, world.serverState);
-    for (const client of world.clients) this.entity('client', client.index, client.state);
-    for (const session of world.sessions) {
-      if (this.survived[session.index] === undefined) {
-        this.survived[session.index] = false;
-        this.counts.sessions.established += 1;
-      }
-      this.entity('session', session.index, session.state);
+    this.serverTally.only(world.serverState);
+    const { clients, sessions, views, connections } = world;
+    // Clients are few and never leave the list: each is read every time.
+    const clientTally = this.clientTally;
+    for (let index = 0; index < clients.length; index += 1) {
+      if (index < clientTally.seenCount) clientTally.again(index, clients[index]!.state);
+      else clientTally.first(index, clients[index]!.state);
     }
-    for (const view of world.views) this.entity('stream', view.index, view.stream);
-    for (const connection of world.connections) {
-      this.entity('connection', connection.index, connection.state);
-      // A request after the initialize, answered (status set) by a server that knew the session (not 404).
-      const session = connection.session;
-      if (session === null || connection.purpose === 'initialize' || connection.status === 0 || connection.status === 404) continue;
-      if (this.survived[session.index] === false) {
-        this.survived[session.index] = true;
-        this.counts.sessions.survived += 1;
-      }
+    const sessionTally = this.sessionTally;
+    const sessionsLive = sessionTally.live;
+    for (let at = 0; at < sessionsLive.length; ) {
+      const index = sessionsLive[at]!;
+      if (sessionTally.again(index, sessions[index]!.state)) at += 1;
+      else dropAt(sessionsLive, at);
+    }
+    for (let index = sessionTally.seenCount; index < sessions.length; index += 1) {
+      // A new session: established (its survival is judged by the connections below).
+      this.survived[index] = false;
+      this.counts.sessions.established += 1;
+      sessionTally.first(index, sessions[index]!.state);
+    }
+    const streams = this.streams;
+    const streamsLive = streams.live;
+    for (let at = 0; at < streamsLive.length; ) {
+      const index = streamsLive[at]!;
+      if (streams.again(index, views[index]!.stream)) at += 1;
+      else dropAt(streamsLive, at);
+    }
+    for (let index = streams.seenCount; index < views.length; index += 1) streams.first(index, views[index]!.stream);
+    const connectionTally = this.connectionTally;
+    const connectionsLive = connectionTally.live;
+    for (let at = 0; at < connectionsLive.length; ) {
+      const connection = connections[connectionsLive[at]!]!;
+      this.survival(connection);
+      if (connectionTally.again(connection.index, connection.state)) at += 1;
+      else dropAt(connectionsLive, at);
+    }
+    for (let index = connectionTally.seenCount; index < connections.length; index += 1) {
+      const connection = connections[index]!;
+      this.survival(connection);
+      connectionTally.first(index, connection.state);
     }
   }
 
-  private entity(name: CoveredMachine, index: number, state: number): void {
-    const seen = this.seen[name];
-    let before = seen[index];
-    if (before === state) return;
-    seen[index] = state;
-    const machine = machineOf(name);
-    if (before === undefined) {
-      // Entities are created in the initial state (the world's constructors say so): it was reached.
-      this.counts.states[name][machine.initial]! += 1;
-      before = machine.initial;
-      if (before === state) return;
+  /**
+   * A request after the initialize, answered (status set) by a server that knew the session (not 404): the session
+   * survived. A connection's status is set once, with the step out of `pending`, so a connection in a state it cannot
+   * leave has nothing more to say here.
+   */
+  private survival(connection: SimConnection): void {
+    const session = connection.session;
+    if (session === null || connection.purpose === 'initialize' || connection.status === 0 || connection.status === 404) return;
+    if (this.survived[session.index] === false) {
+      this.survived[session.index] = true;
+      this.counts.sessions.survived += 1;
     }
-    this.counts.states[name][state]! += 1;
-    const size = machine.states.length;
-    const pair = before * size + state;
-    if (this.direct[name].has(pair)) this.counts.transitions[name][pair]! += 1;
   }
 }
 

@@ -20,7 +20,7 @@ import type { Violation } from './world.ts';
 export interface ShrinkResult {
   readonly choices: readonly number[];
   readonly originalLength: number;
-  /** Runs made while shrinking. */
+  /** Runs made while shrinking (a candidate tried before is not run again: in process its run would be the same). */
   readonly evaluations: number;
   /**
    * With {@link ShrinkOptions.record}: the recorded run whose choices these are, the one that violated the property
@@ -129,13 +129,24 @@ export async function shrinkChoices(
   // Whether a triggered finding is still acceptable: true while no counterexample the server is charged with is known.
   const charge = { triggeredAccepted: true };
   let switched: readonly number[] | null = null;
+  // A run in process is a function of its choices: a candidate tried before (fast-check and the passes below propose
+  // many a sequence twice) is answered from what its run did, and judged again, as `charge` may have moved since.
+  // A real-time target's runs are not: each candidate runs.
+  // A caller's own run (check-store's "fails twice") is not cached either: it may judge what one run cannot.
+  const tried = target.realTime === true || shrinkOptions.run !== undefined ? null : new Map<string, { readonly violation: Violation | null; readonly choices: readonly number[] }>();
   // The consumed prefix of a failing run is what matters: a run stops at its first violation.
   const violates = async (sequence: readonly number[]): Promise<readonly number[] | null> => {
-    evaluations += 1;
-    // A synchronous target never yields by itself; a signal's handler runs only when something does.
-    if (evaluations % YIELD_EVERY_EVALUATIONS === 0) await macrotaskTurn();
-    const result = await simulate(target, config, sequenceChoices(sequence), { ...options, actions });
-    keep(result);
+    const key = tried === null ? '' : sequence.join(',');
+    let result: { readonly violation: Violation | null; readonly choices: readonly number[] } | undefined = tried?.get(key);
+    if (result === undefined) {
+      evaluations += 1;
+      // A synchronous target never yields by itself; a signal's handler runs only when something does.
+      if (evaluations % YIELD_EVERY_EVALUATIONS === 0) await macrotaskTurn();
+      const run = await simulate(target, config, sequenceChoices(sequence), { ...options, actions });
+      keep(run);
+      result = { violation: run.violation, choices: run.choices };
+      tried?.set(key, result);
+    }
     const verdict = keeps(result.violation, goal, charge);
     if (verdict === 'charged-now') switched = result.choices;
     return verdict === null ? null : result.choices;

@@ -226,6 +226,8 @@ class KitServer implements NodeInstance {
   protected readonly executions = new Map<number, Execution>();
   /** How often each rule of the decision table was decided since the coverage last took them (indexed as RULES). */
   private readonly decided = new Array<number>(RULES.length).fill(0);
+  /** Whether `decided` holds anything not taken yet (coverage takes them after every operation; most decide nothing). */
+  private decidedAny = false;
 
   constructor(
     protected readonly strategy: StrategyIncarnation,
@@ -259,7 +261,10 @@ class KitServer implements NodeInstance {
           : { kind: 'delete', sessionId: request.sessionId, ...(modern ? { modern } : {}) };
     const decision = this.strategy.decide(core);
     const ruleIndex = RULE_INDEX.get(decision.rule);
-    if (ruleIndex !== undefined) this.decided[ruleIndex]! += 1;
+    if (ruleIndex !== undefined) {
+      this.decided[ruleIndex]! += 1;
+      this.decidedAny = true;
+    }
     switch (decision.kind) {
       case 'initialize': {
         const sessionId = this.strategy.nextSessionId(this.host);
@@ -376,6 +381,8 @@ class KitServer implements NodeInstance {
   }
 
   takeDecisions(into: number[]): void {
+    if (!this.decidedAny) return;
+    this.decidedAny = false;
     for (let index = 0; index < this.decided.length; index += 1) {
       into[index]! += this.decided[index]!;
       this.decided[index] = 0;
