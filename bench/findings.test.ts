@@ -2,8 +2,8 @@
 // property) and the main job's on sdk-shared (500 runs) find the same properties in the same runs and shrink them to
 // the same choices, and every stored SDK
 // counterexample of traces/corpus/ shrinks again to the same choices, as bench/findings.expected.json records
-// (written by `npx tsx bench/findings.ts --write` at main 4947518, before the coverage and shrink-cache changes;
-// a change meant to move them rewrites it with that command and says why).
+// (rewritten by `npx tsx bench/findings.ts --write` when several counterexamples per property, each shrunk keeping
+// its signature, moved them on purpose; a change meant to move them rewrites it with that command and says why).
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@
 // (bench/findings.test.ts compares it with bench/findings.expected.json):
 //
 // * every planted target (targets/planted): `fuzz()` as `resumecheck fuzz --target T --no-corpus` makes it (seed 1,
-//   2 000 runs, every property, one finding per property; a dual-era target's clients speak `mixed`), each finding's
+//   2 000 runs, every property, up to --per-property's default of findings per property, one per signature; a dual-era target's clients speak `mixed`), each finding's
 //   property, the run that found it, its length as found and its shrunk choices;
 // * the README's main job shortened: `fuzz()` on sdk-shared as above with 500 runs (9 of the job's 11 findings, shrunk
 //   from up to 18 steps), its findings the same way;
@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PropertyName } from '../properties/names.ts';
 import { sequenceChoices } from '../sim/choices.ts';
-import { type SimConfig, resolveConfig } from '../sim/config.ts';
+import { PER_PROPERTY_DEFAULT, type SimConfig, resolveConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
 import { fuzz } from '../sim/fuzz.ts';
 import { DEFAULT_SHRINK_BOUNDS, shrinkChoices } from '../sim/shrink.ts';
@@ -42,6 +42,8 @@ export const SDK_JOB = { target: 'sdk-shared', runs: 500 } as const;
 /** One finding of a fuzz. */
 export interface PlantedFinding {
   readonly property: PropertyName;
+  /** How it happened (sim/signature.ts): a property keeps up to the CLI's --per-property of them. */
+  readonly signature: string | null;
   readonly run: number;
   readonly foundLength: number;
   readonly choices: readonly number[];
@@ -71,9 +73,10 @@ export function plantedConfig(target: Target): SimConfig {
 
 /** The fuzz's findings on one target (seed 1, every property, one finding per property). */
 async function fuzzFindings(target: Target, runs: number): Promise<PlantedFinding[]> {
-  const outcome = await fuzz({ target, config: plantedConfig(target), runsMax: runs, timeMs: null, stopAtFirst: false });
+  const outcome = await fuzz({ target, config: plantedConfig(target), runsMax: runs, timeMs: null, stopAtFirst: false, perProperty: PER_PROPERTY_DEFAULT });
   return outcome.findings.map((finding) => ({
     property: finding.trace.verdict!.property,
+    signature: finding.trace.verdict!.signature ?? null,
     run: finding.run,
     foundLength: finding.original.choices.length,
     choices: finding.trace.choices,
@@ -107,7 +110,9 @@ export async function corpusMinimum(file: string): Promise<CorpusMinimum> {
   const target = await targetEntry(trace.target)!.load();
   const property = trace.verdict!.property;
   const only = trace.properties === null ? {} : { properties: trace.properties };
-  const shrink = await shrinkChoices(target, trace.config, trace.choices, property, DEFAULT_SHRINK_BOUNDS, only);
+  // The mechanism it fails by now is kept, as the shrink command keeps it.
+  const signature = (await runSimulation(target, trace.config, sequenceChoices(trace.choices), only)).violation?.signature;
+  const shrink = await shrinkChoices(target, trace.config, trace.choices, property, DEFAULT_SHRINK_BOUNDS, { ...only, ...(signature === undefined ? {} : { signature }) });
   const shrunk = await runSimulation(target, trace.config, sequenceChoices(shrink.choices), only);
   return { file, property, recordedLength: trace.choices.length, shrunkProperty: shrunk.violation?.property ?? null, choices: shrink.choices };
 }
