@@ -3,11 +3,11 @@
 // loopback HTTP through the SDK's own transport (packages/event-store/test/loopback-resume.mjs, which the package test
 // also runs in a fresh project against the packed event-store package).
 
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runNode } from '../test/run-node.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SCRIPT = join(ROOT, 'packages/event-store/test/loopback-resume.mjs');
@@ -18,22 +18,7 @@ const PEER = manifest('package.json').peerDependencies['@modelcontextprotocol/sd
 const PACKAGE_PEER = manifest('packages/event-store/package.json').peerDependencies['@modelcontextprotocol/sdk']!;
 const LOWEST = /^>=(\d+\.\d+\.\d+) <2$/.exec(PEER)?.[1] ?? null;
 
-/**
- * Runs node with `args` to its end: its exit status and what it printed. No clock: vitest.config.ts's guard is the
- * only bound (a spawnSync would block the very thread that guard runs in).
- */
-function node(args: readonly string[], cwd?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, args, { ...(cwd === undefined ? {} : { cwd }), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  // 'close', not 'exit': both streams read to their end.
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const node = runNode;
 
 describe(`the SDK peer range ${PEER}`, () => {
   it('is the same for resumecheck and the event-store package, and its lowest and highest versions are the ones installed', () => {

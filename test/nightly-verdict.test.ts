@@ -2,12 +2,12 @@
 // corpus: a known sdk-core defect passes with --fail-on new, a property the corpus has no counterexample of fails,
 // and with --fail-on any (the reference) every counterexample fails.
 
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runNode } from './run-node.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SCRIPT = join(ROOT, '.github/scripts/nightly-verdict.mjs');
@@ -26,22 +26,7 @@ function shard(name: string, traces: ReadonlyArray<typeof KNOWN>): string {
   return folder;
 }
 
-/**
- * Runs node with `args` to its end: its exit status and what it printed. No clock: vitest.config.ts's guard is the
- * only bound (a spawnSync would block the very thread that guard runs in).
- */
-function node(args: readonly string[], cwd?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, args, { ...(cwd === undefined ? {} : { cwd }), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  // 'close', not 'exit': both streams read to their end.
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const node = runNode;
 
 function verdict(failOn: string, folder: string): ReturnType<typeof node> {
   return node([SCRIPT, '--fail-on', failOn, folder, CORPUS]);
