@@ -136,8 +136,16 @@ class StoreLevelRun implements LevelRun {
   finish(): void {
     const { world } = this;
     world.notes = null;
-    this.violations = judgeStore(world);
+    // Each with its signature, as at the other levels (sim/signature.ts): the action kind of the step it was seen in
+    // (`settled` past the last fault step: the final drain), then what the judge saw.
+    this.violations = judgeStore(world).map((violation) => ({ ...violation, signature: violation.signature ?? this.signatureAt(violation.step) }));
     world.violation = this.violations.find((violation) => world.checked === null || world.checked.has(violation.property)) ?? null;
+  }
+
+  /** The signature of a violation seen at `step`: the action kind of that fault step, or `settled` past the last. */
+  private signatureAt(step: number): string {
+    const kind = this.kinds[step];
+    return kind === undefined ? 'settled' : `${STORE_ACTION_KINDS[kind] ?? `action ${kind}`} / store call`;
   }
 
   async close(): Promise<void> {
