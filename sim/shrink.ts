@@ -135,9 +135,9 @@ export async function shrinkChoices(
   // A caller's own run (check-store's "fails twice") is not cached either: it may judge what one run cannot.
   const tried = target.realTime === true || shrinkOptions.run !== undefined ? null : new Map<string, { readonly violation: Violation | null; readonly choices: readonly number[] }>();
   // The consumed prefix of a failing run is what matters: a run stops at its first violation.
-  const violates = async (sequence: readonly number[]): Promise<readonly number[] | null> => {
+  const violates = async (sequence: readonly number[], fresh = false): Promise<readonly number[] | null> => {
     const key = tried === null ? '' : sequence.join(',');
-    let result: { readonly violation: Violation | null; readonly choices: readonly number[] } | undefined = tried?.get(key);
+    let result: { readonly violation: Violation | null; readonly choices: readonly number[] } | undefined = fresh ? undefined : tried?.get(key);
     if (result === undefined) {
       evaluations += 1;
       // A synchronous target never yields by itself; a signal's handler runs only when something does.
@@ -172,7 +172,9 @@ export async function shrinkChoices(
       // Past the bound every candidate "passes", which ends the shrink where it stands.
       if (fastCheckRuns >= bounds.fastCheckEvaluationsMax || over()) return true;
       fastCheckRuns += 1;
-      const consumed = await violates(sequence);
+      // Its first candidate is the start itself, run again for real: a finding that does not reproduce (over the wire,
+      // or a target whose runs are not a function of their choices) is told apart here, never answered from the cache.
+      const consumed = await violates(sequence, fastCheckRuns === 1);
       // The first counterexample the server is charged with replaces a triggered one, whatever its length.
       if (switched !== null) {
         best = switched;

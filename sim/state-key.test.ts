@@ -147,8 +147,9 @@ describe('world keys', () => {
     const server = run.boot({ epoch: 1 }, { frame: () => undefined, end: () => undefined, startExecution: () => 0, nextStep: () => ({ kind: 'result', result: {} }), cancelled: () => undefined, random: () => 0 });
     // `delivery` is keyed and snapshot by its parts (attachments, the lag's queue and tick); `node` is 0 on the one node
     // a keyed server runs (several nodes are never keyed). `decided` counts the rules decided for decision coverage,
-    // taken after every operation; no answer reads it, so it is neither keyed nor snapshot.
-    expect(Object.keys(server).sort()).toEqual(['decided', 'delivery', 'executions', 'host', 'node', 'strategy']);
+    // taken after every operation, and `decidedAny` says whether it holds anything since the last take; no answer reads
+    // either, so they are neither keyed nor snapshot.
+    expect(Object.keys(server).sort()).toEqual(['decided', 'decidedAny', 'delivery', 'executions', 'host', 'node', 'strategy']);
     const state = (server as unknown as { strategy: { state: object } }).strategy.state;
     expect(Object.keys(state).sort()).toEqual(['config', 'sessions', 'sessionsByIndex', 'stateless']);
   });
