@@ -93,10 +93,12 @@ export interface SideRun {
   readonly timedOut: boolean;
   /** Why its figure could not be read (no JSON, a crash), or null. */
   readonly failed: string | null;
+  /** The 1-minute load average when it ended (2 cores: above 2, other work took part of them). */
+  readonly load: number;
 }
 
 function sideRun(checkout: Checkout, run: TimedRun, failed: string | null): SideRun {
-  return { checkout: checkout.label, wallMs: run.wallMs, cpuMs: run.cpuMs, exitCode: run.exitCode, timedOut: run.timedOut, failed: run.timedOut ? null : failed };
+  return { checkout: checkout.label, wallMs: run.wallMs, cpuMs: run.cpuMs, exitCode: run.exitCode, timedOut: run.timedOut, failed: run.timedOut ? null : failed, load: loadavg()[0]! };
 }
 
 function failure(run: TimedRun): string {
@@ -400,7 +402,7 @@ function side<T extends SideRun>(sides: readonly T[], label: string): T | undefi
 function timeOf(run: SideRun | undefined): string {
   if (run === undefined) return '-';
   if (run.failed !== null) return `failed (${run.failed})`;
-  return `${run.timedOut ? '> ' : ''}${formatMs(run.wallMs)}${run.cpuMs === null ? '' : ` (CPU ${formatMs(run.cpuMs)})`}${run.timedOut ? ', cut at the cap' : ''}`;
+  return `${run.timedOut ? '> ' : ''}${formatMs(run.wallMs)} (${run.cpuMs === null ? '' : `CPU ${formatMs(run.cpuMs)}, `}load ${run.load.toFixed(1)})${run.timedOut ? ', cut at the cap' : ''}`;
 }
 
 /** Finished, and its figure read (a type guard only in the true case: a false one may still be a run). */

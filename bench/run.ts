@@ -283,6 +283,8 @@ interface Report {
   readonly explore: ExploreResult | null;
   readonly clients: ClientResult[] | null;
   readonly wire: WireResult[] | null;
+  /** Sections that threw, with their error's first line: their figures are left out. */
+  readonly failures: readonly string[];
   readonly elapsedMs: number;
 }
 
@@ -800,6 +802,11 @@ function render(report: Report): string[] {
     out.push(`   over the wire each operation waits for its response head, released tool steps, then ${report.wire[0]?.quietMs ?? '-'} ms of quiet (real time); restarts off in both.`);
     out.push('');
   }
+  if (report.failures.length > 0) {
+    out.push('Sections that failed (their figures are left out of this report):');
+    for (const failure of report.failures) out.push(`   ⚠ ${failure}`);
+    out.push('');
+  }
   out.push(`bench took ${formatMs(report.elapsedMs)}`);
   return out;
 }
@@ -889,79 +896,101 @@ async function main(): Promise<void> {
       log(goals);
     }
   }
+  // A section that throws is reported as failed (its figure left out) and the bench goes on: one broken figure does not
+  // cost the others, which may have taken an hour.
+  const failures: string[] = [];
+  const guard = async <T>(section: string, body: () => Promise<T> | T): Promise<T | null> => {
+    try {
+      return await body();
+    } catch (error) {
+      const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+      failures.push(`${section}: ${message}`);
+      log(`  ${section} FAILED: ${message}`);
+      return null;
+    }
+  };
   try {
     log('1/12 simulation speed...');
-    const sim = only.has('sim') ? await figureSim(plan) : null;
+    const sim = only.has('sim') ? await guard('sim', () => figureSim(plan)) : null;
     log('2/12 model cost...');
-    const model = only.has('model') ? measureModel({ warmupMs: plan.modelMeasureMs / 2, measureMs: plan.modelMeasureMs }) : null;
+    const model = only.has('model') ? await guard('model', () => measureModel({ warmupMs: plan.modelMeasureMs / 2, measureMs: plan.modelMeasureMs })) : null;
     log('3/12 planted targets...');
-    let planted: PlantedResult[] | null = null;
-    if (only.has('planted')) {
-      planted = [];
-      for (const target of PLANTED_TARGETS) {
-        // A dual-era target's minima (and bugs) need its protocol (bench/minima.ts states it).
-        planted.push(await measurePlanted(target, { ...config, ...(MINIMA[target.name]?.protocol === undefined ? {} : { protocol: MINIMA[target.name]!.protocol }) }, { seeds: plan.plantedSeeds, runsMax: plan.plantedRunsMax, timeMs: plan.plantedTimeMs }));
-        log(`  ${target.name} done`);
-      }
-    }
+    const planted = !only.has('planted')
+      ? null
+      : await guard('planted', async () => {
+          const list: PlantedResult[] = [];
+          for (const target of PLANTED_TARGETS) {
+            // A dual-era target's minima (and bugs) need its protocol (bench/minima.ts states it).
+            list.push(await measurePlanted(target, { ...config, ...(MINIMA[target.name]?.protocol === undefined ? {} : { protocol: MINIMA[target.name]!.protocol }) }, { seeds: plan.plantedSeeds, runsMax: plan.plantedRunsMax, timeMs: plan.plantedTimeMs }));
+            log(`  ${target.name} done`);
+          }
+          return list;
+        });
     log('4/12 fast-check baseline...');
-    const fc = only.has('fc') ? figureFc(plan, config, log) : null;
+    const fc = only.has('fc') ? await guard('fc', () => figureFc(plan, config, log)) : null;
     log('5/12 SDK targets...');
-    let sdk: SdkResult[] | null = null;
-    if (only.has('sdk')) {
-      sdk = [];
-      for (const target of [sdkTarget, sdkSharedTarget, sdkCoreTarget]) {
-        sdk.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
-      }
-    }
+    const sdk = !only.has('sdk')
+      ? null
+      : await guard('sdk', async () => {
+          const list: SdkResult[] = [];
+          for (const target of [sdkTarget, sdkSharedTarget, sdkCoreTarget]) {
+            list.push(await measureSdk(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }));
+          }
+          return list;
+        });
     log('6/12 --help wall time...');
-    const cli = only.has('cli') ? measureCliStartup(plan.cliRounds) : null;
+    const cli = only.has('cli') ? await guard('cli', () => measureCliStartup(plan.cliRounds)) : null;
     log('7/12 SDK 2.x targets...');
-    const sdk2 = only.has('sdk2')
-      ? await measureSdk2(DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }, sdk, log)
-      : null;
-    let sdk2Direct: EraLoopResult[] | null = null;
-    if (only.has('sdk2')) {
-      const { sdk2ModernTarget, sdk2CoreTarget } = await import('../targets/sdk2/index.ts');
-      const window = { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs };
-      // The baseline right after the modern endpoint, so both see the same load.
-      sdk2Direct = [await measureEraLoop(sdk2ModernTarget, 'modern', window), await measureEraLoop(sdk2CoreTarget, 'legacy', window)];
-    }
+    const sdk2 = only.has('sdk2') ? await guard('sdk2', () => measureSdk2(DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, runsMax: 20_000, timeMs: plan.sdkTimeMs }, sdk, log)) : null;
+    const sdk2Direct = !only.has('sdk2')
+      ? null
+      : await guard('sdk2 direct', async () => {
+          const { sdk2ModernTarget, sdk2CoreTarget } = await import('../targets/sdk2/index.ts');
+          const window = { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs };
+          // The baseline right after the modern endpoint, so both see the same load.
+          return [await measureEraLoop(sdk2ModernTarget, 'modern', window), await measureEraLoop(sdk2CoreTarget, 'legacy', window)];
+        });
     log('8/12 workers...');
-    let workers: WorkersResult[] | null = null;
-    if (only.has('workers')) {
-      workers = [
-        await measureWorkers('reference', { timeMs: plan.workersReferenceTimeMs, rounds: plan.workersRounds, ceilingMs: plan.measureMs / 2 }),
-        await measureWorkers('sdk-shared', { timeMs: plan.workersSdkTimeMs, rounds: plan.workersRounds, ceilingMs: plan.measureMs / 2 }),
-      ];
-    }
+    const workers = !only.has('workers')
+      ? null
+      : await guard('workers', async () => [
+          await measureWorkers('reference', { timeMs: plan.workersReferenceTimeMs, rounds: plan.workersRounds, ceilingMs: plan.measureMs / 2 }),
+          await measureWorkers('sdk-shared', { timeMs: plan.workersSdkTimeMs, rounds: plan.workersRounds, ceilingMs: plan.measureMs / 2 }),
+        ]);
     log('9/12 SDK raw cost...');
-    let sdkRaw: SdkRawResult[] | null = null;
-    if (only.has('sdkraw')) {
-      sdkRaw = [];
-      for (const target of [sdkTarget, sdkSharedTarget, sdkCoreTarget]) sdkRaw.push(await measureSdkRaw(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs }));
-    }
+    const sdkRaw = !only.has('sdkraw')
+      ? null
+      : await guard('sdkraw', async () => {
+          const list: SdkRawResult[] = [];
+          for (const target of [sdkTarget, sdkSharedTarget, sdkCoreTarget]) list.push(await measureSdkRaw(target, DEFAULT_CONFIG, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs }));
+          return list;
+        });
     log('10/12 the main job against a baseline checkout...');
-    const mainJob = only.has('mainjob') ? (measureMainJob({ baselineCheckout: BASELINE_CHECKOUT !== '' ? BASELINE_CHECKOUT : (mainCheckout?.dir ?? '') }) ?? 'no baseline checkout') : null;
+    const mainJob = only.has('mainjob') ? await guard('mainjob', () => measureMainJob({ baselineCheckout: BASELINE_CHECKOUT !== '' ? BASELINE_CHECKOUT : (mainCheckout?.dir ?? '') }) ?? ('no baseline checkout' as const)) : null;
     log('11/12 check-store on Redis...');
-    const checkStore = only.has('check-store') ? await measureCheckStoreRedis({ runs: values.quick ? 200 : 2000, seed: '1' }) : null;
+    const checkStore = only.has('check-store') ? await guard('check-store', () => measureCheckStoreRedis({ runs: values.quick ? 200 : 2000, seed: '1' })) : null;
     log('12/12 exhaustive search...');
-    const exploreResult = only.has('explore') ? await measureExplore(config, plan.explore, log) : null;
+    const exploreResult = only.has('explore') ? await guard('explore', () => measureExplore(config, plan.explore, log)) : null;
     log('client targets...');
-    let clients: ClientResult[] | null = null;
-    if (only.has('clients')) {
-      const { clientSdkTarget } = await import('../targets/clients/client-sdk.target.ts');
-      const { clientSdk2Target } = await import('../targets/clients/client-sdk2.target.ts');
-      clients = await measureClients([clientSdkTarget, clientSdk2Target], sdkCoreTarget, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, config: DEFAULT_CONFIG });
-    }
+    const clients = !only.has('clients')
+      ? null
+      : await guard('clients', async () => {
+          const { clientSdkTarget } = await import('../targets/clients/client-sdk.target.ts');
+          const { clientSdk2Target } = await import('../targets/clients/client-sdk2.target.ts');
+          return measureClients([clientSdkTarget, clientSdk2Target], sdkCoreTarget, { warmupMs: plan.warmupMs, measureMs: plan.sdkMeasureMs, config: DEFAULT_CONFIG });
+        });
     log('over the wire...');
     let wire: WireResult[] | null = null;
     if (only.has('wire')) {
       wire = [];
-      for (const target of [referenceTarget, sdkTarget]) wire.push(await measureWire(target, { measureMs: plan.sdkMeasureMs, wireMeasureMs: plan.wireMeasureMs }));
+      // Each server apart: one that fails leaves the other's figure.
+      for (const target of [referenceTarget, sdkTarget]) {
+        const result = await guard(`wire (${target.name})`, () => measureWire(target, { measureMs: plan.sdkMeasureMs, wireMeasureMs: plan.wireMeasureMs }));
+        if (result !== null) wire.push(result);
+      }
     }
     machine.loadAtEnd = loadavg();
-    const report: Report = { machine, goals, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, sdk2Direct, workers, sdkRaw, mainJob, checkStore, explore: exploreResult, clients, wire, elapsedMs: nowMs() - started };
+    const report: Report = { machine, goals, plan, targets: TARGETS, config, sim, model, planted, fc, sdk, cli, sdk2, sdk2Direct, workers, sdkRaw, mainJob, checkStore, explore: exploreResult, clients, wire, failures, elapsedMs: nowMs() - started };
     if (values.json) process.stdout.write(`${JSON.stringify(report, (_key, value: unknown) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value), 2)}\n`);
     else process.stdout.write(`${render(report).join('\n')}\n`);
     if (values['write-readme'] === true) {
