@@ -223,13 +223,22 @@ export function createModuleTarget(source: StoreSource, options: { shared: boole
   };
 }
 
-/** The module target a name stands for (`resumecheck replay` of a check-store trace), or null for other names. */
-export function moduleTargetFromName(name: string): ModuleTarget | null {
+/**
+ * The store module a module target's name stands for, checked (its path names a loadable module), with the flags
+ * the name gives; null for other names. A store given to checkEventStore as a function has no module to name.
+ */
+export function moduleSourceOfName(name: string): { readonly source: StoreSource; readonly shared: boolean; readonly durable: boolean } | null {
   const parsed = parseModuleTargetName(name);
   if (parsed === null) return null;
   if (parsed.ref.path === FUNCTION_SOURCE_LABEL) {
     throw new StoreModuleError(`target ${name}: the store was given to checkEventStore as a function, not a module; replay it with the same function through the library`);
   }
   checkStoreModulePath(parsed.ref);
-  return createModuleTarget(moduleSource(parsed.ref), { shared: parsed.shared, durable: parsed.durable });
+  return { source: moduleSource(parsed.ref), shared: parsed.shared, durable: parsed.durable };
+}
+
+/** The module target a name stands for (`resumecheck replay` of a check-store trace), or null for other names. */
+export function moduleTargetFromName(name: string): ModuleTarget | null {
+  const named = moduleSourceOfName(name);
+  return named === null ? null : createModuleTarget(named.source, { shared: named.shared, durable: named.durable });
 }

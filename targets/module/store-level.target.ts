@@ -4,8 +4,7 @@
 
 import { type StoreLevelOptions, storeLevel } from '../../sim/levels/store-level.ts';
 import type { Target } from '../target.ts';
-import { FUNCTION_SOURCE_LABEL, MODULE_TARGET_PREFIX, type StoreSource, moduleSource, moduleTargetName, parseModuleTargetName } from './module.target.ts';
-import { StoreModuleError, checkStoreModulePath } from './store-module.ts';
+import { MODULE_TARGET_PREFIX, type StoreSource, moduleSourceOfName, moduleTargetName } from './module.target.ts';
 
 /** The store from `source` at the store level, used as `options` say. */
 export function storeLevelTarget(source: StoreSource, options: StoreLevelOptions): Target {
@@ -24,11 +23,6 @@ export function storeLevelTarget(source: StoreSource, options: StoreLevelOptions
 
 /** The store-level target a module target's name stands for (a store-level trace's), or null for other names. */
 export function storeLevelTargetFromName(name: string): Target | null {
-  const parsed = parseModuleTargetName(name);
-  if (parsed === null) return null;
-  if (parsed.ref.path === FUNCTION_SOURCE_LABEL) {
-    throw new StoreModuleError(`target ${name}: the store was given to checkEventStore as a function, not a module; replay it with the same function through the library`);
-  }
-  checkStoreModulePath(parsed.ref);
-  return storeLevelTarget(moduleSource(parsed.ref), { shared: parsed.shared, durable: parsed.durable });
+  const named = moduleSourceOfName(name);
+  return named === null ? null : storeLevelTarget(named.source, { shared: named.shared, durable: named.durable });
 }
