@@ -39,5 +39,5 @@ describe('node:crypto seeded for a store run', () => {
     const first = await check();
     expect(Object.keys(first).length).toBeGreaterThan(1);
     expect(await check()).toEqual(first);
-  }, 120_000);
+  });
 });

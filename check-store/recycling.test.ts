@@ -46,7 +46,7 @@ describe('check-store recycles its worker: the same check, byte for byte', () =>
       expect(recycled.files).toEqual(whole.files);
     }
     // Three checks of 120 runs each, in worker threads: minutes on a loaded 2-core machine.
-  }, 300_000);
+  });
 
   it('on evidence: a heap bound every thread exceeds hands over after each run, with the same findings (seed 2, 3 runs per phase)', async () => {
     const whole = await check({}, 3);
@@ -58,7 +58,7 @@ describe('check-store recycles its worker: the same check, byte for byte', () =>
     expect(recycled.seen).toEqual(whole.seen);
     expect(recycled.result).toEqual(whole.result);
     expect(recycled.files).toEqual(whole.files);
-  }, 120_000);
+  });
 
   it('on evidence: a store leaving a timer open per instance is recycled once it left more than the bound (seed 1, 10 runs)', async () => {
     const leaky = (recycleHandles?: number) =>
@@ -70,5 +70,5 @@ describe('check-store recycles its worker: the same check, byte for byte', () =>
     expect(bounded.workers).toBeGreaterThan(1);
     expect(bounded.result.contract.runs).toBe(10);
     expect(bounded.result.holds).toBe(true);
-  }, 120_000);
+  });
 });

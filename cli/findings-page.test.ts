@@ -78,12 +78,12 @@ describe.each(LINES)('the findings page of SDK line %s', (line) => {
     expect(namedTraces(page).sort()).toEqual(data.traces.map((trace) => trace.file).sort());
   });
 
-  it('charges every corpus trace as replaying it charges it now', { timeout: 60_000 }, async () => {
+  it('charges every corpus trace as replaying it charges it now', async () => {
     const { data } = await kept(line);
     expect(await corpusTraces(ROOT, await lineTargets(line))).toEqual(data.traces);
   });
 
-  it('every violated cell still violates its property on its target, charged to the same component', { timeout: 60_000 }, async () => {
+  it('every violated cell still violates its property on its target, charged to the same component', async () => {
     const { data } = await kept(line);
     const base = resolveConfig({ seed: data.seed });
     for (const finding of pageFindings(data)) {
@@ -96,7 +96,7 @@ describe.each(LINES)('the findings page of SDK line %s', (line) => {
     }
   });
 
-  it(`a matrix of the first ${SHORT_RUNS} runs of the same seed finds exactly the cells the data found by then`, { timeout: 60_000 }, async () => {
+  it(`a matrix of the first ${SHORT_RUNS} runs of the same seed finds exactly the cells the data found by then`, async () => {
     const { data } = await kept(line);
     const config = resolveConfig({ seed: data.seed });
     for (const row of data.rows) {

@@ -137,7 +137,7 @@ describe('README examples', () => {
       it.skip(`${title}: ${expectation.skip}`, () => undefined);
       continue;
     }
-    it(`${title} → exit ${expectation.exit}${expectation.properties.length === 0 ? '' : `, ${expectation.properties.join(', ')}`}`, { timeout: 240_000 }, async () => {
+    it(`${title} → exit ${expectation.exit}${expectation.properties.length === 0 ? '' : `, ${expectation.properties.join(', ')}`}`, async () => {
       const { code, out } = expectation.stopOnceFound ? await runUntilFound(expectation.args, expectation.properties) : await runInProcess([...expectation.args]);
       expect(code, out.join('\n')).toBe(expectation.exit);
       // Each promised property is reported with its severity's mark (properties/severity.ts): ✗ failure, ⚠ warning, · advice, ⓘ note.

@@ -12,13 +12,13 @@ describe('SDK deployments run to their last step (seed 1)', () => {
     expect(SDK_SERVER_TARGETS).not.toContain('client-sdk');
   });
 
-  it('seed 1: sdk-core@3:failover, 110 runs: none crashes', { timeout: 300_000 }, async () => {
+  it('seed 1: sdk-core@3:failover, 110 runs: none crashes', async () => {
     const check = await checkDeployment('sdk-core', 3, 'failover', '1', 110);
     expect(check.crash).toBeNull();
     expect(check.runs).toBe(110);
   });
 
-  it('seed 1: sdk-core@3:round-robin judged, 5 runs: no session survives its second request', { timeout: 300_000 }, async () => {
+  it('seed 1: sdk-core@3:round-robin judged, 5 runs: no session survives its second request', async () => {
     const check = await checkDeployment('sdk-core', 3, 'round-robin', '1', 5, { judge: true });
     expect(check.crash).toBeNull();
     expect(check.violated).toEqual([]);

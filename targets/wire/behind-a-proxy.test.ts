@@ -23,7 +23,7 @@ beforeAll(async () => {
   proxy = await startRewritingProxy(`http://127.0.0.1:${port}/mcp`);
   wire = await createWireTarget({ url: proxy.url, serve: null, allowRemote: false, timing: { quietMs: 40 } });
   await wire.prepare();
-}, 30_000);
+});
 
 afterAll(async () => {
   await wire?.stop();
