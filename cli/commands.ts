@@ -331,7 +331,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         'never a command: --replay FILE imports the module given as MODULE, or the one the trace names only with ' +
         '--allow-trace-command (which prints what it imports first); without either it exits 2 saying what the trace would import.',
     ],
-    load: async () => (await import('../check-store/command.ts')).commandCheckStore,
+    load: async () => (await import('./check-store.command.ts')).commandCheckStore,
   },
 ];
 

@@ -11,8 +11,6 @@ import type { ParsedArgs } from './command-spec.ts';
 import { UsageError, parseWhole } from './usage-error.ts';
 import { wireDescriptionFromFlags } from './wire-options.ts';
 
-export { missingPackageOf } from '../targets/resolve-target.ts';
-
 /**
  * The target `name` stands for (any form `--target` takes, as traces record it), at the level a trace records (absent:
  * the server level); an unknown or missing name, or one that cannot run at that level, is bad input.

@@ -9,7 +9,7 @@ import { resolveConfig } from '../../../sim/config.ts';
 import { runSimulation } from '../../../sim/engine.ts';
 import { recordTrace } from '../../../sim/fuzz.ts';
 import { ScriptError, parseScript, scriptChoices } from '../../../sim/script.ts';
-import { missingPackageOf } from '../../../cli/require-target.ts';
+import { missingPackageOf } from '../../../targets/resolve-target.ts';
 import { CLIENT_TARGET_INFOS } from '../../../targets/clients/infos.ts';
 import { TARGET_ENTRIES, type TargetEntry, targetEntry } from '../../../targets/registry.ts';
 import type { Target } from '../../../targets/target.ts';

@@ -3,12 +3,12 @@
 // (a violation) or 2 (bad input: one line). `--replay FILE` re-runs a contract trace (a trace of the store level, as
 // `resumecheck replay` does), naming the module it ran or the one given.
 
-import type { ParsedArgs } from '../cli/command-spec.ts';
-import { jsonEnvelope } from '../cli/json-envelope.ts';
-import { checkOutDir } from '../cli/output-paths.ts';
-import { strictnessOf } from '../cli/parse-options.ts';
+import type { ParsedArgs } from './command-spec.ts';
+import { jsonEnvelope } from './json-envelope.ts';
+import { checkOutDir } from './output-paths.ts';
+import { strictnessOf } from './parse-options.ts';
 import { type Strictness, failsAt, notFailingReason, severityMark } from '../properties/severity.ts';
-import { UsageError, parseDuration, parseWhole } from '../cli/usage-error.ts';
+import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
 import { realNowMs } from '../targets/module/clock.ts';
 import type { StorePropertyName } from '../properties/names.ts';
 import { SHARED_ISOLATION_NOTE, storeProperty } from '../properties/stores/index.ts';
@@ -18,10 +18,10 @@ import { type StoreSource, moduleSource } from '../targets/module/module.target.
 import { type StoreModuleRef, StoreModuleError, checkStoreModulePath } from '../targets/module/store-module.ts';
 import { readTrace } from '../traces/store.ts';
 import { renderSteps } from '../traces/trace.ts';
-import { type StoreCheckResult, type StoreViolation, DEFAULT_STORE_CHECK_RUNS } from './check-event-store.ts';
-import { type ContainedOutcome, startContainedCheck } from './contained-check.ts';
-import { replayContractTrace } from './contract-check.ts';
-import { checkTraceExecution } from '../cli/trace-target.ts';
+import { type StoreCheckResult, type StoreViolation, DEFAULT_STORE_CHECK_RUNS } from '../check-store/check-event-store.ts';
+import { type ContainedOutcome, startContainedCheck } from '../check-store/contained-check.ts';
+import { replayContractTrace } from '../check-store/contract-check.ts';
+import { checkTraceExecution } from './trace-target.ts';
 import { shellQuote } from '../traces/trace-execution.ts';
 
 /** Where the command writes lines. */

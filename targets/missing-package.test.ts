@@ -1,7 +1,7 @@
 // A built-in target whose package is not installed (the 2.x SDK is an optional peer) is bad input, one line.
 
 import { describe, expect, it } from 'vitest';
-import { missingPackageOf } from './require-target.ts';
+import { missingPackageOf } from './resolve-target.ts';
 
 describe('missingPackageOf', () => {
   it('names the package a failed import could not find, and nothing for other failures', async () => {
