@@ -165,9 +165,15 @@ class RunWorld implements TargetHost {
       const answer = await controlCall(control, 'next', { execution });
       if (answer === null || this.closed) return;
       const step = answer as unknown as ToolStep;
-      this.steps.set(local, step);
-      await this.enqueue(() => this.instance.advance(local));
-      if (step.kind === 'result') return;
+      // The tool may have observed its cancellation while the answer was on its way (a disconnect the SDK treats as
+      // one): it has stopped and takes no further step, so none is given to it.
+      const taken = await this.enqueue(async () => {
+        if (this.closed || this.cancelledExecutions.has(local)) return false;
+        this.steps.set(local, step);
+        await this.instance.advance(local);
+        return true;
+      });
+      if (!taken || step.kind === 'result') return;
     }
   }
 

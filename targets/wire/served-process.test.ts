@@ -5,7 +5,9 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { planWalk, walkChoices } from '../../sim/choices.ts';
 import { resolveConfig } from '../../sim/config.ts';
+import { runSimulation } from '../../sim/engine.ts';
 import { fuzz } from '../../sim/fuzz.ts';
 import { writeTrace } from '../../traces/store.ts';
 import { canFindMarkedProcesses } from './marked-processes.ts';
@@ -81,6 +83,24 @@ describe('a trace found on a long served command', () => {
       expect(written.length).toBeGreaterThan(0);
       for (const name of readdirSync(out)) expect(name.length).toBeLessThan(120);
       expect(JSON.parse(readFileSync(written[0]!, 'utf8')).target).toBe(`serve:${command}`);
+    } finally {
+      await target.stop();
+    }
+  });
+});
+
+describe('a served SDK server whose tool is cancelled while its next step is on the way', () => {
+  it('takes no step for the cancelled execution and stays up (seed bench-wire.1, the run the bench crashed on)', async () => {
+    // The control endpoint's answer to `next` crossed the SDK's cancellation of the tool (the client's disconnect):
+    // the probe advanced an execution that had stopped, the SDK server's assertion threw, and the process exited.
+    const target = await createWireTarget({ url: null, serve: 'node examples/probe-server.mjs --target sdk', allowRemote: false });
+    try {
+      await target.prepare();
+      const config = { ...resolveConfig({ restartsMax: 0 }), seed: 'bench-wire.1' };
+      const result = await runSimulation(target, config, walkChoices(planWalk(config.seed, config.stepsMax)));
+      expect(result.steps).toBeGreaterThan(0);
+      // The served process is still up: preparing again finds no fault (a dead server's prepare throws its exit).
+      await target.prepare();
     } finally {
       await target.stop();
     }

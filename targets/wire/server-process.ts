@@ -94,7 +94,13 @@ export function createServerProcess(command: string, host: string): ServerProces
       if (output.length > OUTPUT_LINES_MAX) output.shift();
     }
   };
-  const lastOutput = (): string => (output.length === 0 ? 'no output' : `its last output: ${output[output.length - 1]}`);
+  // A Node process that dies of an exception ends its output with the stack and "Node.js vX": the line that says why
+  // is the last one naming an error, when there is one.
+  const lastOutput = (): string => {
+    if (output.length === 0) return 'no output';
+    const why = output.findLast((line) => /\b(?:\w*Error|assertion)\b/.test(line) && !/^\s+at /.test(line));
+    return why === undefined ? `its last output: ${output[output.length - 1]}` : `its error: ${why.trim()}`;
+  };
   /** Kills what is left of the marked processes, round after round until none is found (bounded). */
   const killMarked = (): void => {
     if (mark === null) return;
