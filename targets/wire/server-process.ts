@@ -98,7 +98,7 @@ export function createServerProcess(command: string, host: string): ServerProces
   // is the last one naming an error, when there is one.
   const lastOutput = (): string => {
     if (output.length === 0) return 'no output';
-    const why = output.findLast((line) => /\b(?:\w*Error|assertion)\b/.test(line) && !/^\s+at /.test(line));
+    const why = [...output].reverse().find((line) => /\b(?:\w*Error|assertion)\b/.test(line) && !/^\s+at /.test(line));
     return why === undefined ? `its last output: ${output[output.length - 1]}` : `its error: ${why.trim()}`;
   };
   /** Kills what is left of the marked processes, round after round until none is found (bounded). */
