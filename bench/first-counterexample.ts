@@ -9,6 +9,7 @@ import { type RunResult, runSimulation } from '../sim/engine.ts';
 import { runSeed } from '../sim/fuzz.ts';
 import type { Target } from '../targets/target.ts';
 import { nowMs } from './measure.ts';
+import { levelOf } from '../sim/levels/level.ts';
 
 /** The first counterexample of a seeded search, or how far the search got without one. */
 export interface FirstCounterexample {
@@ -40,7 +41,7 @@ export async function findFirstCounterexample(
       return { run: null, runs: run - 1, steps, elapsedMs: nowMs() - started, config: null, result: null };
     }
     const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, run) };
-    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, target.level?.faultKinds)), { actions });
+    const result = await runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, levelOf(target)?.faultKinds)), { actions });
     steps += result.steps + result.healSteps;
     if (result.violation !== null) return { run, runs: run, steps, elapsedMs: nowMs() - started, config: runConfig, result };
   }

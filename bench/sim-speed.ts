@@ -10,6 +10,7 @@ import { runSeed } from '../sim/fuzz.ts';
 import type { Target } from '../targets/target.ts';
 import { createBareLoop } from './bare-loop.ts';
 import { type Rate, measureRate, measureRateAsync } from './measure.ts';
+import { levelOf } from '../sim/levels/level.ts';
 
 /** Throughput of the engine on one target and config. */
 export interface SimSpeed {
@@ -45,7 +46,7 @@ export async function measureSimSpeed(
     let steps = 0;
     for (let index = 0; index < runsPerBatch; index += 1) {
       const seed = runSeed(config.seed, batch * runsPerBatch + index + 1);
-      const result = await runSimulation(target, { ...config, seed }, walkChoices(planWalk(seed, config.stepsMax, target.level?.faultKinds)), { actions });
+      const result = await runSimulation(target, { ...config, seed }, walkChoices(planWalk(seed, config.stepsMax, levelOf(target)?.faultKinds)), { actions });
       steps += result.steps + result.healSteps;
       if (result.violation !== null) {
         violations += 1;

@@ -18,6 +18,7 @@ import { type StoreSource, parseModuleTargetName } from '../targets/module/modul
 import { storeLevelTarget } from '../targets/module/store-level.target.ts';
 import type { Target } from '../targets/target.ts';
 import type { Trace } from '../traces/trace.ts';
+import { levelOf } from '../sim/levels/level.ts';
 
 /** A store-level trace of a violation. */
 export type StoreTrace = Trace & { readonly verdict: Violation };
@@ -164,7 +165,7 @@ export async function checkContract(source: StoreSource, options: ContractCheckO
       timeoutsWaited += report.timeoutsWaited;
     },
   });
-  const walk = target.level!;
+  const walk = levelOf(target)!;
   const actions = createActionList();
   for (let run = first; earlier?.done !== true && hungRun === null && run <= last && !exhausted() && options.stopped?.() !== true && (run === first || options.pause?.() !== true); run += 1) {
     runs = run;

@@ -22,6 +22,7 @@ import { printViolation, quote } from './print-violation.ts';
 import { requireTarget } from './require-target.ts';
 import { strictnessOf } from './parse-options.ts';
 import { UsageError, parseWhole } from './usage-error.ts';
+import { levelOf } from '../sim/levels/level.ts';
 
 
 function rate(count: number, ms: number): string {
@@ -68,7 +69,7 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
   // The target last: loading an SDK target costs a moment, and every other mistake is reported before it.
   const target = await requireTarget(values.target as string);
   if (target.kind === 'module') throw new UsageError('explore runs built-in targets; check a store module with check-store');
-  if (target.level !== undefined && only !== undefined && !(CLIENT_PROPERTY_NAMES as readonly string[]).includes(only)) {
+  if (levelOf(target) !== undefined && only !== undefined && !(CLIENT_PROPERTY_NAMES as readonly string[]).includes(only)) {
     throw new UsageError(`${target.name} is a client-level target, judged by the client properties (${CLIENT_PROPERTY_NAMES.join(', ')}); ${only} is a server property`);
   }
   checkProtocol(protocol, target);
@@ -89,7 +90,7 @@ export async function runExplore({ values }: ParsedArgs, io: Io): Promise<number
   }
   // The header once the handlers are in place: a signal sent on seeing it is handled.
   if (!json) {
-    const level = target.level === undefined ? '' : ' (the client level: a real client against the reference server)';
+    const level = levelOf(target) === undefined ? '' : ' (the client level: a real client against the reference server)';
     io.out(`resumecheck explore: target ${target.name}${level}, depth ${depthMax}, ${clients} ${clients === 1 ? 'client' : 'clients'}, ${only ?? 'every property but the notes'}, seed ${seed}`);
   }
   // Each depth as its search starts, on stderr (a deep one takes minutes): what a signal sent then interrupts.

@@ -35,6 +35,7 @@ import { checkProtocol, parseProtocol } from './protocol-option.ts';
 import { strictnessOf } from './parse-options.ts';
 import { UsageError, parseDuration, parseWhole } from './usage-error.ts';
 import { WIRE_SHRINK_BOUNDS, asUsageError, isServerFault, prepareWire, wireReport } from './wire-options.ts';
+import { levelOf } from '../sim/levels/level.ts';
 
 /** Exit status of a fuzz whose server over the wire failed mid-run (crashed, stopped answering) with no violation found. */
 export const SERVER_FAULT_EXIT = 3;
@@ -173,9 +174,9 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   const stopAtFirst = values['first'] === true;
   // --first stops at the first violation: a note (what its revision permits) is none, and is not searched for unless
   // named with --property (on a 2026-07-28 target it would otherwise be the first finding of almost every run).
-  const searched = properties ?? (stopAtFirst && target.level === undefined ? FAILING_PROPERTY_NAMES : undefined);
+  const searched = properties ?? (stopAtFirst && levelOf(target) === undefined ? FAILING_PROPERTY_NAMES : undefined);
   // A target at another level (a client target) is judged by that level's properties.
-  const checked: readonly PropertyName[] = searched ?? (target.level === undefined ? PROPERTY_NAMES : CLIENT_PROPERTY_NAMES);
+  const checked: readonly PropertyName[] = searched ?? (levelOf(target) === undefined ? PROPERTY_NAMES : CLIENT_PROPERTY_NAMES);
   const shown = (path: string): string => relative(process.cwd(), path) || path;
   const commandConfig = {
     target: target.name,

@@ -24,6 +24,7 @@ import { jsonEnvelope } from './json-envelope.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
 import { strictnessOf } from './parse-options.ts';
 import { UsageError, parseWhole } from './usage-error.ts';
+import { levelOf } from '../sim/levels/level.ts';
 
 export { matrixRowNames as matrixTargetNames, policyVariant } from '../sim/matrix-rows.ts';
 
@@ -65,7 +66,7 @@ export type MatrixCell =
 /** Why `property` has no cell of its own in a row, or null when it is checked there. */
 function notApplicable(property: PropertyName, protocol: ProtocolChoice | undefined, target: Target): string | null {
   const clientProperty = (CLIENT_PROPERTY_NAMES as readonly string[]).includes(property);
-  if (target.level !== undefined) return clientProperty ? null : 'a client-level target: judged by the client properties';
+  if (levelOf(target) !== undefined) return clientProperty ? null : 'a client-level target: judged by the client properties';
   if (clientProperty) return 'a server-level target: a client property judges a real SDK client';
   const revisions = PROPERTIES.find((candidate) => candidate.name === property)?.revisions;
   if (revisions === undefined) return null;

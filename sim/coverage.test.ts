@@ -19,6 +19,7 @@ import { runSimulation } from './engine.ts';
 import { runSeed } from './fuzz.ts';
 import { scriptChoices } from './script.ts';
 import type { World } from './world.ts';
+import { levelOf } from './levels/level.ts';
 
 const SCRIPT = [
   'client 1 initializes',
@@ -145,7 +146,7 @@ describe('machine coverage counts every entity it would count by reading all of 
     let violations = 0;
     for (let run = 1; run <= 300; run += 1) {
       const seed = runSeed('coverage', run);
-      const result = await runSimulation(target, { ...config, seed }, walkChoices(planWalk(seed, config.stepsMax, target.level?.faultKinds)), { coverage: observer });
+      const result = await runSimulation(target, { ...config, seed }, walkChoices(planWalk(seed, config.stepsMax, levelOf(target)?.faultKinds)), { coverage: observer });
       if (result.violation !== null) violations += 1;
     }
     observer.finish();

@@ -29,7 +29,7 @@ import type { Arrival, EventOwner, SimConnection, SimExecution, StreamView, Viol
 import { createWorld, isModernClient, isSettled } from './world.ts';
 import { erasOf } from './eras.ts';
 import { clientRevisions } from './revisions.ts';
-import type { LevelRun, LevelWorld } from './levels/level.ts';
+import { levelOf, type LevelRun, type LevelWorld } from './levels/level.ts';
 
 /** The world a choice source is shown: the server level's, or another level's (which describes its own actions). */
 export type ChoiceWorld = World | LevelWorld;
@@ -789,8 +789,9 @@ export interface RunOptions {
 
 /** Runs one simulation of a synchronous or asynchronous target, at the server level or at the target's own level. */
 export async function runSimulation(target: Target, config: SimConfig, source: ChoiceSource, options: RunOptions = {}): Promise<RunResult> {
-  if (target.level !== undefined) {
-    const run = await target.level.open(config, { record: options.record === true, properties: options.properties ?? null, actions: options.actions ?? null });
+  const level = levelOf(target);
+  if (level !== undefined) {
+    const run = await level.open(config, { record: options.record === true, properties: options.properties ?? null, actions: options.actions ?? null });
     try {
       return await runLoopAsync(run, source);
     } finally {

@@ -19,6 +19,7 @@ import { type ChoiceSource, runSimulation } from './engine.ts';
 import { exploreFrontier } from './frontier-search.ts';
 import { KeyNames, NO_TARGET_KEY, worldKey } from './state-key.ts';
 import type { World } from './world.ts';
+import { levelOf } from './levels/level.ts';
 
 /** The outcome of an exhaustive exploration. */
 export interface ExploreOutcome {
@@ -171,7 +172,7 @@ export async function explore(target: Target, config: SimConfig, options: Explor
  * target is judged by the client properties; the server level's would find nothing to judge there).
  */
 export function exploredProperties(target: Target, only: PropertyName | undefined): { readonly properties: readonly PropertyName[] } {
-  if (only !== undefined || target.level === undefined) return checkedProperties(only);
+  if (only !== undefined || levelOf(target) === undefined) return checkedProperties(only);
   // The client properties have no notes (their severities are MUST, SHOULD and advice): every one is checked.
   return { properties: CLIENT_PROPERTIES.map((property) => property.name) };
 }
@@ -179,7 +180,7 @@ export function exploredProperties(target: Target, only: PropertyName | undefine
 /** Why the reduction cannot be used on `target`, or null when it can. */
 export async function reductionUnavailable(target: Target, config: SimConfig): Promise<string | null> {
   // Another level's world (a real client's) offers neither a key nor a snapshot: every prefix is replayed.
-  if (target.level !== undefined) return 'a client-level target: its world (a real SDK client) can be neither keyed nor snapshotted, so every prefix is replayed';
+  if (levelOf(target) !== undefined) return 'a client-level target: its world (a real SDK client) can be neither keyed nor snapshotted, so every prefix is replayed';
   const run = await target.open({ windowEventsMax: config.windowEventsMax, seed: config.seed });
   try {
     if (!run.sync) return 'the target is asynchronous: only the full search applies';

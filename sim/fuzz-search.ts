@@ -23,6 +23,7 @@ import { CoverageObserver, type CoverageCounts } from './coverage.ts';
 import { type RunResult, runSimulation } from './engine.ts';
 import { findingKey } from './signature.ts';
 import type { Violation } from './world.ts';
+import { levelOf } from './levels/level.ts';
 
 /** Cells of the control block lanes share (an Int32Array, over a SharedArrayBuffer when lanes are threads). */
 export const CONTROL = {
@@ -168,7 +169,7 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
     const run = runOfOrdinal(plan.shard, ordinal);
     if (plan.lane !== undefined) Atomics.store(control, LANE_RUN_CELLS + plan.lane, run);
     const runConfig: SimConfig = { ...plan.config, seed: runSeed(plan.config.seed, run) };
-    const choices = walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, target.level?.faultKinds));
+    const choices = walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, levelOf(target)?.faultKinds));
     let result;
     try {
       result = await (turn === undefined ? runSimulation(target, runConfig, choices, options) : turn(() => runSimulation(target, runConfig, choices, options)));

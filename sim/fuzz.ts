@@ -13,6 +13,7 @@ import { type RunResult, runSimulation } from './engine.ts';
 import { CONTROL, CandidateBook, type Candidate, type LanePlan, createControl, runSeed, searchLane } from './fuzz-search.ts';
 import { findingKey } from './signature.ts';
 import { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, NotReproducedError, shrinkChoices } from './shrink.ts';
+import { levelOf } from './levels/level.ts';
 
 export { runSeed } from './fuzz-search.ts';
 
@@ -144,11 +145,12 @@ function traceOf(
   run: { readonly choices: readonly number[]; readonly steps: Trace['steps']; readonly verdict: Trace['verdict'] },
   shrink: ShrinkResult | null,
 ): Trace {
+  const level = levelOf(target);
   return {
     format: 'resumecheck-trace',
     formatVersion: TRACE_FORMAT_VERSION,
     resumecheckVersion: RESUMECHECK_VERSION,
-    ...(target.level === undefined ? {} : { level: target.level.name }),
+    ...(level === undefined ? {} : { level: level.name }),
     sdk: target.sdk ?? null,
     target: target.name,
     config,

@@ -25,6 +25,7 @@ import { FUZZ_WORKER_MARK, type WorkerReply } from './fuzz-worker.ts';
 import { matrixRowTarget } from './matrix-rows.ts';
 import { DEFAULT_SHRINK_BOUNDS } from './shrink.ts';
 import { type PoolWorker, askPoolWorker, closePoolWorkers, startPoolWorker } from './worker-thread.ts';
+import { levelOf } from './levels/level.ts';
 
 /** What one row's search is: plain data, it crosses to worker threads. */
 export interface RowPlan {
@@ -86,7 +87,7 @@ export async function searchRow(target: Target, plan: RowPlan, control: Int32Arr
     const runConfig: SimConfig = { ...plan.config, seed: runSeed(plan.config.seed, run) };
     let checked = open;
     while (checked.length > 0) {
-      const choices = walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, target.level?.faultKinds));
+      const choices = walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, levelOf(target)?.faultKinds));
       const result = await runSimulation(target, runConfig, choices, { properties: checked, actions });
       simulations += 1;
       const cost = result.steps + result.healSteps;

@@ -4,7 +4,7 @@
 // starts (`--serve`) and one already running (`--url`). The CLI and the worker threads both resolve through here:
 // a worker is sent the description (plain data), never a target object, and builds the same target from it.
 
-import type { LevelName } from '../sim/levels/level.ts';
+import { levelOf, type LevelName } from '../sim/levels/level.ts';
 import { TARGET_ENTRIES, targetEntry } from './registry.ts';
 import type { Target } from './target.ts';
 import type { Topology } from './multi-node/multi-node.target.ts';
@@ -154,8 +154,8 @@ export async function resolveTargetAtLevel(description: TargetDescription, level
     return storeLevelTargetFromName(description.name)!;
   }
   const target = await resolveTarget(description);
-  if (level !== undefined && target.level?.name !== level) {
-    throw new TargetResolutionError(`${target.name} runs at the ${target.level?.name ?? 'server'} level, and the trace was made at the ${level ?? 'server'} level`);
+  if (level !== undefined && levelOf(target)?.name !== level) {
+    throw new TargetResolutionError(`${target.name} runs at the ${levelOf(target)?.name ?? 'server'} level, and the trace was made at the ${level ?? 'server'} level`);
   }
   return target;
 }

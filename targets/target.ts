@@ -3,7 +3,6 @@
 // simulator schedules (tool steps, notifications, restarts, expiry).
 
 import type { PropertyName } from '../properties/names.ts';
-import type { Level } from '../sim/levels/level.ts';
 import type { ActionKind } from '../sim/config.ts';
 
 /** A JSON-RPC message as plain data. */
@@ -279,11 +278,6 @@ export interface Target extends TargetInfo {
    * counterexample is then kept as the run that found it was recorded, never as a re-run of its choices.
    */
   readonly realTime?: boolean;
-  /**
-   * The level the target runs at, when it is not the server level (a client target: the real SDK client against the
-   * reference server); the engine then runs this level's model and adapter through its one loop, and `open` is unused.
-   */
-  readonly level?: Level;
   /**
    * For attribution (sim/attribution.ts): this target with its `role` component replaced by a correct one (the store
    * by resumecheck/event-store, the router by the specification's routing), everything else the same; null when it

@@ -11,13 +11,14 @@ import { serializeTrace } from '../../traces/trace.ts';
 import { clientSdkDropsTokenTarget, clientSdkStormTarget, clientSdkTarget } from '../../targets/clients/client-sdk.target.ts';
 import { clientSdk2DropsTokenTarget, clientSdk2StormTarget, clientSdk2Target } from '../../targets/clients/client-sdk2.target.ts';
 import type { Target } from '../../targets/target.ts';
+import { levelOf } from './level.ts';
 
 const BOUNDS = { fastCheckEvaluationsMax: 300, passEvaluationsMax: 300 };
 
 describe('the client level', () => {
   it('records byte-identical traces for the same seed and choices (client-sdk, seed c.7)', async () => {
     const config = resolveConfig({ seed: 'c.7' });
-    const walked = await runSimulation(clientSdkTarget, config, walkChoices(planWalk(config.seed, config.stepsMax, clientSdkTarget.level!.faultKinds)));
+    const walked = await runSimulation(clientSdkTarget, config, walkChoices(planWalk(config.seed, config.stepsMax, levelOf(clientSdkTarget)!.faultKinds)));
     const first = serializeTrace(await recordTrace(clientSdkTarget, config, walked.choices, null));
     const second = serializeTrace(await recordTrace(clientSdkTarget, config, walked.choices, null));
     expect(walked.steps).toBeGreaterThan(0);

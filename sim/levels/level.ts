@@ -8,6 +8,7 @@ import type { SimConfig } from '../config.ts';
 import type { TraceStep } from '../engine.ts';
 import type { Violation, World } from '../world.ts';
 import type { PropertyName } from '../../properties/names.ts';
+import type { Target } from '../../targets/target.ts';
 
 /** The part of a level's world the engine's loop reads and writes. */
 export interface LevelWorld {
@@ -79,4 +80,18 @@ export interface Level {
   /** How random walks weigh the level's actions; absent: every kind weight 1, an action in proportion to its kind's. */
   readonly walk?: WalkShape;
   open(config: SimConfig, options: LevelRunOptions): Promise<LevelRun>;
+}
+
+/**
+ * A target that runs at a level other than the server's (a client target: the real SDK client against the reference
+ * server; a store module driven under its contract): the engine runs the level's model and adapter through its one
+ * loop, and `open` is unused. Targets do not name levels; a level names the target it runs, here, above both.
+ */
+export interface LevelTarget extends Target {
+  readonly level: Level;
+}
+
+/** The level `target` runs at, or undefined for the server level. */
+export function levelOf(target: Target): Level | undefined {
+  return (target as Partial<LevelTarget>).level;
 }

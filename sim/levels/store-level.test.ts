@@ -12,6 +12,7 @@ import { runSimulation } from '../engine.ts';
 import { recordTrace } from '../fuzz.ts';
 import { scriptChoices } from '../script.ts';
 import { type StoreRunReport, storeLevelConfig } from './store-level.ts';
+import { levelOf } from './level.ts';
 
 const PLANTED = 'check-store/fixtures/planted-stores.ts';
 
@@ -26,7 +27,7 @@ describe('the store level', () => {
   it('records byte-identical traces for the same seed and choices (reversedStore, seed s.3)', async () => {
     const target = planted('reversedStore');
     const config = storeLevelConfig('s.3');
-    const walked = await runSimulation(target, config, walkChoices(planWalk(config.seed, config.stepsMax, target.level!.faultKinds, target.level!.walk)));
+    const walked = await runSimulation(target, config, walkChoices(planWalk(config.seed, config.stepsMax, levelOf(target)!.faultKinds, levelOf(target)!.walk)));
     const first = serializeTrace(await recordTrace(target, config, walked.choices, null));
     expect(walked.steps).toBeGreaterThan(0);
     expect(serializeTrace(await recordTrace(target, config, walked.choices, null))).toBe(first);

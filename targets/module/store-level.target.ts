@@ -3,11 +3,11 @@
 // level, so `resumecheck replay` rebuilds this target, not the store inside the SDK transport.
 
 import { type StoreLevelOptions, storeLevel } from '../../sim/levels/store-level.ts';
-import type { Target } from '../target.ts';
+import type { LevelTarget } from '../../sim/levels/level.ts';
 import { MODULE_TARGET_PREFIX, type StoreSource, moduleSourceOfName, moduleTargetName } from './module.target.ts';
 
 /** The store from `source` at the store level, used as `options` say. */
-export function storeLevelTarget(source: StoreSource, options: StoreLevelOptions): Target {
+export function storeLevelTarget(source: StoreSource, options: StoreLevelOptions): LevelTarget {
   const name = moduleTargetName(source.ref, options);
   return {
     name,
@@ -22,7 +22,7 @@ export function storeLevelTarget(source: StoreSource, options: StoreLevelOptions
 }
 
 /** The store-level target a module target's name stands for (a store-level trace's), or null for other names. */
-export function storeLevelTargetFromName(name: string): Target | null {
+export function storeLevelTargetFromName(name: string): LevelTarget | null {
   const named = moduleSourceOfName(name);
   return named === null ? null : storeLevelTarget(named.source, { shared: named.shared, durable: named.durable });
 }

@@ -18,6 +18,7 @@ import type {
   ToolStep,
 } from '../target.ts';
 import { BALANCER_NAMES, type Balancer, type BalancerName, createBalancer, isBalancerName } from './balancer.ts';
+import { levelOf } from '../../sim/levels/level.ts';
 
 /** How many nodes, which balancer, and how late a write reaches the other nodes. */
 export interface Topology {
@@ -75,7 +76,7 @@ export function checkTopology(topology: Topology): void {
 export function multiNodeTarget(base: Target, topology: Topology): Target {
   checkTopology(topology);
   // A client target runs a real client against one simulated server: it has no nodes to deploy.
-  if (base.level !== undefined) throw new TopologyError(`${base.name} is a client-level target; --nodes deploys a server target on several nodes`);
+  if (levelOf(base) !== undefined) throw new TopologyError(`${base.name} is a client-level target; --nodes deploys a server target on several nodes`);
   if (topology.storeLagSteps > 0 && (base.kind === 'sdk' || base.kind === 'module')) {
     throw new TopologyError(
       `--store-lag applies to the kit targets (reference, planted); ${base.name}'s nodes each serve only the sessions they initialized, so no node reads another's writes`,
