@@ -243,6 +243,8 @@ describe('a user\'s module is contained: nothing of it runs in the fuzz\'s own t
   for (const [name, cause] of [
     ['exitingStore', /the thread exited with code 0/],
     ['timerThrowsStore', /lost connection to the database/],
+    // Its replayEventsAfter spins without yielding: the worker's heartbeat stops, and the pool terminates it.
+    ['busyStore', /it blocked the thread for over 5000 ms \(a busy loop or a synchronous wait\); a server using it would stop answering the same way$/],
   ] as const) {
     it(`${name}: one verdict line naming the run, exit 1, with one worker or two`, async () => {
       for (const workers of ['1', '2']) {

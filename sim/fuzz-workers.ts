@@ -16,6 +16,8 @@ import type { WorkerReply, WorkerRequest } from './fuzz-worker.ts';
 import { CONTROL, LANE_RUN_CELLS, type LaneOutcome, searchLane } from './fuzz-search.ts';
 import { workerDescriptionOf } from '../targets/resolve-target.ts';
 import { type PoolWorker as PoolWorkerOf, askPoolWorker, closePoolWorkers, startPoolWorker } from './worker-thread.ts';
+import { every, realNowMs } from '../targets/module/clock.ts';
+import { STORE_CALL_TIMEOUT_MS } from '../targets/module/module.target.ts';
 
 type PoolWorker = PoolWorkerOf<WorkerReply>;
 
@@ -37,6 +39,20 @@ export class ContainedFailure extends Error {
   override readonly name = 'ContainedFailure';
 }
 
+/**
+ * How long a contained worker's event loop may stand still (no heartbeat) before the user's module counts as having
+ * blocked it (a busy loop, a synchronous wait): longer than any store call may take (the module target's call
+ * timeout), so a slow call is never taken for one. Real time: the one thing a blocked thread cannot count itself.
+ */
+export const BLOCKED_MS = STORE_CALL_TIMEOUT_MS + 2_000;
+/** How often this thread reads the contained workers' heartbeats. */
+const WATCH_MS = 250;
+
+/** A contained worker whose loop stood still for {@link BLOCKED_MS}: terminated, and this is why. */
+class BlockedWorker extends Error {
+  override readonly name = 'BlockedWorker';
+}
+
 /** A thread a shrink can run in: this one, or a worker. */
 type ShrinkSlot = { readonly kind: 'here' } | { readonly kind: 'worker'; readonly entry: PoolWorker };
 
@@ -52,9 +68,12 @@ export async function workerPoolExecutor(target: Target, count: number, options:
   const size = Math.min(Math.max(1, count), WORKERS_MAX);
   const turn = createTurn();
   // Contained, every lane and shrink is a worker's: this thread runs nothing of the target.
-  const pool: PoolWorker[] = Array.from({ length: contained ? size : size - 1 }, () =>
-    startPoolWorker<WorkerReply>('fuzz-worker', { mark: 'resumecheck-fuzz-worker', target: description }, 'fuzz worker'),
+  // Contained, each worker beats a shared counter while its loop turns (sim/fuzz-worker.ts), and this thread watches.
+  const beats = Array.from({ length: contained ? size : size - 1 }, () => (contained ? new Int32Array(new SharedArrayBuffer(4)) : null));
+  const pool: PoolWorker[] = beats.map((beat) =>
+    startPoolWorker<WorkerReply>('fuzz-worker', { mark: 'resumecheck-fuzz-worker', target: description, beat }, 'fuzz worker'),
   );
+  const stopWatch = contained ? watchHeartbeats(pool, beats as Int32Array[]) : () => {};
   const idle: ShrinkSlot[] = [...(contained ? [] : [{ kind: 'here' } as const]), ...pool.map((entry): ShrinkSlot => ({ kind: 'worker', entry }))];
   /** Asks a worker; contained, its going down is the verdict, naming what it was doing (`what`). */
   const askContained = async <T>(control: Int32Array, what: (control: Int32Array) => string, asked: () => Promise<T>): Promise<T> => {
@@ -65,7 +84,8 @@ export async function workerPoolExecutor(target: Target, count: number, options:
       // The others stop at their next run; the verdict names what this one was doing.
       Atomics.store(control, CONTROL.stop, 1);
       const cause = error instanceof Error ? error.message.split('\n')[0]! : String(error);
-      throw new ContainedFailure(`${target.name} took its worker thread down ${what(control)}: ${cause.replace(/^fuzz worker /, 'the thread ')}; a server using it would go down the same way`);
+      const consequence = error instanceof BlockedWorker ? 'stop answering' : 'go down';
+      throw new ContainedFailure(`${target.name} took its worker thread down ${what(control)}: ${cause.replace(/^fuzz worker /, 'the thread ')}; a server using it would ${consequence} the same way`);
     }
   };
   let shrinkId = 0;
@@ -128,7 +148,34 @@ export async function workerPoolExecutor(target: Target, count: number, options:
       }
     },
     async close() {
+      stopWatch();
       await closePoolWorkers(pool, 'fuzz worker');
     },
   };
+}
+
+/**
+ * Watches contained workers' heartbeats: a worker whose count has not moved for {@link BLOCKED_MS} is terminated, and
+ * the request it was answering fails as blocked. Returns the stop.
+ */
+function watchHeartbeats(pool: readonly PoolWorker[], beats: readonly Int32Array[]): () => void {
+  const seen = beats.map((beat) => ({ count: Atomics.load(beat, 0), at: realNowMs() }));
+  return every(WATCH_MS, () => {
+    const now = realNowMs();
+    pool.forEach((entry, index) => {
+      if (entry.dead !== null) return;
+      const count = Atomics.load(beats[index]!, 0);
+      const last = seen[index]!;
+      if (count !== last.count) {
+        last.count = count;
+        last.at = now;
+        return;
+      }
+      if (now - last.at <= BLOCKED_MS) return;
+      const blocked = new BlockedWorker(`it blocked the thread for over ${BLOCKED_MS} ms (a busy loop or a synchronous wait)`);
+      entry.dead = blocked;
+      entry.failure?.(blocked);
+      void entry.worker.terminate();
+    });
+  });
 }

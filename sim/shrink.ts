@@ -91,8 +91,21 @@ function isGoal(violation: Violation | null | undefined, goal: Goal): violation 
 /** What runs a candidate: runSimulation, or a caller's wrapping of it. */
 export type Simulate = typeof runSimulation;
 
-/** How often a long shrink lets the event loop run (signals, messages), in evaluations. */
+/** How often a long shrink lets the event loop run (signals, messages, a contained worker's heartbeat): in evaluations, and in wall time. */
 const YIELD_EVERY_EVALUATIONS = 64;
+const YIELD_EVERY_MS = 50;
+
+/** A turn of the event loop every {@link YIELD_EVERY_EVALUATIONS} calls, or sooner once {@link YIELD_EVERY_MS} went by. */
+function turnTaker(): () => Promise<void> {
+  let calls = 0;
+  let yieldedMs = sharedWallMs();
+  return async () => {
+    calls += 1;
+    if (calls % YIELD_EVERY_EVALUATIONS !== 0 && sharedWallMs() - yieldedMs < YIELD_EVERY_MS) return;
+    await macrotaskTurn();
+    yieldedMs = sharedWallMs();
+  };
+}
 
 /** Largest choice value fast-check may try; choices are reduced modulo the enabled actions anyway. */
 const CHOICE_MAX = 4095;
@@ -107,6 +120,7 @@ export async function shrinkChoices(
   shrinkOptions: ShrinkOptions = {},
 ): Promise<ShrinkResult> {
   let evaluations = 0;
+  const takeTurn = turnTaker();
   const simulate = shrinkOptions.run ?? runSimulation;
   const goal: Goal = { property, signature: shrinkOptions.signature };
   const actions = createActionList();
@@ -141,7 +155,7 @@ export async function shrinkChoices(
     if (result === undefined) {
       evaluations += 1;
       // A synchronous target never yields by itself; a signal's handler runs only when something does.
-      if (evaluations % YIELD_EVERY_EVALUATIONS === 0) await macrotaskTurn();
+      await takeTurn();
       const run = await simulate(target, config, sequenceChoices(sequence), { ...options, actions });
       keep(run);
       result = { violation: run.violation, choices: run.choices };
@@ -250,6 +264,7 @@ async function deleteByMeaning(
   },
 ): Promise<readonly number[]> {
   let runs = 0;
+  const takeTurn = turnTaker();
   const describe = async (choices: readonly number[]): Promise<string[]> => {
     const recorded = budget.recordedOf(choices) ?? (await budget.simulate(target, config, sequenceChoices(choices), { ...options, record: true }));
     budget.keep(recorded);
@@ -266,7 +281,7 @@ async function deleteByMeaning(
         if (budget.chunks && index + size > descriptions.length) continue;
         runs += 1;
         budget.count();
-        if (runs % YIELD_EVERY_EVALUATIONS === 0) await macrotaskTurn();
+        await takeTurn();
         const result = await budget.simulate(
           target,
           config,
