@@ -102,7 +102,8 @@ function sideRun(checkout: Checkout, run: TimedRun, failed: string | null): Side
 }
 
 function failure(run: TimedRun): string {
-  const last = (run.stderr.trim().split('\n').at(-1) ?? '').slice(0, 200);
+  // Colour codes (vitest's, say) are dropped: the line goes into the README.
+  const last = (run.stderr.replace(/\u001b\[[0-9;]*m/g, '').trim().split('\n').at(-1) ?? '').slice(0, 200);
   return `exit ${run.exitCode ?? 'by signal'}${last === '' ? '' : `: ${last}`}`;
 }
 
