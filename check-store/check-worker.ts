@@ -5,15 +5,13 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { every } from '../targets/module/clock.ts';
+import { startBeating } from '../targets/module/heartbeat.ts';
 import { type StoreSource, type StoreWorld, moduleSource } from '../targets/module/module.target.ts';
 import { type EventStoreFactory, type StoreModuleRef, StoreModuleError, firstLine } from '../targets/module/store-module.ts';
 import { callSlotWriter, type CallSlotWriter } from './call-slot.ts';
 import { type CheckEventStoreOptions, type StoreCheckProgress, advanceStoreCheck } from './check-event-store.ts';
 import { LEAKED_HANDLES_WARNING, type RecycleBounds, type WorkerReport, type WorkerRequest } from './contained-check.ts';
 
-/** Milliseconds between heartbeats. */
-const BEAT_MS = 100;
 
 function describeArgument(value: unknown): string {
   const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
@@ -87,9 +85,7 @@ function leakedResources(before: Map<string, number>, after: Map<string, number>
 async function run(port: NonNullable<typeof parentPort>): Promise<void> {
   const { ref, options, slot: buffer, progress, recycle } = workerData as { ref: StoreModuleRef; options: CheckEventStoreOptions; slot: SharedArrayBuffer; progress: StoreCheckProgress; recycle: RecycleBounds };
   const slot = callSlotWriter(buffer);
-  // A first beat at once: the main thread's stricter bound applies from here, not after the first interval.
-  slot.beat();
-  const stopBeat = every(BEAT_MS, () => slot.beat());
+  const stopBeat = startBeating(() => slot.beat());
   let stopped = false;
   port.on('message', (message: WorkerRequest) => {
     if (message.type === 'stop') stopped = true;

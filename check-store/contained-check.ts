@@ -15,6 +15,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { every, realNowMs } from '../targets/module/clock.ts';
+import { beatWatch, blockedAfterMs } from '../targets/module/heartbeat.ts';
 import type { StoreModuleRef } from '../targets/module/store-module.ts';
 import { callSlotReader, createCallSlotBuffer } from './call-slot.ts';
 import { type CheckEventStoreOptions, STORE_CHECK_NOT_BEGUN, type StoreCheckProgress, type StoreCheckResult, type StoreViolation, storeCheckResult } from './check-event-store.ts';
@@ -44,8 +45,6 @@ export type ContainedOutcome =
 export const INTERRUPT_GRACE_MS = 800;
 /** How often the main thread looks at the worker's heartbeat. */
 const WATCH_MS = 100;
-/** Milliseconds the worker may take to start (loading the checker and the store's module) before its first beat. */
-const STARTUP_MS = 60_000;
 /** Runs (of either phase) one worker makes at the most before a fresh one goes on, whatever the evidence. */
 export const RECYCLE_RUNS_DEFAULT = 100_000;
 /** Bytes of the worker's JavaScript heap in use, seen between two runs, past which a fresh worker goes on. */
@@ -103,7 +102,7 @@ export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptio
   const violations: StoreViolation[] = [];
   const callTimeoutMs = options.callTimeoutMs ?? 3_000;
   // A loop that has not turned for this long is stuck in synchronous code (a busy loop): more than any store call may take.
-  const stuckMs = callTimeoutMs + 2_000;
+  const stuckMs = blockedAfterMs(callTimeoutMs);
   let interrupted = false;
   let graceTimer: (() => void) | null = null;
   let settle: (outcome: ContainedOutcome) => void = () => {};
@@ -115,11 +114,9 @@ export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptio
     const call = reader.lastCall();
     return call === null ? 'before any store call' : `during or after ${call}`;
   };
-  // The worker at work, and the heartbeat count when it started (before its first beat, the startup bound applies).
+  // The worker at work, and its heartbeat (before its first beat, the startup bound applies).
   let worker: Worker | null = null;
-  let startBeats = 0;
-  let beats = reader.beats();
-  let beatAt = realNowMs();
+  const watch = beatWatch(() => reader.beats(), stuckMs);
   const finish = (result: ContainedOutcome): void => {
     if (finished) return;
     finished = true;
@@ -132,14 +129,7 @@ export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptio
     });
   };
   const stopWatch = every(WATCH_MS, () => {
-    const now = realNowMs();
-    const current = reader.beats();
-    if (current !== beats) {
-      beats = current;
-      beatAt = now;
-      return;
-    }
-    if (worker !== null && now - beatAt > (current === startBeats ? STARTUP_MS : stuckMs)) {
+    if (watch.stalled(realNowMs()) && worker !== null) {
       finish({ kind: 'contained', verdict: `the store blocked the checker's thread for over ${stuckMs} ms (a busy loop or a synchronous wait) ${where()}`, violations: [...violations] });
     }
   });
@@ -147,9 +137,7 @@ export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptio
     const current = new Worker(entry, { workerData: { ref, options: checkOptions, slot, progress, recycle }, stdout: false, stderr: false });
     workers += 1;
     worker = current;
-    startBeats = reader.beats();
-    beats = startBeats;
-    beatAt = realNowMs();
+    watch.restart();
     // A worker that handed its progress back is retired: its exit is no verdict.
     let retired = false;
     const next = (advanced: StoreCheckProgress): void => {

@@ -2,7 +2,7 @@
 // sent, for the target described in its workerData (built through the CLI's resolver), and answers with plain data.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { every } from '../targets/module/clock.ts';
+import { startBeating } from '../targets/module/heartbeat.ts';
 import type { Target } from '../targets/target.ts';
 import { emptyCoverage } from './coverage.ts';
 import { type ShrinkTask, shrinkTask } from './fuzz.ts';
@@ -65,14 +65,12 @@ async function handleMatrix(request: Extract<WorkerRequest, { kind: 'matrix' }>,
 
 const port = parentPort;
 const data = workerData as { mark?: unknown; target?: InProcessDescription | null; beat?: Int32Array | null } | null;
-/** Milliseconds between a contained worker's heartbeats (its pool terminates it once they stop: sim/fuzz-workers.ts). */
-const BEAT_MS = 100;
 // A worker of the matrix is started with no target (target null): it answers matrix tasks only.
 if (port !== null && data !== null && typeof data === 'object' && data.mark === FUZZ_WORKER_MARK && typeof data.target === 'object') {
   const description = data.target ?? null;
   const beat = data.beat ?? null;
-  // From the start: loading the user's module is watched too.
-  if (beat !== null) every(BEAT_MS, () => Atomics.add(beat, 0, 1));
+  // Contained: its pool terminates it once the beats stop (sim/fuzz-workers.ts); loading the user's module is watched too.
+  if (beat !== null) startBeating(() => Atomics.add(beat, 0, 1));
   const reply = (message: WorkerReply): void => port.postMessage(message);
   const failed = (error: unknown): void => reply({ kind: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   const runner = matrixRunner();

@@ -17,6 +17,7 @@ import { CONTROL, LANE_RUN_CELLS, type LaneOutcome, searchLane } from './fuzz-se
 import { workerDescriptionOf } from '../targets/resolve-target.ts';
 import { type PoolWorker as PoolWorkerOf, askPoolWorker, closePoolWorkers, startPoolWorker } from './worker-thread.ts';
 import { every, realNowMs } from '../targets/module/clock.ts';
+import { beatWatch, blockedAfterMs } from '../targets/module/heartbeat.ts';
 import { STORE_CALL_TIMEOUT_MS } from '../targets/module/module.target.ts';
 
 type PoolWorker = PoolWorkerOf<WorkerReply>;
@@ -44,7 +45,7 @@ export class ContainedFailure extends Error {
  * blocked it (a busy loop, a synchronous wait): longer than any store call may take (the module target's call
  * timeout), so a slow call is never taken for one. Real time: the one thing a blocked thread cannot count itself.
  */
-export const BLOCKED_MS = STORE_CALL_TIMEOUT_MS + 2_000;
+export const BLOCKED_MS = blockedAfterMs(STORE_CALL_TIMEOUT_MS);
 /** How often this thread reads the contained workers' heartbeats. */
 const WATCH_MS = 250;
 
@@ -73,7 +74,7 @@ export async function workerPoolExecutor(target: Target, count: number, options:
   const pool: PoolWorker[] = beats.map((beat) =>
     startPoolWorker<WorkerReply>('fuzz-worker', { mark: 'resumecheck-fuzz-worker', target: description, beat }, 'fuzz worker'),
   );
-  const stopWatch = contained ? watchHeartbeats(pool, beats as Int32Array[]) : () => {};
+  const stopWatch = contained ? watchHeartbeats(pool, beats) : () => {};
   const idle: ShrinkSlot[] = [...(contained ? [] : [{ kind: 'here' } as const]), ...pool.map((entry): ShrinkSlot => ({ kind: 'worker', entry }))];
   /** Asks a worker; contained, its going down is the verdict, naming what it was doing (`what`). */
   const askContained = async <T>(control: Int32Array, what: (control: Int32Array) => string, asked: () => Promise<T>): Promise<T> => {
@@ -155,23 +156,15 @@ export async function workerPoolExecutor(target: Target, count: number, options:
 }
 
 /**
- * Watches contained workers' heartbeats: a worker whose count has not moved for {@link BLOCKED_MS} is terminated, and
- * the request it was answering fails as blocked. Returns the stop.
+ * Watches contained workers' heartbeats: a worker whose count has not moved for {@link BLOCKED_MS} (once it has beaten;
+ * the startup bound before) is terminated, and the request it was answering fails as blocked. Returns the stop.
  */
-function watchHeartbeats(pool: readonly PoolWorker[], beats: readonly Int32Array[]): () => void {
-  const seen = beats.map((beat) => ({ count: Atomics.load(beat, 0), at: realNowMs() }));
+function watchHeartbeats(pool: readonly PoolWorker[], beats: readonly (Int32Array | null)[]): () => void {
+  const watches = beats.map((beat) => beatWatch(() => Atomics.load(beat!, 0), BLOCKED_MS));
   return every(WATCH_MS, () => {
     const now = realNowMs();
     pool.forEach((entry, index) => {
-      if (entry.dead !== null) return;
-      const count = Atomics.load(beats[index]!, 0);
-      const last = seen[index]!;
-      if (count !== last.count) {
-        last.count = count;
-        last.at = now;
-        return;
-      }
-      if (now - last.at <= BLOCKED_MS) return;
+      if (!watches[index]!.stalled(now) || entry.dead !== null) return;
       const blocked = new BlockedWorker(`it blocked the thread for over ${BLOCKED_MS} ms (a busy loop or a synchronous wait)`);
       entry.dead = blocked;
       entry.failure?.(blocked);
