@@ -157,7 +157,7 @@ async function main(): Promise<void> {
       const trace = await recordTrace(target, config, minimum.witness, null);
       process.stdout.write(`\n== ${target.name} / ${minimum.property}: ${minimum.length ?? `[${minimum.lowerBound}..${minimum.upperBound}]`} ${JSON.stringify(minimum.witness)}\n`);
       process.stdout.write(`   verdict: ${JSON.stringify(trace.verdict)}\n`);
-      for (const line of renderSteps(trace.steps)) process.stdout.write(`${line}\n`);
+      for (const line of renderSteps(trace.steps, trace.level ?? null)) process.stdout.write(`${line}\n`);
     }
     if (values.json !== undefined) writeFileSync(values.json, `${JSON.stringify({ config, options, derived }, null, 2)}\n`);
   }

@@ -2,6 +2,7 @@
 // so the run ends there, the contract phase ends after it, and its shrink waits a bounded number of timeouts. Counts
 // (timeouts waited, candidate runs), not wall-clock time: a store whose calls never settle makes them exact.
 
+import { traceLines } from '../sim/levels/vocabulary.ts';
 import { describe, expect, it } from 'vitest';
 import { main } from '../cli/main.ts';
 import { moduleSource } from '../targets/module/module.target.ts';
@@ -34,7 +35,7 @@ describe('a hung call costs one timeout, seed 1', () => {
       expect(outcome.timeoutsWaited).toBeLessThanOrEqual(1 + evaluations);
       expect(finding!.trace.shrink!.shrunkLength).toBeLessThanOrEqual(finding!.trace.shrink!.originalLength);
       // The trace ends at the wait that ran out, and says so.
-      expect(finding!.trace.steps.flatMap((step) => step.notes).filter((line) => /nothing settled within the call timeout \(20 ms\): the run ends here/.test(line))).toHaveLength(1);
+      expect(traceLines(finding!.trace.steps, 'store').flatMap((step) => step.notes).filter((line) => /nothing settled within the call timeout \(20 ms\): the run ends here/.test(line))).toHaveLength(1);
     });
   }
 

@@ -39,7 +39,7 @@ export const CHECK_STORE_USAGE =
 
 function stepsOf(violation: StoreViolation): string[] {
   if (violation.actions !== null) return violation.actions.map((action, index) => `${String(index + 1).padStart(3)}. ${action}`);
-  return violation.trace === null ? [] : renderSteps(violation.trace.steps);
+  return violation.trace === null ? [] : renderSteps(violation.trace.steps, 'store');
 }
 
 function describeStore(ref: StoreModuleRef, shared: boolean): string {
@@ -185,7 +185,7 @@ async function replay(file: string, ref: StoreModuleRef | null, allowed: boolean
   io.out(`  happened:  ${got.explanation}`);
   if (got.property === 'session-isolation' && named.shared) io.out(`  note:      ${SHARED_ISOLATION_NOTE}`);
   io.out('');
-  for (const line of renderSteps(result.steps)) io.out(`  ${line}`);
+  for (const line of renderSteps(result.steps, 'store')) io.out(`  ${line}`);
   return 1;
 }
 

@@ -35,6 +35,8 @@ export interface OptionSpec {
 export interface PositionalSpec {
   readonly name: string;
   readonly help: string;
+  /** The last positional only: it takes every argument left (`PATH...`). */
+  readonly repeated?: boolean;
 }
 
 /** The arguments of a command once parsed and checked: known options, each at most once, and the positionals. */

@@ -285,6 +285,18 @@ export const COMMANDS: readonly CommandSpec[] = [
     load: async () => (await import('./render.ts')).runRender,
   },
   {
+    name: 'migrate-traces',
+    summary: 'rewrite traces of format version 1 (steps as printed lines) as version 2 (steps as records), by replaying them',
+    usage: ['PATH...'],
+    positionals: [{ name: 'PATH', help: 'a trace file, or a directory: every trace under it', repeated: true }],
+    options: {},
+    notes: [
+      'A rewrite is kept only when the replay reads exactly as the recorded lines and gives the recorded verdict. A trace whose target runs a command or a module it names (serve:, module:), or reaches a server (url:), is left as it is: a trace is data, never a command. Version 1 traces still replay and render, their steps as the lines they were.',
+    ],
+    exitCodes: 'Exit codes: 0 every version-1 trace rewritten or left for its target, 1 a replay read otherwise (that trace left as it was), 2 bad input.',
+    load: async () => (await import('./migrate-traces.command.ts')).runMigrateTraces,
+  },
+  {
     name: 'shrink',
     summary: 'minimise a trace or a hand-written scenario while the same property still fails; the result goes beside it',
     usage: ['FILE [--target T] [--seed S] [--allow-trace-command]'],

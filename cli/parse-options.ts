@@ -74,7 +74,7 @@ export function parseCommandArgs(command: CommandSpec, args: readonly string[]):
     if (first !== undefined) throw new UsageError(`--${token.name} is given twice (${first}, then ${shown}); give it once`);
     given.set(token.name, shown);
   }
-  if (parsed.positionals.length > command.positionals.length) {
+  if (parsed.positionals.length > command.positionals.length && command.positionals.at(-1)?.repeated !== true) {
     const extra = parsed.positionals[command.positionals.length]!;
     throw new UsageError(`unexpected argument ${JSON.stringify(extra)}; usage: resumecheck ${command.name} ${command.usage[0] ?? ''}`.trimEnd());
   }

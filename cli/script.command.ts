@@ -52,7 +52,7 @@ export async function runScript({ values, positionals }: ParsedArgs, io: Io): Pr
   if (trace.verdict === null) {
     if (values.json === true) io.out(JSON.stringify(jsonEnvelope('script', { file, target: target.name, seed }, sharedWallMs() - startedMs, { file, target: target.name, steps: trace.choices.length, violation: null })));
     else {
-      for (const line of renderSteps(trace.steps)) io.out(line);
+      for (const line of renderSteps(trace.steps, trace.level ?? null)) io.out(line);
       io.out(`✓ ${file}: no violation on ${target.name} (${trace.choices.length} steps and the liveness phase)`);
     }
     return 0;

@@ -3,6 +3,7 @@
 // writes the result next to it: a trace `X.json` gives `X.shrunk.json`, a scenario `X.txt` gives the scenario
 // `X.shrunk.txt`, one action a line.
 
+import { faultActions } from '../sim/levels/vocabulary.ts';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { PropertyName } from '../properties/names.ts';
@@ -69,7 +70,7 @@ export function shrunkPath(file: string, kind: Input['kind']): string {
 
 /** A trace's fault-phase actions as a scenario file (the liveness phase is the simulator's own). */
 export function scenarioText(trace: Trace, from: string): string {
-  const actions = trace.steps.filter((step) => step.phase === 'faults').map((step) => step.action);
+  const actions = faultActions(trace.steps, trace.level);
   const header = [
     `# shrunk by resumecheck shrink from ${from}: ${trace.shrink?.originalLength ?? actions.length} to ${actions.length} steps`,
     `# violates ${trace.verdict?.property ?? 'nothing'} on ${trace.target} (seed ${trace.config.seed}); the liveness phase follows the last step`,

@@ -25,7 +25,7 @@ describe('a check-store contract trace in the format from before the store level
   it('is read as a store-level trace of its module', () => {
     const trace = parseTrace(readFileSync(OLD_FORMAT, 'utf8'), OLD_FORMAT);
     expect(trace).toMatchObject({ format: 'resumecheck-trace', level: 'store', target: EXAMPLE, properties: ['session-isolation'] });
-    expect(trace.steps.at(-1)).toMatchObject({ phase: 'liveness', action: 'every held send returns and every call is awaited (end of run)' });
+    expect(trace.steps.at(-1)).toMatchObject({ phase: 'liveness', action: { kind: 'text', text: 'every held send returns and every call is awaited (end of run)' } });
   });
 
   it('replays to its verdict on the store level, and on another store to what that one does', async () => {

@@ -2,6 +2,7 @@
 // (a planted target, or a tiny misbehaving server built here on the server kit), at a known step, and the same
 // script on the reference, where every property holds.
 
+import { traceLines } from '../sim/levels/vocabulary.ts';
 import { describe, expect, it } from 'vitest';
 import { freshLiteral, parseEventId } from '../core/index.ts';
 import { MODERN_REVISION, type ProtocolChoice, type Revision, resolveConfig } from '../sim/config.ts';
@@ -613,7 +614,7 @@ describe(`hand-made counterexamples, one or more per property (seed ${SEED})`, (
     const script = ['client 1 probes the endpoint with a GET (2026-07-28)', 'client 1 probes the endpoint with a DELETE (2026-07-28)'];
     const result = await runScript(builtIn('reference-modern'), script);
     expect(result.violation).toBeNull();
-    expect(result.trace!.slice(0, 2).map((step) => step.notes.find((note) => note.includes('→')))).toEqual(['  → 405', '  → 405']);
+    expect(traceLines(result.trace).slice(0, 2).map((step) => step.notes.find((note) => note.includes('→')))).toEqual(['  → 405', '  → 405']);
   });
 
   for (const testCase of CASES) {
@@ -624,7 +625,7 @@ describe(`hand-made counterexamples, one or more per property (seed ${SEED})`, (
       // A liveness violation is found after the whole script; a safety violation during its last step.
       expect(result.steps).toBe(testCase.script.length);
       // The recorded trace reads back as the script (each entry is the whole action or a prefix of it).
-      const actions = result.trace!.filter((step) => step.phase === 'faults').map((step) => step.action);
+      const actions = traceLines(result.trace).filter((step) => step.phase === 'faults').map((step) => step.action);
       expect(actions.map((action, index) => action.startsWith(testCase.script[index]!))).toEqual(testCase.script.map(() => true));
     });
 

@@ -5,6 +5,8 @@ import { MODEL, accepts, step } from '../model/index.ts';
 import type { HttpRequest, HttpResponse, JsonRpcMessage, ToolName } from '../targets/target.ts';
 import { TOOL_NAMES } from '../targets/target.ts';
 import { ACTION_KINDS, type ActionKind, MODERN_REVISION, hasPolling } from './config.ts';
+import type { StepRecord } from './levels/records.ts';
+import { SERVER_VOCABULARY } from './levels/server-records.ts';
 import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, modernCallRequest, standaloneNotification } from './tools.ts';
 import {
   type ConnectionPurpose,
@@ -227,7 +229,8 @@ function enumerateNodeFaults(world: World, list: ActionList): void {
 }
 
 /** The variants of a proxied modern call: which legacy headers the proxy attaches. */
-const PROXIED = ['its Mcp-Session-Id', 'its Mcp-Session-Id and latest Last-Event-ID', 'its latest Last-Event-ID'] as const;
+/** What a proxy attaches to a proxied 2026-07-28 call, by variant (the vocabulary, server-records.ts, words each). */
+const PROXIED = ['session', 'session and cursor', 'cursor'] as const;
 /** The variant in which a modern client's own stale cursor (from a server that sent event IDs) is attached. */
 const PROXIED_OWN_CURSOR = 3;
 
@@ -400,7 +403,7 @@ function resumeRequest(world: World, client: SimClient, view: StreamView | null,
     kExpected:
       cursor === null || (view !== null && view.call === null && cursor.k === 0) ? null : Math.max(cursor.k, view === null || view.call === null ? 0 : view.kLast) + 1,
   });
-  if (world.notes !== null) world.notes.push(`GET #${connection.index} Last-Event-ID: ${lastEventId}`);
+  if (world.notes !== null) world.notes.push({ kind: 'request', form: 'resume', method: 'GET', connection: connection.index, client: client.index + 1, session: client.session!.id, lastEventId });
   return handleOp({ method: 'GET', connection: connection.index, sessionId: client.session!.id, lastEventId });
 }
 
@@ -417,8 +420,8 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
       if (client.habit === 'restart') client.requestIdNext = 1;
       const requestId = client.requestIdNext++;
       const connection = openConnection(world, client, 'initialize', { session: null, view: -1, cursor: null, lastEventId: null, kExpected: null });
-      const revision = world.config.protocol === undefined ? '' : `, ${client.revision}`;
-      if (world.notes !== null) world.notes.push(`POST #${connection.index} initialize (request ${requestId}${revision})`);
+      const revision = world.config.protocol === undefined ? {} : { revision: client.revision };
+      if (world.notes !== null) world.notes.push({ kind: 'request', form: 'initialize', method: 'POST', connection: connection.index, client: client.index + 1, requestId, ...revision });
       return handleOp({ method: 'POST', connection: connection.index, sessionId: null, lastEventId: null, body: initializeRequest(requestId, client.revision) });
     }
     case 'call':
@@ -433,7 +436,7 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
       call.view = view.index;
       const lastEventId = kind === K.callStale ? client.cursorLatest!.eventId : null;
       const connection = openConnection(world, client, 'call', { session, view: view.index, cursor: null, lastEventId, kExpected: 1 });
-      if (world.notes !== null) world.notes.push(`POST #${connection.index} tools/call ${tool} as ${id} (request ${requestId})${lastEventId === null ? '' : ` with a stale Last-Event-ID: ${lastEventId}`}`);
+      if (world.notes !== null) world.notes.push({ kind: 'request', form: 'call', method: 'POST', connection: connection.index, client: client.index + 1, session: session.id, call: id, tool, requestId, ...(lastEventId === null ? {} : { lastEventId }) });
       return handleOp({ method: 'POST', connection: connection.index, sessionId: session.id, lastEventId, body: call.body });
     }
     case 'cut': {
@@ -471,7 +474,7 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
       const client = world.clients[a]!;
       const view = createView(world, client, client.session!, null);
       const connection = openConnection(world, client, 'standalone', { session: client.session, view: view.index, cursor: null, lastEventId: null, kExpected: null });
-      if (world.notes !== null) world.notes.push(`GET #${connection.index} (standalone stream)`);
+      if (world.notes !== null) world.notes.push({ kind: 'request', form: 'standalone', method: 'GET', connection: connection.index, client: client.index + 1, session: client.session!.id });
       return handleOp({ method: 'GET', connection: connection.index, sessionId: client.session!.id, lastEventId: null });
     }
     case 'resend': {
@@ -480,19 +483,19 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
       // A re-send may join the call's stream from its start (the reference) or start a new execution (the SDK):
       // which position comes first is the server's choice, so none is expected.
       const connection = openConnection(world, client, 'resend', { session: call.session, view: call.view, cursor: null, lastEventId: null, kExpected: null });
-      if (world.notes !== null) world.notes.push(`POST #${connection.index} re-sends ${call.id}'s tools/call (request ${call.requestId})`);
+      if (world.notes !== null) world.notes.push({ kind: 'request', form: 'resend', method: 'POST', connection: connection.index, client: client.index + 1, session: call.session.id, call: call.id, requestId: call.requestId });
       return handleOp({ method: 'POST', connection: connection.index, sessionId: call.session.id, lastEventId: null, body: call.body });
     }
     case 'delete': {
       const client = world.clients[a]!;
       const connection = openConnection(world, client, 'delete', { session: client.session, view: -1, cursor: null, lastEventId: null, kExpected: null });
-      if (world.notes !== null) world.notes.push(`DELETE #${connection.index}`);
+      if (world.notes !== null) world.notes.push({ kind: 'request', form: 'delete', method: 'DELETE', connection: connection.index, client: client.index + 1, session: client.session!.id });
       return handleOp({ method: 'DELETE', connection: connection.index, sessionId: client.session!.id });
     }
     case 'headerless': {
       const client = world.clients[a]!;
       const connection = openConnection(world, client, 'headerless', { session: null, view: -1, cursor: null, lastEventId: null, kExpected: null });
-      if (world.notes !== null) world.notes.push(`GET #${connection.index} without Mcp-Session-Id`);
+      if (world.notes !== null) world.notes.push({ kind: 'request', form: 'headerless', method: 'GET', connection: connection.index, client: client.index + 1, session: null });
       return handleOp({ method: 'GET', connection: connection.index, sessionId: null, lastEventId: null });
     }
     case 'advance':
@@ -533,7 +536,7 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
       const client = world.clients[call.client]!;
       call.echoesPending -= 1;
       const connection = openConnection(world, client, 'resend', { session: call.session, view: call.view, cursor: null, lastEventId: null, kExpected: null });
-      if (world.notes !== null) world.notes.push(`POST #${connection.index} sends ${call.id}'s echoed tools/call again (request ${call.requestId})`);
+      if (world.notes !== null) world.notes.push({ kind: 'request', form: 'resendEchoed', method: 'POST', connection: connection.index, client: client.index + 1, session: call.session.id, call: call.id, requestId: call.requestId });
       return handleOp({ method: 'POST', connection: connection.index, sessionId: call.session.id, lastEventId: null, body: call.body });
     }
     case 'reissueLegacy': {
@@ -553,8 +556,8 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
       call.view = view.index;
       const connection = openConnection(world, client, 'call', { session, view: view.index, cursor: null, lastEventId: null, kExpected: 1 });
       if (world.notes !== null) {
-        const why = sessionLost === null ? 'its stream ended in a reset' : `session ${sessionLost.id} was lost`;
-        world.notes.push(`POST #${connection.index} tools/call ${call.tool} as ${call.id} again (request ${call.requestId}; ${why} under request ${requestLost})`);
+        const base = { kind: 'request', form: 'reissueLegacy', method: 'POST', connection: connection.index, client: client.index + 1, session: session.id };
+        world.notes.push({ ...base, call: call.id, tool: call.tool, requestId: call.requestId, sessionLost: sessionLost === null ? null : sessionLost.id, requestLost });
       }
       return handleOp({ method: 'POST', connection: connection.index, sessionId: session.id, lastEventId: null, body: call.body });
     }
@@ -569,7 +572,7 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
       if (isModernClient(client)) return collideModern(world, client, call, b);
       if (b === 0) {
         const connection = openConnection(world, client, 'resend', { session: call.session, view: call.view, cursor: null, lastEventId: null, kExpected: null });
-        if (world.notes !== null) world.notes.push(`POST #${connection.index} re-sends ${call.id}'s tools/call (request ${call.requestId}) while it is in flight`);
+        if (world.notes !== null) world.notes.push({ kind: 'request', form: 'resendInFlight', method: 'POST', connection: connection.index, client: client.index + 1, session: call.session.id, call: call.id, requestId: call.requestId });
         return handleOp({ method: 'POST', connection: connection.index, sessionId: call.session.id, lastEventId: null, body: call.body });
       }
       // Other content under the same request id: a call of its own (so its execution would be seen), with no stream
@@ -578,7 +581,7 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
       const reuse = newCall(world, client, call.session, call.requestId, tool, call, callRequest);
       const { id } = reuse;
       const connection = openConnection(world, client, 'reuse', { session: call.session, view: -1, cursor: null, lastEventId: null, kExpected: null });
-      if (world.notes !== null) world.notes.push(`POST #${connection.index} tools/call ${tool} as ${id} (request ${call.requestId}, still in flight for ${call.id})`);
+      if (world.notes !== null) world.notes.push({ kind: 'request', form: 'reuse', method: 'POST', connection: connection.index, client: client.index + 1, session: call.session.id, call: id, tool, requestId: call.requestId, inFlightFor: call.id });
       return handleOp({ method: 'POST', connection: connection.index, sessionId: call.session.id, lastEventId: null, body: reuse.body });
     }
     case 'loseTail': {
@@ -612,13 +615,13 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
       const view = createView(world, client, call.session, call);
       call.view = view.index;
       const connection = openConnection(world, client, 'call', { session: null, view: view.index, cursor: null, lastEventId: null, kExpected: 1 });
-      if (world.notes !== null) world.notes.push(`POST #${connection.index} tools/call ${call.tool} as ${call.id} again (request ${call.requestId}; request ${requestLost} was lost)`);
+      if (world.notes !== null) world.notes.push({ kind: 'request', form: 'reissue', method: 'POST', connection: connection.index, client: client.index + 1, session: null, call: call.id, tool: call.tool, requestId: call.requestId, requestLost, revision: MODERN_REVISION });
       return handleOp({ method: 'POST', connection: connection.index, sessionId: null, lastEventId: null, body: call.body, protocolVersion: MODERN_REVISION });
     }
     case 'probeModern': {
       const client = world.clients[a]!;
       const connection = openConnection(world, client, 'probe', { session: null, view: -1, cursor: null, lastEventId: null, kExpected: null });
-      if (world.notes !== null) world.notes.push(`${b === 0 ? 'GET' : 'DELETE'} #${connection.index} (${MODERN_REVISION}, no Mcp-Session-Id)`);
+      if (world.notes !== null) world.notes.push({ kind: 'request', form: 'probe', method: b === 0 ? 'GET' : 'DELETE', connection: connection.index, client: client.index + 1, session: null, revision: MODERN_REVISION });
       return handleOp(
         b === 0
           ? { method: 'GET', connection: connection.index, sessionId: null, lastEventId: null, protocolVersion: MODERN_REVISION }
@@ -659,8 +662,8 @@ function callModern(world: World, client: SimClient, tool: ToolName, proxied: { 
   const lastEventId = proxied !== null && proxied.variant >= 1 ? proxied.other.cursorLatest!.eventId : null;
   const connection = openConnection(world, client, 'call', { session: headerSession, view: view.index, cursor: null, lastEventId, kExpected: 1 });
   if (world.notes !== null) {
-    const headers = `${headerSession === null ? '' : ` with Mcp-Session-Id: ${headerSession.id}`}${lastEventId === null ? '' : ` with Last-Event-ID: ${lastEventId}`}`;
-    world.notes.push(`POST #${connection.index} tools/call ${tool} as ${id} (request ${requestId}, ${MODERN_REVISION})${headers}`);
+    const base = { kind: 'request', form: 'callModern', method: 'POST', connection: connection.index, client: client.index + 1, session: headerSession === null ? null : headerSession.id };
+    world.notes.push({ ...base, call: id, tool, requestId, revision: MODERN_REVISION, ...(lastEventId === null ? {} : { lastEventId }) });
   }
   return handleOp({ method: 'POST', connection: connection.index, sessionId: headerSession === null ? null : headerSession.id, lastEventId, body: call.body, protocolVersion: MODERN_REVISION });
 }
@@ -671,15 +674,15 @@ function callModern(world: World, client: SimClient, tool: ToolName, proxied: { 
  */
 function collideModern(world: World, client: SimClient, call: SimCall, b: number): Op {
   let body = call.body;
-  let what = `re-sends ${call.id}'s tools/call`;
+  let what: { form: 'resendModern' | 'reuseModern'; call: string; tool?: ToolName } = { form: 'resendModern', call: call.id };
   if (b === 1) {
     const tool = otherTool(call.tool);
     const reuse = newCall(world, client, call.session, call.requestId, tool, call, modernCallRequest);
     body = reuse.body;
-    what = `tools/call ${tool} as ${reuse.id}`;
+    what = { form: 'reuseModern', call: reuse.id, tool };
   }
   const connection = openConnection(world, client, 'reuse', { session: null, view: -1, cursor: null, lastEventId: null, kExpected: null });
-  if (world.notes !== null) world.notes.push(`POST #${connection.index} ${what} (request ${call.requestId}, ${MODERN_REVISION}, still in flight for ${call.id})`);
+  if (world.notes !== null) world.notes.push({ kind: 'request', method: 'POST', connection: connection.index, client: client.index + 1, session: null, ...what, requestId: call.requestId, revision: MODERN_REVISION, inFlightFor: call.id });
   return handleOp({ method: 'POST', connection: connection.index, sessionId: null, lastEventId: null, body, protocolVersion: MODERN_REVISION });
 }
 
@@ -771,7 +774,10 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
   connection.node = response.node ?? 0;
   connection.sessionIdAnswered = response.sessionId;
   changeConnection(world, connection, response.streaming ? CONN.event.stream : CONN.event.answer);
-  if (world.notes !== null) world.notes.push(`  → ${response.status}${response.streaming ? ' SSE' : ''}${response.sessionId !== null && connection.purpose === 'initialize' ? ` Mcp-Session-Id: ${response.sessionId}` : ''}${response.node === undefined ? '' : ` (node ${response.node + 1})`}`);
+  if (world.notes !== null) {
+    const minted = response.sessionId !== null && connection.purpose === 'initialize' ? { session: response.sessionId } : {};
+    world.notes.push({ kind: 'response', connection: connection.index, client: connection.client + 1, status: response.status, sse: response.streaming, ...minted, ...(response.node === undefined ? {} : { node: response.node + 1 }) });
+  }
   observeResponse(connection);
   if (response.status === 404) onNotFound(world, connection);
   const client = world.clients[connection.client]!;
@@ -849,117 +855,97 @@ export function followUp(world: World, op: Op): Op | null {
   // A client that initialized says so, as the protocol asks, before anything else.
   if (connection.purpose !== 'initialize' || client.session === null || client.state !== C.state.live) return null;
   const follow = openConnection(world, client, 'initialized', { session: client.session, view: -1, cursor: null, lastEventId: null, kExpected: null });
-  if (world.notes !== null) world.notes.push(`POST #${follow.index} notifications/initialized`);
+  if (world.notes !== null) world.notes.push({ kind: 'request', form: 'initialized', method: 'POST', connection: follow.index, client: client.index + 1, session: client.session.id });
   return stamp(world, handleOp({ method: 'POST', connection: follow.index, sessionId: client.session.id, lastEventId: null, body: INITIALIZED_NOTIFICATION }, 1));
 }
 
-/** Names an action for traces and scripts, from the world before it runs. */
+/** Names an action for traces and scripts, from the world before it runs: its record, read through the vocabulary. */
 export function describeAction(world: World, kind: number, a: number, b: number): string {
-  const client = (index: number) => `client ${index + 1}`;
-  switch (ACTION_KINDS[kind]) {
+  return SERVER_VOCABULARY.text(actionRecord(world, kind, a, b));
+}
+
+/**
+ * An action as its trace records it, from the world before it runs: its kind (an ACTION_KINDS name) and what it acts
+ * on, by the names a person reads (client 1, connection #3, call c2).
+ */
+export function actionRecord(world: World, kind: number, a: number, b: number): StepRecord {
+  const name = ACTION_KINDS[kind] ?? String(kind);
+  const client = (index: number) => index + 1;
+  switch (name) {
     case 'initialize':
-      return `${client(a)} initializes`;
+    case 'resumePreRestart':
+    case 'resumeForged':
+    case 'resumeMalformed':
+    case 'openStandalone':
+    case 'delete':
+    case 'headerless':
+    case 'notify':
+    case 'expire':
+      return { kind: name, client: client(a) };
     case 'call':
-      return `${client(a)} calls ${TOOL_NAMES[b]}`;
+    case 'callModern':
+      return { kind: name, client: client(a), tool: TOOL_NAMES[b]!, ...(name === 'callModern' ? { revision: MODERN_REVISION } : {}) };
     case 'callStale':
-      return `${client(a)} calls ${TOOL_NAMES[b]}; a proxy attaches the stale Last-Event-ID ${world.clients[a]!.cursorLatest?.eventId}`;
+      return { kind: name, client: client(a), tool: TOOL_NAMES[b]!, lastEventId: world.clients[a]!.cursorLatest?.eventId ?? null };
     case 'cut':
-      return `the network cuts connection #${a} (${client(world.connections[a]!.client)})`;
+    case 'serverClose':
+      return { kind: name, connection: a, client: client(world.connections[a]!.client) };
+    case 'loseTail':
+      return { kind: name, connection: a, client: client(world.connections[a]!.client), frames: b };
     case 'resumeLatest':
     case 'resumeEarlier':
-    case 'resumeCompleted': {
+    case 'resumeCompleted':
+    case 'resumeSuperseded': {
       const view = world.views[a]!;
-      const which = kind === K.resumeLatest ? 'its latest cursor' : kind === K.resumeEarlier ? 'an earlier cursor' : 'a cursor before the result';
-      return `${client(view.client)} resumes ${view.call === null ? 'its standalone stream' : `the stream of ${view.call.id}`} with ${which}`;
+      return { kind: name, client: client(view.client), call: view.call === null ? null : view.call.id };
     }
-    case 'resumeForeign':
-      return `${client(a)} resumes with ${client(b)}'s cursor (a proxy mixes sessions up)`;
-    case 'resumePreRestart':
-      return `${client(a)} resumes with a cursor from before the restart`;
-    case 'resumeForged':
-      return `${client(a)} resumes with a forged cursor`;
-    case 'resumeMalformed':
-      return `${client(a)} resumes with a malformed cursor`;
-    case 'openStandalone':
-      return `${client(a)} opens a standalone GET stream`;
-    case 'resend': {
-      const call = world.calls[a]!;
-      return `a proxy re-sends ${call.id} (${call.tool}, request ${call.requestId}) of ${client(call.client)}`;
-    }
-    case 'delete':
-      return `${client(a)} deletes its session`;
-    case 'headerless':
-      return `a proxy sends ${client(a)}'s GET without Mcp-Session-Id`;
-    case 'advance': {
-      const execution = world.executions[a]!;
-      return `the server advances ${execution.callId} (${execution.tool}, execution ${a + 1})`;
-    }
-    case 'notify':
-      return `the server notifies ${client(a)} on its standalone stream`;
-    case 'serverClose':
-      return `the server closes connection #${a} asking ${client(world.connections[a]!.client)} to poll back`;
-    case 'restart':
-      return `the server restarts (epoch ${world.epoch + 1})`;
-    case 'expire':
-      return `the server expires ${client(a)}'s session`;
     case 'resumeAttached': {
       const view = world.views[a]!;
-      const stream = view.call === null ? 'its standalone stream' : `the stream of ${view.call.id}`;
-      return `${client(view.client)} resumes ${stream} with ${b === 0 ? 'its latest cursor' : 'an earlier cursor'} while connection #${view.connection} still carries it`;
+      return { kind: name, client: client(view.client), call: view.call === null ? null : view.call.id, cursor: b === 0 ? 'latest' : 'earlier', connection: view.connection };
     }
     case 'resumeTerminal': {
       const view = world.views[a]!;
-      return `${client(view.client)} resumes the stream of ${view.call!.id} with its result's event ID`;
+      return { kind: name, client: client(view.client), call: view.call!.id };
+    }
+    case 'resumeForeign':
+      return { kind: name, client: client(a), other: client(b) };
+    case 'resend':
+    case 'resendEchoed': {
+      const call = world.calls[a]!;
+      return { kind: name, client: client(call.client), call: call.id, tool: call.tool, requestId: call.requestId };
     }
     case 'resendInFlight': {
       const call = world.calls[a]!;
-      if (isModernClient(world.clients[call.client]!)) {
-        return b === 0
-          ? `a proxy re-sends ${call.id} (${call.tool}, request ${call.requestId}) of ${client(call.client)} while it is in flight`
-          : `${client(call.client)} reuses request ${call.requestId} of ${call.id}, still in flight, for a call of ${otherTool(call.tool)}`;
-      }
-      return b === 0
-        ? `a proxy re-sends ${call.id} (${call.tool}, request ${call.requestId}) of ${client(call.client)} while it is in flight`
-        : `${client(call.client)} reuses request ${call.requestId} of ${call.id}, still in flight, for a call of ${otherTool(call.tool)}`;
-    }
-    case 'loseTail':
-      return `the network loses the next ${b === 1 ? 'frame' : `${b} frames`} on connection #${a} (${client(world.connections[a]!.client)}), then breaks it`;
-    case 'crashNode':
-      return `node ${a + 1} crashes`;
-    case 'restartNode':
-      return `node ${a + 1} boots again`;
-    case 'catchUp':
-      return 'the shared store catches up: every write reaches every node';
-    case 'callModern':
-      return `${client(a)} calls ${TOOL_NAMES[b]} (${MODERN_REVISION})`;
-    case 'callProxied': {
-      const { tool, variant, other } = decodeProxied(b);
-      if (variant === PROXIED_OWN_CURSOR) return `${client(a)} calls ${TOOL_NAMES[tool]} (${MODERN_REVISION}); a proxy attaches its own stale Last-Event-ID`;
-      return `${client(a)} calls ${TOOL_NAMES[tool]} (${MODERN_REVISION}); a proxy attaches ${client(other)}'s ${PROXIED[variant]!.slice('its '.length)}`;
+      return { kind: name, client: client(call.client), call: call.id, tool: call.tool, requestId: call.requestId, reuse: b !== 0, otherTool: otherTool(call.tool) };
     }
     case 'reissue': {
       const call = world.calls[a]!;
-      return `${client(call.client)} re-issues ${call.id} (${call.tool}) under a new request ID: its exchange broke before the result`;
-    }
-    case 'probeModern':
-      return `${client(a)} probes the endpoint with a ${b === 0 ? 'GET' : 'DELETE'} (${MODERN_REVISION})`;
-    case 'resendEchoed': {
-      const call = world.calls[a]!;
-      return `${client(call.client)} takes the echoed tools/call of ${call.id} (${call.tool}, request ${call.requestId}) for a request and sends it again`;
+      return { kind: name, client: client(call.client), call: call.id, tool: call.tool };
     }
     case 'reissueLegacy': {
       const call = world.calls[a]!;
-      const session = world.clients[call.client]!.session;
-      const after = call.session === session ? 'after a reset' : 'in its new session, after a 404';
-      return `${client(call.client)} re-issues ${call.id} (${call.tool}) under a new request ID ${after}`;
+      return { kind: name, client: client(call.client), call: call.id, tool: call.tool, newSession: call.session !== world.clients[call.client]!.session };
     }
+    case 'advance':
     case 'abortTool': {
       const execution = world.executions[a]!;
-      return `the server's tool ${execution.tool} of ${execution.callId} fails mid-stream without an answer (execution ${a + 1})`;
+      return { kind: name, call: execution.callId, tool: execution.tool, execution: a + 1 };
     }
-    case 'resumeSuperseded':
-      return `${client(world.views[a]!.client)} resumes its superseded standalone stream with that stream's latest cursor`;
+    case 'restart':
+      return { kind: name, epoch: world.epoch + 1 };
+    case 'crashNode':
+    case 'restartNode':
+      return { kind: name, node: a + 1 };
+    case 'catchUp':
+      return { kind: name };
+    case 'callProxied': {
+      const { tool, variant, other } = decodeProxied(b);
+      const attaches = variant === PROXIED_OWN_CURSOR ? 'own cursor' : PROXIED[variant]!;
+      return { kind: name, client: client(a), tool: TOOL_NAMES[tool]!, revision: MODERN_REVISION, attaches, ...(variant === PROXIED_OWN_CURSOR ? {} : { other: client(other) }) };
+    }
+    case 'probeModern':
+      return { kind: name, client: client(a), method: b === 0 ? 'GET' : 'DELETE', revision: MODERN_REVISION };
     default:
-      return `unknown action ${kind}`;
+      return { kind: name };
   }
 }

@@ -13,6 +13,8 @@ import { sequenceChoices } from './choices.ts';
 import type { SimConfig } from './config.ts';
 import { runSimulation } from './engine.ts';
 import type { Violation } from './world.ts';
+import { levelOf } from './levels/level.ts';
+import { faultActions } from './levels/vocabulary.ts';
 
 /** What replaying a counterexample with some components replaced gave. */
 export type ReplacementOutcome =
@@ -50,7 +52,7 @@ export interface FindingRun {
 /** The fault-phase actions of a run of `choices`, and the property it violated (checking `property` alone). */
 async function replay(target: Target, run: FindingRun, property: PropertyName): Promise<{ readonly actions: readonly string[]; readonly violated: boolean }> {
   const result = await runSimulation(target, run.config, sequenceChoices(run.choices), { record: true, properties: [property] });
-  const actions = (result.trace ?? []).filter((step) => step.phase === 'faults').map((step) => step.action);
+  const actions = faultActions(result.trace, levelOf(target)?.name);
   return { actions, violated: result.violation?.property === property };
 }
 

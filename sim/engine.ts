@@ -13,6 +13,7 @@ import {
   changeConnection,
   continueAction,
   createActionList,
+  actionRecord,
   describeAction,
   enumerateActions,
   followUp,
@@ -30,6 +31,8 @@ import { createWorld, isModernClient, isSettled } from './world.ts';
 import { erasOf } from './eras.ts';
 import { clientRevisions } from './revisions.ts';
 import { levelOf, type LevelRun, type LevelWorld } from './levels/level.ts';
+import type { TraceStep } from './levels/records.ts';
+import { type FrameFields, frameText } from './levels/server-records.ts';
 
 /** The world a choice source is shown: the server level's, or another level's (which describes its own actions). */
 export type ChoiceWorld = World | LevelWorld;
@@ -40,15 +43,8 @@ export interface ChoiceSource {
   choose(world: ChoiceWorld, list: ActionList): number | null;
 }
 
-/** One step of a recorded run, as a person reads it. */
-export interface TraceStep {
-  /** The choice as recorded: an index into the enabled actions. */
-  readonly choice: number;
-  readonly action: string;
-  /** The liveness phase's steps are made by the simulator, not by choices. */
-  readonly phase: 'faults' | 'liveness';
-  readonly notes: readonly string[];
-}
+/** One step of a recorded run: its action and observations as records (sim/levels/records.ts). */
+export type { TraceStep } from './levels/records.ts';
 
 /** The outcome of one run. */
 export interface RunResult {
@@ -187,7 +183,7 @@ class Host implements TargetHost {
     world.executions.push(execution);
     world.running.push(execution.index);
     if (start.tool === 'append') world.appends.set(start.callId, (world.appends.get(start.callId) ?? 0) + 1);
-    if (world.notes !== null) world.notes.push(`  ⚙ ${start.tool} ${start.callId} starts executing (execution ${execution.index + 1}, session ${start.sessionId})`);
+    if (world.notes !== null) world.notes.push({ kind: 'execution', tool: start.tool, call: start.callId, execution: execution.index + 1, session: start.sessionId });
     if (world.violation === null) {
       for (const monitor of monitorsOfExecution(world, execution).execution) report(world, monitor, monitor.onExecution!(world, execution), 'execution');
     }
@@ -234,7 +230,7 @@ class Host implements TargetHost {
       const view = world.views[call.view]!;
       if (accepts(STREAM, view.stream, STREAM.event.abort)) view.stream = step(STREAM, view.stream, STREAM.event.abort);
     }
-    if (world.notes !== null) world.notes.push(`  ⊘ ${execution.tool} ${execution.callId} cancelled (execution ${index + 1})`);
+    if (world.notes !== null) world.notes.push({ kind: 'cancelled', tool: execution.tool, call: execution.callId, execution: index + 1 });
   }
 
   random(): number {
@@ -242,22 +238,21 @@ class Host implements TargetHost {
   }
 }
 
-/** A frame as trace notes show it (the client level notes its frames the same way). */
-export function describeFrame(frame: Frame): string {
-  if (frame.event === 'reset') return `reset ${JSON.stringify(frame.data?.['params'] ?? {})}`;
+/** A frame as a record's fields (sim/levels/server-records.ts): its event ID and what its message is. */
+export function frameFields(frame: Frame): FrameFields {
+  if (frame.event === 'reset') return { eventId: frame.eventId, message: 'reset', params: JSON.stringify(frame.data?.['params'] ?? {}) };
   const provenance = provenanceOf(frame.data);
-  const id = frame.eventId === null ? '' : `id ${frame.eventId} `;
   if (provenance === null) {
-    if (frame.data === null) return `${id}${frame.retryMs === null ? 'priming event' : `retry ${frame.retryMs} ms`}`.trim();
-    return `${id}${JSON.stringify(frame.data).slice(0, 80)}`;
+    if (frame.data === null) return frame.retryMs === null ? { eventId: frame.eventId, message: 'priming' } : { eventId: frame.eventId, message: 'retry', retryMs: frame.retryMs };
+    return { eventId: frame.eventId, message: 'message', data: JSON.stringify(frame.data).slice(0, 80) };
   }
-  const what =
-    provenance.callId === null
-      ? `notification #${provenance.k}`
-      : provenance.result
-        ? `result of ${provenance.callId}`
-        : `progress #${provenance.k} of ${provenance.callId}`;
-  return `${id}${what} [epoch ${provenance.epoch}, session ${provenance.sessionId}]`;
+  const message = provenance.callId === null ? 'notification' : provenance.result ? 'result' : 'progress';
+  return { eventId: frame.eventId, message, k: provenance.k, call: provenance.callId, epoch: provenance.epoch, session: provenance.sessionId };
+}
+
+/** A frame as trace lines show it (the client level notes its frames the same way). */
+export function describeFrame(frame: Frame): string {
+  return frameText(frameFields(frame));
 }
 
 /** A message of the connection's own stream: the client's position in it moves on, and a result settles the call. */
@@ -309,7 +304,7 @@ function noteResultReceived(world: World, connection: SimConnection, provenance:
 
 /** A frame written on a losing connection never arrives; the last one lost breaks the connection. */
 function loseFrame(world: World, connection: SimConnection, frame: Frame): void {
-  if (world.notes !== null) world.notes.push(`  ✗ #${connection.index} lost: ${describeFrame(frame)}`);
+  if (world.notes !== null) world.notes.push({ kind: 'frameLost', connection: connection.index, client: connection.client + 1, ...frameFields(frame) });
   const provenance = provenanceOf(frame.data);
   if (provenance !== null && provenance.result) noteResultWritten(world, connection, provenance);
   connection.framesToLose -= 1;
@@ -322,7 +317,7 @@ function loseFrame(world: World, connection: SimConnection, frame: Frame): void 
 function breakConnection(world: World, connection: SimConnection): void {
   changeConnection(world, connection, CONN.event.cut);
   connection.framesToLose = 0;
-  if (world.notes !== null) world.notes.push(`  ✗ #${connection.index} breaks (the client sees a cut)`);
+  if (world.notes !== null) world.notes.push({ kind: 'breaks', connection: connection.index, client: connection.client + 1 });
   if (connection.view >= 0 && world.views[connection.view]!.connection === connection.index) world.views[connection.view]!.connection = -1;
 }
 
@@ -331,7 +326,7 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
     if (connection.state === CONN.state.losing) loseFrame(world, connection, frame);
     return;
   }
-  if (world.notes !== null) world.notes.push(`  ← #${connection.index} ${describeFrame(frame)}`);
+  if (world.notes !== null) world.notes.push({ kind: 'frame', connection: connection.index, client: connection.client + 1, ...frameFields(frame) });
   const view = connection.view >= 0 ? world.views[connection.view]! : null;
   const monitors = monitorsAt(world, connection);
   if (world.violation === null) {
@@ -382,7 +377,7 @@ function endConnection(world: World, connection: SimConnection): void {
   if (connection.state !== CONN.state.attached) {
     // The end of a losing connection's response is lost with its tail: the client only sees the connection break.
     if (connection.state === CONN.state.losing) {
-      if (world.notes !== null) world.notes.push(`  ✗ #${connection.index} lost: end of stream`);
+      if (world.notes !== null) world.notes.push({ kind: 'endLost', connection: connection.index, client: connection.client + 1 });
       breakConnection(world, connection);
     }
     return;
@@ -390,7 +385,7 @@ function endConnection(world: World, connection: SimConnection): void {
   // Asked to close it (polling), the server closes the connection without ending the stream: no end to judge.
   const closing = world.closing === connection.index;
   changeConnection(world, connection, closing ? CONN.event.close : CONN.event.end);
-  if (world.notes !== null) world.notes.push(`  ← #${connection.index} ${closing ? 'closed (the stream goes on)' : 'end of stream'}`);
+  if (world.notes !== null) world.notes.push({ kind: 'end', connection: connection.index, client: connection.client + 1, closing });
   if (world.violation === null && !closing) {
     for (const monitor of monitorsAt(world, connection).end) report(world, monitor, monitor.onEnd!(world, connection), 'end of stream', connection);
   }
@@ -495,13 +490,13 @@ function beginStep(context: RunContext, choice: number, phase: TraceStep['phase'
     // In the liveness phase the client itself sends a request again, when it never got a cursor to resume with.
     const action =
       phase === 'liveness' && kind === K.resend
-        ? `client ${world.calls[a]!.client + 1} sends ${world.calls[a]!.id} again: it has no cursor to resume with`
-        : describeAction(world, kind, a, b);
+        ? { kind: 'resendNoCursor', client: world.calls[a]!.client + 1, call: world.calls[a]!.id }
+        : actionRecord(world, kind, a, b);
     // A configured protocol says, once, what each client speaks (replay derives the same from the trace's config).
     if (trace.length === 0 && world.config.protocol !== undefined) {
-      world.notes.push(`(protocol ${world.config.protocol}: ${world.clients.map((client) => `client ${client.index + 1} speaks ${client.revision}`).join(', ')})`);
+      world.notes.push({ kind: 'protocol', protocol: world.config.protocol, revisions: world.clients.map((client) => client.revision) });
     }
-    trace.push({ choice, action, phase, notes: world.notes });
+    trace.push({ choice, phase, action, observations: world.notes });
   }
 }
 
@@ -608,7 +603,7 @@ function settleOp(world: World, op: Op): Op | null {
   if (op.kind === 'closeConnection') {
     world.closing = -1;
     const connection = world.connections[op.connection]!;
-    if (world.notes !== null && connection.state === CONN.state.attached) world.notes.push(`  (the server did not close #${op.connection}: it stays open)`);
+    if (world.notes !== null && connection.state === CONN.state.attached) world.notes.push({ kind: 'stillOpen', connection: op.connection });
   }
   const index = world.pendingCuts.pop();
   return index === undefined ? null : { kind: 'cut', connection: index };

@@ -2,6 +2,7 @@
 // MCP-Protocol-Version header (from 2025-06-18 on, only when a protocol is configured), priming events and polling
 // closes (2025-11-25 only), and the 2026-07-28 client's requests (the _meta envelope, no session, no cursor).
 
+import { traceLines } from './levels/vocabulary.ts';
 import { describe, expect, it } from 'vitest';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { revisionHeadersOf } from '../targets/sdk/revision-headers.ts';
@@ -62,7 +63,7 @@ describe('a configured revision on the wire (seed protocol)', () => {
     expect(requests[0]!.protocolVersion).toBeUndefined();
     expect(requests.slice(1).map((request) => request.protocolVersion)).toEqual(['2025-03-26', '2025-03-26']);
     for (const request of requests) expect(revisionHeadersOf(request)).toEqual({});
-    const call = result.trace![1]!.notes.join('\n');
+    const call = traceLines(result.trace)[1]!.notes.join('\n');
     expect(call).not.toContain('priming event');
     expect(enabled.some((action) => action.includes('asking client 1 to poll back'))).toBe(false);
     expect(enabled.some((action) => action.startsWith('the network cuts connection #2'))).toBe(true);
@@ -77,7 +78,7 @@ describe('a configured revision on the wire (seed protocol)', () => {
 
   it('2025-11-25: a priming event first, and the polling close offered', async () => {
     const { enabled, result } = await sent(['client 1 initializes', 'client 1 calls work'], '2025-11-25');
-    expect(result.trace![1]!.notes.join('\n')).toContain('priming event');
+    expect(traceLines(result.trace)[1]!.notes.join('\n')).toContain('priming event');
     expect(enabled).toContain('the server closes connection #2 asking client 1 to poll back');
   });
 
@@ -87,7 +88,7 @@ describe('a configured revision on the wire (seed protocol)', () => {
     const [call] = requests;
     expect(call).toMatchObject({ method: 'POST', sessionId: null, lastEventId: null, protocolVersion: '2026-07-28' });
     expect(call!.method === 'POST' && (call!.body['params'] as { _meta: Record<string, unknown> })._meta[PROTOCOL_VERSION_META_KEY]).toBe('2026-07-28');
-    expect(result.trace![1]!.notes.join('\n')).toMatch(/← #0 progress #1 of c1/);
+    expect(traceLines(result.trace)[1]!.notes.join('\n')).toMatch(/← #0 progress #1 of c1/);
     expect(enabled.some((action) => action.includes('initializes'))).toBe(false);
     expect(enabled).toContain('client 1 probes the endpoint with a GET (2026-07-28)');
     expect(enabled).toContain('a proxy re-sends c1 (work, request 1) of client 1 while it is in flight');
@@ -96,8 +97,8 @@ describe('a configured revision on the wire (seed protocol)', () => {
   it('2026-07-28: a cut cancels the call on the reference; the liveness phase re-issues it under a new request ID', async () => {
     const { requests, result } = await sent(['client 1 calls read (2026-07-28)', 'the network cuts connection #0'], '2026-07-28');
     expect(result.violation).toBeNull();
-    expect(result.trace![1]!.notes.join('\n')).toContain('⊘ read c1 cancelled');
-    expect(result.trace![2]!.action).toBe('client 1 re-issues c1 (read) under a new request ID: its exchange broke before the result');
+    expect(traceLines(result.trace)[1]!.notes.join('\n')).toContain('⊘ read c1 cancelled');
+    expect(traceLines(result.trace)[2]!.action).toBe('client 1 re-issues c1 (read) under a new request ID: its exchange broke before the result');
     expect(requests.map((request) => (request.method === 'POST' ? request.body['id'] : null))).toEqual([1, 2]);
   });
 });

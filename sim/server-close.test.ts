@@ -1,6 +1,7 @@
 // The "server closes the connection" action does only what the target does: a connection the target cannot close
 // (the SDK, for a request it has completed) stays open in the model too, so a hang behind it is still seen.
 
+import { traceLines } from './levels/vocabulary.ts';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from './config.ts';
 import { runSimulation } from './engine.ts';
@@ -29,7 +30,7 @@ const SCRIPT = [
 describe(`serverClose follows the target (seed ${SEED})`, () => {
   it('sdk-core cannot close a completed request\'s connection: the step is a no-op and the hang behind it is reported', async () => {
     const result = await runSimulation(target('sdk-core'), resolveConfig({ seed: SEED }), scriptChoices(SCRIPT), { record: true });
-    const close = result.trace!.find((step) => step.action.startsWith('the server closes connection #3'))!;
+    const close = traceLines(result.trace).find((step) => step.action.startsWith('the server closes connection #3'))!;
     expect(close.notes).toContain('  (the server did not close #3: it stays open)');
     expect(result.violation?.property).toBe('no-hang');
   });
@@ -37,7 +38,7 @@ describe(`serverClose follows the target (seed ${SEED})`, () => {
   it('a kit server closes an open call stream: the connection is closed (not ended) and the client resumes it', async () => {
     const script = ['client 1 initializes', 'client 1 calls work', 'the server closes connection #2'];
     const result = await runSimulation(target('reference'), resolveConfig({ seed: SEED }), scriptChoices(script), { record: true });
-    const close = result.trace!.find((step) => step.action.startsWith('the server closes connection #2'))!;
+    const close = traceLines(result.trace).find((step) => step.action.startsWith('the server closes connection #2'))!;
     expect(close.notes).toEqual(['  ← #2 retry 1000 ms', '  ← #2 closed (the stream goes on)']);
     expect(result.violation).toBeNull();
   });

@@ -15,6 +15,8 @@ import { describedChoices } from './script.ts';
 import { createActionList } from './actions.ts';
 import { macrotaskTurn, sharedWallMs } from './clock.ts';
 import type { Violation } from './world.ts';
+import { levelOf } from './levels/level.ts';
+import { faultActions } from './levels/vocabulary.ts';
 
 /** The outcome of shrinking. */
 export interface ShrinkResult {
@@ -268,7 +270,7 @@ async function deleteByMeaning(
   const describe = async (choices: readonly number[]): Promise<string[]> => {
     const recorded = budget.recordedOf(choices) ?? (await budget.simulate(target, config, sequenceChoices(choices), { ...options, record: true }));
     budget.keep(recorded);
-    return (recorded.trace ?? []).filter((step) => step.phase === 'faults').map((step) => step.action);
+    return faultActions(recorded.trace, levelOf(target)?.name);
   };
   let current = start;
   let descriptions = await describe(current);
@@ -343,7 +345,7 @@ async function withoutClientFaults(
     const recorded = await simulate(target, config, sequenceChoices(current), { ...options, record: true });
     const fault = isGoal(recorded.violation, goal) ? recorded.violation.triggeredBy : undefined;
     if (fault === undefined) return null;
-    const descriptions = (recorded.trace ?? []).filter((step) => step.phase === 'faults').map((step) => step.action);
+    const descriptions = faultActions(recorded.trace, levelOf(target)?.name);
     const index = fault.step;
     count();
     const result = await simulate(

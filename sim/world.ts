@@ -9,6 +9,7 @@ import type { ProtocolEra } from '../targets/target.ts';
 import { type RequestIdHabit, type Revision, type SimConfig, isModernRevision } from './config.ts';
 import type { Prng } from './prng.ts';
 import type { Provenance } from './tools.ts';
+import type { StepRecord } from './levels/records.ts';
 
 /** A session the simulator saw created. */
 export interface SimSession {
@@ -303,8 +304,8 @@ export interface World {
   violation: Violation | null;
   /** The properties checked in this run; null for all. */
   checked: ReadonlySet<PropertyName> | null;
-  /** Readable notes of the current step, when recording. */
-  notes: string[] | null;
+  /** The current step's observations (sim/levels/records.ts), when recording. */
+  notes: StepRecord[] | null;
   /** The eras the target serves (TargetInfo.eras; absent there: legacy only). */
   readonly eras: readonly ProtocolEra[];
   /**

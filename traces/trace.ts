@@ -6,14 +6,21 @@ import { createHash } from 'node:crypto';
 import { type PropertyName, isPropertyName } from '../properties/names.ts';
 import type { SimConfig } from '../sim/config.ts';
 import { CONFIG_BOUNDS, ConfigError, resolveConfig } from '../sim/config.ts';
-import type { TraceStep } from '../sim/engine.ts';
+import { type StepRecord, type TraceStep, textRecord } from '../sim/levels/records.ts';
+import { stepLines } from '../sim/levels/vocabulary.ts';
 import { LEVEL_NAMES, type LevelName } from '../sim/levels/level.ts';
 import type { Violation } from '../sim/world.ts';
 import { CONTRACT_TRACE_FORMAT, contractTraceAsTrace } from './contract-trace.ts';
 import { renderStepLines } from './render/text.ts';
 
-/** The version of the trace format this build writes and reads. */
-export const TRACE_FORMAT_VERSION = 1;
+/**
+ * The version of the trace format this build writes. Version 2 records each step's action and observations as records
+ * (sim/levels/records.ts); version 1 recorded them as printed lines, and is still read: each line becomes a text
+ * record, shown as it was printed (`resumecheck migrate-traces` rewrites such a trace by replaying it).
+ */
+export const TRACE_FORMAT_VERSION = 2;
+/** The versions this build reads. */
+export const TRACE_FORMAT_VERSIONS_READ: readonly number[] = [1, 2];
 /** The version of resumecheck, recorded in every trace. */
 export const RESUMECHECK_VERSION = '0.1.0';
 
@@ -83,8 +90,9 @@ export function parseTrace(text: string, source: string): Trace {
   // A contract trace of check-store from before the store level is read as the store-level trace it is.
   const record = (data as Record<string, unknown>)['format'] === CONTRACT_TRACE_FORMAT ? contractTraceAsTrace(data as Record<string, unknown>, source, fail) : (data as Record<string, unknown>);
   if (record['format'] !== 'resumecheck-trace') fail(`${source}: not a resumecheck trace (format field)`);
-  if (record['formatVersion'] !== TRACE_FORMAT_VERSION) {
-    fail(`${source}: trace format version ${String(record['formatVersion'])}, this resumecheck reads ${TRACE_FORMAT_VERSION}`);
+  const version = record['formatVersion'];
+  if (typeof version !== 'number' || !TRACE_FORMAT_VERSIONS_READ.includes(version)) {
+    fail(`${source}: trace format version ${String(version)}, this resumecheck reads ${TRACE_FORMAT_VERSIONS_READ.join(' and ')}`);
   }
   if (typeof record['target'] !== 'string' || record['target'] === '') fail(`${source}: target must be a non-empty string`);
   const level = record['level'];
@@ -123,7 +131,7 @@ export function parseTrace(text: string, source: string): Trace {
     properties: parseProperties(record['properties'], source),
     seed: String(record['seed'] ?? config.seed),
     choices: choices as number[],
-    steps: Array.isArray(record['steps']) ? (record['steps'] as TraceStep[]) : [],
+    steps: parseSteps(record['steps'], version, source),
     verdict: verdict as Violation | null,
     shrink: (record['shrink'] as Trace['shrink']) ?? null,
   };
@@ -137,7 +145,35 @@ function parseProperties(value: unknown, source: string): PropertyName[] | null 
   return value as PropertyName[];
 }
 
-/** Renders a trace's steps as numbered lines for a person (traces/render/text.ts, the one text renderer). */
-export function renderSteps(steps: readonly TraceStep[]): string[] {
-  return renderStepLines(steps);
+/** Renders a level's steps as numbered lines for a person (traces/render/text.ts, the one text renderer). */
+export function renderSteps(steps: readonly TraceStep[], level: LevelName | null = null): string[] {
+  return renderStepLines(steps.map((step) => stepLines(step, level)));
+}
+
+function isRecord(value: unknown): value is StepRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as Record<string, unknown>)['kind'] === 'string';
+}
+
+/**
+ * A trace's steps: version 2's records as they are (each checked to be a record), version 1's printed lines as text
+ * records. Anything else is bad input, one line.
+ */
+function parseSteps(value: unknown, version: number, source: string): TraceStep[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) fail(`${source}: steps must be an array`);
+  return value.map((raw: unknown, index) => {
+    const step = raw as Record<string, unknown> | null;
+    if (typeof step !== 'object' || step === null) fail(`${source}: step ${index + 1} is not an object`);
+    const phase = step['phase'] === 'liveness' ? 'liveness' : 'faults';
+    const choice = typeof step['choice'] === 'number' ? step['choice'] : 0;
+    if (version === 1) {
+      const notes = Array.isArray(step['notes']) ? step['notes'] : [];
+      return { choice, phase, action: textRecord(String(step['action'])), observations: notes.map((note: unknown) => textRecord(String(note))) };
+    }
+    const observations = step['observations'];
+    if (!isRecord(step['action']) || !Array.isArray(observations) || !observations.every(isRecord)) {
+      fail(`${source}: step ${index + 1} must hold an action record and a list of observation records`);
+    }
+    return { choice, phase, action: step['action'], observations };
+  });
 }

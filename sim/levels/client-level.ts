@@ -11,7 +11,8 @@ import type { ExecutionStart, Frame, HttpRequest, JsonRpcMessage, TargetHost, To
 import { TOOL_NAMES } from '../../targets/target.ts';
 import { type ActionList, createActionList } from '../actions.ts';
 import type { SimConfig } from '../config.ts';
-import { type TraceStep, describeFrame } from '../engine.ts';
+import { describeFrame } from '../engine.ts';
+import { type StepRecord, type TraceStep, textRecord } from './records.ts';
 import { createPrng } from '../prng.ts';
 import { progressStepsOf, toolStep } from '../tools.ts';
 import { SimClock, patchClock } from './clock.ts';
@@ -207,8 +208,8 @@ class ClientLevelRun implements LevelRun {
   begin(choice: number, phase: TraceStep['phase']): void {
     this.world.acting = this.list.kind[choice]!;
     if (this.trace === null) return;
-    const notes: string[] = [];
-    this.trace.push({ choice, action: describeClientAction(this.world, this.list.kind[choice]!, this.list.a[choice]!), phase, notes });
+    const notes: StepRecord[] = [];
+    this.trace.push({ choice, phase, action: textRecord(describeClientAction(this.world, this.list.kind[choice]!, this.list.a[choice]!)), observations: notes });
     this.world.notes = notes;
   }
 

@@ -8,6 +8,7 @@ import type { SimConfig } from '../config.ts';
 import type { Prng } from '../prng.ts';
 import type { Violation } from '../world.ts';
 import type { SimClock } from './clock.ts';
+import { type StepRecord, textRecord } from './records.ts';
 
 /** One HTTP exchange the client started through its `fetch`: the request as sent, the response as the network carries it. */
 export interface Exchange {
@@ -86,7 +87,7 @@ export class ClientWorld {
   acting = -1;
   healRound = 0;
   /** Notes of the step being recorded, or null when not recording. */
-  notes: string[] | null = null;
+  notes: StepRecord[] | null = null;
   readonly exchanges: Exchange[] = [];
   readonly streams = new Map<string, ObservedStream>();
   /** The stream each event ID delivered to the client arrived on. */
@@ -128,6 +129,6 @@ export class ClientWorld {
   }
 
   note(text: string): void {
-    if (this.notes !== null) this.notes.push(text);
+    if (this.notes !== null) this.notes.push(textRecord(text));
   }
 }

@@ -5,7 +5,7 @@
 
 import type { ActionList } from '../actions.ts';
 import type { SimConfig } from '../config.ts';
-import type { TraceStep } from '../engine.ts';
+import type { TraceStep } from './records.ts';
 import type { Violation, World } from '../world.ts';
 import type { PropertyName } from '../../properties/names.ts';
 import type { Target } from '../../targets/target.ts';

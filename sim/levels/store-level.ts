@@ -10,7 +10,7 @@ import { patchNodeCrypto } from '../../targets/module/random.ts';
 import { patchSdkGlobals } from '../../targets/sdk/random.ts';
 import { ACTIONS_MAX, type ActionList, createActionList } from '../actions.ts';
 import { DEFAULT_STORE_LEVEL_BOUNDS, type SimConfig, type StoreLevelBounds, resolveConfig } from '../config.ts';
-import type { TraceStep } from '../engine.ts';
+import { type StepRecord, type TraceStep, textRecord } from './records.ts';
 import { createPrng } from '../prng.ts';
 import type { Violation } from '../world.ts';
 import type { Level, LevelRun, LevelRunOptions } from './level.ts';
@@ -86,7 +86,7 @@ class StoreLevelRun implements LevelRun {
   private readonly kinds: number[] = [];
   private violations: readonly Violation[] = [];
   /** Notes of what happened before the first step (the shared store's factory call), given to the first step. */
-  private opening: string[] | null;
+  private opening: StepRecord[] | null;
 
   constructor(
     readonly world: StoreWorld,
@@ -111,9 +111,9 @@ class StoreLevelRun implements LevelRun {
     const kind = this.list.kind[choice]!;
     if (phase === 'faults') this.kinds.push(kind);
     if (this.trace === null) return;
-    const notes: string[] = this.opening ?? [];
+    const notes: StepRecord[] = this.opening ?? [];
     this.opening = null;
-    this.trace.push({ choice, action: describeStoreAction(this.world, kind, this.list.a[choice]!, this.list.b[choice]!), phase, notes });
+    this.trace.push({ choice, phase, action: textRecord(describeStoreAction(this.world, kind, this.list.a[choice]!, this.list.b[choice]!)), observations: notes });
     this.world.notes = notes;
   }
 

@@ -9,6 +9,7 @@ import type { SimConfig, StoreLevelBounds } from '../config.ts';
 import type { Prng } from '../prng.ts';
 import type { Violation } from '../world.ts';
 import type { LevelWorld } from './level.ts';
+import { type StepRecord, textRecord } from './records.ts';
 
 /** What a store-level run is a function of besides its choices: its seed, its bounds, and how the store is used. */
 export interface StoreSettings extends StoreLevelBounds {
@@ -147,7 +148,7 @@ export class StoreWorld implements LevelWorld {
   /** The final drain has been made (the liveness phase's one step). */
   drained = false;
   /** Notes of the current step, when recording. */
-  notes: string[] | null = null;
+  notes: StepRecord[] | null = null;
 
   constructor(
     readonly config: SimConfig,
@@ -175,7 +176,7 @@ export function sessionLabel(index: number): string {
 
 /** Appends a note to the current step, when recording. */
 export function note(world: StoreWorld, text: string): void {
-  if (world.notes !== null) world.notes.push(text);
+  if (world.notes !== null) world.notes.push(textRecord(text));
 }
 
 /** Characters of a value shown in notes and explanations; longer ones keep their start and their end. */

@@ -3,6 +3,7 @@
 // its example servers do (a node that did not initialize a session answers 404), and a shared example store outlives
 // a node's crash, replaying a client's old cursor into its new session.
 
+import { traceLines } from '../../sim/levels/vocabulary.ts';
 import { describe, expect, it } from 'vitest';
 import { sequenceChoices } from '../../sim/choices.ts';
 import { resolveConfig } from '../../sim/config.ts';
@@ -91,7 +92,7 @@ describe('node crashes', () => {
     ];
     const result = await runSimulation(target, resolveConfig({ seed: '1' }), scriptChoices(script), { record: true });
     expect(result.violation).toBeNull();
-    const notes = result.trace!.flatMap((step) => step.notes);
+    const notes = traceLines(result.trace).flatMap((step) => step.notes);
     expect(notes).toContain('  → 200 SSE (node 2)');
     expect(notes.some((note) => note.startsWith('  ← #3 reset {"reason":"aborted"'))).toBe(true);
     expect(notes).toContain('  ← #3 end of stream');
@@ -102,11 +103,11 @@ describe('node crashes', () => {
     const shared = await runSimulation(multiNodeTarget(sdkSharedTarget, { nodes: 2, balancer: 'failover', storeLagSteps: 0 }), config, scriptChoices(NODE_SCRIPT_CRASH), { record: true });
     expect(shared.violation?.property).toBe('no-cross-session-delivery');
     // The SDK's node 2 does not know the session node 1 initialized: 404, as the SDK's example servers answer.
-    expect(shared.trace!.flatMap((step) => step.notes)).toContain('  → 404 (node 2)');
+    expect(traceLines(shared.trace).flatMap((step) => step.notes)).toContain('  → 404 (node 2)');
     // resumecheck/event-store as the shared storage scopes the cursor to its session: refused, nothing replayed.
     const core = await runSimulation(multiNodeTarget(sdkCoreTarget, { nodes: 2, balancer: 'failover', storeLagSteps: 0 }), config, scriptChoices(NODE_SCRIPT_CRASH), { record: true });
     expect(core.violation).toBeNull();
-    expect(core.trace!.at(-1)!.notes).toContain('  → 400 (node 2)');
+    expect(traceLines(core.trace).at(-1)!.notes).toContain('  → 400 (node 2)');
   });
 });
 
@@ -124,8 +125,8 @@ describe('node crashes on the SDK targets never crash the harness', () => {
     const result = await runSimulation(failover, resolveConfig({ seed: '1' }), scriptChoices(script), { record: true });
     expect(result.violation).toBeNull();
     // Before the fix the liveness phase cut #2 on node 1's new incarnation: "connection 2 was never opened".
-    expect(result.trace!.map((step) => step.action)).not.toContain('the network cuts connection #2 (client 1)');
-    expect(result.trace!.at(-1)!.notes).toContain('  → 404 (node 1)');
+    expect(traceLines(result.trace).map((step) => step.action)).not.toContain('the network cuts connection #2 (client 1)');
+    expect(traceLines(result.trace).at(-1)!.notes).toContain('  → 404 (node 1)');
   });
 
   it('seed 1: a node that crashed and booted again is never asked about the connections and executions of its last life', async () => {
@@ -163,8 +164,8 @@ describe('node crashes on the SDK targets never crash the harness', () => {
       'node 1 crashes',
     ];
     const result = await runSimulation(failover, resolveConfig({ seed: '1' }), scriptChoices(script), { record: true, properties: ['no-cross-session-delivery'] });
-    expect(result.trace!.map((step) => step.action)).toContain('node 1 crashes');
-    expect(result.trace!.flatMap((step) => step.notes).filter((note) => note.includes('starts executing'))).toHaveLength(2);
+    expect(traceLines(result.trace).map((step) => step.action)).toContain('node 1 crashes');
+    expect(traceLines(result.trace).flatMap((step) => step.notes).filter((note) => note.includes('starts executing'))).toHaveLength(2);
   });
 });
 
@@ -175,7 +176,7 @@ describe('the SDK behind a non-sticky balancer', () => {
     expect(outcome.finding).toBeNull();
     // Why it holds: no tool ever runs. Every session's first request after initialize lands on the next node.
     const result = await runSimulation(target, resolveConfig({ seed: '1' }), scriptChoices(['client 1 initializes', 'client 1 initializes']), { record: true });
-    const notes = result.trace!.flatMap((step) => step.notes);
+    const notes = traceLines(result.trace).flatMap((step) => step.notes);
     expect(notes.filter((note) => note.includes('Mcp-Session-Id')).map((note) => note.slice(-8))).toEqual(['(node 1)', '(node 3)']);
     expect(notes.filter((note) => note.startsWith('  → 404'))).toEqual(['  → 404 (node 2)', '  → 404 (node 1)']);
   });
@@ -193,7 +194,7 @@ describe('store lag', () => {
     ];
     const result = await runSimulation(target, resolveConfig({ seed: '1' }), scriptChoices(script), { record: true });
     expect(result.violation).toBeNull();
-    const steps = result.trace!;
+    const steps = traceLines(result.trace);
     expect(steps[4]!.notes.filter((note) => note.startsWith('  ← #3'))).toEqual([]);
     const arrived = steps.flatMap((step) => step.notes).filter((note) => note.startsWith('  ← #3'));
     expect(arrived.map((note) => note.replace(/ \[.*$/, ''))).toEqual([
@@ -219,8 +220,8 @@ describe('store lag', () => {
     ];
     const result = await runSimulation(lagged, resolveConfig({ seed: '1' }), scriptChoices(script), { record: true });
     expect(result.violation).toBeNull();
-    const notes = result.trace!.flatMap((step) => step.notes);
-    expect(result.trace![5]!.notes).toContain('  ← #3 end of stream');
+    const notes = traceLines(result.trace).flatMap((step) => step.notes);
+    expect(traceLines(result.trace)[5]!.notes).toContain('  ← #3 end of stream');
     expect(notes.filter((note) => note.startsWith('  ← #3'))).toEqual(['  ← #3 end of stream']);
     expect(notes.filter((note) => note.includes('result of c1')).map((note) => note.slice(0, 7))).toEqual(['  ← #4 ']);
   });
@@ -235,7 +236,7 @@ describe('store lag', () => {
     ];
     const result = await runSimulation(lagged, resolveConfig({ seed: '1' }), scriptChoices(script), { record: true });
     expect(result.violation).toBeNull();
-    const notes = result.trace!.flatMap((step) => step.notes);
+    const notes = traceLines(result.trace).flatMap((step) => step.notes);
     expect(notes.some((note) => note.includes('possibly-delivered'))).toBe(false);
     expect(notes.filter((note) => note.includes('result of c1')).map((note) => note.slice(0, 7))).toEqual(['  ← #4 ']);
   });
@@ -252,8 +253,8 @@ describe('store lag', () => {
     ];
     const result = await runSimulation(lagged, resolveConfig({ seed: '1' }), scriptChoices(script), { record: true });
     expect(result.violation).toBeNull();
-    expect(result.trace![5]!.notes).toEqual(['  ← #3 retry 1000 ms', '  ← #3 closed (the stream goes on)']);
-    const notes = result.trace!.flatMap((step) => step.notes);
+    expect(traceLines(result.trace)[5]!.notes).toEqual(['  ← #3 retry 1000 ms', '  ← #3 closed (the stream goes on)']);
+    const notes = traceLines(result.trace).flatMap((step) => step.notes);
     expect(notes.filter((note) => note.includes('progress #1 of c1')).map((note) => note.slice(0, 7))).toEqual(['  ← #4 ']);
   });
 });
@@ -282,7 +283,7 @@ describe('the planted multi-node bug: no-handoff (a node delivers only its own w
     const resume = ['client 1 initializes', 'client 1 calls read', 'the network cuts connection #2 (client 1)', 'client 1 resumes the stream of c1 with its latest cursor'];
     const scripted = await runSimulation(target, config, scriptChoices(resume), { record: true, properties: ['no-lost-result'] });
     expect(scripted.violation?.property).toBe('no-lost-result');
-    expect(scripted.trace![3]!.notes).toContain('  → 200 SSE (node 1)');
+    expect(traceLines(scripted.trace)[3]!.notes).toContain('  → 200 SSE (node 1)');
     const onReference = await runSimulation(multiNodeTarget(referenceTarget, { nodes: 3, balancer: 'round-robin', storeLagSteps: 0 }), config, scriptChoices(resume));
     expect(onReference.violation).toBeNull();
     // The fuzz finds it and shrinks to the exhaustive minimum, 3 steps: another face of the same bug (the session's home
@@ -294,7 +295,7 @@ describe('the planted multi-node bug: no-handoff (a node delivers only its own w
     expect(shortest.depthCleared).toBe(2);
     expect(finding!.trace.steps.filter((step) => step.phase === 'faults').length).toBeLessThanOrEqual(4);
     const minimum = await runSimulation(target, config, sequenceChoices(shortest.choices!), { record: true, properties: ['no-lost-result'] });
-    expect(minimum.trace!.map((step) => step.action).slice(0, 3)).toEqual(['client 1 initializes', 'client 1 calls read', "the server expires client 1's session"]);
+    expect(traceLines(minimum.trace).map((step) => step.action).slice(0, 3)).toEqual(['client 1 initializes', 'client 1 calls read', "the server expires client 1's session"]);
     const findingOnReference = await runSimulation(multiNodeTarget(referenceTarget, { nodes: 3, balancer: 'round-robin', storeLagSteps: 0 }), config, sequenceChoices(finding!.trace.choices));
     expect(findingOnReference.violation).toBeNull();
     const oneNode = await fuzz({ target: noHandoffTarget, config, runsMax: 500, timeMs: null });

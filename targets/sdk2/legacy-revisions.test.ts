@@ -2,6 +2,7 @@
 // request with no MCP-Protocol-Version header, a 2025-06-18 one with its own): sessions and resumption work, and no
 // stream gets a priming event (T1:201-218, T2:296-298: priming needs a client version >= 2025-11-25).
 
+import { traceLines } from '../../sim/levels/vocabulary.ts';
 import { describe, expect, it } from 'vitest';
 import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest } from '../../sim/tools.ts';
 import { resolveConfig } from '../../sim/config.ts';
@@ -91,7 +92,7 @@ describe('a simulated 2025-03-26 client (--protocol 2025-03-26) on both lines', 
     // initialize, notifications/initialized, the call, the resume, and the liveness phase's requests: none has it.
     expect(seen.length).toBeGreaterThanOrEqual(4);
     expect(seen.every((value) => value === null)).toBe(true);
-    expect(result.trace!.map((step) => step.notes.join('\n')).join('\n')).toMatch(/result of c1/);
+    expect(traceLines(result.trace).map((step) => step.notes.join('\n')).join('\n')).toMatch(/result of c1/);
     // A 2025-06-18 client names its own revision on every request after the initialize.
     const named: (string | null)[] = [];
     await runSimulation(recordingVersions(target, line, named), { ...config, protocol: '2025-06-18' }, scriptChoices(script));

@@ -3,6 +3,7 @@
 // as resumecheck sent it, not from the server's own session (which the client never saw); and the probe tools send
 // progress with the token their request arrived with, so the proxy can route it back.
 
+import { traceLines } from '../../sim/levels/vocabulary.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planWalk, walkChoices } from '../../sim/choices.ts';
 import { resolveConfig } from '../../sim/config.ts';
@@ -37,7 +38,7 @@ describe('the reference behind a proxy that rewrites session IDs and progress to
     const config = resolveConfig({ seed: 'proxy-script', restartsMax: 0, clients: 1 });
     const script = ['client 1 initializes', 'client 1 calls work', ...Array(3).fill('the server advances c1 (work, execution 1)')];
     const result = await runSimulation(wire, config, scriptChoices(script), { record: true });
-    const notes = (result.trace ?? []).flatMap((step) => step.notes);
+    const notes = traceLines(result.trace).flatMap((step) => step.notes);
     expect(notes.filter((note) => /starts executing \(execution 1, session px-/.test(note))).toHaveLength(1);
     expect(notes.filter((note) => /progress #\d of c1 \[epoch 1, session px-/.test(note))).toHaveLength(2);
     expect(notes.filter((note) => /result of c1 \[epoch 1, session px-/.test(note))).toHaveLength(1);

@@ -2,6 +2,7 @@
 // sockets agrees on every run's verdict and choices; the probe tools registered on the SDK's McpServer are driven;
 // and the server process is stopped whatever happens. Each server is started with `--serve`, bounded in runs and steps.
 
+import { traceLines } from '../../sim/levels/vocabulary.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../sim/config.ts';
 import { planWalk, walkChoices } from '../../sim/choices.ts';
@@ -110,7 +111,7 @@ describe.each([
     const config = resolveConfig({ seed: 'probe-sdk', restartsMax: 0, clients: 1 });
     const script = ['client 1 initializes', 'client 1 calls work', ...Array(3).fill('the server advances c1 (work, execution 1)')];
     const result = await runSimulation(wire, config, scriptChoices(script), { record: true });
-    const notes = (result.trace ?? []).flatMap((step) => step.notes);
+    const notes = traceLines(result.trace).flatMap((step) => step.notes);
     expect(notes.filter((note) => note.includes('starts executing'))).toHaveLength(1);
     // Each step the simulator released arrived on the call's stream, with the provenance the simulator gave it.
     expect(notes.filter((note) => /← #2 id \S+ progress #\d of c1 \[epoch 1/.test(note))).toHaveLength(2);

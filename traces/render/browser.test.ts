@@ -3,6 +3,7 @@
 // nothing outside the page is requested, that it reads without JavaScript and steps and highlights with it; Mermaid
 // itself, loaded into the same browser, parses every diagram. Skipped only when Chromium cannot start, saying why.
 
+import { textRecord } from '../../sim/levels/records.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -213,7 +214,7 @@ describe('the Mermaid text, parsed by Mermaid in the same browser', () => {
       target: 'test',
       seed: 's',
       clients: 1,
-      steps: [{ action: `client 1 calls ${nasty}`, phase: 'faults', notes: [`POST #0 ${nasty}`] }],
+      steps: [{ action: `client 1 calls ${nasty}`, phase: 'faults', notes: [`POST #0 ${nasty}`], actionRecord: textRecord(`client 1 calls ${nasty}`), observations: [textRecord(`POST #0 ${nasty}`)] }],
       verdict: null,
       replay: 'npx resumecheck replay t.json',
       shrink: null,

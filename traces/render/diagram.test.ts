@@ -1,7 +1,9 @@
-// The one reader of the engines' printed notes: each kind of line becomes the arrow or note it stands for, between
-// the right participants; a line it does not know is kept as a note, so a new kind of step still renders.
+// Records become the arrows and notes they stand for, between the right participants, by their fields; a record of a
+// kind the chart does not know, and a trace's text record from before steps were records, is kept as a note.
 
 import { describe, expect, it } from 'vitest';
+import { type StepRecord, textRecord } from '../../sim/levels/records.ts';
+import { SERVER_VOCABULARY } from '../../sim/levels/server-records.ts';
 import { buildDiagram } from './diagram.ts';
 import { escapeMermaid, renderMermaid } from './mermaid.ts';
 import { renderHtml } from './html.ts';
@@ -20,19 +22,43 @@ function simulation(steps: ReadableStep[], verdictStep: number | null = null): R
   };
 }
 
-const faults = (action: string, notes: string[]): ReadableStep => ({ action, phase: 'faults', notes });
+/** A step of records, with the lines the server level's vocabulary gives them (as readable.ts reads a trace). */
+function recorded(phase: 'faults' | 'liveness', action: StepRecord, observations: StepRecord[]): ReadableStep {
+  return { action: SERVER_VOCABULARY.text(action), phase, notes: observations.map((record) => (record.kind === 'text' ? String(record['text']) : SERVER_VOCABULARY.text(record))), actionRecord: action, observations };
+}
+const faults = (action: StepRecord, observations: StepRecord[]) => recorded('faults', action, observations);
+/** A step as a version-1 trace kept it: printed lines only. */
+const printed = (action: string, notes: string[]): ReadableStep => ({ action, phase: 'faults', notes, actionRecord: textRecord(action), observations: notes.map(textRecord) });
 
-describe('the simulator notes, read back', () => {
+describe('the simulator records, laid out', () => {
+  const request = (connection: number, client: number, fields: Record<string, string | number | null>): StepRecord => ({ kind: 'request', method: 'POST', connection, client, ...fields });
   const diagram = buildDiagram(
     simulation(
       [
-        faults('client 2 initializes', ['POST #0 initialize (request 1)', '  → 200 SSE Mcp-Session-Id: s2', 'POST #1 notifications/initialized', '  → 202']),
-        faults('client 2 calls work', ['POST #2 tools/call work as c1 (request 2)', '  ⚙ work c1 starts executing (execution 1, session s2)', '  → 200 SSE', '  ← #2 id e1 priming event']),
-        faults('the network cuts connection #2 (client 2)', []),
-        faults('the server advances c1 (work, execution 1)', []),
-        faults("client 1 resumes with client 2's cursor (a proxy mixes sessions up)", ['GET #3 Last-Event-ID: e1', '  → 200 SSE', '  ← #3 id e2 progress #1 of c1 [epoch 1, session s2]', '  ← #3 end of stream', 'something new the engine prints']),
-        faults('the server restarts (epoch 2)', []),
-        { action: 'the server advances c1 (work, execution 1)', phase: 'liveness', notes: [] },
+        faults({ kind: 'initialize', client: 2 }, [
+          request(0, 2, { form: 'initialize', requestId: 1 }),
+          { kind: 'response', connection: 0, client: 2, status: 200, sse: true, session: 's2' },
+          request(1, 2, { form: 'initialized', session: 's2' }),
+          { kind: 'response', connection: 1, client: 2, status: 202, sse: false },
+        ]),
+        faults({ kind: 'call', client: 2, tool: 'work' }, [
+          request(2, 2, { form: 'call', session: 's2', call: 'c1', tool: 'work', requestId: 2 }),
+          { kind: 'execution', tool: 'work', call: 'c1', execution: 1, session: 's2' },
+          { kind: 'response', connection: 2, client: 2, status: 200, sse: true },
+          { kind: 'frame', connection: 2, client: 2, eventId: 'e1', message: 'priming' },
+        ]),
+        faults({ kind: 'cut', connection: 2, client: 2 }, []),
+        faults({ kind: 'advance', call: 'c1', tool: 'work', execution: 1 }, []),
+        faults({ kind: 'resumeForeign', client: 1, other: 2 }, [
+          { kind: 'request', form: 'resume', method: 'GET', connection: 3, client: 1, session: 's1', lastEventId: 'e1' },
+          { kind: 'response', connection: 3, client: 1, status: 200, sse: true },
+          { kind: 'frame', connection: 3, client: 1, eventId: 'e2', message: 'progress', k: 1, call: 'c1', epoch: 1, session: 's2' },
+          { kind: 'end', connection: 3, client: 1, closing: false },
+          { kind: 'somethingNew', connection: 3 },
+          textRecord('a line kept from a version-1 trace'),
+        ]),
+        faults({ kind: 'restart', epoch: 2 }, []),
+        recorded('liveness', { kind: 'advance', call: 'c1', tool: 'work', execution: 1 }, []),
       ],
       4,
     ),
@@ -66,14 +92,23 @@ describe('the simulator notes, read back', () => {
     expect(resume!.items[3]).toMatchObject({ style: 'end' });
   });
 
-  it('keeps a line it does not know as a note, as it was printed', () => {
-    expect(resume!.items[4]).toMatchObject({ kind: 'note', style: 'info', text: 'something new the engine prints' });
+  it('keeps a record of a kind it does not know, and a text record, as notes with their lines', () => {
+    expect(resume!.items[4]).toMatchObject({ kind: 'note', over: ['NET'], style: 'info', tags: ['connection:3', 'client:1', 'session:s1'] });
+    expect(resume!.items[5]).toMatchObject({ kind: 'note', over: ['NET'], style: 'info', text: 'a line kept from a version-1 trace', tags: [] });
+  });
+
+  it('draws a version-1 trace, whose steps are printed lines, as notes: it reads no English back', () => {
+    const old = buildDiagram(simulation([printed('client 1 calls read', ['POST #0 tools/call read as c1 (request 2)', '  → 200 SSE'])]));
+    expect(old.steps[0]!.items.map((item) => `${item.kind} ${item.style}`)).toEqual(['note info', 'note info']);
+    expect(old.steps[0]!.tags).toEqual([]);
   });
 
   it('marks a restart over the server, the liveness phase where it begins, and the violation after its step', () => {
     expect(restart!.items[0]).toMatchObject({ kind: 'note', over: ['SRV'], style: 'fault' });
     expect(liveness!.items[0]).toMatchObject({ kind: 'note', style: 'phase' });
     expect(diagram.violation).toMatchObject({ after: 4, text: '✗ no-cross-session-delivery: leaked to session s2' });
+    // The violation involves what its step involved (its explanation is prose, never read back).
+    expect(diagram.violation!.tags).toEqual(resume!.tags);
   });
 });
 
@@ -82,9 +117,9 @@ describe('the store-contract notes, read back', () => {
     ...simulation([]),
     kind: 'store-contract',
     steps: [
-      { action: 'a new session opens (incarnation 1)', phase: null, notes: ['factory(null, epoch 1) → the store', 'session A = s1 (the shared store)'] },
-      { action: 'session A opens a request stream', phase: null, notes: ['storeEvent("x", A.post1#0) started', 'storeEvent of A.post1#0 resolved: "x_1"'] },
-      { action: 'session B resumes', phase: null, notes: ['replay #1 of session B, Last-Event-ID "x_1"', 'replay #1 sends "x_2" {}', 'replay #1 returned "x" after 1 sends'] },
+      { ...printed('a new session opens (incarnation 1)', ['factory(null, epoch 1) → the store', 'session A = s1 (the shared store)']), phase: null },
+      { ...printed('session A opens a request stream', ['storeEvent("x", A.post1#0) started', 'storeEvent of A.post1#0 resolved: "x_1"']), phase: null },
+      { ...printed('session B resumes', ['replay #1 of session B, Last-Event-ID "x_1"', 'replay #1 sends "x_2" {}', 'replay #1 returned "x" after 1 sends']), phase: null },
     ],
   });
 
@@ -104,7 +139,7 @@ describe('escaping', () => {
   });
 
   it('keeps trace text out of the page as markup and out of the diagram as statements', () => {
-    const trace = simulation([faults('client 1 calls read', ['POST #0 <script>alert(1)</script>; end', '<img src=x onerror=alert(1)>'])], 0);
+    const trace = simulation([printed('client 1 calls read', ['POST #0 <script>alert(1)</script>; end', '<img src=x onerror=alert(1)>'])], 0);
     const html = renderHtml(trace);
     expect(html).not.toContain('<script>alert');
     expect(html).not.toContain('<img');

@@ -1,7 +1,9 @@
 // A trace as a message-sequence chart: participants, and per step the messages between them and the notes over them.
-// Traces record each step's action and notes as text (the engine prints them as they happen), so this is the one
-// place that reads that text back: a line it does not know becomes a note, so a new kind of step renders unchanged.
+// Each step's action and observations are records (sim/levels/records.ts): lanes, arrows and tags come from their
+// fields, the words from the level's vocabulary; a record it does not know becomes a note, so a new kind renders.
 
+import { type StepRecord, recordTags } from '../../sim/levels/records.ts';
+import { endText, frameText, responseText } from '../../sim/levels/server-records.ts';
 import type { ReadableStep, ReadableTrace, TraceKindName } from './readable.ts';
 
 /** One lane of the chart. */
@@ -49,38 +51,49 @@ interface Interpreter {
   step(step: ReadableStep): Interpreted;
 }
 
-const CALL = /\bc(\d+)\b/g;
-
 function unique(values: readonly string[]): string[] {
   return [...new Set(values)];
 }
 
-/** Tags every call named in a text (`c3`), with the tags given. */
-function tagsOf(text: string, tags: readonly string[]): string[] {
-  const calls = [...text.matchAll(CALL)].map((match) => `call:c${match[1]}`);
-  return unique([...tags, ...calls]);
+/** Actions whose requests a proxy (the network lane) sends rather than the client. */
+const PROXY_ACTIONS: ReadonlySet<string> = new Set(['callStale', 'resumeForeign', 'resend', 'headerless', 'callProxied']);
+
+/** A number field of a record, or null. */
+function numberField(record: StepRecord, field: string): number | null {
+  const value = record[field];
+  return typeof value === 'number' ? value : null;
 }
 
-/** The simulator's steps: clients, the network or a proxy between them, and the server. */
+/** A string field of a record, or null. */
+function stringField(record: StepRecord, field: string): string | null {
+  const value = record[field];
+  return typeof value === 'string' ? value : null;
+}
+
+/**
+ * The server and client levels' steps: clients, the network or a proxy between them, and the server. Every arrow and
+ * note comes from a record's fields; a record of a kind this reader does not know, and a text record of a trace
+ * written before steps were records, is a note over the network, shown as its line.
+ */
 function simulationInterpreter(trace: ReadableTrace): Interpreter {
   const NETWORK = 'NET';
   const SERVER = 'SRV';
   const clientOfConnection = new Map<number, number>();
   const sessionOfClient = new Map<number, string>();
   const sessionOfConnection = new Map<number, string>();
-  let lastRequest: number | null = null;
   let lastRequestTags: string[] = [];
   let liveness = false;
   let clients = trace.clients;
   for (const step of trace.steps) {
-    for (const match of `${step.action}\n${step.notes.join('\n')}`.matchAll(/\bclient (\d+)\b/g)) clients = Math.max(clients, Number(match[1]));
+    for (const record of [step.actionRecord, ...step.observations]) clients = Math.max(clients, numberField(record, 'client') ?? 0);
   }
-  const lane = (client: number | null): string => (client === null ? NETWORK : `C${client}`);
+  const lane = (client: number | null | undefined): string => (client === null || client === undefined ? NETWORK : `C${client}`);
   const connectionTags = (connection: number): string[] => {
     const client = clientOfConnection.get(connection);
     const session = sessionOfConnection.get(connection);
     return [`connection:${connection}`, ...(client === undefined ? [] : [`client:${client}`]), ...(session === undefined ? [] : [`session:${session}`])];
   };
+  const fault = (over: string[], text: string, tags: readonly string[]): DiagramItem => ({ kind: 'note', over, text, style: 'fault', tags: unique([...tags]) });
   return {
     participants: () => [
       ...Array.from({ length: clients }, (_, index) => ({ id: `C${index + 1}`, label: `client ${index + 1}` })),
@@ -89,78 +102,93 @@ function simulationInterpreter(trace: ReadableTrace): Interpreter {
     ],
     step: (step) => {
       const items: DiagramItem[] = [];
-      const action = step.action;
-      const actorMatch = /\bclient (\d+)\b/.exec(action);
-      const actor = actorMatch === null ? null : Number(actorMatch[1]);
-      const viaProxy = /\ba proxy\b/.test(action);
+      const action = step.actionRecord;
+      const actor = numberField(action, 'client');
+      const viaProxy = PROXY_ACTIONS.has(action.kind) || (action.kind === 'resendInFlight' && action['reuse'] !== true);
       if (step.phase === 'liveness' && !liveness) {
         liveness = true;
         items.push({ kind: 'note', over: [lane(1), SERVER], text: 'liveness phase: faults stopped, the server finishes its work and clients resume', style: 'phase', tags: [] });
       }
-      const cut = /\bcuts connection #(\d+)/.exec(action);
-      const closed = /\bcloses connection #(\d+)/.exec(action);
-      if (cut !== null) {
-        const connection = Number(cut[1]);
-        items.push({ kind: 'note', over: [lane(clientOfConnection.get(connection) ?? actor), NETWORK], text: `✂ cut: connection #${connection} is lost in the network`, style: 'fault', tags: connectionTags(connection) });
-      } else if (closed !== null) {
-        const connection = Number(closed[1]);
-        items.push({ kind: 'note', over: [lane(clientOfConnection.get(connection) ?? actor), SERVER], text: `the server closes connection #${connection} (the client may poll back)`, style: 'fault', tags: connectionTags(connection) });
-      } else if (/\bthe server restarts\b/.test(action)) {
-        items.push({ kind: 'note', over: [SERVER], text: `⟲ ${action}: every session and stream in memory is gone`, style: 'fault', tags: [] });
-        clientOfConnection.clear();
-      } else if (/\b(expires|loses|lost|drops|duplicates|delays|reorders)\b/.test(action)) {
-        // Faults of the network or the server named by their verb; the notes that follow show what they did.
-        items.push({ kind: 'note', over: [/\bserver\b/.test(action) && !/\bnetwork\b/.test(action) ? SERVER : NETWORK], text: action, style: 'fault', tags: tagsOf(action, actor === null ? [] : [`client:${actor}`]) });
+      const connection = numberField(action, 'connection');
+      const owner = connection === null ? actor : (clientOfConnection.get(connection) ?? actor);
+      switch (action.kind) {
+        case 'cut':
+          items.push(fault([lane(owner), NETWORK], `✂ cut: connection #${connection} is lost in the network`, connectionTags(connection!)));
+          break;
+        case 'serverClose':
+          items.push(fault([lane(owner), SERVER], `the server closes connection #${connection} (the client may poll back)`, connectionTags(connection!)));
+          break;
+        case 'restart':
+          items.push(fault([SERVER], `⟲ ${step.action}: every session and stream in memory is gone`, []));
+          clientOfConnection.clear();
+          break;
+        case 'crashNode':
+        case 'expire':
+        case 'abortTool':
+          items.push(fault([SERVER], step.action, recordTags(action)));
+          break;
+        case 'loseTail':
+          items.push(fault([NETWORK], step.action, [...recordTags(action), ...connectionTags(connection!)]));
+          break;
+        default:
+          break;
       }
-      const advanced = /^the server advances (c\d+)\b/.exec(action);
-      if (advanced !== null && !step.notes.some((note) => note.trim().startsWith('←'))) {
-        // The engine notes only frames that reach an attached connection: a message produced now reached no client.
-        items.push({ kind: 'note', over: [SERVER], text: `${advanced[1]}'s next message is produced but reaches no client (no connection carries its stream)`, style: 'fault', tags: [`call:${advanced[1]}`] });
+      // A message the server produced that reached no attached connection: the engine records no frame for it.
+      if (action.kind === 'advance' && !step.observations.some((record) => record.kind === 'frame')) {
+        const call = stringField(action, 'call');
+        items.push(fault([SERVER], `${call}'s next message is produced but reaches no client (no connection carries its stream)`, [`call:${call}`]));
       }
-      for (const raw of step.notes) {
-        const note = raw.trim();
-        const request = /^(POST|GET|DELETE|PUT|PATCH) #(\d+)\b/.exec(note);
-        if (request !== null) {
-          const connection = Number(request[2]);
-          if (actor !== null) clientOfConnection.set(connection, actor);
-          const session = actor === null ? undefined : sessionOfClient.get(actor);
-          if (session !== undefined && !/\binitialize\b/.test(note)) sessionOfConnection.set(connection, session);
-          lastRequest = connection;
-          lastRequestTags = tagsOf(note, connectionTags(connection));
-          items.push({ kind: 'message', from: viaProxy ? NETWORK : lane(actor), to: SERVER, text: note, style: 'request', tags: lastRequestTags });
-          continue;
-        }
-        const response = /^→ (\d{3})\b(.*)$/.exec(note);
-        if (response !== null && lastRequest !== null) {
-          const connection = lastRequest;
-          const minted = /Mcp-Session-Id: (\S+)/.exec(note);
-          const client = clientOfConnection.get(connection) ?? actor;
-          if (minted !== null && client !== null) {
-            sessionOfClient.set(client, minted[1]!);
-            sessionOfConnection.set(connection, minted[1]!);
-            // The initialize request belongs to the session its response mints.
-            lastRequestTags.push(`session:${minted[1]}`);
+      step.observations.forEach((record, index) => {
+        const line = step.notes[index]!.trim();
+        const at = numberField(record, 'connection');
+        const to = () => lane(at === null ? actor : (clientOfConnection.get(at) ?? numberField(record, 'client') ?? actor));
+        const tags = () => unique([...recordTags(record), ...(at === null ? [] : connectionTags(at))]);
+        switch (record.kind) {
+          case 'request': {
+            const client = numberField(record, 'client') ?? actor;
+            if (client !== null && at !== null) clientOfConnection.set(at, client);
+            const session = stringField(record, 'session') ?? (client === null ? undefined : sessionOfClient.get(client));
+            if (at !== null && session !== undefined && session !== null && record['form'] !== 'initialize') sessionOfConnection.set(at, session);
+            const inFlightFor = stringField(record, 'inFlightFor');
+            lastRequestTags = unique([...tags(), ...(inFlightFor === null ? [] : [`call:${inFlightFor}`])]);
+            items.push({ kind: 'message', from: viaProxy ? NETWORK : lane(client), to: SERVER, text: line, style: 'request', tags: lastRequestTags });
+            return;
           }
-          items.push({ kind: 'message', from: SERVER, to: lane(client), text: `#${connection} ${response[1]}${response[2]}`, style: 'response', tags: tagsOf(note, connectionTags(connection)) });
-          continue;
+          case 'response': {
+            const minted = stringField(record, 'session');
+            const client = at === null ? actor : (clientOfConnection.get(at) ?? numberField(record, 'client') ?? actor);
+            if (minted !== null && client !== null && at !== null) {
+              sessionOfClient.set(client, minted);
+              sessionOfConnection.set(at, minted);
+              // The initialize request belongs to the session its response mints.
+              lastRequestTags.push(`session:${minted}`);
+            }
+            items.push({ kind: 'message', from: SERVER, to: lane(client), text: `#${at} ${responseText(record)}`, style: 'response', tags: tags() });
+            return;
+          }
+          case 'frame':
+            items.push({ kind: 'message', from: SERVER, to: to(), text: `#${at} ${frameText(record)}`, style: 'event', tags: tags() });
+            return;
+          case 'end':
+            items.push({ kind: 'message', from: SERVER, to: to(), text: `#${at} ${endText(record)}`, style: record['closing'] === true ? 'event' : 'end', tags: tags() });
+            return;
+          case 'frameLost':
+          case 'endLost':
+          case 'breaks':
+            items.push(fault([to(), NETWORK], line, tags()));
+            return;
+          case 'execution':
+          case 'cancelled':
+            items.push({ kind: 'note', over: [SERVER], text: line, style: 'server', tags: tags() });
+            return;
+          case 'stillOpen':
+            items.push({ kind: 'note', over: [SERVER], text: line, style: 'info', tags: tags() });
+            return;
+          default:
+            // A text record, or a kind this reader does not know: shown as its line, over the network.
+            items.push({ kind: 'note', over: [NETWORK], text: line, style: 'info', tags: tags() });
         }
-        const frame = /^← #(\d+) (.*)$/.exec(note);
-        if (frame !== null) {
-          const connection = Number(frame[1]);
-          const ended = frame[2] === 'end of stream';
-          const sessions = [...note.matchAll(/\bsession (\w+)\]/g)].map((match) => `session:${match[1]}`);
-          items.push({ kind: 'message', from: SERVER, to: lane(clientOfConnection.get(connection) ?? actor), text: `#${connection} ${frame[2]}`, style: ended ? 'end' : 'event', tags: tagsOf(note, [...connectionTags(connection), ...sessions]) });
-          continue;
-        }
-        const execution = /^⚙ (.*)$/.exec(note);
-        if (execution !== null) {
-          const session = /\bsession (\w+)\)/.exec(note);
-          items.push({ kind: 'note', over: [SERVER], text: `⚙ ${execution[1]}`, style: 'server', tags: tagsOf(note, session === null ? [] : [`session:${session[1]}`]) });
-          continue;
-        }
-        // A note this reader does not know: shown as it is, over the network (it is neither side's message).
-        items.push({ kind: 'note', over: [NETWORK], text: note, style: 'info', tags: tagsOf(note, []) });
-      }
+      });
       return { items };
     },
   };
@@ -228,9 +256,7 @@ export function buildDiagram(trace: ReadableTrace): Diagram {
   const interpreter = INTERPRETERS[trace.kind](trace);
   const steps: DiagramStep[] = trace.steps.map((step, index) => {
     const { items } = interpreter.step(step);
-    const actor = /\b(client|session) (\w+)\b/.exec(step.action);
-    const own = actor === null ? [] : [actor[1] === 'client' ? `client:${actor[2]}` : `session:${actor[2]}`];
-    return { index, action: step.action, phase: step.phase, items, tags: unique([...own, ...tagsOf(step.action, []), ...items.flatMap((item) => item.tags)]) };
+    return { index, action: step.action, phase: step.phase, items, tags: unique([...recordTags(step.actionRecord), ...items.flatMap((item) => item.tags)]) };
   });
   const verdict = trace.verdict;
   const violation =
@@ -239,7 +265,8 @@ export function buildDiagram(trace: ReadableTrace): Diagram {
       : {
           text: `✗ ${verdict.property}${verdict.step === null && trace.kind === 'simulation' ? ' (seen in the liveness phase)' : ''}: ${verdict.explanation}`,
           after: verdict.step ?? Math.max(0, steps.length - 1),
-          tags: tagsOf(verdict.explanation, [...verdict.explanation.matchAll(/\bsession (\w+)\b/g)].map((match) => `session:${match[1]}`)),
+          // What the violation involves is what its step involved (the explanation is prose, never read back).
+          tags: verdict.step === null ? [] : (steps[verdict.step]?.tags ?? []),
         };
   return { participants: interpreter.participants(), steps, violation };
 }

@@ -10,15 +10,21 @@ import type { Severity } from '../../properties/severity.ts';
 import { renderSource } from '../../properties/source.ts';
 import { STORE_PROPERTIES } from '../../properties/stores/index.ts';
 import { CONTRACT_TRACE_FORMAT } from '../contract-trace.ts';
+import type { StepRecord } from '../../sim/levels/records.ts';
+import { stepLines } from '../../sim/levels/vocabulary.ts';
 import { replayCommand } from '../trace-execution.ts';
 import { type Trace, TraceFormatError, parseTrace } from '../trace.ts';
 
-/** One step of any trace kind. */
+/** One step of any trace kind: its records, and their lines (through the level's vocabulary). */
 export interface ReadableStep {
   readonly action: string;
   /** The engine's phase; null for kinds without phases. */
   readonly phase: 'faults' | 'liveness' | null;
   readonly notes: readonly string[];
+  /** The action as recorded (sim/levels/records.ts). */
+  readonly actionRecord: StepRecord;
+  /** The observations as recorded, one for each of `notes`. */
+  readonly observations: readonly StepRecord[];
 }
 
 /** The property a trace violates, with what it says and where it comes from. */
@@ -85,7 +91,7 @@ export function readableFromTrace(trace: Trace, path: string): ReadableTrace {
     target: trace.target,
     seed: trace.seed,
     clients: trace.level === 'store' ? 0 : trace.config.clients,
-    steps: trace.steps.map((step) => ({ action: String(step.action), phase: step.phase === 'liveness' ? 'liveness' : 'faults', notes: (step.notes ?? []).map(String) })),
+    steps: trace.steps.map((step) => ({ ...stepLines(step, trace.level), actionRecord: step.action, observations: step.observations })),
     verdict:
       verdict === null
         ? null

@@ -1,0 +1,107 @@
+// `resumecheck migrate-traces PATH...`: rewrites traces of format version 1, whose steps were printed lines, as
+// version 2, whose steps are records (sim/levels/records.ts), by replaying their choices in process. A rewrite is kept
+// only when the replay reads exactly as the recorded lines and gives the recorded verdict, so no trace changes what
+// it shows. A trace whose target runs code it names (serve:, module:) or reaches a server (url:) is left as it is and
+// said so: a trace is data, and real time decides what such a run does. Version 1 traces still read and render (as
+// their lines); this only makes their charts whole.
+
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { runSimulation } from '../sim/engine.ts';
+import { sequenceChoices } from '../sim/choices.ts';
+import { stepLines } from '../sim/levels/vocabulary.ts';
+import { writeFileAtomically } from '../traces/store.ts';
+import { TRACE_FORMAT_VERSION, type Trace, TraceFormatError, parseTrace, serializeTrace } from '../traces/trace.ts';
+import { traceExecution } from '../traces/trace-execution.ts';
+import type { Io, ParsedArgs } from './command-spec.ts';
+import { requireTarget } from './require-target.ts';
+import { UsageError } from './usage-error.ts';
+
+/** What became of one file. */
+type Outcome = 'rewritten' | 'current' | 'kept' | 'differs';
+
+/** The trace files a path names: the file itself, or every `.json` file under a directory that holds a trace. */
+function traceFiles(path: string): { files: string[]; explicit: boolean } {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch (error) {
+    throw new UsageError(`${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+  if (!stat.isDirectory()) return { files: [path], explicit: true };
+  const files: string[] = [];
+  const walk = (directory: string): void => {
+    for (const entry of readdirSync(directory, { withFileTypes: true }).sort((left, right) => left.name.localeCompare(right.name))) {
+      const full = join(directory, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.json')) files.push(full);
+    }
+  };
+  walk(path);
+  return { files, explicit: false };
+}
+
+/** The format fields of a JSON file, or null when it is not a trace of the one format. */
+function formatOf(text: string): { readonly version: unknown } | null {
+  try {
+    const data = JSON.parse(text) as Record<string, unknown> | null;
+    return data !== null && typeof data === 'object' && data['format'] === 'resumecheck-trace' ? { version: data['formatVersion'] } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The first place where a replay's lines differ from the recorded ones, or null when they read the same. */
+function firstDifference(trace: Trace, replayed: Trace['steps']): string | null {
+  if (replayed.length !== trace.steps.length) return `${replayed.length} steps, the trace recorded ${trace.steps.length}`;
+  for (let index = 0; index < replayed.length; index += 1) {
+    const got = stepLines(replayed[index]!, trace.level);
+    const recorded = stepLines(trace.steps[index]!, trace.level);
+    const lines = (lines: typeof got) => [lines.action, ...lines.notes].join('\n');
+    if (lines(got) !== lines(recorded)) return `step ${index + 1} reads otherwise`;
+  }
+  return null;
+}
+
+async function migrate(file: string, explicit: boolean, io: Io): Promise<Outcome | null> {
+  const text = readFileSync(file, 'utf8');
+  const format = formatOf(text);
+  if (format === null) {
+    if (explicit) throw new TraceFormatError(`${file}: not a trace of format resumecheck-trace`);
+    return null;
+  }
+  const trace = parseTrace(text, file);
+  if (format.version === TRACE_FORMAT_VERSION) return 'current';
+  const execution = traceExecution(trace.target);
+  if (execution !== null || trace.target.startsWith('url:')) {
+    io.out(`kept ${file}: its target ${execution === null ? 'is a server over the wire' : `runs ${execution.kind === 'command' ? 'a command' : 'a module'} the trace names`}; its steps stay the lines they were`);
+    return 'kept';
+  }
+  const target = await requireTarget(trace.target, trace.level);
+  const result = await runSimulation(target, trace.config, sequenceChoices(trace.choices), { record: true, ...(trace.properties === null ? {} : { properties: trace.properties }) });
+  const steps = result.trace ?? [];
+  const verdictMoved = (result.violation?.property ?? null) !== (trace.verdict?.property ?? null) || (result.violation?.step ?? null) !== (trace.verdict?.step ?? null);
+  const difference = verdictMoved ? `its replay gives ${result.violation?.property ?? 'no violation'}, the trace recorded ${trace.verdict?.property ?? 'none'}` : firstDifference(trace, steps);
+  if (difference !== null) {
+    io.out(`kept ${file}: ${difference}; left at version 1`);
+    return 'differs';
+  }
+  writeFileAtomically(file, serializeTrace({ ...trace, formatVersion: TRACE_FORMAT_VERSION, steps }));
+  io.out(`rewrote ${file}`);
+  return 'rewritten';
+}
+
+/** Runs `resumecheck migrate-traces`: exit 0 when every version-1 trace was rewritten or left for its target, 1 when a replay read otherwise. */
+export async function runMigrateTraces({ positionals }: ParsedArgs, io: Io): Promise<number> {
+  if (positionals.length === 0) throw new UsageError('migrate-traces needs a trace FILE or a DIRECTORY');
+  const counts: Record<Outcome, number> = { rewritten: 0, current: 0, kept: 0, differs: 0 };
+  for (const path of positionals) {
+    const { files, explicit } = traceFiles(path);
+    for (const file of files) {
+      const outcome = await migrate(file, explicit, io);
+      if (outcome !== null) counts[outcome] += 1;
+    }
+  }
+  io.out(`${counts.rewritten} rewritten, ${counts.current} already version ${TRACE_FORMAT_VERSION}, ${counts.kept} kept for their targets, ${counts.differs} kept because their replay reads otherwise`);
+  return counts.differs === 0 ? 0 : 1;
+}
