@@ -287,9 +287,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'migrate-traces',
     summary: 'rewrite traces of format version 1 (steps as printed lines) as version 2 (steps as records), by replaying them',
-    usage: ['PATH...'],
+    usage: ['PATH... [--accept-replay]'],
     positionals: [{ name: 'PATH', help: 'a trace file, or a directory: every trace under it', repeated: true }],
-    options: {},
+    options: {
+      'accept-replay': { type: 'boolean', help: 'rewrite a trace whose replay reads otherwise but gives the recorded verdict at the same step, as its replay reads' },
+    },
     notes: [
       'A rewrite is kept only when the replay reads exactly as the recorded lines and gives the recorded verdict. A trace whose target runs a command or a module it names (serve:, module:), or reaches a server (url:), is left as it is: a trace is data, never a command. Version 1 traces still replay and render, their steps as the lines they were.',
     ],

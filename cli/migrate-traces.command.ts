@@ -1,7 +1,8 @@
 // `resumecheck migrate-traces PATH...`: rewrites traces of format version 1, whose steps were printed lines, as
 // version 2, whose steps are records (sim/levels/records.ts), by replaying their choices in process. A rewrite is kept
 // only when the replay reads exactly as the recorded lines and gives the recorded verdict, so no trace changes what
-// it shows. A trace whose target runs code it names (serve:, module:) or reaches a server (url:) is left as it is and
+// it shows (with --accept-replay: when it gives the recorded verdict at the same step, the trace then showing what its
+// choices do at this version). A trace whose target runs code it names (serve:, module:) or reaches a server (url:) is left as it is and
 // said so: a trace is data, and real time decides what such a run does. Version 1 traces still read and render (as
 // their lines); this only makes their charts whole.
 
@@ -63,7 +64,7 @@ function firstDifference(trace: Trace, replayed: Trace['steps']): string | null 
   return null;
 }
 
-async function migrate(file: string, explicit: boolean, io: Io): Promise<Outcome | null> {
+async function migrate(file: string, explicit: boolean, acceptReplay: boolean, io: Io): Promise<Outcome | null> {
   const text = readFileSync(file, 'utf8');
   const format = formatOf(text);
   if (format === null) {
@@ -81,24 +82,28 @@ async function migrate(file: string, explicit: boolean, io: Io): Promise<Outcome
   const result = await runSimulation(target, trace.config, sequenceChoices(trace.choices), { record: true, ...(trace.properties === null ? {} : { properties: trace.properties }) });
   const steps = result.trace ?? [];
   const verdictMoved = (result.violation?.property ?? null) !== (trace.verdict?.property ?? null) || (result.violation?.step ?? null) !== (trace.verdict?.step ?? null);
-  const difference = verdictMoved ? `its replay gives ${result.violation?.property ?? 'no violation'}, the trace recorded ${trace.verdict?.property ?? 'none'}` : firstDifference(trace, steps);
-  if (difference !== null) {
-    io.out(`kept ${file}: ${difference}; left at version 1`);
+  if (verdictMoved) {
+    io.out(`kept ${file}: its replay gives ${result.violation?.property ?? 'no violation'} at step ${result.violation?.step ?? '-'}, the trace recorded ${trace.verdict?.property ?? 'none'} at step ${trace.verdict?.step ?? '-'}; left at version 1`);
+    return 'differs';
+  }
+  const difference = firstDifference(trace, steps);
+  if (difference !== null && !acceptReplay) {
+    io.out(`kept ${file}: ${difference}; left at version 1 (--accept-replay rewrites it as its replay reads, the same verdict)`);
     return 'differs';
   }
   writeFileAtomically(file, serializeTrace({ ...trace, formatVersion: TRACE_FORMAT_VERSION, steps }));
-  io.out(`rewrote ${file}`);
+  io.out(difference === null ? `rewrote ${file}` : `rewrote ${file} as its replay reads (${difference}; the same verdict)`);
   return 'rewritten';
 }
 
 /** Runs `resumecheck migrate-traces`: exit 0 when every version-1 trace was rewritten or left for its target, 1 when a replay read otherwise. */
-export async function runMigrateTraces({ positionals }: ParsedArgs, io: Io): Promise<number> {
+export async function runMigrateTraces({ values, positionals }: ParsedArgs, io: Io): Promise<number> {
   if (positionals.length === 0) throw new UsageError('migrate-traces needs a trace FILE or a DIRECTORY');
   const counts: Record<Outcome, number> = { rewritten: 0, current: 0, kept: 0, differs: 0 };
   for (const path of positionals) {
     const { files, explicit } = traceFiles(path);
     for (const file of files) {
-      const outcome = await migrate(file, explicit, io);
+      const outcome = await migrate(file, explicit, values['accept-replay'] === true, io);
       if (outcome !== null) counts[outcome] += 1;
     }
   }

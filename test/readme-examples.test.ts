@@ -156,5 +156,9 @@ describe('README examples', () => {
     const { code, out } = await runInProcess(['fuzz', '--target', 'no-owner-check', '--runs', '5000', '--seed', '1']);
     expect(code).toBe(1);
     expect(`${out.join('\n')}\n`).toBe(sample);
+    // "Reading a trace" quotes step 4's request record of the trace it writes.
+    const written = out.find((line) => line.startsWith('trace written: '))!.slice('trace written: '.length);
+    const steps = (JSON.parse(readFileSync(join(scratch, written), 'utf8')) as { steps: { observations: unknown[] }[] }).steps;
+    expect(README).toContain(`step 4's request in the sample above is\n\`${JSON.stringify(steps[3]!.observations[0])}\``);
   });
 });
