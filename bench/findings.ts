@@ -13,7 +13,8 @@
 //   npx tsx bench/findings.ts           prints the document
 //   npx tsx bench/findings.ts --write   rewrites bench/findings.expected.json (after a change that is meant to move them)
 
-import { readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { writeFileAtomically } from '../traces/store.ts';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PropertyName } from '../properties/names.ts';
@@ -158,9 +159,7 @@ if (isMain) {
   const findings = await allFindings((line) => process.stderr.write(`${line}\n`));
   const text = renderFindings(findings);
   if (process.argv.includes('--write')) {
-    const temporary = `${EXPECTED_PATH}.tmp`;
-    writeFileSync(temporary, text);
-    renameSync(temporary, EXPECTED_PATH);
+    writeFileAtomically(EXPECTED_PATH, text);
     process.stderr.write(`written: ${EXPECTED_PATH}\n`);
   } else process.stdout.write(text);
 }

@@ -9,8 +9,9 @@
 //   npm run bench -- --suite      also times `npm test` in ours and main's checkout (goal row 2; several minutes each)
 //   npm run bench -- --write-readme   also rewrites the README's goals table (between its bench:goals markers) from this run
 
+import { writeFileAtomically } from '../traces/store.ts';
 import { execSync } from 'node:child_process';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -837,9 +838,7 @@ function writeReadme(report: Report, command: string): string {
     `${machine.cores} cores, Node ${machine.node}, load average ${machine.loadAtStart[0]!.toFixed(1)} at the start and ${machine.loadAtEnd[0]!.toFixed(1)} at the end, the whole bench ${formatMs(report.elapsedMs)}): ` +
     `${met} of ${judged} judged goals met (${rows.map((row, index) => `${index + 1} ${metText(row.met)}`).join(', ')}). Every baseline is a temporary checkout built in that run; figures are whole processes.`;
   const block = [README_START, ...goalsMarkdown(goals, rows, header), README_END].join('\n');
-  const temporary = `${path}.tmp`;
-  writeFileSync(temporary, text.slice(0, start) + block + text.slice(end + README_END.length));
-  renameSync(temporary, path);
+  writeFileAtomically(path, text.slice(0, start) + block + text.slice(end + README_END.length));
   return path;
 }
 

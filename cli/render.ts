@@ -1,7 +1,8 @@
 // `resumecheck render FILE --format text|mermaid|html [--out FILE]`: any trace resumecheck writes (fuzz, replay,
 // script, check-store's contract and end-to-end phases), as text, as a Mermaid sequence diagram, or as a page.
 
-import { renderHtml, writeFileAtomically } from '../traces/render/html.ts';
+import { renderHtml } from '../traces/render/html.ts';
+import { writeFileAtomically } from '../traces/store.ts';
 import { renderMermaid } from '../traces/render/mermaid.ts';
 import { readReadableTrace } from '../traces/render/readable.ts';
 import { renderText } from '../traces/render/text.ts';

@@ -14,7 +14,7 @@ import { recordTrace } from '../sim/fuzz.ts';
 import { ScriptError, parseScript, scriptChoices } from '../sim/script.ts';
 import { DEFAULT_SHRINK_BOUNDS, shrinkChoices } from '../sim/shrink.ts';
 import type { Target } from '../targets/target.ts';
-import { writeFileAtomically } from '../traces/render/html.ts';
+import { writeFileAtomically } from '../traces/store.ts';
 import { quoteArgument, readableFromTrace } from '../traces/render/readable.ts';
 import { renderText } from '../traces/render/text.ts';
 import { type Trace, parseTrace, serializeTrace } from '../traces/trace.ts';

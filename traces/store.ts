@@ -1,7 +1,7 @@
 // Writing traces: atomically (a temporary file, then a rename), named by content hash, never overwriting.
 
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type Trace, TraceFormatError, parseTrace, serializeTrace, traceFileName } from './trace.ts';
 
 /** Writes `trace` into `directory`; returns its path. An equal trace already there is left as it is. */
@@ -14,13 +14,15 @@ export function writeTrace(directory: string, trace: Trace): { path: string; cre
 }
 
 /**
- * Writes `text` to `path` through a temporary file beside it and a rename, so a reader (or an interrupted run)
- * sees the whole file or none; a failed write (a full disk) removes its temporary file before it throws.
+ * The one atomic writer: writes `data` to `path` through a temporary file beside it and a rename, so a reader (or an
+ * interrupted run) sees the whole file or none; makes the file's folder; a failed write (a full disk) removes its
+ * temporary file before it throws. Every file resumecheck, its bench and its page generators write goes through it.
  */
-export function writeFileAtomically(path: string, text: string): void {
+export function writeFileAtomically(path: string, data: string | Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   try {
-    writeFileSync(temporary, text, { flag: 'w' });
+    writeFileSync(temporary, data, { flag: 'w' });
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });

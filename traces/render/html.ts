@@ -3,8 +3,7 @@
 // a Content-Security-Policy forbids loading any) and readable without JavaScript; with it, the reader steps through
 // the trace and highlights one session, call or connection. All trace text is escaped.
 
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { writeFileAtomically } from '../store.ts';
 import type { Trace } from '../trace.ts';
 import { buildDiagram, diagramTags } from './diagram.ts';
 import { type ReadableTrace, readableFromTrace } from './readable.ts';
@@ -229,12 +228,4 @@ export function renderRunHtml(findings: readonly RunFinding[], summary: RunSumma
 /** Writes the page of a whole fuzz run to `path` atomically (a temporary file, then a rename). */
 export function writeRunHtml(findings: readonly RunFinding[], path: string, summary: RunSummary | null = null): void {
   writeFileAtomically(path, renderRunHtml(findings, summary));
-}
-
-/** Writes `text` to `path` through a temporary file and a rename, so no reader sees half a file; makes its folder. */
-export function writeFileAtomically(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, path);
 }

@@ -2,9 +2,10 @@
 // page of the corpus's cross-session counterexample in headless Chromium, steps to the violating step, highlights the
 // session the leaked result belongs to, and saves the top of the page (verdict, property, replay command, diagram) as a PNG (atomically).
 
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileAtomically } from '../store.ts';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startChromium } from './chromium.ts';
 import { renderHtml } from './html.ts';
@@ -27,13 +28,20 @@ if (out === undefined) {
     await tab.goto(pathToFileURL(page).href);
     const violating = trace.verdict?.step ?? trace.steps.length - 1;
     for (let step = 0; step <= violating; step += 1) await tab.click('.toolbar .next');
-    const victim = /delivered to session (\w+)/.exec(trace.verdict?.explanation ?? '')?.[1];
-    const owner = /session (\w+)\)/.exec(trace.verdict?.explanation ?? '')?.[1];
+    // The leaked message, from the records: a frame of the violating step produced in another session than the one
+    // its connection's requests carried.
+    const sessionOf = new Map<number, string>();
+    for (const step of trace.steps) {
+      for (const record of step.observations) if (record.kind === 'request' && typeof record['connection'] === 'number' && typeof record['session'] === 'string') sessionOf.set(record['connection'], record['session']);
+    }
+    const leaked = trace.steps[violating]?.observations.find(
+      (record) => record.kind === 'frame' && typeof record['session'] === 'string' && typeof record['connection'] === 'number' && sessionOf.has(record['connection']) && sessionOf.get(record['connection']) !== record['session'],
+    );
+    const owner = leaked === undefined ? undefined : String(leaked['session']);
+    const victim = leaked === undefined ? undefined : sessionOf.get(leaked['connection'] as number);
     if (owner !== undefined) await tab.selectOption('select.highlight', `session:${owner}`);
     await tab.evaluate(() => window.scrollTo(0, 0));
-    const temporary = join(scratch, 'shot.png');
-    await tab.screenshot({ path: temporary, fullPage: false });
-    renameSync(temporary, join(ROOT, out));
+    writeFileAtomically(resolve(ROOT, out), await tab.screenshot({ fullPage: false }));
     process.stdout.write(`${out}: step ${violating + 1} of ${trace.steps.length}, session ${owner ?? '?'} highlighted (the result leaked to ${victim ?? '?'})\n`);
   } finally {
     await browser.close();

@@ -1,7 +1,8 @@
 // Rewrites the README's incidents section (between its markers) from the incident files as they render now:
 // `npx tsx traces/corpus/incidents/readme.ts`. The incidents test fails while the README and the renders differ.
 
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { writeFileAtomically } from '../../store.ts';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { incidentsMarkdown } from './incidents.ts';
 
@@ -17,8 +18,6 @@ if (begin < 0 || end < begin) {
   process.exitCode = 2;
 } else {
   const next = `${readme.slice(0, begin + BEGIN.length)}\n\n${(await incidentsMarkdown()).trim()}\n\n${readme.slice(end)}`;
-  const temporary = `${README}.${process.pid}.tmp`;
-  writeFileSync(temporary, next);
-  renameSync(temporary, README);
+  writeFileAtomically(README, next);
   process.stdout.write('README.md: incidents section rewritten\n');
 }

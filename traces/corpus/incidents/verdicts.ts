@@ -3,7 +3,8 @@
 // when a target, an action or a property changed, and read what it prints: the incidents test fails while a file's
 // verdicts and the runs differ. A target whose package is not installed keeps its written line (said on stderr).
 
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { writeFileAtomically } from '../../store.ts';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INCIDENTS_DIRECTORY, INCIDENT_TARGETS, incidentVerdict, loadIncidentTarget, readIncidents } from './incidents.ts';
 
@@ -34,7 +35,5 @@ for (const incident of readIncidents()) {
     written.push(`# on ${entry.name}: ${now}`);
   }
   const next = [...lines.slice(0, first), ...written, ...lines.slice(end)].join('\n');
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, next);
-  renameSync(temporary, path);
+  writeFileAtomically(path, next);
 }
