@@ -445,8 +445,8 @@ class RunContext implements LevelRun {
     beginStep(this, choice, phase);
   }
 
-  step(kind: number, a: number, b: number): Promise<void> {
-    return stepAsync(this, kind, a, b);
+  step(kind: number, a: number, b: number): Promise<void> | void {
+    return this.world.run.sync ? stepSync(this, kind, a, b) : stepAsync(this, kind, a, b);
   }
 
   startHeal(): void {
@@ -500,96 +500,61 @@ function beginStep(context: RunContext, choice: number, phase: TraceStep['phase'
   }
 }
 
-function performSync(context: RunContext, op: Op): HttpResponse | undefined {
-  const { world, host } = context;
-  const server = world.server;
-  switch (op.kind) {
-    case 'handle': {
-      // Executions the request starts are its own exchange's (disconnect-cancels, result-to-its-request).
-      world.handling = op.request.connection;
-      const response = server.handle(op.request) as HttpResponse;
-      world.handling = -1;
-      return response;
-    }
-    case 'cut':
-      server.cut(op.connection);
-      return undefined;
-    case 'advance':
-      server.advance(op.execution);
-      return undefined;
-    case 'notify':
-      server.notify(op.sessionId, op.message);
-      return undefined;
-    case 'closeConnection':
-      server.closeConnection(op.connection, op.retryMs);
-      return undefined;
-    case 'expire':
-      server.expire(op.sessionId);
-      return undefined;
-    case 'restart':
-      server.dispose();
-      world.inbox.length = 0;
-      world.server = world.run.boot({ epoch: world.epoch }, host);
-      return undefined;
-    case 'crashNode':
-      server.crashNode!(op.node);
-      return undefined;
-    case 'restartNode':
-      server.restartNode!(op.node);
-      return undefined;
-    case 'catchUp':
-      server.catchUp!();
-      return undefined;
-    case 'abortExecution':
-      server.abortExecution!(op.execution);
-      return undefined;
-    case 'network':
-      return undefined;
-  }
+/** A value, or a promise of it: what a synchronous target's operations return, and an asynchronous one's. */
+type Maybe<T> = T | Promise<T>;
+
+function isPromise<T>(value: Maybe<T>): value is Promise<T> {
+  return typeof (value as Promise<T> | null)?.then === 'function';
 }
 
-async function performAsync(context: RunContext, op: Op): Promise<HttpResponse | undefined> {
+/** Then `next`, at once when `value` is not a promise (a synchronous target), after it otherwise. */
+function then<T, U>(value: Maybe<T>, next: (value: T) => U): Maybe<U> {
+  return isPromise(value) ? value.then(next) : next(value);
+}
+
+/**
+ * Hands one operation to the target. A synchronous target's answer comes back as it is, an asynchronous one's as a
+ * promise; what must follow the answer (the handling connection cleared, a restarted server booted) follows it either way.
+ */
+function perform(context: RunContext, op: Op): Maybe<HttpResponse | undefined> {
   const { world, host } = context;
   const server = world.server;
   switch (op.kind) {
-    case 'handle': {
+    case 'handle':
+      // Executions the request starts are its own exchange's (disconnect-cancels, result-to-its-request).
       world.handling = op.request.connection;
-      const response = await server.handle(op.request);
-      world.handling = -1;
-      return response;
-    }
+      return then(server.handle(op.request), (response) => {
+        world.handling = -1;
+        return response as HttpResponse;
+      });
     case 'cut':
-      await server.cut(op.connection);
-      return undefined;
+      return then(server.cut(op.connection), () => undefined);
     case 'advance':
-      await server.advance(op.execution);
-      return undefined;
+      return then(server.advance(op.execution), () => undefined);
     case 'notify':
-      await server.notify(op.sessionId, op.message);
-      return undefined;
+      return then(server.notify(op.sessionId, op.message), () => undefined);
     case 'closeConnection':
-      await server.closeConnection(op.connection, op.retryMs);
-      return undefined;
+      return then(server.closeConnection(op.connection, op.retryMs), () => undefined);
     case 'expire':
-      await server.expire(op.sessionId);
-      return undefined;
-    case 'restart':
-      await server.dispose();
-      world.inbox.length = 0;
-      world.server = world.run.boot({ epoch: world.epoch }, host);
-      return undefined;
+      return then(server.expire(op.sessionId), () => undefined);
+    case 'restart': {
+      const disposed = server.dispose();
+      const boot = () => {
+        world.inbox.length = 0;
+        world.server = world.run.boot({ epoch: world.epoch }, host);
+        return undefined;
+      };
+      // A synchronous run does not wait for the old instance's disposal (a shared store may close in the background).
+      return world.run.sync ? boot() : then(disposed, boot);
+    }
     case 'crashNode':
-      await server.crashNode!(op.node);
-      return undefined;
+      return then(server.crashNode!(op.node), () => undefined);
     case 'restartNode':
-      await server.restartNode!(op.node);
-      return undefined;
-    case 'abortExecution':
-      await server.abortExecution!(op.execution);
-      return undefined;
+      return then(server.restartNode!(op.node), () => undefined);
     case 'catchUp':
-      await server.catchUp!();
-      return undefined;
+      return then(server.catchUp!(), () => undefined);
+    case 'abortExecution':
+      return then(server.abortExecution!(op.execution), () => undefined);
     case 'network':
       return undefined;
   }
@@ -634,7 +599,11 @@ function noteDisconnect(world: World, op: Op): void {
   }
 }
 
-function stepSync(context: RunContext, kind: number, a: number, b: number): void {
+/**
+ * One step of the server level, as the operations it hands to the target: each `yield` is an operation, answered with
+ * what the target returned. The one code path of a step; {@link stepSync} and {@link stepAsync} only drive it.
+ */
+function* stepOps(context: RunContext, kind: number, a: number, b: number): Generator<Op, void, HttpResponse | undefined> {
   const { world } = context;
   if (context.coverage !== null) context.coverage.action(kind);
   noteClientFault(world, kind, a, b);
@@ -643,11 +612,11 @@ function stepSync(context: RunContext, kind: number, a: number, b: number): void
     // Coverage reads states once the request is made and again once its answer is handled.
     if (context.coverage !== null) context.coverage.observe(world);
     noteDisconnect(world, op);
-    continueAction(world, op, performSync(context, op), context.observe);
+    continueAction(world, op, yield op, context.observe);
     drainInbox(world);
     for (let cut = settleOp(world, op); cut !== null; cut = settleOp(world, cut)) {
       noteDisconnect(world, cut);
-      performSync(context, cut);
+      yield cut;
       drainInbox(world);
     }
     if (context.coverage !== null) context.coverage.observe(world);
@@ -656,26 +625,20 @@ function stepSync(context: RunContext, kind: number, a: number, b: number): void
   endStep(context);
 }
 
-async function stepAsync(context: RunContext, kind: number, a: number, b: number): Promise<void> {
-  const { world } = context;
-  if (context.coverage !== null) context.coverage.action(kind);
-  noteClientFault(world, kind, a, b);
-  let op: Op | null = startAction(world, kind, a, b);
-  while (op !== null) {
-    // Coverage reads states once the request is made and again once its answer is handled.
-    if (context.coverage !== null) context.coverage.observe(world);
-    noteDisconnect(world, op);
-    continueAction(world, op, await performAsync(context, op), context.observe);
-    drainInbox(world);
-    for (let cut = settleOp(world, op); cut !== null; cut = settleOp(world, cut)) {
-      noteDisconnect(world, cut);
-      await performAsync(context, cut);
-      drainInbox(world);
-    }
-    if (context.coverage !== null) context.coverage.observe(world);
-    op = followUp(world, op);
+/** Takes a step of a synchronous target: every operation's answer is there when it returns. */
+function stepSync(context: RunContext, kind: number, a: number, b: number): void {
+  const ops = stepOps(context, kind, a, b);
+  for (let next = ops.next(); next.done !== true; ) {
+    const answer = perform(context, next.value);
+    if (isPromise(answer)) throw new Error(`a synchronous target answered ${next.value.kind} with a promise`);
+    next = ops.next(answer);
   }
-  endStep(context);
+}
+
+/** Takes a step of an asynchronous target, awaiting each operation's answer. */
+async function stepAsync(context: RunContext, kind: number, a: number, b: number): Promise<void> {
+  const ops = stepOps(context, kind, a, b);
+  for (let next = ops.next(); next.done !== true; ) next = ops.next(await perform(context, next.value));
 }
 
 /** Liveness-phase rounds at the most; each round lets every execution finish and every client resume once. */
@@ -788,14 +751,14 @@ export async function runSimulation(target: Target, config: SimConfig, source: C
   if (level !== undefined) {
     const run = await level.open(config, { record: options.record === true, properties: options.properties ?? null, actions: options.actions ?? null });
     try {
-      return await runLoopAsync(run, source);
+      return await runLoop(run, source);
     } finally {
       await run.close();
     }
   }
   const context = await openRun(target, config, options);
   try {
-    const result = context.world.run.sync ? runLoopSync(context, source) : await runLoopAsync(context, source);
+    const result = await runLoop(context, source);
     options.inspect?.(context.world);
     return result;
   } finally {
@@ -869,17 +832,8 @@ function result(context: LevelRun, progress: Progress): RunResult {
   return { violation: world.violation, choices: progress.choices, steps, healSteps: progress.healSteps, trace: context.trace };
 }
 
-function runLoopSync(context: RunContext, source: ChoiceSource): RunResult {
-  const { world, list } = context;
-  const progress = newProgress();
-  for (let choice = nextStep(context, source, progress); choice !== null; choice = nextStep(context, source, progress)) {
-    stepSync(context, list.kind[choice]!, list.a[choice]!, list.b[choice]!);
-    if (progress.phase === 'faults') world.step += 1;
-  }
-  return result(context, progress);
-}
-
-async function runLoopAsync(context: LevelRun, source: ChoiceSource): Promise<RunResult> {
+/** The one run loop, for every level: a step that does not yield (a synchronous target's) is not awaited. */
+async function runLoop(context: LevelRun, source: ChoiceSource): Promise<RunResult> {
   const { world, list } = context;
   const progress = newProgress();
   for (let choice = nextStep(context, source, progress); choice !== null; choice = nextStep(context, source, progress)) {
