@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { type StepRecord, textRecord } from '../../sim/levels/records.ts';
+import { CLIENT_VOCABULARY } from '../../sim/levels/client-records.ts';
 import { SERVER_VOCABULARY } from '../../sim/levels/server-records.ts';
 import { buildDiagram } from './diagram.ts';
 import { escapeMermaid, renderMermaid } from './mermaid.ts';
@@ -109,6 +110,45 @@ describe('the simulator records, laid out', () => {
     expect(diagram.violation).toMatchObject({ after: 4, text: '✗ no-cross-session-delivery: leaked to session s2' });
     // The violation involves what its step involved (its explanation is prose, never read back).
     expect(diagram.violation!.tags).toEqual(resume!.tags);
+  });
+});
+
+describe('the client level\'s records, laid out as the server level\'s', () => {
+  /** A step of client-level records, with the lines its vocabulary gives them. */
+  const client = (action: StepRecord, observations: StepRecord[]): ReadableStep => ({ action: CLIENT_VOCABULARY.text(action), phase: 'faults', notes: observations.map((record) => CLIENT_VOCABULARY.text(record)), actionRecord: action, observations });
+  const diagram = buildDiagram({
+    ...simulation([
+      client({ kind: 'call', client: 1, tool: 'work', call: 'c1' }, [{ kind: 'request', method: 'POST', connection: 3, client: 1, bodyMethod: 'tools/call', lastEventId: null, session: 's1' }]),
+      client({ kind: 'respond', method: 'POST', connection: 3, client: 1, bodyMethod: 'tools/call', lastEventId: null, session: 's1' }, [
+        { kind: 'execution', tool: 'work', call: 'c1', execution: 1, session: 's1' },
+        { kind: 'response', connection: 3, client: 1, status: 200, sse: true },
+      ]),
+      client({ kind: 'advance', call: 'c1', tool: 'work', execution: 1 }, []),
+      client({ kind: 'cut', connection: 3, client: 1, beforeResponse: false }, [{ kind: 'framesLost', connection: 3, client: 1, frames: 2 }, { kind: 'settled', client: 1, call: 'c1', outcome: 'error', error: 'fetch failed' }]),
+    ]),
+    clients: 1,
+    level: 'client',
+  });
+  const [call, respond, advance, cut] = diagram.steps;
+
+  it('reads its lines from the client vocabulary', () => {
+    expect(call!.action).toBe('client 1 calls work (c1)');
+    expect(respond!.action).toBe('the network delivers the response to #3 (POST tools/call session s1)');
+  });
+
+  it('draws its requests, responses and executions as the server level\'s, by their fields', () => {
+    expect(call!.items[0]).toMatchObject({ kind: 'message', from: 'C1', to: 'SRV', style: 'request', text: 'POST #3 tools/call session s1' });
+    expect(call!.items[0]!.tags).toEqual(expect.arrayContaining(['connection:3', 'client:1', 'session:s1']));
+    expect(respond!.items.map((item) => `${item.kind} ${item.style}`)).toEqual(['note server', 'message response']);
+  });
+
+  it('does not call an advance lost: at the client level the network holds what the server writes', () => {
+    expect(advance!.items).toEqual([]);
+  });
+
+  it('shows frames a cut lost as a fault, and how the call settled over its client', () => {
+    expect(cut!.items.map((item) => item.kind === 'note' && `${item.over.join(',')} ${item.style}`)).toEqual(['C1,NET fault', 'C1,NET fault', 'C1 info']);
+    expect(cut!.tags).toEqual(expect.arrayContaining(['call:c1', 'connection:3']));
   });
 });
 

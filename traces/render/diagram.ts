@@ -133,8 +133,9 @@ function simulationInterpreter(trace: ReadableTrace): Interpreter {
         default:
           break;
       }
-      // A message the server produced that reached no attached connection: the engine records no frame for it.
-      if (action.kind === 'advance' && !step.observations.some((record) => record.kind === 'frame')) {
+      // A message the server produced that reached no attached connection: the engine records no frame for it. (At the
+      // client level the network holds what the server writes, and a later step delivers it.)
+      if (action.kind === 'advance' && trace.level !== 'client' && !step.observations.some((record) => record.kind === 'frame')) {
         const call = stringField(action, 'call');
         items.push(fault([SERVER], `${call}'s next message is produced but reaches no client (no connection carries its stream)`, [`call:${call}`]));
       }
@@ -175,11 +176,19 @@ function simulationInterpreter(trace: ReadableTrace): Interpreter {
           case 'frameLost':
           case 'endLost':
           case 'breaks':
+          // The client level's: a request the network lost, and frames a cut lost on the way.
+          case 'requestLost':
+          case 'framesLost':
             items.push(fault([to(), NETWORK], line, tags()));
             return;
           case 'execution':
           case 'cancelled':
+          case 'incarnation':
             items.push({ kind: 'note', over: [SERVER], text: line, style: 'server', tags: tags() });
+            return;
+          case 'settled':
+            // The client level's: how the application's call settled, over its client.
+            items.push({ kind: 'note', over: [lane(numberField(record, 'client') ?? actor)], text: line, style: 'info', tags: tags() });
             return;
           case 'stillOpen':
             items.push({ kind: 'note', over: [SERVER], text: line, style: 'info', tags: tags() });
