@@ -39,7 +39,8 @@ export const CHECK_STORE_USAGE =
 
 function stepsOf(violation: StoreViolation): string[] {
   if (violation.actions !== null) return violation.actions.map((action, index) => `${String(index + 1).padStart(3)}. ${action}`);
-  return violation.trace === null ? [] : renderSteps(violation.trace.steps, 'store');
+  // A contract finding's trace is of the store level; an end-to-end one's of the server level (the store in the SDK transport).
+  return violation.trace === null ? [] : renderSteps(violation.trace.steps, violation.trace.level ?? null);
 }
 
 function describeStore(ref: StoreModuleRef, shared: boolean): string {

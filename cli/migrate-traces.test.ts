@@ -53,7 +53,7 @@ describe('migrate-traces', () => {
     writeFileSync(file, edited);
     const kept = await run(['migrate-traces', file]);
     expect(kept.code).toBe(1);
-    expect(kept.out[0]).toBe(`kept ${file}: step 2 reads otherwise; left at version 1 (--accept-replay rewrites it as its replay reads, the same verdict)`);
+    expect(kept.out[0]).toBe(`kept ${file}: step 2 reads otherwise; left as it was (--accept-replay rewrites it as its replay reads, the same verdict)`);
     expect(readFileSync(file, 'utf8')).toBe(edited);
     const accepted = await run(['migrate-traces', file, '--accept-replay']);
     expect(accepted.code).toBe(0);

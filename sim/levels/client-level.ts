@@ -11,8 +11,9 @@ import type { ExecutionStart, Frame, HttpRequest, JsonRpcMessage, TargetHost, To
 import { TOOL_NAMES } from '../../targets/target.ts';
 import { type ActionList, createActionList } from '../actions.ts';
 import type { SimConfig } from '../config.ts';
-import { describeFrame } from '../engine.ts';
-import { type StepRecord, type TraceStep, textRecord } from './records.ts';
+import { frameFields } from '../engine.ts';
+import type { StepRecord, TraceStep } from './records.ts';
+import { CLIENT_VOCABULARY } from './client-records.ts';
 import { createPrng } from '../prng.ts';
 import { progressStepsOf, toolStep } from '../tools.ts';
 import { SimClock, patchClock } from './clock.ts';
@@ -65,39 +66,45 @@ function sseText(frame: Frame): string {
   return `${text}data: ${frame.data === null ? '' : JSON.stringify(frame.data)}\n\n`;
 }
 
-function describeRequest(exchange: Exchange): string {
-  const what = exchange.method === 'POST' ? `POST ${exchange.bodyMethod ?? '(no method)'}` : exchange.method;
-  const cursor = exchange.lastEventId === null ? '' : ` Last-Event-ID ${exchange.lastEventId}`;
-  const session = exchange.sessionId === null ? '' : ` session ${exchange.sessionId}`;
-  return `${what}${cursor}${session}`;
+/** The client level has one client: its records name it as the server level names its first. */
+const CLIENT = 1;
+
+/** A request as its records hold it: the method, the connection, the body's method and the headers sent. */
+function requestFields(exchange: Exchange) {
+  return { method: exchange.method, connection: exchange.index, client: CLIENT, bodyMethod: exchange.bodyMethod, lastEventId: exchange.lastEventId, session: exchange.sessionId };
 }
 
-/** How the level's actions read in traces (scripts and the shrinker match on these). */
-export function describeClientAction(world: ClientWorld, kind: number, a: number): string {
+/** An enabled action as a record (sim/levels/client-records.ts), from the world before it runs. */
+export function clientActionRecord(world: ClientWorld, kind: number, a: number): StepRecord {
   switch (kind) {
     case K.call:
-      return `client 1 calls ${TOOL_NAMES[a]} (c${world.calls.length + 1})`;
+      return { kind: 'call', client: CLIENT, tool: TOOL_NAMES[a]!, call: `c${world.calls.length + 1}` };
     case K.respond:
-      return `the network delivers the response to #${a} (${describeRequest(world.exchanges[a]!)})`;
+      return { kind: 'respond', ...requestFields(world.exchanges[a]!) };
     case K.deliver:
-      return world.exchanges[a]!.queue.length > 0 ? `the network delivers the next frame on connection #${a}` : `the network delivers the end of connection #${a}`;
+      return { kind: 'deliver', connection: a, client: CLIENT, end: world.exchanges[a]!.queue.length === 0 };
     case K.cut:
-      return world.exchanges[a]!.phase === 'sent' ? `the network cuts connection #${a} before its response` : `the network cuts connection #${a}`;
+      return { kind: 'cut', connection: a, client: CLIENT, beforeResponse: world.exchanges[a]!.phase === 'sent' };
     case K.advance: {
       const execution = world.executions[a]!;
-      return `the server advances ${execution.callId}${execution.ordinal > 1 ? ` (execution ${execution.ordinal})` : ''}`;
+      return { kind: 'advance', call: execution.callId, tool: execution.tool, execution: execution.ordinal };
     }
     case K.serverClose:
-      return `the server closes connection #${a}, asking the client to come back in ${POLL_RETRY_MS} ms`;
+      return { kind: 'serverClose', connection: a, client: CLIENT, retryMs: POLL_RETRY_MS };
     case K.restart:
-      return 'the server restarts';
+      return { kind: 'restart', epoch: world.epoch + 1 };
     case K.tick: {
       const timer = world.clock.next()!;
-      return `time passes: +${timer.dueMs - world.clock.nowMs} ms, a ${timer.delayMs} ms timer fires`;
+      return { kind: 'tick', elapsedMs: timer.dueMs - world.clock.nowMs, delayMs: timer.delayMs };
     }
     default:
       throw new Error(`assertion: client level action kind ${kind} unknown`);
   }
+}
+
+/** How the level's actions read in traces (scripts and the shrinker match on these): their records' text. */
+export function describeClientAction(world: ClientWorld, kind: number, a: number): string {
+  return CLIENT_VOCABULARY.text(clientActionRecord(world, kind, a));
 }
 
 function push(list: ActionList, kind: number, a: number): void {
@@ -169,8 +176,9 @@ class ClientLevelRun implements LevelRun {
     };
     world.exchanges.push(exchange);
     world.quiescence.touch();
-    // As the server level notes a request (method, then connection), so the diagram draws it as one.
-    world.note(`  ${exchange.method} #${exchange.index}${describeRequest(exchange).slice(exchange.method.length)}`);
+    // A request record as the server level's (kind, method, connection, client, session), so the diagram draws it as one;
+    // an initialize is marked as the server level marks it, for the session it asks for is not yet the client's.
+    world.record({ kind: 'request', ...requestFields(exchange), ...(exchange.bodyMethod === 'initialize' ? { form: 'initialize' } : {}) });
     monitor(world, 'onRequest', exchange);
     const signal = init?.signal ?? null;
     return new Promise<Response>((resolve, reject) => {
@@ -209,7 +217,7 @@ class ClientLevelRun implements LevelRun {
     this.world.acting = this.list.kind[choice]!;
     if (this.trace === null) return;
     const notes: StepRecord[] = [];
-    this.trace.push({ choice, phase, action: textRecord(describeClientAction(this.world, this.list.kind[choice]!, this.list.a[choice]!)), observations: notes });
+    this.trace.push({ choice, phase, action: clientActionRecord(this.world, this.list.kind[choice]!, this.list.a[choice]!), observations: notes });
     this.world.notes = notes;
   }
 
@@ -300,7 +308,7 @@ function createHost(world: ClientWorld): TargetHost {
       const index = world.executions.length;
       world.executions.push({ callId: start.callId, tool: start.tool, sessionId: start.sessionId, epoch: world.epoch, ordinal, progressSteps: progressStepsOf(start.tool, world.config.workProgressSteps), k: 0, finished: false });
       world.running.push(index);
-      world.note(`  ⚙ ${start.tool} ${start.callId} starts executing (execution ${ordinal}, session ${start.sessionId})`);
+      world.record({ kind: 'execution', tool: start.tool, call: start.callId, execution: ordinal, session: start.sessionId });
       return index;
     },
     cancelled(index: number): void {
@@ -310,7 +318,7 @@ function createHost(world: ClientWorld): TargetHost {
       if (execution === undefined || execution.finished) return;
       execution.finished = true;
       world.running.splice(world.running.indexOf(index), 1);
-      world.note(`  ⊘ ${execution.tool} ${execution.callId} cancelled (execution ${execution.ordinal})`);
+      world.record({ kind: 'cancelled', tool: execution.tool, call: execution.callId, execution: execution.ordinal });
     },
     nextStep(index: number): ToolStep {
       const execution = world.executions[index]!;
@@ -392,6 +400,8 @@ function respond(world: ClientWorld, exchange: Exchange): void {
   const resumed = resumedStream(world, exchange);
   if (resumed !== undefined) resumed.resumeFailures = response.status >= 200 && response.status < 300 ? 0 : resumed.resumeFailures + 1;
   if (response.status === 404 && exchange.sessionId !== null && !world.sessions404.has(exchange.sessionId)) world.sessions404.set(exchange.sessionId, exchange.index);
+  // The session a response gives a request sent without one (an initialize's), as the server level records it.
+  const minted = exchange.sessionId === null && response.sessionId !== null ? { session: response.sessionId } : {};
   if (response.streaming) {
     exchange.phase = 'streaming';
     const key = streamKeyOf(world, exchange);
@@ -416,12 +426,12 @@ function respond(world: ClientWorld, exchange: Exchange): void {
         breakStream(world, exchange);
       },
     });
-    world.note(`  ← #${exchange.index} ${response.status} event stream`);
+    world.record({ kind: 'response', connection: exchange.index, client: CLIENT, status: response.status, sse: true, ...minted });
     exchange.respond!(new Response(body, { status: response.status, headers }));
   } else {
     endExchange(exchange);
     if (response.body !== null) headers['content-type'] = 'application/json';
-    world.note(`  ← #${exchange.index} ${response.status}${response.body === null ? '' : ` ${JSON.stringify(response.body).slice(0, 80)}`}`);
+    world.record({ kind: 'response', connection: exchange.index, client: CLIENT, status: response.status, sse: false, ...minted, ...(response.body === null ? {} : { body: JSON.stringify(response.body).slice(0, 80) }) });
     exchange.respond!(new Response(response.body === null ? null : JSON.stringify(response.body), { status: response.status, headers }));
   }
   exchange.respond = null;
@@ -434,7 +444,7 @@ function deliver(world: ClientWorld, exchange: Exchange): void {
   if (frame === undefined) {
     endExchange(exchange);
     breakStream(world, exchange);
-    world.note(`  ← #${exchange.index} end of stream`);
+    world.record({ kind: 'end', connection: exchange.index, client: CLIENT, closing: false });
     exchange.controller!.close();
     return;
   }
@@ -444,18 +454,18 @@ function deliver(world: ClientWorld, exchange: Exchange): void {
     if (!world.eventStreams.has(frame.eventId)) world.eventStreams.set(frame.eventId, stream.key);
   }
   if (frame.data !== null && 'id' in frame.data && ('result' in frame.data || 'error' in frame.data)) stream.answered = true;
-  world.note(`  ← #${exchange.index} ${describeFrame(frame)}`);
+  world.record({ kind: 'frame', connection: exchange.index, client: CLIENT, ...frameFields(frame) });
   exchange.controller!.enqueue(ENCODER.encode(sseText(frame)));
 }
 
 function cut(world: ClientWorld, exchange: Exchange): void {
   if (exchange.phase === 'sent') {
-    world.note(`  ✂ #${exchange.index} lost before the server saw it`);
+    world.record({ kind: 'requestLost', connection: exchange.index, client: CLIENT });
     failSent(world, exchange, new TypeError('fetch failed'));
     return;
   }
   const lost = exchange.queue.length;
-  if (lost > 0) world.note(`  ✂ ${lost} frame${lost === 1 ? '' : 's'} written on #${exchange.index} never arrive`);
+  if (lost > 0) world.record({ kind: 'framesLost', connection: exchange.index, client: CLIENT, frames: lost });
   exchange.queue.length = 0;
   endExchange(exchange);
   world.server!.cut(exchange.index);
@@ -474,13 +484,13 @@ function perform(world: ClientWorld, application: ClientApplication, kind: numbe
         () => {
           call.outcome = 'result';
           world.quiescence.touch();
-          world.note(`  ✓ ${call.callId} settles with its result`);
+          world.record({ kind: 'settled', client: CLIENT, call: call.callId, outcome: 'result' });
         },
         (error: unknown) => {
           call.outcome = 'error';
           call.detail = error instanceof Error ? error.message : String(error);
           world.quiescence.touch();
-          world.note(`  ✗ ${call.callId} settles with an error: ${call.detail.slice(0, 100)}`);
+          world.record({ kind: 'settled', client: CLIENT, call: call.callId, outcome: 'error', error: call.detail.slice(0, 100) });
         },
       );
       return;
@@ -514,12 +524,12 @@ function perform(world: ClientWorld, application: ClientApplication, kind: numbe
         exchange.controller!.error(new TypeError('terminated: the server went away'));
       }
       boot();
-      world.note(`  ⟲ incarnation ${world.epoch} starts: sessions and streams in memory are gone`);
+      world.record({ kind: 'incarnation', epoch: world.epoch });
       return;
     }
     case K.tick: {
       const timer = world.clock.fireNext();
-      if (timer !== null) world.note(`  ⏱ simulated time +${world.clock.nowMs - world.clockStartMs} ms`);
+      if (timer !== null) world.record({ kind: 'clock', elapsedMs: world.clock.nowMs - world.clockStartMs });
       return;
     }
     default:

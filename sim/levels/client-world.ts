@@ -8,7 +8,7 @@ import type { SimConfig } from '../config.ts';
 import type { Prng } from '../prng.ts';
 import type { Violation } from '../world.ts';
 import type { SimClock } from './clock.ts';
-import { type StepRecord, textRecord } from './records.ts';
+import type { StepRecord } from './records.ts';
 
 /** One HTTP exchange the client started through its `fetch`: the request as sent, the response as the network carries it. */
 export interface Exchange {
@@ -128,7 +128,8 @@ export class ClientWorld {
     return this.describe(this, kind, a, b);
   }
 
-  note(text: string): void {
-    if (this.notes !== null) this.notes.push(textRecord(text));
+  /** Records an observation of the step being recorded (sim/levels/client-records.ts), when recording. */
+  record(observation: StepRecord): void {
+    if (this.notes !== null) this.notes.push(observation);
   }
 }

@@ -69,9 +69,13 @@ export function frameText(record: StepRecord | FrameFields): string {
 
 const record = (fields: Fields): StepRecord => fields as unknown as StepRecord;
 
-/** A response head as its line shows it, after the arrow (`200 SSE Mcp-Session-Id: s1 (node 2)`). */
+/**
+ * A response head as its line shows it, after the arrow (`200 SSE Mcp-Session-Id: s1 (node 2)`); a record that holds
+ * its JSON body (the client level's `body`, cut to 80 characters; the server level records none) shows it last.
+ */
 export function responseText(r: StepRecord): string {
-  return `${r['status']}${r['sse'] === true ? ' SSE' : ''}${typeof r['session'] === 'string' ? ` Mcp-Session-Id: ${r['session']}` : ''}${typeof r['node'] === 'number' ? ` (node ${r['node']})` : ''}`;
+  const body = typeof r['body'] === 'string' ? ` ${r['body']}` : '';
+  return `${r['status']}${r['sse'] === true ? ' SSE' : ''}${typeof r['session'] === 'string' ? ` Mcp-Session-Id: ${r['session']}` : ''}${typeof r['node'] === 'number' ? ` (node ${r['node']})` : ''}${body}`;
 }
 
 /** The end of a response as its line shows it, after the connection. */

@@ -9,6 +9,8 @@ import { SDK_STANDALONE_STREAM_ID } from '../../event-store/index.ts';
 import { waitUntil } from '../../targets/module/clock.ts';
 import { type StoreContext, callFactory, firstLine } from '../../targets/module/store-module.ts';
 import type { ActionList } from '../actions.ts';
+import type { StepRecord } from './records.ts';
+import { STORE_VOCABULARY } from './store-records.ts';
 import {
   type CursorKind,
   type ReplayCall,
@@ -17,9 +19,9 @@ import {
   type StoreSession,
   type StoreStream,
   type StoreWorld,
-  describeEvent,
-  note,
   originKey,
+  originOf,
+  record,
   sessionLabel,
   show,
   snapshotOf,
@@ -149,46 +151,53 @@ export function enumerateStoreActions(world: StoreWorld, list: ActionList): void
   if (world.restarts < world.settings.restartsMax && world.sessions.length > 0) push('restart');
 }
 
-/** Names an operation for traces, from the world before it runs. */
-export function describeStoreAction(world: StoreWorld, kindNumber: number, a: number, b: number): string {
-  const session = (index: number) => `session ${world.sessions[index]!.label}`;
-  const stream = (index: number) => world.streams[index]!.label;
+/** A storeEvent call as a record's fields: its session, its stream, and its label (`event`, and `response` for the stream's response). */
+function callFields(call: StoreCall) {
+  const stream = call.stream;
+  return { session: stream.session.label, stream: stream.label, event: originKey(stream.label, stream.calls.indexOf(call)), response: stream.responseCall === call };
+}
+
+/** An operation as a record (sim/levels/store-records.ts), from the world before it runs. */
+export function storeActionRecord(world: StoreWorld, kindNumber: number, a: number, b: number): StepRecord {
+  const session = (index: number) => world.sessions[index]!.label;
   const action = { kind: kindOf(kindNumber), a, b };
   switch (action.kind) {
     case 'openSession':
-      return `a new session opens (incarnation ${world.epoch})`;
+      return { kind: action.kind, epoch: world.epoch };
     case 'reuseSessionId':
-      return `a new session opens with the ID of ${session(action.a)}, which an earlier incarnation issued`;
-    case 'openPostStream':
-      return `${session(action.a)} opens a request stream: storeEvent of its priming event {}`;
+      return { kind: action.kind, sessionReused: session(action.a) };
     case 'store':
-      return `storeEvent of a notification on ${stream(action.a)}`;
-    case 'respond':
-      return `storeEvent of the response on ${stream(action.a)}`;
+    case 'respond': {
+      const stream = world.streams[action.a]!;
+      return { kind: action.kind, session: stream.session.label, stream: stream.label };
+    }
     case 'replayOwn': {
-      // The event's label, not its ID: the description names the same action when an earlier step is deleted.
+      // The event's label, not its ID: the record names the same action when an earlier step is deleted.
       const event = cursorsOf(world, world.sessions[action.a]!)[action.b]!;
-      return `${session(action.a)} resumes after its cursor ${event.call.label}`;
+      return { kind: action.kind, ...callFields(event.call), session: session(action.a) };
     }
     case 'replayForeign':
-      return `${session(action.a)} resumes with ${session(action.b)}'s latest cursor (a proxy mixes sessions up)`;
+      return { kind: action.kind, session: session(action.a), other: session(action.b) };
+    case 'openPostStream':
     case 'replayPreRestart':
-      return `${session(action.a)} resumes with a cursor issued before the restart`;
     case 'replayForged':
-      return `${session(action.a)} resumes with a forged cursor (its latest with one character changed)`;
     case 'replayMalformed':
-      return `${session(action.a)} resumes with a string that is no event ID`;
+      return { kind: action.kind, session: session(action.a) };
     case 'awaitStore':
-      return `await storeEvent of ${world.storeCalls[action.a]!.label}`;
+      return { kind: action.kind, ...callFields(world.storeCalls[action.a]!) };
     case 'awaitReplay':
-      return `await replay #${action.a + 1}`;
     case 'releaseSend':
-      return `the send callback of replay #${action.a + 1} returns`;
+      return { kind: action.kind, replay: action.a + 1, session: world.replays[action.a]!.session.label };
     case 'restart':
-      return `the server restarts (incarnation ${world.epoch + 1})`;
+      return { kind: action.kind, epoch: world.epoch + 1 };
     case 'drain':
-      return 'every held send returns and every call is awaited (end of run)';
+      return { kind: action.kind };
   }
+}
+
+/** Names an operation for traces, from the world before it runs: its record's text. */
+export function describeStoreAction(world: StoreWorld, kindNumber: number, a: number, b: number): string {
+  return STORE_VOCABULARY.text(storeActionRecord(world, kindNumber, a, b));
 }
 
 function kindOf(kind: number): StoreActionKind {
@@ -206,7 +215,7 @@ function kindOf(kind: number): StoreActionKind {
 async function waitForStore(world: StoreWorld, done: () => boolean): Promise<boolean> {
   if (world.timeoutsWaited > 0) return waitUntil(done, 0);
   if (await waitUntil(done, world.settings.callTimeoutMs)) return true;
-  note(world, `  nothing settled within the call timeout (${world.settings.callTimeoutMs} ms): the run ends here`);
+  record(world, { kind: 'timeout', timeoutMs: world.settings.callTimeoutMs });
   world.timeoutsWaited += 1;
   return false;
 }
@@ -253,12 +262,12 @@ async function openSession(world: StoreWorld, reuse: StoreSession | null): Promi
   } else {
     const context = contextOf(world, id);
     store = await callFactory(world.factory, context, world.where, world.settings.callTimeoutMs);
-    note(world, `  factory(${show(context.sessionId)}, epoch ${world.epoch}) → a store for session ${label}`);
+    record(world, { kind: 'factory', epoch: world.epoch, session: label, sessionId: show(context.sessionId) });
   }
   const session: StoreSession = { index, label, id, epoch: world.epoch, store, streams: [], requestIdNext: 1 };
   world.sessions.push(session);
   addStream(world, session, 'standalone', SDK_STANDALONE_STREAM_ID);
-  note(world, `  session ${label} = ${id}${world.settings.shared ? ' (the shared store)' : ''}`);
+  record(world, { kind: 'sessionOpened', session: label, sessionId: id, shared: world.settings.shared });
 }
 
 function addStream(world: StoreWorld, session: StoreSession, kind: 'post' | 'standalone', streamId: string): StoreStream {
@@ -314,7 +323,7 @@ function startStore(world: StoreWorld, stream: StoreStream, kind: 'priming' | 'n
   world.callsByOrigin.set(originKey(stream.label, stream.calls.length), call);
   stream.calls.push(call);
   if (kind === 'response') stream.responseCall = call;
-  note(world, `  storeEvent(${show(stream.streamId)}, ${call.label}) started`);
+  record(world, { kind: 'storeStarted', ...callFields(call), streamId: show(stream.streamId) });
   let promise: Promise<string>;
   try {
     promise = Promise.resolve(stream.session.store.storeEvent(stream.streamId, message));
@@ -333,13 +342,13 @@ function startStore(world: StoreWorld, stream: StoreStream, kind: 'priming' | 'n
         stream.resolved.push(event);
         if (!world.eventsById.has(value)) world.eventsById.set(value, event);
       }
-      note(world, `  storeEvent of ${call.label} resolved: ${show(value)}`);
+      record(world, { kind: 'storeResolved', ...callFields(call), value: show(value) });
     },
     (error: unknown) => {
       world.activity += 1;
       call.state = 'rejected';
       call.error = firstLine(error);
-      note(world, `  storeEvent of ${call.label} rejected: ${call.error}`);
+      record(world, { kind: 'storeRejected', ...callFields(call), error: call.error });
     },
   );
 }
@@ -395,8 +404,9 @@ async function startReplay(world: StoreWorld, session: StoreSession, cursor: str
   };
   world.replays.push(replay);
   const store = session.store;
-  note(world, `  replay #${replay.index + 1} of session ${session.label}, Last-Event-ID ${show(cursor)}`);
-  if (own !== null) note(world, `  the cursor is also session ${session.label}'s own ID of ${own.call.label}: judged as its own cursor`);
+  const replayFields = { replay: replay.index + 1, session: session.label };
+  record(world, { kind: 'replayStarted', ...replayFields, cursor: show(cursor) });
+  if (own !== null) record(world, { kind: 'cursorOwn', ...callFields(own.call), ...replayFields });
   if (store.getStreamIdForEventId !== undefined) {
     // The transport asks first; a falsy answer is a 400 and replayEventsAfter is never called.
     replay.lookup = { state: 'pending' };
@@ -410,12 +420,12 @@ async function startReplay(world: StoreWorld, session: StoreSession, cursor: str
       (value) => {
         world.activity += 1;
         replay.lookup = { state: 'resolved', value };
-        note(world, `  getStreamIdForEventId → ${show(value)}`);
+        record(world, { kind: 'lookupResolved', ...replayFields, value: show(value) });
       },
       (error: unknown) => {
         world.activity += 1;
         replay.lookup = { state: 'rejected', error: firstLine(error) };
-        note(world, `  getStreamIdForEventId rejected: ${firstLine(error)}`);
+        record(world, { kind: 'lookupRejected', ...replayFields, error: firstLine(error) });
       },
     );
     await yieldUntil(world, () => replay.lookup.state !== 'pending');
@@ -426,11 +436,12 @@ async function startReplay(world: StoreWorld, session: StoreSession, cursor: str
 
 /** After the lookup (if any): refused, or replayEventsAfter is called with a send callback that holds each send. */
 function continueReplay(world: StoreWorld, replay: ReplayCall): void {
+  const replayFields = { replay: replay.index + 1, session: replay.session.label };
   if (replay.lookup.state === 'rejected' || (replay.lookup.state === 'resolved' && !replay.lookup.value)) {
     replay.state = 'refused';
     replay.tick = world.tick;
     replay.resolvedBefore = world.resolutions;
-    note(world, `  refused by getStreamIdForEventId (the transport answers ${replay.lookup.state === 'rejected' ? 500 : 400})`);
+    record(world, { kind: 'refused', ...replayFields, status: replay.lookup.state === 'rejected' ? 500 : 400 });
     return;
   }
   replay.state = 'pending';
@@ -439,8 +450,10 @@ function continueReplay(world: StoreWorld, replay: ReplayCall): void {
   world.tick += 1;
   const send = (eventId: string, message: JSONRPCMessage): Promise<void> => {
     world.activity += 1;
-    replay.sends.push({ eventId, snapshot: snapshotOf(message) });
-    note(world, `  replay #${replay.index + 1} sends ${show(eventId)} ${show(message)} (held)`);
+    const snapshot = snapshotOf(message);
+    replay.sends.push({ eventId, snapshot });
+    // Where the payload says it was stored (its stream and position), for the diagram; the line shows what was sent.
+    record(world, { kind: 'send', ...replayFields, eventId: show(eventId), message: show(message), origin: originOf(snapshot) });
     return new Promise<void>((resolve) => {
       replay.held.push(resolve);
     });
@@ -456,13 +469,13 @@ function continueReplay(world: StoreWorld, replay: ReplayCall): void {
       world.activity += 1;
       replay.state = 'returned';
       replay.returned = value;
-      note(world, `  replay #${replay.index + 1} returned ${show(value)} after ${replay.sends.length} sends`);
+      record(world, { kind: 'replayReturned', ...replayFields, value: show(value), sends: replay.sends.length });
     },
     (error: unknown) => {
       world.activity += 1;
       replay.state = 'threw';
       replay.error = firstLine(error);
-      note(world, `  replay #${replay.index + 1} threw: ${replay.error}`);
+      record(world, { kind: 'replayThrew', ...replayFields, error: replay.error });
     },
   );
 }
@@ -509,7 +522,7 @@ export function performStoreAction(world: StoreWorld, kindNumber: number, a: num
       return openSession(world, world.sessions[action.a]!);
     case 'openPostStream': {
       const stream = addStream(world, world.sessions[action.a]!, 'post', drawUuid(world));
-      note(world, `  ${stream.label} = ${stream.streamId}`);
+      record(world, { kind: 'streamOpened', session: stream.session.label, stream: stream.label, streamId: stream.streamId });
       startStore(world, stream, 'priming');
       return undefined;
     }
@@ -569,7 +582,7 @@ async function awaitReplay(world: StoreWorld, replay: ReplayCall): Promise<void>
 export async function openIncarnation(world: StoreWorld): Promise<void> {
   if (!world.settings.shared) return;
   world.sharedStore = await callFactory(world.factory, contextOf(world, null), world.where, world.settings.callTimeoutMs);
-  note(world, `  factory(null, epoch ${world.epoch}) → the store every session of incarnation ${world.epoch} shares`);
+  record(world, { kind: 'factory', epoch: world.epoch });
 }
 
 async function restart(world: StoreWorld): Promise<void> {
@@ -587,6 +600,6 @@ async function restart(world: StoreWorld): Promise<void> {
     if (session.epoch !== world.epoch - 1) continue;
     session.epoch = world.epoch;
     session.store = world.settings.shared ? world.sharedStore! : await callFactory(world.factory, contextOf(world, session.id), world.where, world.settings.callTimeoutMs);
-    note(world, `  session ${session.label} (${session.id}) goes on in incarnation ${world.epoch} (--durable)`);
+    record(world, { kind: 'sessionCarried', session: session.label, sessionId: session.id, epoch: world.epoch });
   }
 }

@@ -3,7 +3,6 @@
 // work without waiting for it); the fault phase ends at the first call timeout; and what the judge found reaches the
 // level's onRunEnd whatever the run was asked to check.
 
-import { traceLines } from './vocabulary.ts';
 import { describe, expect, it } from 'vitest';
 import { moduleSource } from '../../targets/module/module.target.ts';
 import { storeLevelTarget } from '../../targets/module/store-level.target.ts';
@@ -14,6 +13,7 @@ import { recordTrace } from '../fuzz.ts';
 import { scriptChoices } from '../script.ts';
 import { type StoreRunReport, storeLevelConfig } from './store-level.ts';
 import { levelOf } from './level.ts';
+import { traceLines } from './vocabulary.ts';
 
 const PLANTED = 'check-store/fixtures/planted-stores.ts';
 
@@ -41,7 +41,8 @@ describe('the store level', () => {
     // The control: the correct list store gives each overlapping call its own ID.
     expect((await runSimulation(planted('listStore'), storeLevelConfig('s.1'), scriptChoices(OVERLAPPING))).violation).toBeNull();
     // The liveness phase is the one final drain.
-    expect(traceLines(racy.trace, 'store').at(-1)).toMatchObject({ phase: 'liveness', action: 'every held send returns and every call is awaited (end of run)' });
+    expect(racy.trace!.at(-1)).toMatchObject({ phase: 'liveness', action: { kind: 'drain' } });
+    expect(traceLines(racy.trace, 'store').at(-1)!.action).toBe('every held send returns and every call is awaited (end of run)');
   });
 
   it('tells onRunEnd every violation, also of the properties the run did not check (seed s.1)', async () => {

@@ -10,11 +10,11 @@ import { patchNodeCrypto } from '../../targets/module/random.ts';
 import { patchSdkGlobals } from '../../targets/sdk/random.ts';
 import { ACTIONS_MAX, type ActionList, createActionList } from '../actions.ts';
 import { DEFAULT_STORE_LEVEL_BOUNDS, type SimConfig, type StoreLevelBounds, resolveConfig } from '../config.ts';
-import { type StepRecord, type TraceStep, textRecord } from './records.ts';
+import type { StepRecord, TraceStep } from './records.ts';
 import { createPrng } from '../prng.ts';
 import type { Violation } from '../world.ts';
 import type { Level, LevelRun, LevelRunOptions } from './level.ts';
-import { STORE_ACTION_KINDS, STORE_KINDS, type StoreActionKind, describeStoreAction, enumerateStoreActions, openIncarnation, performStoreAction, storeActionsMax } from './store-actions.ts';
+import { STORE_ACTION_KINDS, STORE_KINDS, type StoreActionKind, describeStoreAction, enumerateStoreActions, openIncarnation, performStoreAction, storeActionRecord, storeActionsMax } from './store-actions.ts';
 import { type StoreSettings, StoreWorld } from './store-world.ts';
 
 /** Real milliseconds a store call may take unless --call-timeout says otherwise. */
@@ -113,7 +113,7 @@ class StoreLevelRun implements LevelRun {
     if (this.trace === null) return;
     const notes: StepRecord[] = this.opening ?? [];
     this.opening = null;
-    this.trace.push({ choice, phase, action: textRecord(describeStoreAction(this.world, kind, this.list.a[choice]!, this.list.b[choice]!)), observations: notes });
+    this.trace.push({ choice, phase, action: storeActionRecord(this.world, kind, this.list.a[choice]!, this.list.b[choice]!), observations: notes });
     this.world.notes = notes;
   }
 

@@ -9,7 +9,7 @@ import type { SimConfig, StoreLevelBounds } from '../config.ts';
 import type { Prng } from '../prng.ts';
 import type { Violation } from '../world.ts';
 import type { LevelWorld } from './level.ts';
-import { type StepRecord, textRecord } from './records.ts';
+import type { StepRecord } from './records.ts';
 
 /** What a store-level run is a function of besides its choices: its seed, its bounds, and how the store is used. */
 export interface StoreSettings extends StoreLevelBounds {
@@ -174,9 +174,9 @@ export function sessionLabel(index: number): string {
   return index < 26 ? letter : `${letter}${Math.floor(index / 26) + 1}`;
 }
 
-/** Appends a note to the current step, when recording. */
-export function note(world: StoreWorld, text: string): void {
-  if (world.notes !== null) world.notes.push(textRecord(text));
+/** Records an observation of the current step (sim/levels/store-records.ts), when recording. */
+export function record(world: StoreWorld, observation: StepRecord): void {
+  if (world.notes !== null) world.notes.push(observation);
 }
 
 /** Characters of a value shown in notes and explanations; longer ones keep their start and their end. */

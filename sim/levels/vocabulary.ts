@@ -2,13 +2,12 @@
 // the lines a person sees. The one place records become text for traces, scripts and the shrinker.
 
 import type { LevelName } from './level.ts';
-import { type StepRecord, type TraceStep, type Vocabulary, recordText } from './records.ts';
+import { type TraceStep, type Vocabulary, recordText } from './records.ts';
+import { CLIENT_VOCABULARY } from './client-records.ts';
 import { SERVER_VOCABULARY } from './server-records.ts';
+import { STORE_VOCABULARY } from './store-records.ts';
 
-/** A level whose steps are not yet records of their own: every record it writes is a text record. */
-const TEXT_ONLY: Vocabulary = { text: (record: StepRecord) => `(${record.kind})` };
-
-const VOCABULARIES: Readonly<Record<LevelName, Vocabulary>> = { client: TEXT_ONLY, store: TEXT_ONLY };
+const VOCABULARIES: Readonly<Record<LevelName, Vocabulary>> = { client: CLIENT_VOCABULARY, store: STORE_VOCABULARY };
 
 /** The vocabulary of a level (undefined or null: the server level). */
 export function vocabularyOf(level: LevelName | null | undefined): Vocabulary {

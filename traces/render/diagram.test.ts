@@ -3,7 +3,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { type StepRecord, textRecord } from '../../sim/levels/records.ts';
+import { CLIENT_VOCABULARY } from '../../sim/levels/client-records.ts';
 import { SERVER_VOCABULARY } from '../../sim/levels/server-records.ts';
+import { STORE_VOCABULARY } from '../../sim/levels/store-records.ts';
 import { buildDiagram } from './diagram.ts';
 import { escapeMermaid, renderMermaid } from './mermaid.ts';
 import { renderHtml } from './html.ts';
@@ -112,24 +114,106 @@ describe('the simulator records, laid out', () => {
   });
 });
 
-describe('the store-contract notes, read back', () => {
+describe('the client level\'s records, laid out as the server level\'s', () => {
+  /** A step of client-level records, with the lines its vocabulary gives them. */
+  const client = (action: StepRecord, observations: StepRecord[]): ReadableStep => ({ action: CLIENT_VOCABULARY.text(action), phase: 'faults', notes: observations.map((record) => CLIENT_VOCABULARY.text(record)), actionRecord: action, observations });
+  const diagram = buildDiagram({
+    ...simulation([
+      client({ kind: 'call', client: 1, tool: 'work', call: 'c1' }, [{ kind: 'request', method: 'POST', connection: 3, client: 1, bodyMethod: 'tools/call', lastEventId: null, session: 's1' }]),
+      client({ kind: 'respond', method: 'POST', connection: 3, client: 1, bodyMethod: 'tools/call', lastEventId: null, session: 's1' }, [
+        { kind: 'execution', tool: 'work', call: 'c1', execution: 1, session: 's1' },
+        { kind: 'response', connection: 3, client: 1, status: 200, sse: true },
+      ]),
+      client({ kind: 'advance', call: 'c1', tool: 'work', execution: 1 }, []),
+      client({ kind: 'cut', connection: 3, client: 1, beforeResponse: false }, [{ kind: 'framesLost', connection: 3, client: 1, frames: 2 }, { kind: 'settled', client: 1, call: 'c1', outcome: 'error', error: 'fetch failed' }]),
+    ]),
+    clients: 1,
+    level: 'client',
+  });
+  const [call, respond, advance, cut] = diagram.steps;
+
+  it('reads its lines from the client vocabulary', () => {
+    expect(call!.action).toBe('client 1 calls work (c1)');
+    expect(respond!.action).toBe('the network delivers the response to #3 (POST tools/call session s1)');
+  });
+
+  it('draws its requests, responses and executions as the server level\'s, by their fields', () => {
+    expect(call!.items[0]).toMatchObject({ kind: 'message', from: 'C1', to: 'SRV', style: 'request', text: 'POST #3 tools/call session s1' });
+    expect(call!.items[0]!.tags).toEqual(expect.arrayContaining(['connection:3', 'client:1', 'session:s1']));
+    expect(respond!.items.map((item) => `${item.kind} ${item.style}`)).toEqual(['note server', 'message response']);
+  });
+
+  it('does not call an advance lost: at the client level the network holds what the server writes', () => {
+    expect(advance!.items).toEqual([]);
+  });
+
+  it('shows frames a cut lost as a fault, and how the call settled over its client', () => {
+    expect(cut!.items.map((item) => item.kind === 'note' && `${item.over.join(',')} ${item.style}`)).toEqual(['C1,NET fault', 'C1,NET fault', 'C1 info']);
+    expect(cut!.tags).toEqual(expect.arrayContaining(['call:c1', 'connection:3']));
+  });
+});
+
+describe('the store level\'s records, laid out by their fields', () => {
+  /** A step of store-level records, with the lines its vocabulary gives them. */
+  const store = (action: StepRecord, observations: StepRecord[]): ReadableStep => ({ action: STORE_VOCABULARY.text(action), phase: null, notes: observations.map((record) => STORE_VOCABULARY.text(record)), actionRecord: action, observations });
+  const event = (session: string, stream: string, position: number) => ({ session, stream: `${session}.${stream}`, event: `${session}.${stream}#${position}`, response: false });
   const diagram = buildDiagram({
     ...simulation([]),
     kind: 'store-contract',
+    clients: 0,
+    level: 'store',
     steps: [
-      { ...printed('a new session opens (incarnation 1)', ['factory(null, epoch 1) → the store', 'session A = s1 (the shared store)']), phase: null },
-      { ...printed('session A opens a request stream', ['storeEvent("x", A.post1#0) started', 'storeEvent of A.post1#0 resolved: "x_1"']), phase: null },
-      { ...printed('session B resumes', ['replay #1 of session B, Last-Event-ID "x_1"', 'replay #1 sends "x_2" {}', 'replay #1 returned "x" after 1 sends']), phase: null },
+      store({ kind: 'openSession', epoch: 1 }, [{ kind: 'factory', epoch: 1 }, { kind: 'sessionOpened', session: 'A', sessionId: 's1', shared: true }]),
+      store({ kind: 'store', session: 'A', stream: 'A.standalone' }, [
+        { kind: 'storeStarted', ...event('A', 'standalone', 0), streamId: '"_GET_stream"' },
+        { kind: 'storeResolved', ...event('A', 'standalone', 0), value: '"x_1"' },
+      ]),
+      store({ kind: 'replayForeign', session: 'B', other: 'A' }, [
+        { kind: 'replayStarted', replay: 1, session: 'B', cursor: '"x_1"' },
+        { kind: 'lookupResolved', replay: 1, session: 'B', value: '"_GET_stream"' },
+        { kind: 'send', replay: 1, session: 'B', eventId: '"x_2"', message: '{}', origin: null },
+        { kind: 'replayReturned', replay: 1, session: 'B', value: '"x"', sends: 1 },
+        { kind: 'somethingNew', session: 'B' },
+      ]),
+      store({ kind: 'restart', epoch: 2 }, [{ kind: 'timeout', timeoutMs: 3000 }]),
     ],
   });
+  const [open, stored, replayed, restarted] = diagram.steps;
 
-  it('has each session and the store as participants', () => {
+  it('has each session the records name and the store as participants', () => {
     expect(diagram.participants.map((participant) => participant.id)).toEqual(['SA', 'SB', 'STORE']);
   });
 
-  it('draws store calls, their settling, and a replay\'s sends to the session that asked', () => {
-    expect(diagram.steps[1]!.items.map((item) => item.kind === 'message' && `${item.from}>${item.to} ${item.style}`)).toEqual(['SA>STORE request', 'STORE>SA response']);
-    expect(diagram.steps[2]!.items.map((item) => item.kind === 'message' && `${item.from}>${item.to} ${item.style}`)).toEqual(['SB>STORE request', 'STORE>SB event', 'STORE>SB end']);
+  it('reads its lines from the store vocabulary', () => {
+    expect(stored!.action).toBe('storeEvent of a notification on A.standalone');
+    expect(replayed!.action).toBe("session B resumes with session A's latest cursor (a proxy mixes sessions up)");
+    expect(open!.items.map((item) => item.text)).toEqual(['factory(null, epoch 1) → the store every session of incarnation 1 shares', 'session A = s1 (the shared store)']);
+  });
+
+  it('draws store calls from the session\'s lane, their settling back, tagged by session and stream', () => {
+    expect(stored!.items.map((item) => item.kind === 'message' && `${item.from}>${item.to} ${item.style}`)).toEqual(['SA>STORE request', 'STORE>SA response']);
+    expect(stored!.items[0]!.text).toBe('storeEvent("_GET_stream", A.standalone#0) started');
+    expect(stored!.tags).toEqual(expect.arrayContaining(['session:A', 'stream:A.standalone']));
+  });
+
+  it("draws a replay's lookup, sends and return to the session that asked, and keeps a kind it does not know as a note", () => {
+    expect(replayed!.items.map((item) => (item.kind === 'message' ? `${item.from}>${item.to} ${item.style}` : `note ${item.over.join(',')}`))).toEqual(['SB>STORE request', 'STORE>SB response', 'STORE>SB event', 'STORE>SB end', 'note SB']);
+    expect(replayed!.tags).toEqual(expect.arrayContaining(['session:B', 'replay:1']));
+  });
+
+  it('marks a restart and a call timeout over the store', () => {
+    expect(restarted!.items.map((item) => item.kind === 'note' && `${item.over.join(',')} ${item.style}`)).toEqual(['STORE fault', 'STORE fault']);
+  });
+
+  it('draws an old trace, whose steps are printed lines, as notes over the store: it reads no English back', () => {
+    const old = buildDiagram({
+      ...simulation([]),
+      kind: 'store-contract',
+      steps: [{ ...printed('session A opens a request stream', ['storeEvent("x", A.post1#0) started', 'storeEvent of A.post1#0 resolved: "x_1"']), phase: null }],
+    });
+    expect(old.participants.map((participant) => participant.id)).toEqual(['STORE']);
+    expect(old.steps[0]!.items.map((item) => item.kind === 'note' && `${item.over.join(',')} ${item.style}`)).toEqual(['STORE info', 'STORE info']);
+    expect(old.steps[0]!.tags).toEqual([]);
   });
 });
 

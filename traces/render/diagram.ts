@@ -133,8 +133,9 @@ function simulationInterpreter(trace: ReadableTrace): Interpreter {
         default:
           break;
       }
-      // A message the server produced that reached no attached connection: the engine records no frame for it.
-      if (action.kind === 'advance' && !step.observations.some((record) => record.kind === 'frame')) {
+      // A message the server produced that reached no attached connection: the engine records no frame for it. (At the
+      // client level the network holds what the server writes, and a later step delivers it.)
+      if (action.kind === 'advance' && trace.level !== 'client' && !step.observations.some((record) => record.kind === 'frame')) {
         const call = stringField(action, 'call');
         items.push(fault([SERVER], `${call}'s next message is produced but reaches no client (no connection carries its stream)`, [`call:${call}`]));
       }
@@ -175,11 +176,19 @@ function simulationInterpreter(trace: ReadableTrace): Interpreter {
           case 'frameLost':
           case 'endLost':
           case 'breaks':
+          // The client level's: a request the network lost, and frames a cut lost on the way.
+          case 'requestLost':
+          case 'framesLost':
             items.push(fault([to(), NETWORK], line, tags()));
             return;
           case 'execution':
           case 'cancelled':
+          case 'incarnation':
             items.push({ kind: 'note', over: [SERVER], text: line, style: 'server', tags: tags() });
+            return;
+          case 'settled':
+            // The client level's: how the application's call settled, over its client.
+            items.push({ kind: 'note', over: [lane(numberField(record, 'client') ?? actor)], text: line, style: 'info', tags: tags() });
             return;
           case 'stillOpen':
             items.push({ kind: 'note', over: [SERVER], text: line, style: 'info', tags: tags() });
@@ -194,53 +203,46 @@ function simulationInterpreter(trace: ReadableTrace): Interpreter {
   };
 }
 
-/** check-store's contract runs: the sessions the checker drove, and the store itself. */
+/** The store level's records that are calls to the store, and the store's answers: the style each is drawn in. */
+const STORE_CALLS: Readonly<Record<string, ItemStyle>> = { storeStarted: 'request', replayStarted: 'request' };
+const STORE_ANSWERS: Readonly<Record<string, ItemStyle>> = { storeResolved: 'response', storeRejected: 'response', lookupResolved: 'response', lookupRejected: 'response', send: 'event', replayReturned: 'end', replayThrew: 'end' };
+
+/**
+ * The store level's steps (check-store's contract runs): a lane per session the checker drove, and the store itself.
+ * Every arrow and note comes from a record's fields (sim/levels/store-records.ts): a call from its session's lane to
+ * the store, an answer back; a record of a kind this reader does not know, and a text record of a trace written before
+ * steps were records, is a note over the session its action names (or the store), shown as its line.
+ */
 function storeContractInterpreter(trace: ReadableTrace): Interpreter {
   const STORE = 'STORE';
-  const SESSION = /\bsession ([A-Z]\d*)\b/g;
   const sessions: string[] = [];
   for (const step of trace.steps) {
-    for (const match of `${step.action}\n${step.notes.join('\n')}`.matchAll(SESSION)) if (!sessions.includes(match[1]!)) sessions.push(match[1]!);
+    for (const record of [step.actionRecord, ...step.observations]) {
+      const session = stringField(record, 'session');
+      if (session !== null && !sessions.includes(session)) sessions.push(session);
+    }
   }
-  const replays = new Map<number, string>();
-  const lane = (session: string | null | undefined): string => (session === null || session === undefined || !sessions.includes(session) ? STORE : `S${session}`);
+  const lane = (session: string | null): string => (session === null || !sessions.includes(session) ? STORE : `S${session}`);
   return {
     participants: () => [...sessions.map((session) => ({ id: `S${session}`, label: `session ${session}` })), { id: STORE, label: 'event store' }],
     step: (step) => {
       const items: DiagramItem[] = [];
-      const actor = /\bsession ([A-Z]\d*)\b/.exec(step.action)?.[1] ?? null;
-      if (/\brestart|incarnation \d+ ends\b/.test(step.action)) items.push({ kind: 'note', over: [STORE], text: `⟲ ${step.action}`, style: 'fault', tags: [] });
-      for (const raw of step.notes) {
-        const note = raw.trim();
-        const stored = /^storeEvent\(.*, (([A-Z]\d*)\.\S+?)\) started$/.exec(note);
-        if (stored !== null) {
-          items.push({ kind: 'message', from: lane(stored[2]), to: STORE, text: note, style: 'request', tags: [`session:${stored[2]}`, `stream:${stored[1]!.replace(/#\d+$/, '')}`] });
-          continue;
-        }
-        const settled = /^storeEvent of (([A-Z]\d*)\.\S+) (resolved|rejected)\b/.exec(note);
-        if (settled !== null) {
-          items.push({ kind: 'message', from: STORE, to: lane(settled[2]), text: note, style: 'response', tags: [`session:${settled[2]}`, `stream:${settled[1]!.replace(/#\d+$/, '')}`] });
-          continue;
-        }
-        const replay = /^replay #(\d+) of session ([A-Z]\d*)\b/.exec(note);
-        if (replay !== null) {
-          replays.set(Number(replay[1]), replay[2]!);
-          items.push({ kind: 'message', from: lane(replay[2]), to: STORE, text: note, style: 'request', tags: [`session:${replay[2]}`, `replay:${replay[1]}`] });
-          continue;
-        }
-        const answer = /^replay #(\d+) (sends|returned|threw|rejected|resolved)\b/.exec(note);
-        if (answer !== null) {
-          const session = replays.get(Number(answer[1]));
-          items.push({ kind: 'message', from: STORE, to: lane(session), text: note, style: answer[2] === 'sends' ? 'event' : 'end', tags: [`replay:${answer[1]}`, ...(session === undefined ? [] : [`session:${session}`])] });
-          continue;
-        }
-        const opened = /^session ([A-Z]\d*) = /.exec(note);
-        if (opened !== null) {
-          items.push({ kind: 'note', over: [lane(opened[1])], text: note, style: 'info', tags: [`session:${opened[1]}`] });
-          continue;
-        }
-        items.push({ kind: 'note', over: [lane(actor)], text: note, style: 'info', tags: actor === null ? [] : [`session:${actor}`] });
-      }
+      const action = step.actionRecord;
+      const actor = stringField(action, 'session');
+      if (action.kind === 'restart') items.push({ kind: 'note', over: [STORE], text: `⟲ ${step.action}`, style: 'fault', tags: [] });
+      step.observations.forEach((record, index) => {
+        const line = step.notes[index]!.trim();
+        const session = stringField(record, 'session');
+        const tags = recordTags(record);
+        const call = STORE_CALLS[record.kind];
+        const answer = STORE_ANSWERS[record.kind];
+        if (call !== undefined) items.push({ kind: 'message', from: lane(session), to: STORE, text: line, style: call, tags });
+        else if (answer !== undefined) items.push({ kind: 'message', from: STORE, to: lane(session), text: line, style: answer, tags });
+        else if (record.kind === 'timeout') items.push({ kind: 'note', over: [STORE], text: line, style: 'fault', tags });
+        else if (record.kind === 'factory' && session === null) items.push({ kind: 'note', over: [STORE], text: line, style: 'info', tags });
+        // The rest (sessions and streams opened, refusals, a text record, a kind this reader does not know) over its session.
+        else items.push({ kind: 'note', over: [lane(session ?? actor)], text: line, style: 'info', tags: unique([...tags, ...(session === null && actor !== null ? [`session:${actor}`] : [])]) });
+      });
       return { items };
     },
   };

@@ -10,6 +10,7 @@ import type { Severity } from '../../properties/severity.ts';
 import { renderSource } from '../../properties/source.ts';
 import { STORE_PROPERTIES } from '../../properties/stores/index.ts';
 import { CONTRACT_TRACE_FORMAT } from '../contract-trace.ts';
+import type { LevelName } from '../../sim/levels/level.ts';
 import type { StepRecord } from '../../sim/levels/records.ts';
 import { stepLines } from '../../sim/levels/vocabulary.ts';
 import { replayCommand } from '../trace-execution.ts';
@@ -59,6 +60,8 @@ export interface ReadableTrace {
   readonly seed: string;
   /** Simulated clients (participants of a simulation trace); 0 for other kinds. */
   readonly clients: number;
+  /** The level the trace was made at (sim/levels/level.ts); absent or null: the server level. */
+  readonly level?: LevelName | null;
   readonly steps: readonly ReadableStep[];
   /** Null when the trace records that everything held. */
   readonly verdict: ReadableVerdict | null;
@@ -90,7 +93,9 @@ export function readableFromTrace(trace: Trace, path: string): ReadableTrace {
     kind: trace.level === 'store' ? 'store-contract' : 'simulation',
     target: trace.target,
     seed: trace.seed,
-    clients: trace.level === 'store' ? 0 : trace.config.clients,
+    // The client level runs one client, whatever the config says.
+    clients: trace.level === 'store' ? 0 : trace.level === 'client' ? 1 : trace.config.clients,
+    level: trace.level ?? null,
     steps: trace.steps.map((step) => ({ ...stepLines(step, trace.level), actionRecord: step.action, observations: step.observations })),
     verdict:
       verdict === null
