@@ -116,6 +116,7 @@ const PAGES = [
   'traces/corpus/sdk-shared--no-cross-session-delivery.json',
   'traces/render/fixtures/no-epoch-check--no-lost-result.json',
   'traces/render/fixtures/store-contract--sdk-example-store+shared--session-isolation.json',
+  'traces/render/fixtures/module_sdk-example-store+shared--session-isolation.json',
 ];
 
 describe('the HTML page in headless Chromium', () => {
