@@ -1,10 +1,12 @@
 // A bare, hand-written simulator loop over a smaller world of the same kind as the engine's (clients,
 // sessions, calls with their streams and windowed event buffers, cursors, cuts, resumes, re-sends, restarts,
 // expiry), with an enabled-set computation, the same PRNG (sim/prng.ts) and walk shape, and a trace buffer.
-// It is a smaller problem, not the same work: 11 of the engine's 20 action kinds, no HTTP requests, no message
-// bodies, no decision core (no target at all), no model tables, no monitors, no property checked, no allocation
-// in the step loop. The bench prints it as such: a bound on what walking a world costs, not a competitor.
+// It is a smaller problem, not the same work: the engine's action kinds listed in BARE_ENGINE_KINDS (the bench prints
+// how many of the engine's they are, from that list), no HTTP requests, no message bodies, no decision core (no target
+// at all), no model tables, no monitors, no property checked, no allocation in the step loop. The bench prints it as
+// such: a bound on what walking a world costs, not a competitor.
 
+import type { ActionKind } from '../sim/config.ts';
 import { createPrng } from '../sim/prng.ts';
 
 /** Bounds of the bare world, sized like the engine's defaults (2 clients, 3 calls a session, 2 restarts). */
@@ -33,6 +35,11 @@ const RESTART = 8;
 const EXPIRE = 9;
 const DELETE = 10;
 const KINDS = 11;
+
+/** The engine's action kinds (sim/config.ts) the bare world's kinds stand for, in the order of its kind numbers. */
+export const BARE_ENGINE_KINDS: readonly ActionKind[] = ['initialize', 'call', 'cut', 'resumeLatest', 'resumeEarlier', 'resumeForeign', 'resend', 'advance', 'restart', 'expire', 'delete'];
+/** The bare world's number of kinds (bench/baselines.test.ts holds it against BARE_ENGINE_KINDS). */
+export const BARE_KIND_COUNT = KINDS;
 
 // Client states.
 const IDLE = 0;

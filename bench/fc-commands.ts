@@ -1,6 +1,7 @@
 // Figure 4's baseline, "what a user would write instead": plain fast-check model-based testing (`fc.commands`
 // + `fc.modelRun`) of the same targets. A small model of clients, sessions, calls, streams and cursors, one
-// command class per kind of step (the engine's twenty kinds), a simple host like sim/engine.ts's driving the
+// command class per kind of step it covers (FC_COMMANDS: which of the engine's action kinds each stands for; the
+// bench prints how many of them, from that table), a simple host like sim/engine.ts's driving the
 // target's `ServerInstance`, and simple asserts equivalent to the properties (properties/). After the commands,
 // a liveness phase like the engine's lets the work finish and the clients resume, then the final checks run.
 // Self-contained on purpose: it depends only on the target interface, not on the simulator's world.
@@ -10,6 +11,7 @@ import type { PropertyName } from '../properties/names.ts';
 import { createPrng } from '../sim/prng.ts';
 import type { Frame, HttpRequest, HttpResponse, JsonRpcMessage, ServerInstance, Target, TargetHost, TargetRun, ToolName } from '../targets/target.ts';
 import { TOOL_NAMES } from '../targets/target.ts';
+import type { ActionKind } from '../sim/config.ts';
 import { nowMs } from './measure.ts';
 
 /** Bounds of the baseline's world, the engine's defaults. */
@@ -530,6 +532,36 @@ function resumable(world: FcWorld): Stream[] {
 type Model = { world: FcWorld };
 type Real = Record<string, never>;
 type Step = fc.Command<Model, Real>;
+
+/**
+ * The baseline's commands, in the order commandArbitraries makes them, and the engine's action kinds (sim/config.ts)
+ * each stands for. A test (bench/baselines.test.ts) holds this table against the commands themselves, so the count
+ * the bench prints cannot drift from the code.
+ */
+export const FC_COMMANDS: ReadonlyArray<readonly [command: string, kinds: readonly ActionKind[]]> = [
+  ['Initialize', ['initialize']],
+  ['Call', ['call']],
+  ['CallStale', ['callStale']],
+  ['Cut', ['cut']],
+  ['Resume', ['resumeLatest', 'resumeEarlier']],
+  ['ResumeCompleted', ['resumeCompleted']],
+  ['ForeignResume', ['resumeForeign']],
+  ['PreRestartResume', ['resumePreRestart']],
+  ['ForgedResume', ['resumeForged']],
+  ['MalformedResume', ['resumeMalformed']],
+  ['OpenStandalone', ['openStandalone']],
+  ['ResendPost', ['resend']],
+  ['Delete', ['delete']],
+  ['Headerless', ['headerless']],
+  ['Advance', ['advance']],
+  ['Notify', ['notify']],
+  ['ServerClose', ['serverClose']],
+  ['Restart', ['restart']],
+  ['Expire', ['expire']],
+];
+
+/** The engine's action kinds the baseline covers. */
+export const FC_ENGINE_KINDS: readonly ActionKind[] = FC_COMMANDS.flatMap(([, kinds]) => kinds);
 
 function command(name: string, check: (world: FcWorld) => boolean, run: (world: FcWorld) => void): Step {
   return {

@@ -15,12 +15,13 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_CONFIG, PARALLEL_LEVEL_MIN, type SimConfig } from '../sim/config.ts';
+import { ACTION_KINDS, DEFAULT_CONFIG, PARALLEL_LEVEL_MIN, type SimConfig } from '../sim/config.ts';
 import { PLANTED_TARGETS } from '../targets/planted/index.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { sdkCoreTarget, sdkSharedTarget, sdkTarget } from '../targets/sdk/index.ts';
 import { type CliStartup, measureCliStartup } from './cli-startup.ts';
-import { type FcConfig, type FcSearch, fcSearch } from './fc-commands.ts';
+import { FC_ENGINE_KINDS, type FcConfig, type FcSearch, fcSearch } from './fc-commands.ts';
+import { BARE_ENGINE_KINDS } from './bare-loop.ts';
 import { type CheckStoreRedisFigure, measureCheckStoreRedis } from './check-store-redis.ts';
 import { formatCount, formatMs, formatRatio, median, nowMs, timestamp, verdict } from './measure.ts';
 import { MINIMA, MINIMA_CONFIG } from './minima.ts';
@@ -465,7 +466,7 @@ function render(report: Report): string[] {
     ]);
     out.push(...table(['stepsMax', 'ours steps', 'ours runs', 'bare (smaller) steps', 'bare runs', 'ours/bare', 'target'], rows, [true, true, true, true, true, true, false]).map((line) => `   ${line}`));
     // The bare loop is a smaller problem, not the same work: the label says so wherever its ratio is printed.
-    out.push('   bare: a smaller problem, not the same work: 11 of the 20 action kinds, no HTTP requests, message bodies or decision core, no');
+    out.push(`   bare: a smaller problem, not the same work: ${BARE_ENGINE_KINDS.length} of the ${ACTION_KINDS.length} action kinds, no HTTP requests, message bodies or decision core, no`);
     out.push('   property checked (bench/bare-loop.ts). ours/bare is how far the engine is from a loop that only walks a world, not an efficiency.');
     for (const figure of report.sim) {
       out.push(`   stepsMax ${figure.stepsMax}: windows ours ${figure.oursRounds.map(formatCount).join(', ')}; bare ${figure.bareRounds.map(formatCount).join(', ')}`);
@@ -549,6 +550,7 @@ function render(report: Report): string[] {
 
   if (report.fc !== null) {
     out.push(`4. Baseline: plain fast-check fc.commands + fc.modelRun (bench/fc-commands.ts), ${report.plan.fcSeeds} seeds, ≤ ${formatCount(report.plan.fcRunsMax)} runs and ≤ ${formatMs(report.plan.fcTimeMs)} a search`);
+    out.push(`   it covers ${FC_ENGINE_KINDS.length} of the engine's ${ACTION_KINDS.length} action kinds (${ACTION_KINDS.filter((kind) => !FC_ENGINE_KINDS.includes(kind)).join(', ')} are not modelled)`);
     const check = report.fc.referenceCheck;
     out.push(`   sanity: on \`reference\` the baseline's checks ${check.found ? `FIRE (${check.firstProperty}): its figures below are not to be trusted` : `stay quiet over ${check.runsToFirst} runs of size medium`}`);
     const rows: string[][] = [];
