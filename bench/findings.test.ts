@@ -9,12 +9,18 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PLANTED_TARGETS } from '../targets/planted/index.ts';
 import { EXPECTED_PATH, type Findings, SDK_JOB, corpusFiles, corpusMinimum, plantedFindings, sdkJobFindings } from './findings.ts';
+import { plantedTable } from './current-results.ts';
 
 const expected = JSON.parse(readFileSync(EXPECTED_PATH, 'utf8')) as Findings;
 
 describe('the same findings and minima as recorded (bench/findings.expected.json)', () => {
   it('every planted target is recorded, and only those', () => {
     expect(Object.keys(expected.planted)).toEqual(PLANTED_TARGETS.map((target) => target.name));
+  });
+
+  it("the README's table of the planted targets is this document's (bench/current-results.ts writes it)", () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(plantedTable(expected).join('\n'));
   });
 
   it('every stored SDK counterexample is recorded, and only those', () => {
