@@ -13,7 +13,8 @@
 
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerModule } from '../sim/worker-thread.ts';
 import { every, realNowMs } from '../targets/module/clock.ts';
 import { beatWatch, blockedAfterMs } from '../targets/module/heartbeat.ts';
 import type { StoreModuleRef } from '../targets/module/store-module.ts';
@@ -92,8 +93,6 @@ function removeTemporaries(directory: string | null): void {
 export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptions, onViolation: (violation: StoreViolation) => void): ContainedCheck {
   const slot = createCallSlotBuffer();
   const reader = callSlotReader(slot);
-  // Compiled (dist/), the worker's own compiled module is its entry; from the sources, a shim that registers tsx first.
-  const entry = new URL(import.meta.url.endsWith('.js') ? './check-worker.js' : './check-worker.mjs', import.meta.url);
   const { recycleRuns = RECYCLE_RUNS_DEFAULT, recycleHeapBytes = RECYCLE_HEAP_BYTES_DEFAULT, recycleHandles = RECYCLE_HANDLES_DEFAULT, ...checkOptions } = options;
   const recycle: RecycleBounds = { runs: recycleRuns, heapBytes: recycleHeapBytes, handles: recycleHandles };
   let workers = 0;
@@ -134,7 +133,7 @@ export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptio
     }
   });
   const start = (progress: StoreCheckProgress): void => {
-    const current = new Worker(entry, { workerData: { ref, options: checkOptions, slot, progress, recycle }, stdout: false, stderr: false });
+    const current = startWorkerModule(import.meta.url, 'check-worker', { ref, options: checkOptions, slot, progress, recycle }, { stdout: false, stderr: false });
     workers += 1;
     worker = current;
     watch.restart();

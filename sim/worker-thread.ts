@@ -1,17 +1,26 @@
-// Starting a worker thread on a module beside this one, from the compiled build or from TypeScript sources: under
-// tsx the worker registers tsx's loader itself first (a loader registered in this thread does not reach others).
+// The one way resumecheck starts a worker thread (the fuzz's, the explorer's and the matrix's pools, check-store's
+// contained check): on a module, from the compiled build or from TypeScript sources; under tsx the worker registers
+// tsx's loader itself first (a loader registered in this thread does not reach others).
 
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
+/**
+ * Starts a worker on module `name` (without its extension) of the directory of `beside` (an `import.meta.url`),
+ * handing it `workerData`; `options` as Node's (check-store's contained check keeps the store's output off the
+ * terminal).
+ */
+export function startWorkerModule(beside: string, name: string, workerData: unknown, options: Omit<WorkerOptions, 'eval' | 'workerData'> = {}): Worker {
+  if (beside.endsWith('.ts')) {
+    const entry = new URL(`./${name}.ts`, beside).href;
+    const code = `import { register } from 'tsx/esm/api'; register(); await import(${JSON.stringify(entry)});`;
+    return new Worker(code, { ...options, eval: true, workerData });
+  }
+  return new Worker(new URL(`./${name}.js`, beside), { ...options, workerData });
+}
 
 /** Starts a worker on this directory's module `name` (without its extension), handing it `workerData`. */
 export function startWorkerThread(name: string, workerData: unknown): Worker {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    const entry = new URL(`./${name}.ts`, here).href;
-    const code = `import { register } from 'tsx/esm/api'; register(); await import(${JSON.stringify(entry)});`;
-    return new Worker(code, { eval: true, workerData });
-  }
-  return new Worker(new URL(`./${name}.js`, here), { workerData });
+  return startWorkerModule(import.meta.url, name, workerData);
 }
 
 /** A started pool worker: its thread, whether it has loaded, and the request it is answering. */
