@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runInProcess } from './run-in-process.ts';
+import { runNode } from '../test/run-node.ts';
 import { PROPERTY_NAMES } from '../properties/index.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -205,6 +206,32 @@ function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
     child.on('exit', (code) => reject(new Error(`exited (${String(code)}) before a line matched ${pattern}; got:\n${buffer}`)));
   });
 }
+
+describe("a user's store module on several nodes (seed 1)", () => {
+  const fixture = (file: string): string => `module:${join(ROOT, 'check-store', 'fixtures', file)}+shared`;
+
+  it('each node an SDK app over the one shared store: the example store is judged as on one node, the correct one fails nothing', async () => {
+    // The example store replays its priming placeholder `{}` as an event, on one node (the corpus) and on two.
+    const example = await run(['fuzz', '--target', fixture('sdk-example-store.ts'), '--nodes', '2', '--balancer', 'sticky', '--runs', '40', '--property', 'well-formed-messages', '--first', '--workers', '1', '--no-corpus', '--out', join(scratch, 'nodes')]);
+    expect(example.code).toBe(1);
+    expect(example.out).toContainEqual(expect.stringMatching(/^✗ well-formed-messages violated by module:.*sdk-example-store\.ts\+shared@2:sticky \(safety\)$/));
+    const correct = await run(['fuzz', '--target', fixture('core-store.ts'), '--nodes', '2', '--balancer', 'sticky', '--runs', '20', '--workers', '1', '--no-corpus', '--out', join(scratch, 'nodes')]);
+    expect(correct.code).toBe(0);
+    expect(correct.out.join('\n')).not.toMatch(/took its worker thread down|assertion/);
+  });
+
+  it('from a folder without node_modules, run from the sources: the worker finds its TypeScript loader (no verdict on the store)', async () => {
+    const away = mkdtempSync(join(tmpdir(), 'resumecheck-away-'));
+    try {
+      const loader = join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs');
+      const result = await runNode(['--import', loader, join(ROOT, 'cli', 'run.ts'), 'fuzz', '--target', fixture('core-store.ts'), '--runs', '5', '--workers', '1', '--no-corpus', '--out', join(away, 'found')], away);
+      expect(result.stdout).not.toMatch(/took its worker thread down|could not load/);
+      expect(result.status, result.stdout + result.stderr).toBe(0);
+    } finally {
+      rmSync(away, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('SIGINT during fuzz --time 1h (seed 1)', () => {
   it('stops, writes the summary and keeps every trace found, with no temporary file left', async () => {

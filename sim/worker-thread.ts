@@ -12,11 +12,17 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 export function startWorkerModule(beside: string, name: string, workerData: unknown, options: Omit<WorkerOptions, 'eval' | 'workerData'> = {}): Worker {
   if (beside.endsWith('.ts')) {
     const entry = new URL(`./${name}.ts`, beside).href;
-    const code = `import { register } from 'tsx/esm/api'; register(); await import(${JSON.stringify(entry)});`;
+    // tsx as this module finds it: the worker's evaluated code resolves a bare name from the working directory, which
+    // need not hold this checkout's node_modules (a run from another folder).
+    const tsx = import.meta.resolve('tsx/esm/api');
+    const code = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(entry)});`;
     return new Worker(code, { ...options, eval: true, workerData });
   }
   return new Worker(new URL(`./${name}.js`, beside), { ...options, workerData });
 }
+
+/** How a pool worker's reply that it could not load begins (its target named next). */
+export const LOAD_FAILURE = 'fuzz worker: could not load target ';
 
 /** Starts a worker on this directory's module `name` (without its extension), handing it `workerData`. */
 export function startWorkerThread(name: string, workerData: unknown): Worker {

@@ -207,6 +207,9 @@ export function createModuleTarget(source: StoreSource, options: { shared: boole
       return {
         sync: run.sync,
         boot: (incarnation, host) => run.boot(incarnation, host),
+        // On several nodes (--nodes), each node is its own SDK app over the incarnation's stores, as the SDK targets' are:
+        // with +shared, one store instance every node writes to and resumes from (a Redis store behind a balancer).
+        ...(run.bootNode === undefined ? {} : { bootNode: run.bootNode.bind(run) }),
         async close() {
           try {
             await run.close();
