@@ -3,7 +3,7 @@
 // a frame, the end of a stream, an execution starting or cancelled) is a record of the server level's kind and fields,
 // so the renderers lay both levels out alike; the rest is the client level's own.
 
-import type { RecordValue, StepRecord, Vocabulary } from './records.ts';
+import { type RecordValue, type StepRecord, type Vocabulary, levelVocabulary } from './records.ts';
 import { SERVER_VOCABULARY, endText, frameText } from './server-records.ts';
 
 /** Every field a client-level record may hold; each kind uses the ones its text names. */
@@ -78,9 +78,4 @@ function observationText(r: Fields): string | null {
 }
 
 /** The client level's vocabulary. */
-export const CLIENT_VOCABULARY: Vocabulary = {
-  text(record: StepRecord): string {
-    const fields = record as unknown as Fields;
-    return observationText(fields) ?? actionText(fields);
-  },
-};
+export const CLIENT_VOCABULARY: Vocabulary = levelVocabulary(observationText, actionText);

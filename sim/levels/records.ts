@@ -44,6 +44,14 @@ export interface Vocabulary {
   text(record: StepRecord): string;
 }
 
+/**
+ * A level's vocabulary from its two readers: its observations' (null for a kind that is not an observation) and its
+ * actions'.
+ */
+export function levelVocabulary(observation: (record: StepRecord) => string | null, action: (record: StepRecord) => string): Vocabulary {
+  return { text: (record) => observation(record) ?? action(record) };
+}
+
 /** A record's line: a text record as it was kept, any other through its level's vocabulary. */
 export function recordText(vocabulary: Vocabulary, record: StepRecord): string {
   return record.kind === TEXT_RECORD ? String(record['text']) : vocabulary.text(record);

@@ -2,7 +2,7 @@
 // each reads as the line a trace prints. A record holds what the renderers lay out (client, connection, call,
 // session) as data; the text is made from it here and nowhere else.
 
-import type { RecordValue, StepRecord, Vocabulary } from './records.ts';
+import { type RecordValue, type StepRecord, type Vocabulary, levelVocabulary } from './records.ts';
 
 /** A frame as a record's fields: its event ID and what its message is (from the message's provenance). */
 export interface FrameFields {
@@ -257,9 +257,4 @@ function observationText(r: Fields): string | null {
 }
 
 /** The server level's vocabulary. */
-export const SERVER_VOCABULARY: Vocabulary = {
-  text(record: StepRecord): string {
-    const fields = record as unknown as Fields;
-    return observationText(fields) ?? actionText(fields);
-  },
-};
+export const SERVER_VOCABULARY: Vocabulary = levelVocabulary(observationText, actionText);

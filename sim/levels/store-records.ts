@@ -3,7 +3,7 @@
 // and replays by number (`replay`), so the diagram lays them out by field; a value the store was given or gave back
 // (`streamId`, `value`, `cursor`, `eventId`, `message`) is held as the line shows it (JSON, a long one cut: show()).
 
-import type { RecordValue, StepRecord, Vocabulary } from './records.ts';
+import { type RecordValue, type StepRecord, type Vocabulary, levelVocabulary } from './records.ts';
 
 /** Every field a store-level record may hold; each kind uses the ones its text names. */
 type Fields = Readonly<Record<string, RecordValue | undefined>>;
@@ -117,9 +117,4 @@ function observationText(r: Fields): string | null {
 }
 
 /** The store level's vocabulary. */
-export const STORE_VOCABULARY: Vocabulary = {
-  text(record: StepRecord): string {
-    const fields = record as unknown as Fields;
-    return observationText(fields) ?? actionText(fields);
-  },
-};
+export const STORE_VOCABULARY: Vocabulary = levelVocabulary(observationText, actionText);
