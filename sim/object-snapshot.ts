@@ -31,12 +31,11 @@ function keep(value: unknown, seen: Set<object>, contents: unknown[]): void {
     return;
   }
   if (object instanceof Map) {
-    const entries = [...object];
+    // Flat, key then value: one array, not one for each entry.
+    const entries: unknown[] = [];
+    for (const [key, item] of object) entries.push(key, item);
     contents.push(object, MAP, entries);
-    for (const [key, item] of entries) {
-      keep(key, seen, contents);
-      keep(item, seen, contents);
-    }
+    for (let index = 0; index < entries.length; index += 1) keep(entries[index], seen, contents);
     return;
   }
   if (object instanceof Set) {
@@ -147,12 +146,14 @@ export function writeBack(contents: ObjectSnapshot): void {
       case ARRAY: {
         const array = object as unknown[];
         const items = kept as unknown[];
-        if (array.length !== items.length) array.length = items.length;
+        // Shortened by popping: setting `length` is a call into the runtime, which may also shrink the array's
+        // store, for the next step to grow it again. A shorter array is lengthened by the stores below, in order.
+        for (let length = array.length; length > items.length; length -= 1) array.pop();
         for (let index = 0; index < items.length; index += 1) if (array[index] !== items[index]) array[index] = items[index];
         break;
       }
       case MAP:
-        restoreMap(object as Map<unknown, unknown>, kept as [unknown, unknown][]);
+        restoreMap(object as Map<unknown, unknown>, kept as unknown[]);
         break;
       case SET: {
         const set = object as Set<unknown>;
@@ -173,12 +174,13 @@ export function writeBack(contents: ObjectSnapshot): void {
 }
 
 /**
- * Puts `entries` back into `map`, in their order. A step mostly adds entries after the kept ones or changes kept
- * values: then the kept keys are still first, in order, and only the values that differ are set again and the
- * entries added are deleted (a Map's clear and refill allocates its table anew each time). Otherwise it is refilled.
+ * Puts `entries` (flat: key, value, key, value, ...) back into `map`, in their order. A step mostly adds entries after
+ * the kept ones or changes kept values: then the kept keys are still first, in order, and only the values that differ
+ * are set again and the entries added are deleted (a Map's clear and refill allocates its table anew each time).
+ * Otherwise it is refilled.
  */
-function restoreMap(map: Map<unknown, unknown>, entries: readonly (readonly [unknown, unknown])[]): void {
-  const count = entries.length;
+function restoreMap(map: Map<unknown, unknown>, entries: readonly unknown[]): void {
+  const count = entries.length >>> 1;
   if (map.size >= count) {
     // One pass over the kept entries' places: are the kept keys still first, in order, and do their values differ?
     let index = 0;
@@ -186,16 +188,20 @@ function restoreMap(map: Map<unknown, unknown>, entries: readonly (readonly [unk
     let changed = false;
     for (const [key, item] of map) {
       if (index === count) break;
-      const entry = entries[index]!;
-      if (entry[0] !== key) {
+      if (entries[2 * index] !== key) {
         prefix = false;
         break;
       }
-      if (entry[1] !== item) changed = true;
+      if (entries[2 * index + 1] !== item) changed = true;
       index += 1;
     }
     if (prefix) {
-      if (changed) for (const [key, item] of entries) if (map.get(key) !== item) map.set(key, item);
+      if (changed) {
+        for (let at = 0; at < entries.length; at += 2) {
+          const key = entries[at];
+          if (map.get(key) !== entries[at + 1]) map.set(key, entries[at + 1]);
+        }
+      }
       if (map.size > count) {
         index = 0;
         // Deleting the entry being visited is allowed: iteration goes on with the next.
@@ -208,7 +214,7 @@ function restoreMap(map: Map<unknown, unknown>, entries: readonly (readonly [unk
     }
   }
   map.clear();
-  for (const [key, item] of entries) map.set(key, item);
+  for (let at = 0; at < entries.length; at += 2) map.set(entries[at], entries[at + 1]);
 }
 
 /** True when `set` holds exactly `items`, in their order. */
