@@ -48,8 +48,9 @@ function keep(value: unknown, seen: Set<object>, contents: unknown[]): void {
     contents.push(object, TYPED, (object as unknown as { slice(): unknown }).slice());
     return;
   }
-  if (isMessage(object)) return;
+  // Only a shape with a `jsonrpc` field can be a message's: most objects are told apart without reading one.
   const shape = shapeOf(object);
+  if (shape.message && isMessage(object)) return;
   const values = shape.read(object);
   contents.push(object, shape, values);
   for (const item of values) if (item !== null && typeof item === 'object') keep(item, seen, contents);
@@ -62,6 +63,8 @@ function keep(value: unknown, seen: Set<object>, contents: unknown[]): void {
  */
 interface Shape {
   readonly keys: readonly string[];
+  /** Whether it has a `jsonrpc` field: only then may an object of it be a JSON-RPC message. */
+  readonly message: boolean;
   readonly read: (object: object) => unknown[];
   /** Writes each value back where it differs. */
   readonly write: (object: object, values: readonly unknown[]) => void;
@@ -70,10 +73,13 @@ interface Shape {
 const SHAPES = new Map<string, Shape>();
 const SHAPE_OF = new WeakMap<object, Shape>();
 
-/** Its own enumerable keys counted, without listing them. */
+/**
+ * Its enumerable keys counted, without listing them. Inherited ones would count too: a plain object has none, and
+ * an object with some would only never match its remembered shape, and be looked at again each time.
+ */
 function fieldCount(object: object): number {
   let count = 0;
-  for (const key in object) if (Object.hasOwn(object, key)) count += 1;
+  for (const _ in object) count += 1;
   return count;
 }
 
@@ -107,7 +113,7 @@ function shapeFor(keys: readonly string[]): Shape {
   const fields = keys.map((key) => `o[${JSON.stringify(key)}]`);
   const read = new Function('o', `return [${fields.join(', ')}];`) as Shape['read'];
   const write = new Function('o', 'v', fields.map((field, index) => `if (${field} !== v[${index}]) ${field} = v[${index}];`).join('\n')) as Shape['write'];
-  return { keys, read, write };
+  return { keys, message: keys.includes('jsonrpc'), read, write };
 }
 
 /** The shape of a plain object: remembered per object (objects keep the fields they are made with; one that gained a field is looked at again). */
