@@ -31,12 +31,11 @@ function keep(value: unknown, seen: Set<object>, contents: unknown[]): void {
     return;
   }
   if (object instanceof Map) {
-    const entries = [...object];
+    // Flat, key then value: one array, not one for each entry.
+    const entries: unknown[] = [];
+    for (const [key, item] of object) entries.push(key, item);
     contents.push(object, MAP, entries);
-    for (const [key, item] of entries) {
-      keep(key, seen, contents);
-      keep(item, seen, contents);
-    }
+    for (let index = 0; index < entries.length; index += 1) keep(entries[index], seen, contents);
     return;
   }
   if (object instanceof Set) {
@@ -49,8 +48,9 @@ function keep(value: unknown, seen: Set<object>, contents: unknown[]): void {
     contents.push(object, TYPED, (object as unknown as { slice(): unknown }).slice());
     return;
   }
-  if (isMessage(object)) return;
+  // Only a shape with a `jsonrpc` field can be a message's: most objects are told apart without reading one.
   const shape = shapeOf(object);
+  if (shape.message && isMessage(object)) return;
   const values = shape.read(object);
   contents.push(object, shape, values);
   for (const item of values) if (item !== null && typeof item === 'object') keep(item, seen, contents);
@@ -63,6 +63,8 @@ function keep(value: unknown, seen: Set<object>, contents: unknown[]): void {
  */
 interface Shape {
   readonly keys: readonly string[];
+  /** Whether it has a `jsonrpc` field: only then may an object of it be a JSON-RPC message. */
+  readonly message: boolean;
   readonly read: (object: object) => unknown[];
   /** Writes each value back where it differs. */
   readonly write: (object: object, values: readonly unknown[]) => void;
@@ -71,10 +73,13 @@ interface Shape {
 const SHAPES = new Map<string, Shape>();
 const SHAPE_OF = new WeakMap<object, Shape>();
 
-/** Its own enumerable keys counted, without listing them. */
+/**
+ * Its enumerable keys counted, without listing them. Inherited ones would count too: a plain object has none, and
+ * an object with some would only never match its remembered shape, and be looked at again each time.
+ */
 function fieldCount(object: object): number {
   let count = 0;
-  for (const key in object) if (Object.hasOwn(object, key)) count += 1;
+  for (const _ in object) count += 1;
   return count;
 }
 
@@ -108,7 +113,7 @@ function shapeFor(keys: readonly string[]): Shape {
   const fields = keys.map((key) => `o[${JSON.stringify(key)}]`);
   const read = new Function('o', `return [${fields.join(', ')}];`) as Shape['read'];
   const write = new Function('o', 'v', fields.map((field, index) => `if (${field} !== v[${index}]) ${field} = v[${index}];`).join('\n')) as Shape['write'];
-  return { keys, read, write };
+  return { keys, message: keys.includes('jsonrpc'), read, write };
 }
 
 /** The shape of a plain object: remembered per object (objects keep the fields they are made with; one that gained a field is looked at again). */
@@ -147,12 +152,14 @@ export function writeBack(contents: ObjectSnapshot): void {
       case ARRAY: {
         const array = object as unknown[];
         const items = kept as unknown[];
-        if (array.length !== items.length) array.length = items.length;
+        // Shortened by popping: setting `length` is a call into the runtime, which may also shrink the array's
+        // store, for the next step to grow it again. A shorter array is lengthened by the stores below, in order.
+        for (let length = array.length; length > items.length; length -= 1) array.pop();
         for (let index = 0; index < items.length; index += 1) if (array[index] !== items[index]) array[index] = items[index];
         break;
       }
       case MAP:
-        restoreMap(object as Map<unknown, unknown>, kept as [unknown, unknown][]);
+        restoreMap(object as Map<unknown, unknown>, kept as unknown[]);
         break;
       case SET: {
         const set = object as Set<unknown>;
@@ -173,12 +180,13 @@ export function writeBack(contents: ObjectSnapshot): void {
 }
 
 /**
- * Puts `entries` back into `map`, in their order. A step mostly adds entries after the kept ones or changes kept
- * values: then the kept keys are still first, in order, and only the values that differ are set again and the
- * entries added are deleted (a Map's clear and refill allocates its table anew each time). Otherwise it is refilled.
+ * Puts `entries` (flat: key, value, key, value, ...) back into `map`, in their order. A step mostly adds entries after
+ * the kept ones or changes kept values: then the kept keys are still first, in order, and only the values that differ
+ * are set again and the entries added are deleted (a Map's clear and refill allocates its table anew each time).
+ * Otherwise it is refilled.
  */
-function restoreMap(map: Map<unknown, unknown>, entries: readonly (readonly [unknown, unknown])[]): void {
-  const count = entries.length;
+function restoreMap(map: Map<unknown, unknown>, entries: readonly unknown[]): void {
+  const count = entries.length >>> 1;
   if (map.size >= count) {
     // One pass over the kept entries' places: are the kept keys still first, in order, and do their values differ?
     let index = 0;
@@ -186,16 +194,20 @@ function restoreMap(map: Map<unknown, unknown>, entries: readonly (readonly [unk
     let changed = false;
     for (const [key, item] of map) {
       if (index === count) break;
-      const entry = entries[index]!;
-      if (entry[0] !== key) {
+      if (entries[2 * index] !== key) {
         prefix = false;
         break;
       }
-      if (entry[1] !== item) changed = true;
+      if (entries[2 * index + 1] !== item) changed = true;
       index += 1;
     }
     if (prefix) {
-      if (changed) for (const [key, item] of entries) if (map.get(key) !== item) map.set(key, item);
+      if (changed) {
+        for (let at = 0; at < entries.length; at += 2) {
+          const key = entries[at];
+          if (map.get(key) !== entries[at + 1]) map.set(key, entries[at + 1]);
+        }
+      }
       if (map.size > count) {
         index = 0;
         // Deleting the entry being visited is allowed: iteration goes on with the next.
@@ -208,7 +220,7 @@ function restoreMap(map: Map<unknown, unknown>, entries: readonly (readonly [unk
     }
   }
   map.clear();
-  for (const [key, item] of entries) map.set(key, item);
+  for (let at = 0; at < entries.length; at += 2) map.set(entries[at], entries[at + 1]);
 }
 
 /** True when `set` holds exactly `items`, in their order. */

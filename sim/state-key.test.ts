@@ -124,6 +124,18 @@ describe('world keys', () => {
     expect(await keyTextAfter(reference, [0, 1])).toContain('sappend');
   });
 
+  it('keys a world the same with the writer kept for many worlds as with a writer of its own', async () => {
+    const reference = target('reference');
+    const prefixes = [[0], [0, 2], [0, 2, 20], [0, 2, 21], [0, 1], [1, 0], [0, 2, 20, 3]];
+    const shared = new KeyNames();
+    const kept = [];
+    for (const prefix of prefixes) kept.push((await reach(reference, prefix, shared)).key);
+    const fresh = [];
+    for (const prefix of prefixes) fresh.push((await reach(reference, prefix, new KeyNames())).key);
+    expect(kept).toEqual(fresh);
+    expect(new Set(kept).size).toBe(prefixes.length);
+  });
+
   it('tells apart a connection losing the tail of its response by the frames it still has to lose', async () => {
     const names = new KeyNames();
     const reference = target('reference');

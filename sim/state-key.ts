@@ -33,13 +33,59 @@ export const WORLD_FIELDS = {
   serverRandom: "the PRNG's state: the target's future session IDs",
 } as const;
 
+/** How a field of a plain object enters the key, besides its name: as a value, or as a name it stands for. */
+const PLAIN = 0;
+/** A number in a field named `connection`: a connection, written by its canonical name. */
+const CONNECTION = 1;
+/** A number in `view`, `standaloneView` or `completedView`: a view, written by its canonical name. */
+const VIEW = 2;
+/** The numbers of `views`: views, each written by its canonical name. */
+const VIEWS = 3;
+/** A call's request `body`: derived from its request id, tool and call ID, which are written. */
+const BODY = 4;
+
+/** A field name's hash (mixed as one unit) and how its values are written. */
+interface FieldRule {
+  readonly unit: number;
+  readonly role: number;
+}
+
 /**
- * Field names seen while keying, each with its hash: names repeat in every world, and mixing them character by
- * character was most of a key's cost. One per exploration; two field names with the same 32-bit hash would only
- * make some keys of differently shaped objects alike, and every world's objects have the shapes the code gives them.
+ * What keying remembers across worlds, in one thread of one exploration: each field name's hash and role (names
+ * repeat in every world, and mixing them character by character was most of a key's cost), the names views and
+ * executions are written as, and one writer whose tables are emptied for each world instead of made anew. Two field
+ * names with the same 32-bit hash would only make some keys of differently shaped objects alike, and every world's
+ * objects have the shapes the code gives them.
  */
 export class KeyNames {
-  readonly units = new Map<string, number>();
+  readonly fields = new Map<string, FieldRule>();
+  /** View names by client, then by the view's place among that client's views. */
+  readonly viewNames: string[][] = [];
+  /** Execution names by place among the running executions. */
+  readonly executionNames: string[] = [];
+  writer: KeyWriter | null = null;
+
+  /** A field name's rule, made the first time the name is met. */
+  rule(field: string): FieldRule {
+    let rule = this.fields.get(field);
+    if (rule === undefined) {
+      let unit = 0x811c9dc5;
+      for (let index = 0; index < field.length; index += 1) unit = Math.imul(unit ^ field.charCodeAt(index), 16777619);
+      const role = field === 'connection' ? CONNECTION : VIEW_FIELDS.has(field) ? VIEW : field === 'views' ? VIEWS : field === 'body' ? BODY : PLAIN;
+      rule = { unit, role };
+      this.fields.set(field, rule);
+    }
+    return rule;
+  }
+
+  viewName(client: number, ordinal: number): string {
+    const names = (this.viewNames[client] ??= []);
+    return (names[ordinal] ??= `v${client}.${ordinal}`);
+  }
+
+  executionName(place: number): string {
+    return (this.executionNames[place] ??= `r${place}`);
+  }
 }
 
 /** Why a world has no key: its target cannot describe its state. */
@@ -48,42 +94,63 @@ export const NO_TARGET_KEY = 'the target offers no state key (ServerInstance.sta
 /**
  * Writes values as tokens into two running hashes (and, for a readable key, into text), each object once (later
  * occurrences refer back to it), Maps and Sets in their order. Hashing as it goes keeps keying cheap: a key is
- * never built as a string unless asked for.
+ * never built as a string unless asked for. The token stream reads back one way only (every token starts with its
+ * tag, strings carry their length, objects end with a tag of their own), so different worlds write different streams.
+ * One writer serves every world of a thread ({@link KeyWriter.begin} empties it).
  */
 class KeyWriter implements StateKeyWriter {
   private h1 = 0xdeadbeef;
   private h2 = 0x41c6ce57;
   private check = 0x811c9dc5;
+  text: string[] | null = null;
   private readonly seen = new Map<object, number>();
   private readonly connectionNames = new Map<number, string>();
   private readonly executionNames = new Map<number, string>();
-  private readonly viewNames = new Map<number, string>();
+  /** View names by view number (a view's number is its place in `world.views`). */
+  private readonly viewNames: string[] = [];
   /** The live connections: the attached ones in attach order, then those losing their tail in number order. */
-  readonly live: number[];
+  readonly live: number[] = [];
+  private readonly wanted = new Map<number, string>();
+  private readonly uses = new Map<string, number>();
+  /** A double's two 32-bit halves, read through one reused buffer. */
+  private readonly float = new Float64Array(1);
+  private readonly halves = new Uint32Array(this.float.buffer);
 
-  constructor(
-    world: World,
-    readonly text: string[] | null,
-    private readonly names: KeyNames,
-  ) {
+  constructor(readonly names: KeyNames) {}
+
+  /** Starts the key of `world`: the hashes and tables emptied, its views, connections and executions named. */
+  begin(world: World, text: string[] | null): void {
+    this.h1 = 0xdeadbeef;
+    this.h2 = 0x41c6ce57;
+    this.check = 0x811c9dc5;
+    this.text = text;
+    this.seen.clear();
+    this.connectionNames.clear();
+    this.executionNames.clear();
+    this.live.length = 0;
+    this.wanted.clear();
+    this.uses.clear();
+    const names = this.names;
     // Views are named by their client and their place among that client's views: the order in which two
     // clients' actions interleave does not change them.
-    const perClient = new Map<number, number>();
+    const viewNames = this.viewNames;
+    viewNames.length = 0;
+    const perClient: number[] = [];
     for (const view of world.views) {
-      const ordinal = perClient.get(view.client) ?? 0;
-      perClient.set(view.client, ordinal + 1);
-      this.viewNames.set(view.index, `v${view.client}.${ordinal}`);
+      const ordinal = perClient[view.client] ?? 0;
+      perClient[view.client] = ordinal + 1;
+      viewNames[view.index] = names.viewName(view.client, ordinal);
     }
     // A live connection is named by its client and the view it feeds (or what it was opened for); names two
     // connections would share get their place in the attach order too, so naming stays one to one. One losing its
     // tail is live as well (not in `attached`): what the server writes next decides when it breaks.
-    this.live = [...world.attached];
-    for (const connection of world.connections) if (connection.state === LOSING) this.live.push(connection.index);
-    const wanted = new Map<number, string>();
-    const uses = new Map<string, number>();
-    for (const index of this.live) {
+    const live = this.live;
+    for (const index of world.attached) live.push(index);
+    for (const connection of world.connections) if (connection.state === LOSING) live.push(connection.index);
+    const { wanted, uses } = this;
+    for (const index of live) {
       const connection = world.connections[index]!;
-      const name = `k${connection.client}:${connection.view >= 0 ? this.viewNames.get(connection.view)! : connection.purpose}`;
+      const name = `k${connection.client}:${connection.view >= 0 ? this.view(connection.view) : connection.purpose}`;
       wanted.set(index, name);
       uses.set(name, (uses.get(name) ?? 0) + 1);
     }
@@ -92,12 +159,12 @@ class KeyWriter implements StateKeyWriter {
       this.connectionNames.set(index, uses.get(name) === 1 ? name : `${name}#${place}`);
       place += 1;
     }
-    for (let at = 0; at < world.running.length; at += 1) this.executionNames.set(world.running[at]!, `r${at}`);
+    for (let at = 0; at < world.running.length; at += 1) this.executionNames.set(world.running[at]!, names.executionName(at));
   }
 
   /** A view's canonical name. */
   view(view: number): string {
-    return this.viewNames.get(view) ?? `w${view}`;
+    return this.viewNames[view] ?? `w${view}`;
   }
 
   connection(connection: number): string {
@@ -121,25 +188,30 @@ class KeyWriter implements StateKeyWriter {
     this.check = Math.imul(this.check ^ unit, 16777619);
   }
 
-  /** A tag (one of a few letters) and a string: tagged and length-prefixed, so no two token sequences mix alike. */
+  /**
+   * A tag (one of a few letters) and a string: tagged and length-prefixed, so no two token sequences mix alike; two
+   * UTF-16 code units a mixed unit (the length says whether the last unit holds one or two).
+   */
   token(tag: number, value: string): void {
     this.mix(tag);
-    this.mix(value.length);
-    for (let index = 0; index < value.length; index += 1) this.mix(value.charCodeAt(index));
+    const length = value.length;
+    this.mix(length);
+    let index = 0;
+    for (; index + 1 < length; index += 2) this.mix(value.charCodeAt(index) | (value.charCodeAt(index + 1) << 16));
+    if (index < length) this.mix(value.charCodeAt(index));
     if (this.text !== null) this.text.push(String.fromCharCode(tag) + value);
   }
 
-  /** A field name, mixed as one unit: its own hash, computed once per exploration. */
-  private name(field: string): void {
-    let unit = this.names.units.get(field);
-    if (unit === undefined) {
-      unit = 0x811c9dc5;
-      for (let index = 0; index < field.length; index += 1) unit = Math.imul(unit ^ field.charCodeAt(index), 16777619);
-      this.names.units.set(field, unit);
-    }
-    this.mix(0x2e);
+  /** A tag and a field name, mixed as one unit: its own hash, computed once per exploration. */
+  private name(tag: number, field: string, unit: number): void {
+    this.mix(tag);
     this.mix(unit);
-    if (this.text !== null) this.text.push(`.${field}`);
+    if (this.text !== null) this.text.push(String.fromCharCode(tag) + field);
+  }
+
+  /** One of the world's own fields, by name. */
+  section(field: string): void {
+    this.name(0x7c, field, this.names.rule(field).unit);
   }
 
   /** A tag and a small whole number (a length, a back reference). */
@@ -149,12 +221,25 @@ class KeyWriter implements StateKeyWriter {
     if (this.text !== null) this.text.push(String.fromCharCode(tag) + count);
   }
 
+  /** A tag alone (an object's end, a value with nothing more to say: null, undefined, a function). */
+  private tag(tag: number, text: string): void {
+    this.mix(tag);
+    if (this.text !== null) this.text.push(text);
+  }
+
   private number(value: number): void {
     if ((value | 0) === value) {
       this.mix(0x69);
       this.mix(value);
       if (this.text !== null) this.text.push(String(value));
-    } else this.token(0x64, String(value));
+      return;
+    }
+    // Any other number by its 64 bits (NaN by whichever bits it has: at worst two worlds are kept apart).
+    this.float[0] = value;
+    this.mix(0x64);
+    this.mix(this.halves[0]!);
+    this.mix(this.halves[1]!);
+    if (this.text !== null) this.text.push(`d${value}`);
   }
 
   value(value: unknown): void {
@@ -166,10 +251,12 @@ class KeyWriter implements StateKeyWriter {
         this.token(0x73, value);
         return;
       case 'boolean':
-        this.token(0x62, value ? 'T' : 'F');
+        this.mix(0x62);
+        this.mix(value ? 1 : 0);
+        if (this.text !== null) this.text.push(value ? 'bT' : 'bF');
         return;
       case 'undefined':
-        this.token(0x75, '');
+        this.tag(0x75, 'u');
         return;
       case 'bigint':
         this.token(0x6e, String(value));
@@ -177,11 +264,11 @@ class KeyWriter implements StateKeyWriter {
       case 'function':
       case 'symbol':
         // Behaviour, not state: the same functions for every world of one exploration.
-        this.token(0x66, '');
+        this.tag(0x66, 'f');
         return;
     }
     if (value === null) {
-      this.token(0x4e, '');
+      this.tag(0x4e, 'N');
       return;
     }
     const object = value as object;
@@ -192,8 +279,9 @@ class KeyWriter implements StateKeyWriter {
     }
     this.seen.set(object, this.seen.size);
     if (Array.isArray(object)) {
-      this.counted(0x5b, object.length);
-      for (const item of object) this.value(item);
+      const length = object.length;
+      this.counted(0x5b, length);
+      for (let index = 0; index < length; index += 1) this.value(object[index]);
     } else if (object instanceof Map) {
       this.counted(0x4d, object.size);
       for (const [key, item] of object) {
@@ -211,25 +299,48 @@ class KeyWriter implements StateKeyWriter {
   }
 
   /**
-   * A plain object's own fields in their order. A number in a field named `connection` is a connection, one in
-   * `view`, `standaloneView` or `completedView` (or the numbers of `views`) a view: each written by its name.
+   * A plain object's enumerable fields in their order, then an end tag. A number in a field named `connection` is a
+   * connection, one in `view`, `standaloneView` or `completedView` (or the numbers of `views`) a view: each written
+   * by its name. (Enumerated with for-in, which lists no array of keys; an inherited enumerable field, which plain
+   * objects do not have, would only be written too.)
    */
   fields(object: Record<string, unknown>, skip: ReadonlySet<string> | null = null): void {
-    const names = Object.keys(object);
-    this.counted(0x7b, names.length);
-    for (const field of names) {
+    const names = this.names;
+    this.mix(0x7b);
+    if (this.text !== null) this.text.push('{');
+    for (const field in object) {
       if (skip !== null && skip.has(field)) continue;
-      // A call's request body is derived from its request id, tool and call ID, which are written.
-      if (field === 'body' && 'requestId' in object && 'tool' in object && 'session' in object) continue;
-      this.name(field);
+      const rule = names.rule(field);
       const item = object[field];
-      if (field === 'connection' && typeof item === 'number') this.token(0x63, item < 0 ? '-' : this.connection(item));
-      else if (VIEW_FIELDS.has(field) && typeof item === 'number') this.token(0x76, item < 0 ? '-' : this.view(item));
-      else if (field === 'views' && Array.isArray(item) && item.every((entry) => typeof entry === 'number')) {
-        this.counted(0x5b, item.length);
-        for (const entry of item as number[]) this.token(0x76, this.view(entry));
-      } else this.value(item);
+      switch (rule.role) {
+        case BODY:
+          if ('requestId' in object && 'tool' in object && 'session' in object) continue;
+          this.name(0x2e, field, rule.unit);
+          this.value(item);
+          break;
+        case CONNECTION:
+          this.name(0x2e, field, rule.unit);
+          if (typeof item === 'number') this.token(0x63, item < 0 ? '-' : this.connection(item));
+          else this.value(item);
+          break;
+        case VIEW:
+          this.name(0x2e, field, rule.unit);
+          if (typeof item === 'number') this.token(0x76, item < 0 ? '-' : this.view(item));
+          else this.value(item);
+          break;
+        case VIEWS:
+          this.name(0x2e, field, rule.unit);
+          if (Array.isArray(item) && item.every((entry) => typeof entry === 'number')) {
+            this.counted(0x5b, item.length);
+            for (const entry of item as number[]) this.token(0x76, this.view(entry));
+          } else this.value(item);
+          break;
+        default:
+          this.name(0x2e, field, rule.unit);
+          this.value(item);
+      }
     }
+    this.tag(0x7d, '}');
   }
 
   /** The 53-bit hash and the 32-bit check of everything written. */
@@ -278,14 +389,16 @@ function writeExecution(writer: KeyWriter, execution: SimExecution): void {
   writer.token(0x40, writer.liveConnection(execution.connection));
 }
 
+/** The world's fields the key leaves out (WORLD_FIELDS' rules that say `omitted`). */
+const WORLD_OMITTED: ReadonlySet<string> = new Set(Object.entries(WORLD_FIELDS).flatMap(([field, rule]) => (rule.startsWith('omitted') ? [field] : [])));
+
 function writeWorld(world: World, writer: KeyWriter): void {
   const server = world.server;
   if (world.inbox.length > 0) throw new Error('a world is keyed only between steps, with its inbox empty');
   const fields = world as unknown as Record<string, unknown>;
-  for (const field of Object.keys(fields)) {
-    const rule = (WORLD_FIELDS as Record<string, string>)[field];
-    if (rule !== undefined && rule.startsWith('omitted')) continue;
-    writer.token(0x7c, field);
+  for (const field in fields) {
+    if (WORLD_OMITTED.has(field)) continue;
+    writer.section(field);
     switch (field) {
       case 'attached':
       case 'running':
@@ -306,12 +419,14 @@ function writeWorld(world: World, writer: KeyWriter): void {
         break;
       }
       case 'eventOwners': {
-        // Looked up by ID only: the order IDs were first delivered in is not state.
-        const owners = [...world.eventOwners].sort(byName);
-        writer.counted(0x4d, owners.length);
-        for (const [eventId, owner] of owners) {
+        // Looked up by ID only: the order IDs were first delivered in is not state. (The default sort compares
+        // strings by UTF-16 code units, as `<` does.)
+        const owners = world.eventOwners;
+        const eventIds = [...owners.keys()].sort();
+        writer.counted(0x4d, eventIds.length);
+        for (const eventId of eventIds) {
           writer.value(eventId);
-          writer.value(owner);
+          writer.value(owners.get(eventId));
         }
         break;
       }
@@ -336,7 +451,8 @@ function writeWorld(world: World, writer: KeyWriter): void {
  */
 export function worldKey(world: World, names: KeyNames = new KeyNames()): WorldKey | null {
   if (world.server.stateKey === undefined) return null;
-  const writer = new KeyWriter(world, null, names);
+  const writer = (names.writer ??= new KeyWriter(names));
+  writer.begin(world, null);
   writeWorld(world, writer);
   return writer.digest();
 }
@@ -345,6 +461,8 @@ export function worldKey(world: World, names: KeyNames = new KeyNames()): WorldK
 export function worldKeyText(world: World): string | null {
   if (world.server.stateKey === undefined) return null;
   const text: string[] = [];
-  writeWorld(world, new KeyWriter(world, text, new KeyNames()));
+  const writer = new KeyWriter(new KeyNames());
+  writer.begin(world, text);
+  writeWorld(world, writer);
   return text.join(' ');
 }
