@@ -25,11 +25,11 @@ export { type EventStoreFactory, type StoreContext, type StoreModuleRef, StoreMo
 
 // The simulator.
 export { type ChoiceSource, type RunOptions, type RunResult, type TraceStep, runSimulation } from './sim/engine.ts';
-export { type Finding, type FuzzOptions, type FuzzOutcome, fuzz, recordTrace, runSeed } from './sim/fuzz.ts';
-export { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, shrinkChoices } from './sim/shrink.ts';
+export { type Finding, type FuzzOptions, type FuzzOutcome, fuzz, recordTrace, runSeed } from './sim/search/fuzz.ts';
+export { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, shrinkChoices } from './sim/shrink/shrink.ts';
 export { planWalk, sequenceChoices, walkChoices } from './sim/choices.ts';
-export { ScriptError, scriptChoices } from './sim/script.ts';
-export { type ExploreOutcome, explore } from './sim/explore.ts';
+export { ScriptError, scriptChoices } from './sim/shrink/script.ts';
+export { type ExploreOutcome, explore } from './sim/search/explore.ts';
 export { ACTION_KINDS, type ActionKind, CONFIG_BOUNDS, ConfigError, DEFAULT_CONFIG, type SimConfig, resolveConfig } from './sim/config.ts';
 export type { Violation } from './sim/world.ts';
 

@@ -6,7 +6,7 @@ export default defineConfig({
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'traces/found/**', 'dist/**'],
     // A hang guard, not a budget: a test's work is at most about 30 s on a quiet 2-core machine (the planted bug at
-    // depth 6 searched twice in sim/explore-workers.test.ts; check-store's recycling test, three checks of 60 runs, about
+    // depth 6 searched twice in sim/search/explore-workers.test.ts; check-store's recycling test, three checks of 60 runs, about
     // 20 s). Beside six other engineers' work (load 30 on 2 cores) the whole suite got 0.28 of a core and a 20 s test
     // took over 120 s, so the guard is twenty times the longest test's work. No test sets another one (a shorter guard
     // is what a busy machine misses).

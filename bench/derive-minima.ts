@@ -6,7 +6,7 @@
 // (--properties adds properties to derive besides the target's breaks and the seeds' findings.)
 //
 // For each planted target, under the bench's config (DEFAULT_CONFIG):
-//  1. `explore()` (sim/explore.ts, exhaustive, shortest first) gives the shortest violating choice sequence of
+//  1. `explore()` (sim/search/explore.ts, exhaustive, shortest first) gives the shortest violating choice sequence of
 //     any property: the target's overall minimum, and the minimum of the property it violates.
 //  2. The properties worth a minimum of their own are the target's `breaks` and every property the bench's
 //     seeds ('1'..'20') find first; for each, an exhaustive search restricted to that property gives its
@@ -22,9 +22,9 @@ import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { PROPERTY_NAMES, type PropertyName, isPropertyName } from '../properties/names.ts';
 import { DEFAULT_CONFIG, type SimConfig } from '../sim/config.ts';
-import { explore } from '../sim/explore.ts';
-import { recordTrace } from '../sim/fuzz.ts';
-import { shrinkChoices } from '../sim/shrink.ts';
+import { explore } from '../sim/search/explore.ts';
+import { recordTrace } from '../sim/search/fuzz.ts';
+import { shrinkChoices } from '../sim/shrink/shrink.ts';
 import { PLANTED_TARGETS } from '../targets/planted/index.ts';
 import type { Target } from '../targets/target.ts';
 import { renderSteps } from '../traces/trace.ts';

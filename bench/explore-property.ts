@@ -6,7 +6,7 @@
 import type { PropertyName } from '../properties/names.ts';
 import type { SimConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
-import { prefixChoices } from '../sim/explore.ts';
+import { prefixChoices } from '../sim/search/explore.ts';
 import type { Target } from '../targets/target.ts';
 
 /** The outcome of a search restricted to one property. */

@@ -7,7 +7,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { MINIMA, minimaConfig } from './minima.ts';
 import type { SimConfig } from '../sim/config.ts';
-import { explore } from '../sim/explore.ts';
+import { explore } from '../sim/search/explore.ts';
 import { PLANTED_TARGETS } from '../targets/planted/index.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { nowMs } from './measure.ts';

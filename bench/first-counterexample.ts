@@ -6,7 +6,7 @@ import { createActionList } from '../sim/actions.ts';
 import { planWalk, walkChoices } from '../sim/choices.ts';
 import type { SimConfig } from '../sim/config.ts';
 import { type RunResult, runSimulation } from '../sim/engine.ts';
-import { runSeed } from '../sim/fuzz.ts';
+import { runSeed } from '../sim/search/fuzz.ts';
 import type { Target } from '../targets/target.ts';
 import { nowMs } from './measure.ts';
 import { levelOf } from '../sim/levels/level.ts';

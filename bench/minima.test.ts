@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { checkedProperties } from '../properties/index.ts';
 import { sequenceChoices } from '../sim/choices.ts';
 import { runSimulation } from '../sim/engine.ts';
-import { explore } from '../sim/explore.ts';
+import { explore } from '../sim/search/explore.ts';
 import { PLANTED_TARGETS } from '../targets/planted/index.ts';
 import { type KnownMinimum, MINIMA, minimaConfig } from './minima.ts';
 

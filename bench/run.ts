@@ -362,7 +362,7 @@ function fcShrunkOverMinimum(target: string, searches: readonly FcSearch[]): num
 function renderExplore(result: ExploreResult, plan: ExplorePlan): string[] {
   const out: string[] = [];
   out.push(
-    `12. Exhaustive search on \`reference\` (sim/explore.ts, 2 clients, shortest first): without the reduction (every sequence, iterative deepening), with equal worlds merged (breadth first from snapshots), with the reduction (merged, and sleep sets over independent actions) in one thread, and with it in ${EXPLORE_THREADS} threads (each depth of ${PARALLEL_LEVEL_MIN} worlds or more shared out in chunks: the same sequences and states); each search cut at ${formatMs(plan.capWithoutMs)} without, ${formatMs(plan.capMergedMs)} merged, ${formatMs(plan.capWithMs)} with, ${formatMs(plan.capThreadsMs)} in threads; load = 1-minute load average (2 cores) when the search ended`,
+    `12. Exhaustive search on \`reference\` (sim/search/explore.ts, 2 clients, shortest first): without the reduction (every sequence, iterative deepening), with equal worlds merged (breadth first from snapshots), with the reduction (merged, and sleep sets over independent actions) in one thread, and with it in ${EXPLORE_THREADS} threads (each depth of ${PARALLEL_LEVEL_MIN} worlds or more shared out in chunks: the same sequences and states); each search cut at ${formatMs(plan.capWithoutMs)} without, ${formatMs(plan.capMergedMs)} merged, ${formatMs(plan.capWithMs)} with, ${formatMs(plan.capThreadsMs)} in threads; load = 1-minute load average (2 cores) when the search ended`,
   );
   const find = (depth: number, mode: ExploreMode) => result.searches.find((search) => search.depth === depth && search.mode === mode)!;
   const rows: string[][] = [];

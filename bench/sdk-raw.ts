@@ -11,7 +11,7 @@ import { createActionList } from '../sim/actions.ts';
 import { planWalk, walkChoices } from '../sim/choices.ts';
 import type { SimConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
-import { runSeed } from '../sim/fuzz.ts';
+import { runSeed } from '../sim/search/fuzz.ts';
 import type { ServerInstance, Target, TargetRun } from '../targets/target.ts';
 import { nowMs } from './measure.ts';
 

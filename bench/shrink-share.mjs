@@ -19,7 +19,8 @@ if (checkout === undefined) {
   process.exit(2);
 }
 const load = (path) => import(pathToFileURL(join(checkout, 'dist', path)).href);
-const { fuzz } = await load('sim/fuzz.js');
+// The fuzz moved into sim/search/; a baseline checkout from before has it at sim/fuzz.js.
+const { fuzz } = await load('sim/search/fuzz.js').catch(() => load('sim/fuzz.js'));
 const { resolveConfig } = await load('sim/config.js');
 const { targetEntry } = await load('targets/registry.js');
 const { defaultWorkers } = await load('cli/fuzz.command.js');

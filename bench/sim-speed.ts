@@ -6,7 +6,7 @@ import { createActionList } from '../sim/actions.ts';
 import { planWalk, walkChoices } from '../sim/choices.ts';
 import { DEFAULT_CONFIG, type SimConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
-import { runSeed } from '../sim/fuzz.ts';
+import { runSeed } from '../sim/search/fuzz.ts';
 import type { Target } from '../targets/target.ts';
 import { createBareLoop } from './bare-loop.ts';
 import { type Rate, measureRate, measureRateAsync } from './measure.ts';

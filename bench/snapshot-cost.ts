@@ -1,11 +1,11 @@
 // What a snapshot costs against what the exhaustive search would pay instead: replaying the prefix. For one fixed
 // set of prefixes on `reference`, the time to reach the end of each prefix by replaying it (open the target, boot,
 // run the steps: what the replaying search does per sequence) against the time to restore the snapshot taken there
-// (sim/snapshot.ts, the target's own snapshot included: what the breadth-first search does per step), and to take it.
+// (sim/search/snapshot.ts, the target's own snapshot included: what the breadth-first search does per step), and to take it.
 
 import type { SimConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
-import { captureWorld, restoreWorld } from '../sim/snapshot.ts';
+import { captureWorld, restoreWorld } from '../sim/search/snapshot.ts';
 import type { World } from '../sim/world.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { nowMs } from './measure.ts';
@@ -15,7 +15,7 @@ export interface SnapshotCost {
   readonly depth: number;
   readonly prefixes: number;
   readonly replayUs: number;
-  /** A restore of the snapshot taken there (sim/snapshot.ts: what the search pays per step instead of a replay). */
+  /** A restore of the snapshot taken there (sim/search/snapshot.ts: what the search pays per step instead of a replay). */
   readonly copyUs: number;
   /** Taking that snapshot (once per world the search expands). */
   readonly captureUs: number;

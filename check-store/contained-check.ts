@@ -14,7 +14,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { startWorkerModule } from '../sim/worker-thread.ts';
+import { startWorkerModule } from '../sim/search/worker-thread.ts';
 import { every, realNowMs } from '../targets/module/clock.ts';
 import { beatWatch, blockedAfterMs } from '../targets/module/heartbeat.ts';
 import type { StoreModuleRef } from '../targets/module/store-module.ts';

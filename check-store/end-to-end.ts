@@ -10,8 +10,8 @@ import { PROPERTIES, PROPERTY_NAMES, type PropertyName } from '../properties/ind
 import { type ActionKey, followActions, planWalk, recordChoices, sequenceChoices, walkChoices } from '../sim/choices.ts';
 import { ACTION_KINDS, DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
 import { type ChoiceSource, type RunResult, runSimulation } from '../sim/engine.ts';
-import { recordTrace, runSeed } from '../sim/fuzz.ts';
-import { NotReproducedError, type ShrinkBounds, type Simulate, shrinkChoices } from '../sim/shrink.ts';
+import { recordTrace, runSeed } from '../sim/search/fuzz.ts';
+import { NotReproducedError, type ShrinkBounds, type Simulate, shrinkChoices } from '../sim/shrink/shrink.ts';
 import { type ModuleTarget, type StoreSource, createModuleTarget } from '../targets/module/module.target.ts';
 import { StoreModuleError, firstLine } from '../targets/module/store-module.ts';
 import { sdkCoreTarget } from '../targets/sdk/index.ts';

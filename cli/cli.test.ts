@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../sim/config.ts';
-import { recordTrace } from '../sim/fuzz.ts';
+import { recordTrace } from '../sim/search/fuzz.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { serializeTrace } from '../traces/trace.ts';
 import { runInProcess } from './run-in-process.ts';

@@ -1,4 +1,4 @@
-// `resumecheck explore`: the bounded exhaustive search of sim/explore.ts as a command. Every choice sequence up to
+// `resumecheck explore`: the bounded exhaustive search of sim/search/explore.ts as a command. Every choice sequence up to
 // a depth, shortest first, with equal worlds merged where the target can key its state; the first counterexample
 // is a shortest one, recorded and written as a trace with its replay command. Exit 0: none up to the depth
 // searched; 1: one found; 2: bad input.
@@ -11,8 +11,8 @@ import { checkedProperties } from '../properties/index.ts';
 import { monotonicMs } from '../sim/clock.ts';
 import { CONFIG_BOUNDS, DEFAULT_CONFIG, EXPLORE_THREADS_MAX, PARALLEL_LEVEL_MIN, resolveConfig } from '../sim/config.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
-import { explore, exploredProperties } from '../sim/explore.ts';
-import { recordTrace } from '../sim/fuzz.ts';
+import { explore, exploredProperties } from '../sim/search/explore.ts';
+import { recordTrace } from '../sim/search/fuzz.ts';
 import { writeTrace } from '../traces/store.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
 import { EXPLORE_DEPTH_MAX, EXPLORE_RUNS_DEFAULT } from './commands.ts';

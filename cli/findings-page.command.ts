@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sharedWallMs } from '../sim/clock.ts';
 import { DEFAULT_CONFIG } from '../sim/config.ts';
-import { WORKERS_MAX } from '../sim/fuzz.ts';
+import { WORKERS_MAX } from '../sim/search/fuzz.ts';
 import { writeFileAtomically } from '../traces/store.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
 import { DEFAULT_RUNS } from './commands.ts';

@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { PropertyName } from '../properties/names.ts';
-import { attributeFinding } from '../sim/attribution.ts';
+import { attributeFinding } from '../sim/shrink/attribution.ts';
 import { sequenceChoices } from '../sim/choices.ts';
 import { resolveConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
-import { createControl, runSeed } from '../sim/fuzz-search.ts';
-import { searchRow } from '../sim/matrix-search.ts';
+import { createControl, runSeed } from '../sim/search/fuzz-search.ts';
+import { searchRow } from '../sim/search/matrix-search.ts';
 import { targetEntry } from '../targets/registry.ts';
 import { readTrace } from '../traces/store.ts';
 import {

@@ -1,5 +1,5 @@
 // The findings page of one SDK line (docs/findings/mcp-typescript-sdk-VERSION.md), made from data, never by hand: the
-// matrix of the line's targets (cli/matrix.command.ts, each violated cell charged to a component by sim/attribution.ts)
+// matrix of the line's targets (cli/matrix.command.ts, each violated cell charged to a component by sim/shrink/attribution.ts)
 // and the corpus traces of those targets, each replayed and charged the same way. The data is kept beside the page
 // (docs/findings/data/), so the page is a pure rendering of it; cli/findings-page.test.ts checks that the page is that
 // rendering, that what it says agrees with the matrix as the code now finds it, and that every trace it names exists.
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { CLIENT_PROPERTY_NAMES, PROPERTY_NAMES, type PropertyName } from '../properties/names.ts';
 import { severityOf } from '../properties/finding-weight.ts';
 import { SEVERITY_LABELS, type Severity } from '../properties/severity.ts';
-import { type Attribution, attributeFinding } from '../sim/attribution.ts';
+import { type Attribution, attributeFinding } from '../sim/shrink/attribution.ts';
 import { sequenceChoices } from '../sim/choices.ts';
 import { runSimulation } from '../sim/engine.ts';
 import { SDK1_PACKAGE_NAME, SDK2_PACKAGE_NAME } from '../targets/sdk/components.ts';
@@ -232,7 +232,7 @@ export function renderFindingsPage(data: FindingsData): string {
   out('violation shrunk, or "not found in N runs (S steps)". Severities are the one vocabulary (`properties/severity.ts`):');
   out('a failure is an MCP MUST, a warning a SHOULD, advice a seed\'s or resumecheck\'s own rule, a note what the revision');
   out('permits. **Every finding is charged to a component** by replaying its counterexample, step for step, with the');
-  out('component replaced by a correct one (`sim/attribution.ts`): it is the **store**\'s when the same steps hold with');
+  out('component replaced by a correct one (`sim/shrink/attribution.ts`): it is the **store**\'s when the same steps hold with');
   out('resumecheck/event-store in the store\'s place (transport and router unchanged), the **router**\'s when they hold with');
   out('the specification\'s routing (404 for an unknown session ID, 400 without one), the **transport**\'s (the package\'s)');
   out('when they still violate it with both replaced, and the **harness**\'s when its simulated client broke a requestor\'s');

@@ -11,14 +11,14 @@ import { CLIENT_PROPERTY_NAMES } from '../properties/names.ts';
 import { describeClientFault } from '../properties/client-fault.ts';
 import { findingFails, severityOf } from '../properties/finding-weight.ts';
 import { SEVERITY_LABELS, type Severity, type Strictness, failsAt, severityMark, strictFlag } from '../properties/severity.ts';
-import { type Attribution, attributeFinding } from '../sim/attribution.ts';
+import { type Attribution, attributeFinding } from '../sim/shrink/attribution.ts';
 import { sharedWallMs } from '../sim/clock.ts';
 import { CONFIG_BOUNDS, DEFAULT_CONFIG, PER_PROPERTY_DEFAULT, PER_PROPERTY_MAX, type SimConfig, resolveConfig } from '../sim/config.ts';
 import { type CoverageReport, coverageReport, renderCoverage } from '../sim/coverage.ts';
-import { type ExampleReplay, loadExamples, regressionsByKey, replayExamples } from '../sim/failing-examples.ts';
+import { type ExampleReplay, loadExamples, regressionsByKey, replayExamples } from '../sim/search/failing-examples.ts';
 import { findingKey } from '../sim/signature.ts';
 import type { Violation } from '../sim/world.ts';
-import { type Finding, type FuzzOutcome, WORKERS_MAX, fuzz, runSeed } from '../sim/fuzz.ts';
+import { type Finding, type FuzzOutcome, WORKERS_MAX, fuzz, runSeed } from '../sim/search/fuzz.ts';
 import type { ComponentRole, Target } from '../targets/target.ts';
 import { readTrace, writeFileAtomically, writeTrace } from '../traces/store.ts';
 import { replayCommand } from '../traces/trace-execution.ts';
@@ -112,7 +112,7 @@ interface FindingReport {
   readonly fails: boolean;
   /**
    * On a target assembled from components (an SDK target): the component it is charged to, decided by replaying it
-   * with a correct store or router in place (sim/attribution.ts); null on a target that is one system.
+   * with a correct store or router in place (sim/shrink/attribution.ts); null on a target that is one system.
    */
   readonly component: { readonly charged: readonly ComponentRole[]; readonly name: string; readonly evidence: string } | null;
 }
@@ -300,7 +300,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
           }),
     }).catch(async (error: unknown) => {
       // A user's module that took its worker thread down (process.exit, a throw from its timer): the verdict, one line.
-      const { ContainedFailure } = await import('../sim/fuzz-workers.ts');
+      const { ContainedFailure } = await import('../sim/search/fuzz-workers.ts');
       if (error instanceof ContainedFailure) return error;
       // A server over the wire that fails mid-run (it exits, it stops answering) is bad input, one line, exit 2.
       throw asUsageError(error);

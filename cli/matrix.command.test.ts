@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { PropertyName } from '../properties/names.ts';
 import { resolveConfig } from '../sim/config.ts';
-import { fuzz } from '../sim/fuzz.ts';
-import { matrixRowTarget } from '../sim/matrix-rows.ts';
+import { fuzz } from '../sim/search/fuzz.ts';
+import { matrixRowTarget } from '../sim/search/matrix-rows.ts';
 import { runInProcess as run } from './run-in-process.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,6 +1,6 @@
 // `resumecheck matrix`: every target, and the reference under every completed-stream policy, against every property,
 // each cell what a fuzz of its own would find with only that property checked (the fuzz's runs, run count and
-// shrinking: sim/matrix-search.ts), the rows shared among worker threads. A cell says what it measured: "not found in
+// shrinking: sim/search/matrix-search.ts), the rows shared among worker threads. A cell says what it measured: "not found in
 // N runs (S steps)" or the shrunk counterexample and the run that found it. Rows are printed as they finish; a signal
 // keeps the rows and cells finished. Targets, policies and properties come from their registries.
 
@@ -12,10 +12,10 @@ import { CLIENT_PROPERTY_NAMES, PROPERTY_NAMES, type PropertyName } from '../pro
 import { sharedWallMs } from '../sim/clock.ts';
 import { DEFAULT_CONFIG, type ProtocolChoice, resolveConfig } from '../sim/config.ts';
 import { protocolMismatch } from '../sim/eras.ts';
-import { CONTROL, createControl } from '../sim/fuzz-search.ts';
-import { WORKERS_MAX } from '../sim/fuzz.ts';
-import { type CellOutcome, type RowOutcome, type RowPlan, matrixThreads, searchMatrix } from '../sim/matrix-search.ts';
-import { matrixRowNames, matrixRowTarget } from '../sim/matrix-rows.ts';
+import { CONTROL, createControl } from '../sim/search/fuzz-search.ts';
+import { WORKERS_MAX } from '../sim/search/fuzz.ts';
+import { type CellOutcome, type RowOutcome, type RowPlan, matrixThreads, searchMatrix } from '../sim/search/matrix-search.ts';
+import { matrixRowNames, matrixRowTarget } from '../sim/search/matrix-rows.ts';
 import { possibleRevisions } from '../sim/revisions.ts';
 import type { ComponentRole, Target } from '../targets/target.ts';
 import type { Io, ParsedArgs } from './command-spec.ts';
@@ -26,7 +26,7 @@ import { strictnessOf } from './parse-options.ts';
 import { UsageError, parseWhole } from './usage-error.ts';
 import { levelOf } from '../sim/levels/level.ts';
 
-export { matrixRowNames as matrixTargetNames, policyVariant } from '../sim/matrix-rows.ts';
+export { matrixRowNames as matrixTargetNames, policyVariant } from '../sim/search/matrix-rows.ts';
 
 /** The matrix's columns: the server level's properties, then the client level's (each row is judged by one set). */
 const MATRIX_PROPERTIES: readonly PropertyName[] = [...PROPERTY_NAMES, ...CLIENT_PROPERTY_NAMES];
@@ -52,7 +52,7 @@ export type MatrixCell =
       readonly explanation: string;
       /**
        * On a target assembled from components (an SDK target): the component its shrunk counterexample is charged to,
-       * by replays with a correct store or router in place (sim/attribution.ts); null elsewhere, or when not shrunk.
+       * by replays with a correct store or router in place (sim/shrink/attribution.ts); null elsewhere, or when not shrunk.
        */
       readonly component: { readonly charged: readonly ComponentRole[]; readonly name: string; readonly evidence: string } | null;
     }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
-import { NotReproducedError, shrinkChoices } from '../sim/shrink.ts';
+import { NotReproducedError, shrinkChoices } from '../sim/shrink/shrink.ts';
 import { requireTarget } from './require-target.ts';
 import { planWalk, walkChoices } from '../sim/choices.ts';
 import { runInProcess } from './run-in-process.ts';

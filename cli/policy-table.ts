@@ -6,7 +6,7 @@
 import { planWalk, walkChoices } from '../sim/choices.ts';
 import { DEFAULT_CONFIG, type SimConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
-import { runSeed } from '../sim/fuzz-search.ts';
+import { runSeed } from '../sim/search/fuzz-search.ts';
 import { requireTarget } from './require-target.ts';
 import { MODEL } from '../model/index.ts';
 import type { World } from '../sim/world.ts';

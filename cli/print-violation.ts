@@ -21,7 +21,7 @@ export function printStoredViolation(io: Io, trace: Trace, path: string): void {
   for (const line of renderText(readableFromTrace(trace, path), { written: null, replay: true })) io.out(line);
 }
 
-/** The line that says which component of an assembled target a finding is charged to (sim/attribution.ts), or why none. */
+/** The line that says which component of an assembled target a finding is charged to (sim/shrink/attribution.ts), or why none. */
 export function chargedLine(charged: readonly string[], component: string, evidence: string): string {
   return charged.length === 0 ? `  not charged to a component — ${evidence}` : `  charged to ${component} — ${evidence}`;
 }

@@ -1,7 +1,7 @@
 // The fuzz's progress line on a terminal: runs, steps per second, properties found so far, time left. Drawn in
 // place on stderr, at most a few times a second, and only when stderr is a TTY (never in CI logs or with --json).
 
-import type { FuzzProgress } from '../sim/fuzz.ts';
+import type { FuzzProgress } from '../sim/search/fuzz.ts';
 
 /** Where the line goes: a terminal stream. */
 export interface ProgressSink {

@@ -2,7 +2,7 @@
 // the level the trace was made at, and says whether the recorded violation reproduces; over the wire, how often in
 // --tries re-runs.
 
-import { attributeFinding } from '../sim/attribution.ts';
+import { attributeFinding } from '../sim/shrink/attribution.ts';
 import { runSimulation } from '../sim/engine.ts';
 import { sequenceChoices } from '../sim/choices.ts';
 import { readTrace } from '../traces/store.ts';

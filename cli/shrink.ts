@@ -1,5 +1,5 @@
 // `resumecheck shrink FILE [--target T] [--seed S]`: minimises a trace of any level (check-store's contract traces
-// included) or a hand-written scenario while the same property still fails (the one shrinker, sim/shrink.ts), and
+// included) or a hand-written scenario while the same property still fails (the one shrinker, sim/shrink/shrink.ts), and
 // writes the result next to it: a trace `X.json` gives `X.shrunk.json`, a scenario `X.txt` gives the scenario
 // `X.shrunk.txt`, one action a line.
 
@@ -10,9 +10,9 @@ import type { PropertyName } from '../properties/names.ts';
 import { sequenceChoices } from '../sim/choices.ts';
 import { DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
 import { type ChoiceSource, runSimulation } from '../sim/engine.ts';
-import { recordTrace } from '../sim/fuzz.ts';
-import { ScriptError, parseScript, scriptChoices } from '../sim/script.ts';
-import { DEFAULT_SHRINK_BOUNDS, shrinkChoices } from '../sim/shrink.ts';
+import { recordTrace } from '../sim/search/fuzz.ts';
+import { ScriptError, parseScript, scriptChoices } from '../sim/shrink/script.ts';
+import { DEFAULT_SHRINK_BOUNDS, shrinkChoices } from '../sim/shrink/shrink.ts';
 import type { Target } from '../targets/target.ts';
 import { writeFileAtomically } from '../traces/store.ts';
 import { quoteArgument, readableFromTrace } from '../traces/render/readable.ts';

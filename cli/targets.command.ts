@@ -10,7 +10,7 @@ import { jsonEnvelope } from './json-envelope.ts';
 export function runTargets({ values }: ParsedArgs, io: Io): number {
   const startedMs = sharedWallMs();
   // `eras`: the protocol eras a target serves (legacy: the 2025 revisions; modern: 2026-07-28), what --protocol may ask.
-  // `components`: what an assembled target (an SDK target) is made of, each finding of it charged to one (sim/attribution.ts).
+  // `components`: what an assembled target (an SDK target) is made of, each finding of it charged to one (sim/shrink/attribution.ts).
   const rows = TARGET_ENTRIES.map(({ name, kind, description, breaks, eras, components }) => ({
     name,
     kind,

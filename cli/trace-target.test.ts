@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { CONTRACT_TRACE_FORMAT } from '../traces/contract-trace.ts';
 import { resolveConfig } from '../sim/config.ts';
-import { recordTrace } from '../sim/fuzz.ts';
+import { recordTrace } from '../sim/search/fuzz.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { serializeTrace } from '../traces/trace.ts';
 import { runInProcess } from './run-in-process.ts';

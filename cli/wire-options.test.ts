@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../sim/config.ts';
-import { recordTrace } from '../sim/fuzz.ts';
+import { recordTrace } from '../sim/search/fuzz.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { WireInputError } from '../targets/wire/wire-error.ts';
 import { serializeTrace } from '../traces/trace.ts';

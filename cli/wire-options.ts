@@ -5,7 +5,7 @@
 import type { PropertyName } from '../properties/names.ts';
 import { sequenceChoices } from '../sim/choices.ts';
 import { runSimulation } from '../sim/engine.ts';
-import type { ShrinkBounds } from '../sim/shrink.ts';
+import type { ShrinkBounds } from '../sim/shrink/shrink.ts';
 import { NOT_JUDGED_WITHOUT_PROBE, judgedProperties } from '../targets/wire/cooperation.ts';
 import { WireFault, WireInputError } from '../targets/wire/wire-error.ts';
 import type { WireTarget } from '../targets/wire/wire.target.ts';

@@ -8,7 +8,7 @@ import { freshLiteral, parseEventId } from '../core/index.ts';
 import { MODERN_REVISION, type ProtocolChoice, type Revision, resolveConfig } from '../sim/config.ts';
 import { clientRevisions } from '../sim/revisions.ts';
 import { runSimulation } from '../sim/engine.ts';
-import { scriptChoices } from '../sim/script.ts';
+import { scriptChoices } from '../sim/shrink/script.ts';
 import { findTarget } from '../targets/index.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { type Strategy, coreIncarnation, openKitRun } from '../targets/server-kit.ts';

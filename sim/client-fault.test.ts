@@ -9,8 +9,8 @@ import type { Target } from '../targets/target.ts';
 import { sequenceChoices } from './choices.ts';
 import { resolveConfig } from './config.ts';
 import { runSimulation } from './engine.ts';
-import { scriptChoices } from './script.ts';
-import { shrinkChoices } from './shrink.ts';
+import { scriptChoices } from './shrink/script.ts';
+import { shrinkChoices } from './shrink/shrink.ts';
 
 const SEED = 'fixed';
 const CONFIG = resolveConfig({ seed: SEED });

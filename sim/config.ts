@@ -189,7 +189,7 @@ export const DEFAULT_CONFIG: SimConfig = {
   requestIdHabits: ['restart', 'monotonic'],
 };
 
-/** Threads an exhaustive search judges its last depth with, at the most (sim/explore-workers.ts). */
+/** Threads an exhaustive search judges its last depth with, at the most (sim/search/explore-workers.ts). */
 export const EXPLORE_THREADS_MAX = 16;
 
 /** Worlds of the depth before the last at least, for the exhaustive search to share the last depth out among threads. */

@@ -16,8 +16,8 @@ import { planWalk, walkChoices } from './choices.ts';
 import { DEFAULT_CONFIG, type SimConfig } from './config.ts';
 import { type CoveredMachine, CoverageObserver, coverageReport, emptyCoverage } from './coverage.ts';
 import { runSimulation } from './engine.ts';
-import { runSeed } from './fuzz.ts';
-import { scriptChoices } from './script.ts';
+import { runSeed } from './search/fuzz.ts';
+import { scriptChoices } from './shrink/script.ts';
 import type { World } from './world.ts';
 import { levelOf } from './levels/level.ts';
 

@@ -12,7 +12,7 @@ import { serializeTrace } from '../traces/trace.ts';
 import { planWalk, walkChoices } from './choices.ts';
 import { resolveConfig } from './config.ts';
 import { runSimulation } from './engine.ts';
-import { recordTrace } from './fuzz.ts';
+import { recordTrace } from './search/fuzz.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-determinism-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -851,7 +851,7 @@ const STOP_SOURCE: ChoiceSource = { choose: () => null };
 
 /**
  * A synchronous run driven one step at a time by an exhaustive search, which sets its world back to a snapshot
- * (sim/snapshot.ts) instead of replaying a prefix. Steps are taken as the run loop takes them; `finish` runs the
+ * (sim/search/snapshot.ts) instead of replaying a prefix. Steps are taken as the run loop takes them; `finish` runs the
  * liveness phase and the final checks as a run does after its last choice.
  */
 export class SteppedRun {

@@ -10,7 +10,7 @@ import type { HttpRequest, Target } from '../targets/target.ts';
 import { type ActionList, describeAction } from './actions.ts';
 import { type ProtocolChoice, resolveConfig } from './config.ts';
 import { type ChoiceWorld, runSimulation } from './engine.ts';
-import { scriptChoices } from './script.ts';
+import { scriptChoices } from './shrink/script.ts';
 import { PROTOCOL_VERSION_META_KEY } from './tools.ts';
 import type { World } from './world.ts';
 

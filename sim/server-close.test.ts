@@ -5,7 +5,7 @@ import { traceLines } from './levels/vocabulary.ts';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from './config.ts';
 import { runSimulation } from './engine.ts';
-import { scriptChoices } from './script.ts';
+import { scriptChoices } from './shrink/script.ts';
 import { findTarget } from '../targets/index.ts';
 import type { Target } from '../targets/target.ts';
 

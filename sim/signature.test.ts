@@ -7,8 +7,8 @@ import type { PropertyName } from '../properties/names.ts';
 import { findTarget } from '../targets/index.ts';
 import { resolveConfig } from './config.ts';
 import { K } from './actions.ts';
-import { fuzz } from './fuzz.ts';
-import { BOUND_NONE, type Candidate, CandidateBook } from './fuzz-search.ts';
+import { fuzz } from './search/fuzz.ts';
+import { BOUND_NONE, type Candidate, CandidateBook } from './search/fuzz-search.ts';
 import { findingKey, signatureOf } from './signature.ts';
 
 function candidate(ordinal: number, property: PropertyName, signature: string, length: number): Candidate {

@@ -21,7 +21,7 @@ import {
 } from '../core/index.ts';
 import { RULES } from '../core/decide.ts';
 import { LEGACY_REVISIONS, MODERN_REVISION } from '../sim/config.ts';
-import { type ObjectSnapshot, keepObjects, writeBack } from '../sim/object-snapshot.ts';
+import { type ObjectSnapshot, keepObjects, writeBack } from '../sim/search/object-snapshot.ts';
 import { PROTOCOL_VERSION, isModernBody, resetMessage } from '../sim/tools.ts';
 import { type DeliveryParts, KitDelivery, type WriteOrigin } from './kit-delivery.ts';
 import type {
@@ -533,7 +533,7 @@ class KeyedKitServer extends KitServer {
   snapshot(): unknown {
     const state = this.strategy.state;
     const parts: KitSnapshot = { stateless: state.stateless, sessions: state.sessions, sessionsByIndex: state.sessionsByIndex, delivery: this.delivery.parts(), executions: this.executions };
-    // The objects themselves with their contents (sim/object-snapshot.ts), put back into them by `restore`.
+    // The objects themselves with their contents (sim/search/object-snapshot.ts), put back into them by `restore`.
     return { parts, kept: keepObjects([parts]) };
   }
 

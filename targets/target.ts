@@ -27,7 +27,7 @@ export interface TargetInfo {
   readonly eras?: readonly ProtocolEra[];
   /**
    * What the target is made of, for targets assembled from parts (the SDK targets): a finding is charged to one of
-   * them (sim/attribution.ts). Absent: the target is one system (the reference, a planted bug, a server over the wire).
+   * them (sim/shrink/attribution.ts). Absent: the target is one system (the reference, a planted bug, a server over the wire).
    */
   readonly components?: TargetComponents;
 }
@@ -50,7 +50,7 @@ export interface TargetComponents {
   readonly harness: string;
 }
 
-/** The components a finding can be told apart by: replacing one with a correct one (sim/attribution.ts). */
+/** The components a finding can be told apart by: replacing one with a correct one (sim/shrink/attribution.ts). */
 export type ReplaceableRole = 'store' | 'router';
 
 /** The two eras of the protocol: the sessionful 2025 revisions, and the stateless 2026-07-28 one. */
@@ -196,7 +196,7 @@ export interface ServerInstance {
   /** With `takeDecisions`: what of the core's configuration decides which rules can be reached at all. */
   decisionConfig?(): DecisionConfig;
   /**
-   * Optional, for exhaustive exploration (sim/explore.ts): writes everything this incarnation holds that can change
+   * Optional, for exhaustive exploration (sim/search/explore.ts): writes everything this incarnation holds that can change
    * what it does next, so that two worlds whose keys are equal may be explored once. Offer it only when the whole
    * state is reachable from here (no state hidden in closures); connection and execution numbers go through
    * `key.connection` and `key.execution`, which name them canonically.
@@ -279,7 +279,7 @@ export interface Target extends TargetInfo {
    */
   readonly realTime?: boolean;
   /**
-   * For attribution (sim/attribution.ts): this target with its `role` component replaced by a correct one (the store
+   * For attribution (sim/shrink/attribution.ts): this target with its `role` component replaced by a correct one (the store
    * by resumecheck/event-store, the router by the specification's routing), everything else the same; null when it
    * has no such component to replace (a modern-only endpoint has no store). Absent: the target is not assembled.
    */

@@ -22,7 +22,7 @@ type Classification = 'completed-stream policy' | 'reference policy holds' | 'se
 
 /**
  * What each corpus trace shows. A trace of an SDK target has no hand-written classification: the findings page of its
- * line charges it to a component by replaying it (cli/findings-page.ts, sim/attribution.ts); targets/sdk/NOTES.md and
+ * line charges it to a component by replaying it (cli/findings-page.ts, sim/shrink/attribution.ts); targets/sdk/NOTES.md and
  * targets/sdk2/NOTES.md explain the mechanisms with source lines.
  */
 interface Kept {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../sim/config.ts';
-import { recordTrace } from '../sim/fuzz.ts';
+import { recordTrace } from '../sim/search/fuzz.ts';
 import { targetEntry } from '../targets/registry.ts';
 import type { Target } from '../targets/target.ts';
 import { parseTrace, serializeTrace } from './trace.ts';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../config.ts';
 import { planWalk, sequenceChoices, walkChoices } from '../choices.ts';
 import { runSimulation } from '../engine.ts';
-import { fuzz, recordTrace } from '../fuzz.ts';
+import { fuzz, recordTrace } from '../search/fuzz.ts';
 import { serializeTrace } from '../../traces/trace.ts';
 import { clientSdkDropsTokenTarget, clientSdkStormTarget, clientSdkTarget } from '../../targets/clients/client-sdk.target.ts';
 import { clientSdk2DropsTokenTarget, clientSdk2StormTarget, clientSdk2Target } from '../../targets/clients/client-sdk2.target.ts';

@@ -11,7 +11,7 @@
 
 import { parseArgs } from 'node:util';
 import { emptyCoverage } from '../../sim/coverage.ts';
-import { createControl, searchLane } from '../../sim/fuzz-search.ts';
+import { createControl, searchLane } from '../../sim/search/fuzz-search.ts';
 import { DEFAULT_CONFIG, resolveConfig } from '../../sim/config.ts';
 import { monotonicMs } from '../../sim/clock.ts';
 import { TARGET_ENTRIES } from '../registry.ts';

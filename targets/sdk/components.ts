@@ -1,6 +1,6 @@
 // What each SDK target is made of, by name: the package's transport (and McpServer), the event store each session's
 // transport gets, the router in front of the transports, and the harness that drives them. A finding is charged to
-// one of them (sim/attribution.ts) by replaying its counterexample with resumecheck's correct store or the
+// one of them (sim/shrink/attribution.ts) by replaying its counterexample with resumecheck's correct store or the
 // specification's routing in place of the target's own. Plain strings: listing targets loads no SDK.
 
 import type { TargetComponents } from '../target.ts';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest } from '../../sim/tools.ts';
 import { resolveConfig } from '../../sim/config.ts';
 import { runSimulation } from '../../sim/engine.ts';
-import { scriptChoices } from '../../sim/script.ts';
+import { scriptChoices } from '../../sim/shrink/script.ts';
 import { SDK_1_LINE, type SdkLine, createSdkTarget, sdkCoreTarget } from '../sdk/index.ts';
 import { coreStores } from '../sdk/sdk-core.target.ts';
 import { lastEventIdOf, stepsOf, withRun } from '../sdk/sdk-driver.ts';

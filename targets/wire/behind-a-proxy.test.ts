@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planWalk, walkChoices } from '../../sim/choices.ts';
 import { resolveConfig } from '../../sim/config.ts';
 import { runSimulation } from '../../sim/engine.ts';
-import { scriptChoices } from '../../sim/script.ts';
+import { scriptChoices } from '../../sim/shrink/script.ts';
 import { type RewritingProxy, startRewritingProxy } from './fixtures/rewriting-proxy.ts';
 import { type ServerProcess, createServerProcess, freePort } from './server-process.ts';
 import { type WireTarget, createWireTarget } from './wire.target.ts';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { sequenceChoices } from '../../sim/choices.ts';
 import { resolveConfig } from '../../sim/config.ts';
 import { runSimulation } from '../../sim/engine.ts';
-import { fuzz } from '../../sim/fuzz.ts';
+import { fuzz } from '../../sim/search/fuzz.ts';
 import type { Trace } from '../../traces/trace.ts';
 import { findTarget } from '../index.ts';
 import type { Target } from '../target.ts';

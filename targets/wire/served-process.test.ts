@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { planWalk, walkChoices } from '../../sim/choices.ts';
 import { resolveConfig } from '../../sim/config.ts';
 import { runSimulation } from '../../sim/engine.ts';
-import { fuzz } from '../../sim/fuzz.ts';
+import { fuzz } from '../../sim/search/fuzz.ts';
 import { writeTrace } from '../../traces/store.ts';
 import { canFindMarkedProcesses } from './marked-processes.ts';
 import { createWireTarget } from './wire.target.ts';

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../sim/config.ts';
 import { planWalk, walkChoices } from '../../sim/choices.ts';
 import { runSimulation } from '../../sim/engine.ts';
-import { scriptChoices } from '../../sim/script.ts';
+import { scriptChoices } from '../../sim/shrink/script.ts';
 import { findTarget } from '../index.ts';
 import { withUnsupported } from './same-faults.ts';
 import { type WireTarget, createWireTarget } from './wire.target.ts';

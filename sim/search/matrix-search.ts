@@ -1,7 +1,7 @@
 // The matrix's search: each row searched once for all its cells, every cell getting exactly what a fuzz of its own
-// would (sim/fuzz.ts with that property alone, stopping at its first violation: the same run seeds, walks and
+// would (sim/search/fuzz.ts with that property alone, stopping at its first violation: the same run seeds, walks and
 // shrinks), and the matrix's tasks (a row's search, a cell's shrink) shared among this thread and the fuzz's worker
-// threads (sim/fuzz-worker.ts), so that a cell's result never depends on which thread made it.
+// threads (sim/search/fuzz-worker.ts), so that a cell's result never depends on which thread made it.
 //
 // Why one search serves a row: checking fewer properties changes no step of a run, only which violation ends it.
 // Run r of the fuzz of property P alone is therefore the same as run r with any set of properties that holds P,
@@ -11,25 +11,25 @@
 // cell is left. A run without any violation (most runs of a correct target) is made once for all the row's cells
 // instead of once per cell. A cell stops searching at its first violating run, as its own fuzz would.
 
-import type { PropertyName } from '../properties/names.ts';
-import { type Attribution, attributeFinding } from './attribution.ts';
-import type { Target } from '../targets/target.ts';
-import { createActionList } from './actions.ts';
-import { planWalk, walkChoices } from './choices.ts';
-import { macrotaskTurn, sharedWallMs } from './clock.ts';
-import type { SimConfig } from './config.ts';
-import { runSimulation } from './engine.ts';
+import type { PropertyName } from '../../properties/names.ts';
+import { type Attribution, attributeFinding } from '../shrink/attribution.ts';
+import type { Target } from '../../targets/target.ts';
+import { createActionList } from '../actions.ts';
+import { planWalk, walkChoices } from '../choices.ts';
+import { macrotaskTurn, sharedWallMs } from '../clock.ts';
+import type { SimConfig } from '../config.ts';
+import { runSimulation } from '../engine.ts';
 import { CONTROL, type Candidate, runSeed } from './fuzz-search.ts';
 import { type ShrinkTask, type ShrunkTask, shrinkTask } from './fuzz.ts';
 import { FUZZ_WORKER_MARK, type WorkerReply } from './fuzz-worker.ts';
 import { matrixRowTarget } from './matrix-rows.ts';
-import { DEFAULT_SHRINK_BOUNDS } from './shrink.ts';
+import { DEFAULT_SHRINK_BOUNDS } from '../shrink/shrink.ts';
 import { type PoolWorker, askPoolWorker, closePoolWorkers, startPoolWorker } from './worker-thread.ts';
-import { levelOf } from './levels/level.ts';
+import { levelOf } from '../levels/level.ts';
 
 /** What one row's search is: plain data, it crosses to worker threads. */
 export interface RowPlan {
-  /** The row's name (sim/matrix-rows.ts finds its target). */
+  /** The row's name (sim/search/matrix-rows.ts finds its target). */
   readonly row: string;
   /** The base config; run r gets the seed `runSeed(config.seed, r)`, as in a fuzz. */
   readonly config: SimConfig;
@@ -197,7 +197,7 @@ export interface CellOutcome extends CellSearch {
   readonly shrunk: ShrunkTask | null;
   /** A stop came while it was being shrunk: the shrink may have ended early. */
   readonly shrinkCut: boolean;
-  /** On an assembled target, the component its shrunk counterexample is charged to (sim/attribution.ts); else null. */
+  /** On an assembled target, the component its shrunk counterexample is charged to (sim/shrink/attribution.ts); else null. */
   readonly attribution: Attribution | null;
 }
 

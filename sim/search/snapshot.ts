@@ -1,10 +1,10 @@
 // Snapshots of a world between two steps, for the exhaustive search: everything the world holds (the target's state
 // through its own ServerInstance.snapshot), put back into the same world object, so the search goes back to a
-// prefix's end instead of replaying the prefix. Only for targets that can snapshot their state. The world's objects are kept and written back in place (sim/object-snapshot.ts).
+// prefix's end instead of replaying the prefix. Only for targets that can snapshot their state. The world's objects are kept and written back in place (sim/search/object-snapshot.ts).
 
-import type { ServerInstance } from '../targets/target.ts';
+import type { ServerInstance } from '../../targets/target.ts';
 import { type KeptFields, type ObjectSnapshot, keepFields, keepObjects, writeBack, writeFields } from './object-snapshot.ts';
-import type { World } from './world.ts';
+import type { World } from '../world.ts';
 
 /** Fields of a world that a snapshot does not copy: fixed for the run, or handled apart. */
 const NOT_COPIED: ReadonlySet<string> = new Set(['config', 'run', 'checked', 'server', 'serverRandom', 'notes']);

@@ -4,14 +4,14 @@
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PropertyName } from '../properties/names.ts';
-import type { Target } from '../targets/target.ts';
-import { CONTRACT_TRACE_FORMAT } from '../traces/contract-trace.ts';
-import { type Trace, TraceFormatError, parseTrace } from '../traces/trace.ts';
-import { sequenceChoices } from './choices.ts';
-import { runSimulation } from './engine.ts';
-import { findingKey } from './signature.ts';
-import type { Violation } from './world.ts';
+import type { PropertyName } from '../../properties/names.ts';
+import type { Target } from '../../targets/target.ts';
+import { CONTRACT_TRACE_FORMAT } from '../../traces/contract-trace.ts';
+import { type Trace, TraceFormatError, parseTrace } from '../../traces/trace.ts';
+import { sequenceChoices } from '../choices.ts';
+import { runSimulation } from '../engine.ts';
+import { findingKey } from '../signature.ts';
+import type { Violation } from '../world.ts';
 
 /** Stored traces read from one directory, at the most: a bound on the time replaying takes. */
 export const EXAMPLES_PER_DIRECTORY_MAX = 2_000;

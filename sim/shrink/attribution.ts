@@ -6,15 +6,15 @@
 // finding the simulated client triggered by breaking a requestor's rule first is the harness's (its client's), and
 // fails nothing. Nothing here is a table of findings: every verdict is a replay's.
 
-import type { PropertyName } from '../properties/names.ts';
-import { brokenRule } from '../properties/client-fault.ts';
-import type { ComponentRole, ReplaceableRole, Target } from '../targets/target.ts';
-import { sequenceChoices } from './choices.ts';
-import type { SimConfig } from './config.ts';
-import { runSimulation } from './engine.ts';
-import type { Violation } from './world.ts';
-import { levelOf } from './levels/level.ts';
-import { faultActions } from './levels/vocabulary.ts';
+import type { PropertyName } from '../../properties/names.ts';
+import { brokenRule } from '../../properties/client-fault.ts';
+import type { ComponentRole, ReplaceableRole, Target } from '../../targets/target.ts';
+import { sequenceChoices } from '../choices.ts';
+import type { SimConfig } from '../config.ts';
+import { runSimulation } from '../engine.ts';
+import type { Violation } from '../world.ts';
+import { levelOf } from '../levels/level.ts';
+import { faultActions } from '../levels/vocabulary.ts';
 
 /** What replaying a counterexample with some components replaced gave. */
 export type ReplacementOutcome =

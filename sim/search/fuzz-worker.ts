@@ -1,27 +1,27 @@
-// One worker thread of a fuzz (sim/fuzz-workers.ts starts it): searches the lane and makes the shrinks it is
+// One worker thread of a fuzz (sim/search/fuzz-workers.ts starts it): searches the lane and makes the shrinks it is
 // sent, for the target described in its workerData (built through the CLI's resolver), and answers with plain data.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { startBeating } from '../targets/module/heartbeat.ts';
-import type { Target } from '../targets/target.ts';
-import { emptyCoverage } from './coverage.ts';
+import { startBeating } from '../../targets/module/heartbeat.ts';
+import type { Target } from '../../targets/target.ts';
+import { emptyCoverage } from '../coverage.ts';
 import { type ShrinkTask, shrinkTask } from './fuzz.ts';
 import { type LanePlan, searchLane } from './fuzz-search.ts';
-import { type InProcessDescription, resolveTarget, targetNameOf } from '../targets/resolve-target.ts';
+import { type InProcessDescription, resolveTarget, targetNameOf } from '../../targets/resolve-target.ts';
 import { LOAD_FAILURE } from './worker-thread.ts';
 
 /** What the pool sends a worker. */
 export type WorkerRequest =
   | { readonly kind: 'search'; readonly plan: LanePlan; readonly control: Int32Array }
   | { readonly kind: 'shrink'; readonly id: number; readonly task: ShrinkTask; readonly control: Int32Array }
-  /** A task of `resumecheck matrix` (sim/matrix-search.ts), for the row it names, whatever target the worker was started on. */
+  /** A task of `resumecheck matrix` (sim/search/matrix-search.ts), for the row it names, whatever target the worker was started on. */
   | { readonly kind: 'matrix'; readonly id: number; readonly task: import('./matrix-search.ts').MatrixTask; readonly control: Int32Array };
 
 /** What a worker answers. */
 export type WorkerReply =
   | { readonly kind: 'candidate'; readonly candidate: import('./fuzz-search.ts').Candidate }
   | { readonly kind: 'progress'; readonly runs: number; readonly steps: number }
-  | { readonly kind: 'searched'; readonly runs: number; readonly steps: number; readonly coverage: import('./coverage.ts').CoverageCounts | null }
+  | { readonly kind: 'searched'; readonly runs: number; readonly steps: number; readonly coverage: import('../coverage.ts').CoverageCounts | null }
   | { readonly kind: 'shrunk'; readonly id: number; readonly result: import('./fuzz.ts').ShrunkTask }
   | { readonly kind: 'matrix-done'; readonly id: number; readonly result: import('./matrix-search.ts').MatrixTaskResult }
   | { readonly kind: 'failed'; readonly message: string }
@@ -70,7 +70,7 @@ const data = workerData as { mark?: unknown; target?: InProcessDescription | nul
 if (port !== null && data !== null && typeof data === 'object' && data.mark === FUZZ_WORKER_MARK && typeof data.target === 'object') {
   const description = data.target ?? null;
   const beat = data.beat ?? null;
-  // Contained: its pool terminates it once the beats stop (sim/fuzz-workers.ts); loading the user's module is watched too.
+  // Contained: its pool terminates it once the beats stop (sim/search/fuzz-workers.ts); loading the user's module is watched too.
   if (beat !== null) startBeating(() => Atomics.add(beat, 0, 1));
   const reply = (message: WorkerReply): void => port.postMessage(message);
   const failed = (error: unknown): void => reply({ kind: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });

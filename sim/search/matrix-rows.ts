@@ -2,10 +2,10 @@
 // policy of the registry (`reference/POLICY`). A name is all a worker thread is given, so this thread and the workers
 // find a row's target the same way.
 
-import { type CompletedStreamPolicy, completedStreamPolicies } from '../core/index.ts';
-import { TARGET_ENTRIES } from '../targets/registry.ts';
-import { coreIncarnation, openKitRun } from '../targets/server-kit.ts';
-import type { Target } from '../targets/target.ts';
+import { type CompletedStreamPolicy, completedStreamPolicies } from '../../core/index.ts';
+import { TARGET_ENTRIES } from '../../targets/registry.ts';
+import { coreIncarnation, openKitRun } from '../../targets/server-kit.ts';
+import type { Target } from '../../targets/target.ts';
 
 /** The reference server with another completed-stream policy: one row per policy of the registry. */
 export function policyVariant(policy: CompletedStreamPolicy): Target {

@@ -2,9 +2,9 @@
 // the same with 1, 2 or 3 threads (this one and 0, 1 or 2 workers), whichever lane happens to find what first.
 
 import { describe, expect, it } from 'vitest';
-import { findTarget } from '../targets/index.ts';
-import { serializeTrace } from '../traces/trace.ts';
-import { resolveConfig } from './config.ts';
+import { findTarget } from '../../targets/index.ts';
+import { serializeTrace } from '../../traces/trace.ts';
+import { resolveConfig } from '../config.ts';
 import { type FuzzExecutor, type FuzzOptions, fuzz, fuzzWith, inThreadExecutor } from './fuzz.ts';
 import { workerPoolExecutor } from './fuzz-workers.ts';
 

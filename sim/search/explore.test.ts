@@ -3,11 +3,11 @@
 // with and without the reduction, and the reduction really applies to the targets that can key their state.
 
 import { describe, expect, it } from 'vitest';
-import { MINIMA, MINIMA_CONFIG, minimaConfig } from '../bench/minima.ts';
-import { isNote } from '../properties/index.ts';
-import { PROPERTY_NAMES } from '../properties/names.ts';
-import { PLANTED_TARGETS } from '../targets/planted/index.ts';
-import { referenceTarget } from '../targets/reference/reference.target.ts';
+import { MINIMA, MINIMA_CONFIG, minimaConfig } from '../../bench/minima.ts';
+import { isNote } from '../../properties/index.ts';
+import { PROPERTY_NAMES } from '../../properties/names.ts';
+import { PLANTED_TARGETS } from '../../targets/planted/index.ts';
+import { referenceTarget } from '../../targets/reference/reference.target.ts';
 import { explore, reductionUnavailable } from './explore.ts';
 
 /**

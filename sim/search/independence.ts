@@ -1,11 +1,11 @@
-// Which actions commute, for the exhaustive search's partial-order reduction (sleep sets, sim/frontier-search.ts):
+// Which actions commute, for the exhaustive search's partial-order reduction (sleep sets, sim/search/frontier-search.ts):
 // each action kind's footprint, the clients whose state it reads or writes. Two actions with disjoint footprints
 // are independent: taken in either order from one world they lead to worlds that differ only in names (call,
 // session, connection and execution numbers, which the target and the properties only compare), so every monitor
 // gives the same verdict either way. The README's "Exhaustive exploration" section argues each entry.
 
-import { ACTION_KINDS, type ActionKind } from './config.ts';
-import type { World } from './world.ts';
+import { ACTION_KINDS, type ActionKind } from '../config.ts';
+import type { World } from '../world.ts';
 
 /**
  * Whose state an action kind touches:

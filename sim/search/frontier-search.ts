@@ -1,20 +1,20 @@
 // The reduced exhaustive search, breadth first: every distinct world is expanded once overall (not once per
 // deepening) and judged once (its liveness phase and final checks), level by level, so the first violation met is a
-// shortest one. Equal worlds are merged by key (sim/state-key.ts); with `independence`, sleep sets (sim/independence.ts)
+// shortest one. Equal worlds are merged by key (sim/search/state-key.ts); with `independence`, sleep sets (sim/search/independence.ts)
 // skip the second order of two actions that commute. A level's worlds are kept as choice paths, not as copies of
 // the world: consecutive paths share their prefixes, and a stack of snapshots along the last path takes the search
 // back to a shared prefix's end in one restore and one step per level that differs. A wide depth is shared out
-// among threads (sim/explore-workers.ts) in chunks read back in order, so the outcome is one thread's.
+// among threads (sim/search/explore-workers.ts) in chunks read back in order, so the outcome is one thread's.
 
-import { checkedProperties } from '../properties/index.ts';
-import { CLIENT_PROPERTY_NAMES, PROPERTY_NAMES, type PropertyName } from '../properties/names.ts';
-import type { Target } from '../targets/target.ts';
-import { macrotaskTurn, sharedWallMs } from './clock.ts';
-import { PARALLEL_LEVEL_MIN, type SimConfig } from './config.ts';
-import { SteppedRun } from './engine.ts';
+import { checkedProperties } from '../../properties/index.ts';
+import { CLIENT_PROPERTY_NAMES, PROPERTY_NAMES, type PropertyName } from '../../properties/names.ts';
+import type { Target } from '../../targets/target.ts';
+import { macrotaskTurn, sharedWallMs } from '../clock.ts';
+import { PARALLEL_LEVEL_MIN, type SimConfig } from '../config.ts';
+import { SteppedRun } from '../engine.ts';
 import { EVERY_CLIENT, footprintOf, independent, isEntangled } from './independence.ts';
 import { type WorldSnapshot, canSnapshot, captureWorld, restoreWorld } from './snapshot.ts';
-import type { World } from './world.ts';
+import type { World } from '../world.ts';
 import { KeyNames, worldKey } from './state-key.ts';
 
 /** How far the breadth-first search may go, and what it may hold. */
@@ -319,7 +319,7 @@ export function judgeLeaves(walker: Walker, level: LeafLevel, from: number, to: 
   return END;
 }
 
-/** Shares wide depths out among threads (sim/explore-workers.ts): the last depth's judging, and a keyed depth's expansion. */
+/** Shares wide depths out among threads (sim/search/explore-workers.ts): the last depth's judging, and a keyed depth's expansion. */
 export interface LevelPool {
   /** Threads in all, this one included. */
   readonly threads: number;

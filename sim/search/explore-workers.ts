@@ -1,4 +1,4 @@
-// Several threads for the wide depths of the breadth-first search (sim/frontier-search.ts): this thread and a pool
+// Several threads for the wide depths of the breadth-first search (sim/search/frontier-search.ts): this thread and a pool
 // of worker threads share out each depth of PARALLEL_LEVEL_MIN worlds or more, which need nothing shared but the
 // depth's paths: each thread walks them from its own copy of the target, in chunks of entries claimed from one
 // shared counter. At the last depth (at depth 8 on the reference nine in ten of the steps) a chunk's worlds' actions
@@ -7,13 +7,13 @@
 // thread would have reached. This thread takes its chunks one at a time, giving the event loop a turn between two, so
 // a signal's handler runs within a chunk; a signal then stops every thread at the entry it is on.
 
-import type { Target } from '../targets/target.ts';
-import { macrotaskTurn } from './clock.ts';
-import { EXPLORE_THREADS_MAX, type SimConfig } from './config.ts';
+import type { Target } from '../../targets/target.ts';
+import { macrotaskTurn } from '../clock.ts';
+import { EXPLORE_THREADS_MAX, type SimConfig } from '../config.ts';
 import type { FrontierOptions, KeyedChunk, KeyedChunks, LeafBudget, LeafChunks, LeafCounts, LeafLevel, LevelPool, LeafStop, Walker } from './frontier-search.ts';
 import { SLEPT, judgeLeaves, keyChildren } from './frontier-search.ts';
 import { KeyNames } from './state-key.ts';
-import { workerDescriptionOf } from '../targets/resolve-target.ts';
+import { workerDescriptionOf } from '../../targets/resolve-target.ts';
 import { closePoolWorkers, startPoolWorker } from './worker-thread.ts';
 
 /** Marks the workerData of an explore worker, so its module does nothing in any other thread that loads it. */

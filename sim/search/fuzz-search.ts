@@ -13,17 +13,17 @@
 // it; what it made past it is left out. Of the counted runs, each key's counterexample to shrink is the shortest
 // (ties: the lowest ordinal), so the choice depends on no lane's speed.
 
-import type { PropertyName } from '../properties/names.ts';
-import type { Target } from '../targets/target.ts';
-import { createActionList } from './actions.ts';
-import { planWalk, sequenceChoices, walkChoices } from './choices.ts';
-import { macrotaskTurn, sharedWallMs } from './clock.ts';
-import type { SimConfig } from './config.ts';
-import { CoverageObserver, type CoverageCounts } from './coverage.ts';
-import { type RunResult, runSimulation } from './engine.ts';
-import { findingKey } from './signature.ts';
-import type { Violation } from './world.ts';
-import { levelOf } from './levels/level.ts';
+import type { PropertyName } from '../../properties/names.ts';
+import type { Target } from '../../targets/target.ts';
+import { createActionList } from '../actions.ts';
+import { planWalk, sequenceChoices, walkChoices } from '../choices.ts';
+import { macrotaskTurn, sharedWallMs } from '../clock.ts';
+import type { SimConfig } from '../config.ts';
+import { CoverageObserver, type CoverageCounts } from '../coverage.ts';
+import { type RunResult, runSimulation } from '../engine.ts';
+import { findingKey } from '../signature.ts';
+import type { Violation } from '../world.ts';
+import { levelOf } from '../levels/level.ts';
 
 /** Cells of the control block lanes share (an Int32Array, over a SharedArrayBuffer when lanes are threads). */
 export const CONTROL = {
@@ -77,7 +77,7 @@ export interface LanePlan {
   readonly lane?: number;
   /**
    * Record the run of each candidate sent (its choices again, recording on), so that the thread the fuzz is driven
-   * from never runs the target (a contained fuzz of a user's module, sim/fuzz-workers.ts).
+   * from never runs the target (a contained fuzz of a user's module, sim/search/fuzz-workers.ts).
    */
   readonly recordCandidates?: boolean;
 }

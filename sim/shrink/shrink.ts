@@ -6,17 +6,17 @@
 // is charged with replaces it; one the server is charged with never shrinks into one the client triggered.
 
 import fc from 'fast-check';
-import type { PropertyName } from '../properties/names.ts';
-import type { Target } from '../targets/target.ts';
-import type { SimConfig } from './config.ts';
-import { type RunResult, runSimulation } from './engine.ts';
-import { sequenceChoices } from './choices.ts';
+import type { PropertyName } from '../../properties/names.ts';
+import type { Target } from '../../targets/target.ts';
+import type { SimConfig } from '../config.ts';
+import { type RunResult, runSimulation } from '../engine.ts';
+import { sequenceChoices } from '../choices.ts';
 import { describedChoices } from './script.ts';
-import { createActionList } from './actions.ts';
-import { macrotaskTurn, sharedWallMs } from './clock.ts';
-import type { Violation } from './world.ts';
-import { levelOf } from './levels/level.ts';
-import { faultActions } from './levels/vocabulary.ts';
+import { createActionList } from '../actions.ts';
+import { macrotaskTurn, sharedWallMs } from '../clock.ts';
+import type { Violation } from '../world.ts';
+import { levelOf } from '../levels/level.ts';
+import { faultActions } from '../levels/vocabulary.ts';
 
 /** The outcome of shrinking. */
 export interface ShrinkResult {
@@ -35,7 +35,7 @@ export interface ShrinkResult {
 
 /**
  * The choices did not violate the property when shrinking re-ran them. For a deterministic target that is a harness
- * bug; for a target over the wire it is network timing, and the finding is *flaky* (sim/fuzz.ts says so).
+ * bug; for a target over the wire it is network timing, and the finding is *flaky* (sim/search/fuzz.ts says so).
  */
 export class NotReproducedError extends Error {
   override readonly name = 'NotReproducedError';
@@ -58,7 +58,7 @@ export interface ShrinkOptions {
   readonly deadlineMs?: number | null;
   /** True once the shrink must end now (a signal). */
   readonly stopped?: () => boolean;
-  /** Record every run, and return the one of the shrunk choices (for a real-time target: sim/fuzz.ts). */
+  /** Record every run, and return the one of the shrunk choices (for a real-time target: sim/search/fuzz.ts). */
   readonly record?: boolean;
   /**
    * How each candidate is run: the engine's runSimulation unless the caller wraps it, to say what else a candidate

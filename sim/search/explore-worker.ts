@@ -1,15 +1,15 @@
-// One worker thread of a breadth-first search (sim/explore-workers.ts starts it): opens its own run of the target
+// One worker thread of a breadth-first search (sim/search/explore-workers.ts starts it): opens its own run of the target
 // described in its workerData (built through the CLI's resolver) and judges the chunks of the last depth it claims, answering with plain data.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkedProperties } from '../properties/index.ts';
-import type { PropertyName } from '../properties/names.ts';
-import type { SimConfig } from './config.ts';
-import { SteppedRun } from './engine.ts';
+import { checkedProperties } from '../../properties/index.ts';
+import type { PropertyName } from '../../properties/names.ts';
+import type { SimConfig } from '../config.ts';
+import { SteppedRun } from '../engine.ts';
 import { EXPLORE_WORKER_MARK, type ExploreWorkerReply, type LevelMessage, judgeClaimed, keyedBuffers, levelOf } from './explore-workers.ts';
 import { KeyNames } from './state-key.ts';
 import { Walker } from './frontier-search.ts';
-import { type InProcessDescription, resolveTarget, targetNameOf } from '../targets/resolve-target.ts';
+import { type InProcessDescription, resolveTarget, targetNameOf } from '../../targets/resolve-target.ts';
 
 interface ExploreWorkerData {
   readonly mark: string;

@@ -4,14 +4,14 @@
 // bugs a wrong merge would hide): one level down for every pair, two levels down for a sample spread over them.
 
 import { describe, expect, it } from 'vitest';
-import { MINIMA_CONFIG } from '../bench/minima.ts';
-import { findTarget } from '../targets/index.ts';
-import type { Target } from '../targets/target.ts';
-import type { ChoiceSource } from './engine.ts';
-import { runSimulation } from './engine.ts';
+import { MINIMA_CONFIG } from '../../bench/minima.ts';
+import { findTarget } from '../../targets/index.ts';
+import type { Target } from '../../targets/target.ts';
+import type { ChoiceSource } from '../engine.ts';
+import { runSimulation } from '../engine.ts';
 import { KeyNames, WORLD_FIELDS, worldKey, worldKeyText } from './state-key.ts';
-import { type World, createWorld } from './world.ts';
-import { createPrng } from './prng.ts';
+import { type World, createWorld } from '../world.ts';
+import { createPrng } from '../prng.ts';
 
 function referenceTarget(): Target {
   return target('reference');

@@ -3,13 +3,13 @@
 // every planted bug's minimum is found by chunks.
 
 import { describe, expect, it } from 'vitest';
-import { MINIMA, minimaConfig } from '../bench/minima.ts';
-import { DEFAULT_CONFIG } from './config.ts';
-import { PLANTED_TARGETS } from '../targets/planted/index.ts';
-import { referenceTarget } from '../targets/reference/reference.target.ts';
+import { MINIMA, minimaConfig } from '../../bench/minima.ts';
+import { DEFAULT_CONFIG } from '../config.ts';
+import { PLANTED_TARGETS } from '../../targets/planted/index.ts';
+import { referenceTarget } from '../../targets/reference/reference.target.ts';
 import { type ExploreOptions, explore } from './explore.ts';
-import type { Target } from '../targets/target.ts';
-import type { SimConfig } from './config.ts';
+import type { Target } from '../../targets/target.ts';
+import type { SimConfig } from '../config.ts';
 
 /** One search with one thread and with `threads`: the outcomes but their thread counts. */
 async function both(target: Target, config: SimConfig, options: ExploreOptions, threads = 2) {
@@ -90,7 +90,7 @@ describe('explore with worker threads at the last depth', () => {
     expect(parallel).toBeGreaterThan(10);
   });
 
-  // Its one-thread search is also sim/explore.test.ts's check of this minimum, made here only: the reduction applies,
+  // Its one-thread search is also sim/search/explore.test.ts's check of this minimum, made here only: the reduction applies,
   // the bug's property is found at exactly its known minimum, and every shorter depth is cleared.
   // 392 058 sequences of up to 6 steps, twice: about 30 s of CPU on a quiet 2-core machine (13 s in one thread, 17 s in
   // two), the longest test of the suite (the configured guard is twenty times that).

@@ -1,5 +1,5 @@
 // Several threads for a fuzz: this thread and a pool of worker threads, each searching a lane and then making
-// shrinks, one at a time. The choice of what to shrink stays in this thread (sim/fuzz.ts), so the findings do not
+// shrinks, one at a time. The choice of what to shrink stays in this thread (sim/search/fuzz.ts), so the findings do not
 // depend on how many threads there are.
 //
 // This thread is one of them: it has loaded the target already (to record traces), so a fuzz of N threads starts
@@ -8,17 +8,17 @@
 // JIT up itself (on an SDK target about 1.5 s of extra CPU over its first few hundred runs). Lanes claim ordinals
 // from one shared counter, so a late start or a slower core leaves no thread idle at the end.
 
-import type { Target } from '../targets/target.ts';
-import { type CoverageCounts, emptyCoverage } from './coverage.ts';
+import type { Target } from '../../targets/target.ts';
+import { type CoverageCounts, emptyCoverage } from '../coverage.ts';
 import type { FuzzExecutor, ShrunkTask } from './fuzz.ts';
 import { WORKERS_MAX, createTurn, mergeLaneCoverage, shrinkTask } from './fuzz.ts';
 import type { WorkerReply, WorkerRequest } from './fuzz-worker.ts';
 import { CONTROL, LANE_RUN_CELLS, type LaneOutcome, searchLane } from './fuzz-search.ts';
-import { workerDescriptionOf } from '../targets/resolve-target.ts';
+import { workerDescriptionOf } from '../../targets/resolve-target.ts';
 import { LOAD_FAILURE, type PoolWorker as PoolWorkerOf, askPoolWorker, closePoolWorkers, startPoolWorker } from './worker-thread.ts';
-import { every, realNowMs } from '../targets/module/clock.ts';
-import { beatWatch, blockedAfterMs } from '../targets/module/heartbeat.ts';
-import { STORE_CALL_TIMEOUT_MS } from '../targets/module/module.target.ts';
+import { every, realNowMs } from '../../targets/module/clock.ts';
+import { beatWatch, blockedAfterMs } from '../../targets/module/heartbeat.ts';
+import { STORE_CALL_TIMEOUT_MS } from '../../targets/module/module.target.ts';
 
 type PoolWorker = PoolWorkerOf<WorkerReply>;
 
@@ -69,7 +69,7 @@ export async function workerPoolExecutor(target: Target, count: number, options:
   const size = Math.min(Math.max(1, count), WORKERS_MAX);
   const turn = createTurn();
   // Contained, every lane and shrink is a worker's: this thread runs nothing of the target.
-  // Contained, each worker beats a shared counter while its loop turns (sim/fuzz-worker.ts), and this thread watches.
+  // Contained, each worker beats a shared counter while its loop turns (sim/search/fuzz-worker.ts), and this thread watches.
   const beats = Array.from({ length: contained ? size : size - 1 }, () => (contained ? new Int32Array(new SharedArrayBuffer(4)) : null));
   const pool: PoolWorker[] = beats.map((beat) =>
     startPoolWorker<WorkerReply>('fuzz-worker', { mark: 'resumecheck-fuzz-worker', target: description, beat }, 'fuzz worker'),

@@ -2,9 +2,9 @@
 // the liveness phase read, so that two worlds with equal keys behave the same from there on and an exhaustive
 // search may explore only one of them. What the key leaves out, and why, is in WORLD_FIELDS below.
 
-import { MODEL } from '../model/index.ts';
-import type { StateKeyWriter } from '../targets/target.ts';
-import type { SimConnection, SimExecution, World } from './world.ts';
+import { MODEL } from '../../model/index.ts';
+import type { StateKeyWriter } from '../../targets/target.ts';
+import type { SimConnection, SimExecution, World } from '../world.ts';
 
 /**
  * How each field of the world enters the key. A field the table does not name is written in full (the safe

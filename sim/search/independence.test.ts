@@ -3,12 +3,12 @@
 // phase) and the same enabled action kinds, on the reference and on the planted targets whose state can be keyed.
 
 import { describe, expect, it } from 'vitest';
-import { MINIMA_CONFIG } from '../bench/minima.ts';
-import { PLANTED_TARGETS } from '../targets/planted/index.ts';
-import { referenceTarget } from '../targets/reference/reference.target.ts';
-import type { Target } from '../targets/target.ts';
-import { ACTION_KINDS } from './config.ts';
-import { SteppedRun } from './engine.ts';
+import { MINIMA_CONFIG } from '../../bench/minima.ts';
+import { PLANTED_TARGETS } from '../../targets/planted/index.ts';
+import { referenceTarget } from '../../targets/reference/reference.target.ts';
+import type { Target } from '../../targets/target.ts';
+import { ACTION_KINDS } from '../config.ts';
+import { SteppedRun } from '../engine.ts';
 import { INDEPENDENCE, footprintOf, independent, isEntangled } from './independence.ts';
 import { reductionUnavailable } from './explore.ts';
 import { type WorldSnapshot, captureWorld, restoreWorld } from './snapshot.ts';

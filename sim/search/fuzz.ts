@@ -1,19 +1,19 @@
-// The fuzz: seeded random walks (uniform and swarm) in one or more lanes (sim/fuzz-search.ts), then each chosen
+// The fuzz: seeded random walks (uniform and swarm) in one or more lanes (sim/search/fuzz-search.ts), then each chosen
 // counterexample shrunk and recorded as a trace. The time budget bounds the whole of it, shrinking included; a
 // stop (a signal) ends it at once, keeping every counterexample found, shrunk or not.
 
-import { PROPERTY_NAMES, type PropertyName } from '../properties/names.ts';
-import type { Target } from '../targets/target.ts';
-import { RESUMECHECK_VERSION, TRACE_FORMAT_VERSION, type Trace } from '../traces/trace.ts';
-import { sequenceChoices } from './choices.ts';
-import { sharedWallMs } from './clock.ts';
-import type { SimConfig } from './config.ts';
-import { type CoverageCounts, emptyCoverage, mergeCoverage } from './coverage.ts';
-import { type RunResult, runSimulation } from './engine.ts';
+import { PROPERTY_NAMES, type PropertyName } from '../../properties/names.ts';
+import type { Target } from '../../targets/target.ts';
+import { RESUMECHECK_VERSION, TRACE_FORMAT_VERSION, type Trace } from '../../traces/trace.ts';
+import { sequenceChoices } from '../choices.ts';
+import { sharedWallMs } from '../clock.ts';
+import type { SimConfig } from '../config.ts';
+import { type CoverageCounts, emptyCoverage, mergeCoverage } from '../coverage.ts';
+import { type RunResult, runSimulation } from '../engine.ts';
 import { CONTROL, CandidateBook, type Candidate, type LanePlan, createControl, runSeed, searchLane } from './fuzz-search.ts';
-import { findingKey } from './signature.ts';
-import { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, NotReproducedError, shrinkChoices } from './shrink.ts';
-import { levelOf } from './levels/level.ts';
+import { findingKey } from '../signature.ts';
+import { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, NotReproducedError, shrinkChoices } from '../shrink/shrink.ts';
+import { levelOf } from '../levels/level.ts';
 
 export { runSeed } from './fuzz-search.ts';
 
@@ -47,7 +47,7 @@ export interface FuzzOptions {
   /**
    * Run nothing of the target in this thread: `workers` worker threads (at least one) make every run, so a target
    * that takes its thread down (a user's module calling process.exit) ends the fuzz with a ContainedFailure
-   * (sim/fuzz-workers.ts) naming the run, not the process.
+   * (sim/search/fuzz-workers.ts) naming the run, not the process.
    */
   readonly contained?: boolean;
   /** Count the states, transitions and action kinds the runs reach. */
@@ -176,7 +176,7 @@ export interface ShrinkTask {
 }
 
 /**
- * Where lanes and shrinks run: this thread, or this thread and a pool of workers (sim/fuzz-workers.ts).
+ * Where lanes and shrinks run: this thread, or this thread and a pool of workers (sim/search/fuzz-workers.ts).
  */
 export interface FuzzExecutor {
   /** How many lanes and shrinks it runs at once. */

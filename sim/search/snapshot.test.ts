@@ -2,13 +2,13 @@
 // restore writes contents back and cannot delete a field added later), and the same run from there on.
 
 import { describe, expect, it } from 'vitest';
-import { MINIMA_CONFIG } from '../bench/minima.ts';
-import { referenceTarget } from '../targets/reference/reference.target.ts';
-import { SteppedRun } from './engine.ts';
-import { createPrng } from './prng.ts';
+import { MINIMA_CONFIG } from '../../bench/minima.ts';
+import { referenceTarget } from '../../targets/reference/reference.target.ts';
+import { SteppedRun } from '../engine.ts';
+import { createPrng } from '../prng.ts';
 import { captureWorld, restoreWorld } from './snapshot.ts';
 import { worldKeyText } from './state-key.ts';
-import type { World } from './world.ts';
+import type { World } from '../world.ts';
 
 /** Every object the world reaches, with the number of its own fields (messages and the fixed fields left out). */
 function shapes(world: World): Map<object, number> {

@@ -2,10 +2,10 @@
 // it) is reported as flaky, unshrunk, with the verdict of the run that found it; never a crash.
 
 import { describe, expect, it } from 'vitest';
-import { noOwnerCheckTarget } from '../targets/planted/no-owner-check.target.ts';
-import { referenceTarget } from '../targets/reference/reference.target.ts';
-import type { Target } from '../targets/target.ts';
-import { resolveConfig } from './config.ts';
+import { noOwnerCheckTarget } from '../../targets/planted/no-owner-check.target.ts';
+import { referenceTarget } from '../../targets/reference/reference.target.ts';
+import type { Target } from '../../targets/target.ts';
+import { resolveConfig } from '../config.ts';
 import { fuzz } from './fuzz.ts';
 
 /** A target that is the planted bug until `fix()`, then the reference: a violation found before does not repeat. */

@@ -2,24 +2,24 @@
 // shortest counterexample, which proves the minimum a shrinker should reach.
 //
 // Without the reduction every sequence is run, by iterative deepening. With it (`reduce: true`) equal worlds are
-// merged: equal keys (sim/state-key.ts) mean equal futures (the same actions, answers and monitor verdicts, the
+// merged: equal keys (sim/search/state-key.ts) mean equal futures (the same actions, answers and monitor verdicts, the
 // liveness phase included), so a world is explored only the first time, at the shallowest depth, it is reached. It
 // needs the target's own key (ServerInstance.stateKey). Where the target can also snapshot its state, the search is
 // breadth first from snapshots, each distinct world expanded once, with sleep sets over independent actions
-// (sim/frontier-search.ts, sim/independence.ts); `snapshots: false` keeps the replaying, iteratively deepening one.
+// (sim/search/frontier-search.ts, sim/search/independence.ts); `snapshots: false` keeps the replaying, iteratively deepening one.
 
-import type { PropertyName } from '../properties/names.ts';
-import { checkedProperties } from '../properties/index.ts';
-import { CLIENT_PROPERTIES } from '../properties/clients/index.ts';
-import type { Target } from '../targets/target.ts';
-import { createActionList } from './actions.ts';
-import type { SimConfig } from './config.ts';
-import { macrotaskTurn, monotonicMs } from './clock.ts';
-import { type ChoiceSource, runSimulation } from './engine.ts';
+import type { PropertyName } from '../../properties/names.ts';
+import { checkedProperties } from '../../properties/index.ts';
+import { CLIENT_PROPERTIES } from '../../properties/clients/index.ts';
+import type { Target } from '../../targets/target.ts';
+import { createActionList } from '../actions.ts';
+import type { SimConfig } from '../config.ts';
+import { macrotaskTurn, monotonicMs } from '../clock.ts';
+import { type ChoiceSource, runSimulation } from '../engine.ts';
 import { exploreFrontier } from './frontier-search.ts';
 import { KeyNames, NO_TARGET_KEY, worldKey } from './state-key.ts';
-import type { World } from './world.ts';
-import { levelOf } from './levels/level.ts';
+import type { World } from '../world.ts';
+import { levelOf } from '../levels/level.ts';
 
 /** The outcome of an exhaustive exploration. */
 export interface ExploreOutcome {
@@ -75,7 +75,7 @@ export interface ExploreOptions {
   readonly snapshots?: boolean;
   /** With the reduction, breadth first: take independent actions in one order only (sleep sets; default true). */
   readonly independence?: boolean;
-  /** Breadth first: distinct worlds remembered at the most (sim/frontier-search.ts STATES_MAX). */
+  /** Breadth first: distinct worlds remembered at the most (sim/search/frontier-search.ts STATES_MAX). */
   readonly statesMax?: number;
   /** Breadth first: one level's worlds waiting to be expanded, at the most (FRONTIER_MAX). */
   readonly frontierMax?: number;
@@ -334,7 +334,7 @@ async function exploreReduced(target: Target, config: SimConfig, options: Explor
   });
 }
 
-/** The breadth-first reduced search (sim/frontier-search.ts), in this module's outcome. */
+/** The breadth-first reduced search (sim/search/frontier-search.ts), in this module's outcome. */
 async function exploreFromSnapshots(target: Target, config: SimConfig, options: ExploreOptions): Promise<ExploreOutcome> {
   if (options.depthMax > REDUCED_DEPTH_MAX) throw new RangeError(`the reduced search goes to depth ${REDUCED_DEPTH_MAX} at the most`);
   // The options it shares with the breadth-first search are that search's own (sleep sets on unless switched off).

@@ -1,8 +1,8 @@
 // Scripted runs: a hand-made trace as a list of action descriptions ("client 1 calls append"), resolved at each
 // step against the enabled actions. For tests, bug reports, and reproducing an incident step by step.
 
-import { type ActionList, describeAction } from './actions.ts';
-import type { ChoiceSource, ChoiceWorld } from './engine.ts';
+import { type ActionList, describeAction } from '../actions.ts';
+import type { ChoiceSource, ChoiceWorld } from '../engine.ts';
 
 /** An enabled action's description, by the level the world belongs to (another level describes its own actions). */
 function describeIn(world: ChoiceWorld, list: ActionList, index: number): string {

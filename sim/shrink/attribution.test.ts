@@ -1,17 +1,17 @@
-// Attribution by replay (sim/attribution.ts): a kept counterexample of an SDK target is charged to the component whose
+// Attribution by replay (sim/shrink/attribution.ts): a kept counterexample of an SDK target is charged to the component whose
 // replacement by a correct one makes the same steps hold, to the transport when nothing replaced does, to the
 // harness's client when the client broke a requestor's rule first; a target that is one system gets none.
 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { referenceTarget } from '../targets/reference/reference.target.ts';
-import { targetEntry } from '../targets/registry.ts';
-import type { Target } from '../targets/target.ts';
-import { readTrace } from '../traces/store.ts';
+import { referenceTarget } from '../../targets/reference/reference.target.ts';
+import { targetEntry } from '../../targets/registry.ts';
+import type { Target } from '../../targets/target.ts';
+import { readTrace } from '../../traces/store.ts';
 import { attributeFinding } from './attribution.ts';
 
-const CORPUS = fileURLToPath(new URL('../traces/corpus/', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../../traces/corpus/', import.meta.url));
 
 async function attributeKept(file: string) {
   const trace = readTrace(join(CORPUS, file));
