@@ -32,7 +32,7 @@ import { erasOf } from './eras.ts';
 import { clientRevisions } from './revisions.ts';
 import { levelOf, type LevelRun, type LevelWorld } from './levels/level.ts';
 import type { TraceStep } from './levels/records.ts';
-import { type FrameFields, frameText } from './levels/server-records.ts';
+import type { FrameFields } from './levels/server-records.ts';
 
 /** The world a choice source is shown: the server level's, or another level's (which describes its own actions). */
 export type ChoiceWorld = World | LevelWorld;
@@ -248,11 +248,6 @@ export function frameFields(frame: Frame): FrameFields {
   }
   const message = provenance.callId === null ? 'notification' : provenance.result ? 'result' : 'progress';
   return { eventId: frame.eventId, message, k: provenance.k, call: provenance.callId, epoch: provenance.epoch, session: provenance.sessionId };
-}
-
-/** A frame as trace lines show it (the client level notes its frames the same way). */
-export function describeFrame(frame: Frame): string {
-  return frameText(frameFields(frame));
 }
 
 /** A message of the connection's own stream: the client's position in it moves on, and a result settles the call. */
@@ -507,6 +502,9 @@ function isPromise<T>(value: Maybe<T>): value is Promise<T> {
   return typeof (value as Promise<T> | null)?.then === 'function';
 }
 
+/** The continuation of an operation whose answer is nothing: one function, not a closure an operation. */
+const NOTHING = (): undefined => undefined;
+
 /** Then `next`, at once when `value` is not a promise (a synchronous target), after it otherwise. */
 function then<T, U>(value: Maybe<T>, next: (value: T) => U): Maybe<U> {
   return isPromise(value) ? value.then(next) : next(value);
@@ -528,15 +526,15 @@ function perform(context: RunContext, op: Op): Maybe<HttpResponse | undefined> {
         return response as HttpResponse;
       });
     case 'cut':
-      return then(server.cut(op.connection), () => undefined);
+      return then(server.cut(op.connection), NOTHING);
     case 'advance':
-      return then(server.advance(op.execution), () => undefined);
+      return then(server.advance(op.execution), NOTHING);
     case 'notify':
-      return then(server.notify(op.sessionId, op.message), () => undefined);
+      return then(server.notify(op.sessionId, op.message), NOTHING);
     case 'closeConnection':
-      return then(server.closeConnection(op.connection, op.retryMs), () => undefined);
+      return then(server.closeConnection(op.connection, op.retryMs), NOTHING);
     case 'expire':
-      return then(server.expire(op.sessionId), () => undefined);
+      return then(server.expire(op.sessionId), NOTHING);
     case 'restart': {
       const disposed = server.dispose();
       const boot = () => {
@@ -548,13 +546,13 @@ function perform(context: RunContext, op: Op): Maybe<HttpResponse | undefined> {
       return world.run.sync ? boot() : then(disposed, boot);
     }
     case 'crashNode':
-      return then(server.crashNode!(op.node), () => undefined);
+      return then(server.crashNode!(op.node), NOTHING);
     case 'restartNode':
-      return then(server.restartNode!(op.node), () => undefined);
+      return then(server.restartNode!(op.node), NOTHING);
     case 'catchUp':
-      return then(server.catchUp!(), () => undefined);
+      return then(server.catchUp!(), NOTHING);
     case 'abortExecution':
-      return then(server.abortExecution!(op.execution), () => undefined);
+      return then(server.abortExecution!(op.execution), NOTHING);
     case 'network':
       return undefined;
   }

@@ -3,24 +3,22 @@
 // a frame, the end of a stream, an execution starting or cancelled) is a record of the server level's kind and fields,
 // so the renderers lay both levels out alike; the rest is the client level's own.
 
-import { type RecordValue, type StepRecord, type Vocabulary, levelVocabulary } from './records.ts';
+import { type StepRecord, type Vocabulary, levelVocabulary } from './records.ts';
 import { SERVER_VOCABULARY, endText, frameText } from './server-records.ts';
 
-/** Every field a client-level record may hold; each kind uses the ones its text names. */
-type Fields = Readonly<Record<string, RecordValue | undefined>>;
 
 /**
  * A request as the client sent it, after its method (` tools/call Last-Event-ID e1 session s1`): the body's JSON-RPC
  * method for a POST (`bodyMethod`), then the `Last-Event-ID` and `Mcp-Session-Id` headers it carried, if any.
  */
-function requestTail(r: Fields): string {
+function requestTail(r: StepRecord): string {
   const what = r['method'] === 'POST' ? ` ${r['bodyMethod'] ?? '(no method)'}` : '';
   const cursor = typeof r['lastEventId'] === 'string' ? ` Last-Event-ID ${r['lastEventId']}` : '';
   const session = typeof r['session'] === 'string' ? ` session ${r['session']}` : '';
   return `${what}${cursor}${session}`;
 }
 
-function actionText(r: Fields): string {
+function actionText(r: StepRecord): string {
   const n = `#${r['connection']}`;
   switch (r['kind']) {
     case 'call':
@@ -47,7 +45,7 @@ function actionText(r: Fields): string {
 /** The observations' kinds the client level has of its own (the others are the server level's: see the header). */
 export const CLIENT_OBSERVATIONS = ['settled', 'requestLost', 'framesLost', 'incarnation', 'clock'] as const;
 
-function observationText(r: Fields): string | null {
+function observationText(r: StepRecord): string | null {
   const n = `#${r['connection']}`;
   switch (r['kind']) {
     case 'request':
@@ -56,12 +54,12 @@ function observationText(r: Fields): string | null {
       // A streamed response is shown as a stream; another with its JSON body (`body`, cut to 80 characters), if any.
       return `  ← ${n} ${r['status']}${r['sse'] === true ? ' event stream' : typeof r['body'] === 'string' ? ` ${r['body']}` : ''}`;
     case 'frame':
-      return `  ← ${n} ${frameText(r as unknown as StepRecord)}`;
+      return `  ← ${n} ${frameText(r)}`;
     case 'end':
-      return `  ← ${n} ${endText(r as unknown as StepRecord)}`;
+      return `  ← ${n} ${endText(r)}`;
     case 'execution':
     case 'cancelled':
-      return SERVER_VOCABULARY.text(r as unknown as StepRecord);
+      return SERVER_VOCABULARY.text(r);
     case 'settled':
       return r['outcome'] === 'result' ? `  ✓ ${r['call']} settles with its result` : `  ✗ ${r['call']} settles with an error: ${r['error']}`;
     case 'requestLost':

@@ -2,7 +2,7 @@
 // each reads as the line a trace prints. A record holds what the renderers lay out (client, connection, call,
 // session) as data; the text is made from it here and nowhere else.
 
-import { type RecordValue, type StepRecord, type Vocabulary, levelVocabulary } from './records.ts';
+import { type StepRecord, type Vocabulary, levelVocabulary } from './records.ts';
 
 /** A frame as a record's fields: its event ID and what its message is (from the message's provenance). */
 export interface FrameFields {
@@ -43,10 +43,7 @@ export type RequestForm =
   | 'resendModern'
   | 'reuseModern';
 
-/** Every field a server-level record may hold; each kind uses the ones its text names. */
-type Fields = Readonly<Record<string, RecordValue | undefined>>;
 
-const quote = (value: unknown): string => String(value);
 
 /** A frame's fields as its line shows them (`id 3 result of c1 [epoch 1, session s1]`). */
 export function frameText(record: StepRecord | FrameFields): string {
@@ -67,8 +64,6 @@ export function frameText(record: StepRecord | FrameFields): string {
   }
 }
 
-const record = (fields: Fields): StepRecord => fields as unknown as StepRecord;
-
 /**
  * A response head as its line shows it, after the arrow (`200 SSE Mcp-Session-Id: s1 (node 2)`); a record that holds
  * its JSON body (the client level's `body`, cut to 80 characters; the server level records none) shows it last.
@@ -83,7 +78,7 @@ export function endText(r: StepRecord): string {
   return r['closing'] === true ? 'closed (the stream goes on)' : 'end of stream';
 }
 
-function requestText(r: Fields): string {
+function requestText(r: StepRecord): string {
   const n = `#${r['connection']}`;
   const revision = r['revision'];
   switch (r['form'] as RequestForm) {
@@ -137,7 +132,7 @@ const ATTACHED: Readonly<Record<string, string>> = {
   cursor: 'latest Last-Event-ID',
 };
 
-function actionText(r: Fields): string {
+function actionText(r: StepRecord): string {
   const client = (field = 'client') => `client ${r[field]}`;
   const stream = () => (r['call'] === null ? 'its standalone stream' : `the stream of ${r['call']}`);
   switch (r['kind']) {
@@ -218,27 +213,27 @@ function actionText(r: Fields): string {
     case 'resumeSuperseded':
       return `${client()} resumes its superseded standalone stream with that stream's latest cursor`;
     default:
-      return `unknown action ${quote(r['kind'])}`;
+      return `unknown action ${r.kind}`;
   }
 }
 
 /** The observations' kinds, and the actions' (each an action kind of sim/config.ts ACTION_KINDS, or resendNoCursor). */
 export const SERVER_OBSERVATIONS = ['request', 'response', 'frame', 'frameLost', 'breaks', 'end', 'endLost', 'execution', 'cancelled', 'protocol', 'stillOpen'] as const;
 
-function observationText(r: Fields): string | null {
+function observationText(r: StepRecord): string | null {
   switch (r['kind']) {
     case 'request':
       return requestText(r);
     case 'response':
-      return `  → ${responseText(record(r))}`;
+      return `  → ${responseText(r)}`;
     case 'frame':
-      return `  ← #${r['connection']} ${frameText(r as unknown as FrameFields)}`;
+      return `  ← #${r['connection']} ${frameText(r)}`;
     case 'frameLost':
-      return `  ✗ #${r['connection']} lost: ${frameText(r as unknown as FrameFields)}`;
+      return `  ✗ #${r['connection']} lost: ${frameText(r)}`;
     case 'breaks':
       return `  ✗ #${r['connection']} breaks (the client sees a cut)`;
     case 'end':
-      return `  ← #${r['connection']} ${endText(record(r))}`;
+      return `  ← #${r['connection']} ${endText(r)}`;
     case 'endLost':
       return `  ✗ #${r['connection']} lost: end of stream`;
     case 'execution':

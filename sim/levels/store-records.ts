@@ -3,20 +3,18 @@
 // and replays by number (`replay`), so the diagram lays them out by field; a value the store was given or gave back
 // (`streamId`, `value`, `cursor`, `eventId`, `message`) is held as the line shows it (JSON, a long one cut: show()).
 
-import { type RecordValue, type StepRecord, type Vocabulary, levelVocabulary } from './records.ts';
+import { type StepRecord, type Vocabulary, levelVocabulary } from './records.ts';
 
-/** Every field a store-level record may hold; each kind uses the ones its text names. */
-type Fields = Readonly<Record<string, RecordValue | undefined>>;
 
 /**
  * A storeEvent call's label from its record's `event` (its stream and position, `A.post1#2`) and `response` (it stores
  * the stream's response: `A.post1#3 (response)`).
  */
-function eventLabel(r: Fields): string {
+function eventLabel(r: StepRecord): string {
   return `${r['event']}${r['response'] === true ? ' (response)' : ''}`;
 }
 
-function actionText(r: Fields): string {
+function actionText(r: StepRecord): string {
   const session = (field = 'session') => `session ${r[field]}`;
   switch (r['kind']) {
     case 'openSession':
@@ -74,7 +72,7 @@ export const STORE_OBSERVATIONS = [
   'timeout',
 ] as const;
 
-function observationText(r: Fields): string | null {
+function observationText(r: StepRecord): string | null {
   switch (r['kind']) {
     case 'factory':
       // A per-session factory call names its session; the shared store's, of the incarnation, names none.

@@ -230,6 +230,14 @@ async function interrupted(counts: Counts, options: ExploreOptions): Promise<boo
   return options.signal.aborted;
 }
 
+/** Counts one more run of a replaying search, or says the budget or a signal ended it (false). */
+async function takeRun(counts: Counts, options: ExploreOptions, deadline: number | null): Promise<boolean> {
+  if (overBudget(counts, options, deadline) || (await interrupted(counts, options))) return false;
+  counts.runs += 1;
+  counts.runsLastDepth += 1;
+  return true;
+}
+
 /**
  * Iterative deepening for the replaying searches: `visit` searches every prefix up to `depth` depth first; the first
  * depth with a violation gives a shortest counterexample. `startDepth` runs before each depth's search.
@@ -273,9 +281,7 @@ async function exploreAll(target: Target, config: SimConfig, options: ExploreOpt
   const actions = createActionList();
   const checked = exploredProperties(target, options.only);
   const visit = async (prefix: number[], depth: number): Promise<Found | null | 'budget'> => {
-    if (overBudget(counts, options, deadline) || (await interrupted(counts, options))) return 'budget';
-    counts.runs += 1;
-    counts.runsLastDepth += 1;
+    if (!(await takeRun(counts, options, deadline))) return 'budget';
     const seen = { enabledAfter: 0 };
     // With `only`, the other properties are not checked: a run must not stop at them before reaching it.
     const result = await runSimulation(target, config, prefixChoices(prefix, seen), { ...checked, actions });
@@ -302,9 +308,7 @@ async function exploreReduced(target: Target, config: SimConfig, options: Explor
   const actions = createActionList();
   const checked = exploredProperties(target, options.only);
   const visit = async (prefix: number[], depth: number): Promise<Found | null | 'budget'> => {
-    if (overBudget(counts, options, deadline) || (await interrupted(counts, options))) return 'budget';
-    counts.runs += 1;
-    counts.runsLastDepth += 1;
+    if (!(await takeRun(counts, options, deadline))) return 'budget';
     const source = new KeyedPrefix(prefix, prefix.length === depth, visited, names);
     let result;
     try {

@@ -8,7 +8,6 @@ import { emptyCoverage } from '../coverage.ts';
 import { type ShrinkTask, shrinkTask } from './fuzz.ts';
 import { type LanePlan, searchLane } from './fuzz-search.ts';
 import { type InProcessDescription, resolveTarget, targetNameOf } from '../../targets/resolve-target.ts';
-import { LOAD_FAILURE } from './worker-thread.ts';
 
 /** What the pool sends a worker. */
 export type WorkerRequest =
@@ -89,5 +88,5 @@ if (port !== null && data !== null && typeof data === 'object' && data.mark === 
     });
     // Loaded: requests sent meanwhile were kept for the listener; the pool can tell its start-up apart.
     reply({ kind: 'ready' });
-  }, (error: unknown) => failed(new Error(`${LOAD_FAILURE}${description === null ? '(none)' : targetNameOf(description)}: ${error instanceof Error ? error.message : String(error)}`)));
+  }, (error: unknown) => failed(new Error(`fuzz worker: target ${description === null ? '(none)' : targetNameOf(description)}: ${error instanceof Error ? error.message : String(error)}`)));
 }

@@ -15,7 +15,7 @@ import { WORKERS_MAX, createTurn, mergeLaneCoverage, shrinkTask } from './fuzz.t
 import type { WorkerReply, WorkerRequest } from './fuzz-worker.ts';
 import { CONTROL, LANE_RUN_CELLS, type LaneOutcome, searchLane } from './fuzz-search.ts';
 import { workerDescriptionOf } from '../../targets/resolve-target.ts';
-import { LOAD_FAILURE, type PoolWorker as PoolWorkerOf, askPoolWorker, closePoolWorkers, startPoolWorker } from './worker-thread.ts';
+import { type PoolWorker as PoolWorkerOf, WorkerLoadError, askPoolWorker, closePoolWorkers, startPoolWorker } from './worker-thread.ts';
 import { every, realNowMs } from '../../targets/module/clock.ts';
 import { beatWatch, blockedAfterMs } from '../../targets/module/heartbeat.ts';
 import { STORE_CALL_TIMEOUT_MS } from '../../targets/module/module.target.ts';
@@ -87,7 +87,7 @@ export async function workerPoolExecutor(target: Target, count: number, options:
       const cause = error instanceof Error ? error.message.split('\n')[0]! : String(error);
       // A worker that could not load (it threw, it did not exit or block) failed before the user's module ran any of
       // its work: this thread loaded the same module already, so it is no verdict on it, and says so in one line.
-      if (!(error instanceof BlockedWorker) && cause.startsWith(LOAD_FAILURE)) throw new Error(`a fuzz worker thread could not load the target: ${cause.slice(LOAD_FAILURE.length)}`);
+      if (error instanceof WorkerLoadError) throw new Error(`a fuzz worker thread could not load the target: ${cause.replace(/^(Error: )?fuzz worker: target /, '')}`);
       const consequence = error instanceof BlockedWorker ? 'stop answering' : 'go down';
       throw new ContainedFailure(`${target.name} took its worker thread down ${what(control)}: ${cause.replace(/^fuzz worker /, 'the thread ')}; a server using it would ${consequence} the same way`);
     }

@@ -21,8 +21,10 @@ export function startWorkerModule(beside: string, name: string, workerData: unkn
   return new Worker(new URL(`./${name}.js`, beside), { ...options, workerData });
 }
 
-/** How a pool worker's reply that it could not load begins (its target named next). */
-export const LOAD_FAILURE = 'fuzz worker: could not load target ';
+/** A pool worker's failure before it said it was ready: it could not load what it was started on (it threw). */
+export class WorkerLoadError extends Error {
+  override readonly name = 'WorkerLoadError';
+}
 
 /** Starts a worker on this directory's module `name` (without its extension), handing it `workerData`. */
 export function startWorkerThread(name: string, workerData: unknown): Worker {
@@ -55,14 +57,20 @@ export function startPoolWorker<Reply extends { readonly kind: string }>(name: s
   // Awaited only by a caller that waits for loading; a load failure also fails the request waiting.
   loaded.catch(() => undefined);
   const entry: PoolWorker<Reply> = { worker: startWorkerThread(name, workerData), loaded, listener: null, failure: null, dead: null };
+  let ready = false;
   const fail = (error: Error): void => {
     entry.dead ??= error;
     loadFailed(error);
     entry.failure?.(error);
   };
   entry.worker.on('message', (reply: Reply) => {
-    if (reply.kind === 'failed') fail(new Error((reply as unknown as { message: string }).message));
-    else if (reply.kind === 'ready') loadedNow();
+    if (reply.kind === 'failed') {
+      const message = (reply as unknown as { message: string }).message;
+      fail(ready ? new Error(message) : new WorkerLoadError(message));
+    } else if (reply.kind === 'ready') {
+      ready = true;
+      loadedNow();
+    }
     else entry.listener?.(reply);
   });
   entry.worker.on('error', fail);
