@@ -72,8 +72,8 @@ function startCli(args: readonly string[]): Watched {
 
 /**
  * Sends SIGINT once explore reports (on stderr) that it is searching depth `depth`, and reads what it printed: exit
- * 130, the depth before it cleared, and how far into the depth it got. The depths driven into take a minute or more
- * (seconds with one thread at depth 6): a search that read the signal only at the end of the depth would have taken
+ * 130, the depth before it cleared, and how far into the depth it got. Depth 6 takes one thread over ten seconds
+ * on the reference, depth 5 about one: a search that read the signal only at the end of the depth would have taken
  * the steps from all of its worlds.
  */
 async function interruptAtDepth(args: readonly string[], depth: number, depthMax: number): Promise<{ worlds: number; of: number }> {
@@ -97,17 +97,9 @@ async function interruptAtDepth(args: readonly string[], depth: number, depthMax
   }
 }
 
+// The SIGINT handler's path into the search and out as exit 130. The same signal met by a depth shared out among
+// threads is sim/search/explore-workers.test.ts's, raised there at a point of the search's own choosing.
 describe('SIGINT during explore: the depth it cleared, exit 130, the depth being searched left part-way', () => {
-  it('--depth 8, two threads, in depth 7 (each world keyed, the outcomes merged in this thread)', async () => {
-    const { worlds, of } = await interruptAtDepth(['--workers', '2'], 7, 8);
-    expect(worlds).toBeLessThan(of);
-  });
-
-  it('--depth 7, two threads, in depth 7 (the last: its worlds judged in chunks shared out)', async () => {
-    const { worlds, of } = await interruptAtDepth(['--workers', '2'], 7, 7);
-    expect(worlds).toBeLessThan(of);
-  });
-
   it('--depth 8, one thread, in depth 6', async () => {
     const { worlds, of } = await interruptAtDepth(['--workers', '1'], 6, 8);
     expect(worlds).toBeLessThan(of);

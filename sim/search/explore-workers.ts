@@ -181,7 +181,7 @@ export async function levelPool(target: Target, config: SimConfig, options: Fron
   const context: KeyContext = { names: new KeyNames() };
   /** Shares one level out among the threads, this one included; returns each chunk's result by chunk number. */
   const share = async (kind: LevelMessage['kind'], level: LeafLevel, walker: Walker, budget: LeafBudget & { readonly runsLeft: number }) => {
-    const size = CHUNK_ENTRIES;
+    const size = Math.max(1, options.chunkEntries ?? CHUNK_ENTRIES);
     const chunks = Math.ceil(level.count / size);
     const control = new Int32Array(new SharedArrayBuffer(4 * 3));
     control[STOP] = chunks;

@@ -83,6 +83,8 @@ export interface ExploreOptions {
   readonly threads?: number;
   /** Breadth first: worlds of a depth at least, for the threads to share its expansion out. */
   readonly threadsFrom?: number;
+  /** Breadth first, threads: entries a thread claims at a time (sim/search/explore-workers.ts CHUNK_ENTRIES). */
+  readonly chunkEntries?: number;
   /**
    * Ends the search (SIGINT, SIGTERM): the outcome then says `interrupted` and the depth it cleared. Checked, with a
    * turn of the event loop, every 256 sequences of a replaying search and every few hundred worlds breadth first.

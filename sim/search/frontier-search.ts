@@ -39,6 +39,11 @@ export interface FrontierOptions {
   /** Worlds of a depth at least, for the threads to share its expansion out (default {@link PARALLEL_LEVEL_MIN}). */
   readonly threadsFrom?: number;
   /**
+   * Entries of a depth shared out that a thread claims at a time (default CHUNK_ENTRIES, sim/search/explore-workers.ts).
+   * Only how the work is cut: the outcome is the same for any size.
+   */
+  readonly chunkEntries?: number;
+  /**
    * Ends the search (a signal): checked between depths, every {@link INTERRUPT_CHECK_ENTRIES} entries of a depth
    * searched or merged in this thread, and after each chunk this thread takes of a depth shared out, when the event
    * loop is given a turn; the outcome's budget is then `interrupted`.
