@@ -11,11 +11,11 @@ import { type ContainedOptions, type ContainedOutcome, startContainedCheck } fro
 import type { StoreCheckResult } from './check-event-store.ts';
 
 // A store replaying in reverse: contract findings in its first runs, store findings and transport defects end to end.
-// Seed 2's end-to-end walk finds them in runs 5 and 22, on both sides of the workers' boundaries (seed 3's walk changed
-// when the SDK's tools began to observe the cancellation a closed transport causes, and found none in its 60 runs).
+// Seed 2's end-to-end walk of 25 runs finds them in runs 5 and 25, on both sides of the workers' boundaries (seed 3's
+// walk changed when the SDK's tools began to observe the cancellation a closed transport causes, and found none).
 const STORE = { path: 'check-store/fixtures/planted-stores.ts', exportName: 'reversedStore' } as const;
 
-async function check(recycle: Pick<ContainedOptions, 'recycleRuns' | 'recycleHeapBytes' | 'recycleHandles'>, runs = 60): Promise<{ result: StoreCheckResult; files: Record<string, string>; seen: string[]; workers: number }> {
+async function check(recycle: Pick<ContainedOptions, 'recycleRuns' | 'recycleHeapBytes' | 'recycleHandles'>, runs = 25): Promise<{ result: StoreCheckResult; files: Record<string, string>; seen: string[]; workers: number }> {
   const out = mkdtempSync(join(tmpdir(), 'resumecheck-recycling-'));
   const seen: string[] = [];
   const outcome: ContainedOutcome = await startContainedCheck(STORE, { runs, seed: '2', out, ...recycle }, (violation) => seen.push(`${violation.phase} ${violation.property} run ${violation.run}`)).outcome;
@@ -27,26 +27,26 @@ async function check(recycle: Pick<ContainedOptions, 'recycleRuns' | 'recycleHea
 }
 
 describe('check-store recycles its worker: the same check, byte for byte', () => {
-  it('every 17 runs (boundaries inside both phases and one across them) and never give the same findings and trace files', async () => {
+  it('every 8 runs (boundaries inside both phases and one across them) and never give the same findings and trace files', async () => {
     const whole = await check({});
-    // Nothing grew past a bound: one worker made all 120 runs.
+    // Nothing grew past a bound: one worker made all 50 runs.
     expect(whole.workers).toBe(1);
     // The check must find something in both phases and across the workers' boundaries, or this test shows nothing:
-    // every 17 runs, end-to-end runs 1-8 share the fourth worker with contract runs 52-60, and 9-25 are the fifth's.
+    // every 8 runs, end-to-end runs 1-7 share the fourth worker with contract run 25, and 8-15 are the fifth's.
     expect(whole.result.holds).toBe(false);
     expect(new Set(whole.result.violations.map((violation) => violation.phase))).toEqual(new Set(['contract', 'end-to-end']));
-    expect(whole.result.violations.some((violation) => violation.phase === 'end-to-end' && violation.run <= 8)).toBe(true);
-    expect(whole.result.violations.some((violation) => violation.phase === 'end-to-end' && violation.run > 8)).toBe(true);
+    expect(whole.result.violations.some((violation) => violation.phase === 'end-to-end' && violation.run <= 7)).toBe(true);
+    expect(whole.result.violations.some((violation) => violation.phase === 'end-to-end' && violation.run > 7)).toBe(true);
     expect(whole.result.transportDefects.length).toBeGreaterThan(0);
     expect(Object.keys(whole.files).length).toBeGreaterThan(2);
-    // Every 17 runs puts a boundary inside each phase and one across them (contract runs 52-60 and end-to-end runs
-    // 1-8 share a worker), so a bound of 50 (one boundary a phase) would show nothing this does not.
-    const recycled = await check({ recycleRuns: 17 });
-    expect(recycled.workers).toBe(Math.ceil(120 / 17));
+    // Every 8 runs puts boundaries inside each phase and one across them (contract run 25 and end-to-end runs 1-7
+    // share a worker), so a bound of 20 (one boundary a phase) would show nothing this does not.
+    const recycled = await check({ recycleRuns: 8 });
+    expect(recycled.workers).toBe(Math.ceil(50 / 8));
     expect(recycled.seen).toEqual(whole.seen);
     expect(recycled.result).toEqual(whole.result);
     expect(recycled.files).toEqual(whole.files);
-    // Two checks of 120 runs each, in worker threads: a minute or two on a loaded 2-core machine.
+    // Two checks of 50 runs each, in worker threads: about 40 s of CPU.
   });
 
   it('on evidence: a heap bound every thread exceeds hands over after each run, with the same findings (seed 2, 3 runs per phase)', async () => {
