@@ -147,9 +147,11 @@ export async function shrinkChoices(
   let switched: readonly number[] | null = null;
   // A run in process is a function of its choices: a candidate tried before (fast-check and the passes below propose
   // many a sequence twice) is answered from what its run did, and judged again, as `charge` may have moved since.
-  // A real-time target's runs are not: each candidate runs.
-  // A caller's own run (check-store's "fails twice") is not cached either: it may judge what one run cannot.
-  const tried = target.realTime === true || shrinkOptions.run !== undefined ? null : new Map<string, { readonly violation: Violation | null; readonly choices: readonly number[] }>();
+  // A real-time target's runs are not: each candidate runs. A caller's own run (check-store's "fails twice, and not
+  // on sdk-core") is cached too: its verdict on a candidate was made by as many runs as it takes, and whatever it
+  // keeps of a run is kept by the choices the run consumed, so asking it again could only repeat or contradict it. A
+  // store doing I/O is thereby judged once a candidate, as a candidate met once always was.
+  const tried = target.realTime === true ? null : new Map<string, { readonly violation: Violation | null; readonly choices: readonly number[] }>();
   // The consumed prefix of a failing run is what matters: a run stops at its first violation.
   const violates = async (sequence: readonly number[], fresh = false): Promise<readonly number[] | null> => {
     const key = tried === null ? '' : sequence.join(',');
