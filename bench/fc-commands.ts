@@ -1,7 +1,7 @@
 // Figure 4's baseline, "what a user would write instead": plain fast-check model-based testing (`fc.commands`
 // + `fc.modelRun`) of the same targets. A small model of clients, sessions, calls, streams and cursors, one
 // command class per kind of step it covers (FC_COMMANDS: which of the engine's action kinds each stands for; the
-// bench prints how many of them, from that table), a simple host like sim/engine.ts's driving the
+// bench prints how many of them, from that table), a simple host like sim/levels/server-level.ts's driving the
 // target's `ServerInstance`, and simple asserts equivalent to the properties (properties/). After the commands,
 // a liveness phase like the engine's lets the work finish and the clients resume, then the final checks run.
 // Self-contained on purpose: it depends only on the target interface, not on the simulator's world.

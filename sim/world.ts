@@ -316,8 +316,8 @@ export interface World {
   /** The run's first client step that broke a requestor's rule (properties/client-fault.ts), or null. */
   clientFault: ClientFault | null;
   /**
-   * The first violation that step triggered (sim/engine.ts's report): kept aside like a note, it becomes the run's
-   * verdict only when nothing the server is charged with was violated.
+   * The first violation that step triggered (sim/levels/server-level.ts's report): kept aside like a note, it becomes
+   * the run's verdict only when nothing the server is charged with was violated.
    */
   triggered: Violation | null;
 }

@@ -11,7 +11,7 @@ import type { ExecutionStart, Frame, HttpRequest, JsonRpcMessage, TargetHost, To
 import { TOOL_NAMES } from '../../targets/target.ts';
 import { type ActionList, createActionList } from '../actions.ts';
 import type { SimConfig } from '../config.ts';
-import { frameFields } from '../engine.ts';
+import { frameFields } from './server-level.ts';
 import type { StepRecord, TraceStep } from './records.ts';
 import { CLIENT_VOCABULARY } from './client-records.ts';
 import { createPrng } from '../prng.ts';

@@ -1,7 +1,8 @@
 // A level: what the engine needs from a model of what may happen plus an adapter to the system checked. The engine
 // (sim/engine.ts) runs every level through one loop (fault phase from a choice source, liveness phase, final checks);
-// the server level is its first implementation, the client level (sim/levels/client-level.ts) its second, the store
-// level (sim/levels/store-level.ts, an EventStore driven directly under its contract) its third.
+// the server level (sim/levels/server-level.ts) is its first implementation, the client level
+// (sim/levels/client-level.ts) its second, the store level (sim/levels/store-level.ts, an EventStore driven directly
+// under its contract) its third.
 
 import type { ActionList } from '../actions.ts';
 import type { SimConfig } from '../config.ts';

@@ -1,5 +1,5 @@
-// The server level's vocabulary: the records its steps hold (sim/actions.ts and sim/engine.ts make them), and how
-// each reads as the line a trace prints. A record holds what the renderers lay out (client, connection, call,
+// The server level's vocabulary: the records its steps hold (sim/actions.ts and sim/levels/server-level.ts make
+// them), and how each reads as the line a trace prints. A record holds what the renderers lay out (client, connection, call,
 // session) as data; the text is made from it here and nowhere else.
 
 import { type StepRecord, type Vocabulary, levelVocabulary } from './records.ts';

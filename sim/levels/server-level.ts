@@ -1,0 +1,717 @@
+// The server level: the simulator's model of clients, connections, sessions and streams around a server target, the
+// adapter that hands the target each step's operations (a request, a cut, a restart) and feeds what it writes back to
+// the clients, the property monitors that judge what they observe, the liveness phase's actions and the final
+// checks. The engine (sim/engine.ts) runs it through the one loop it runs every level through (sim/levels/level.ts);
+// the client and store levels are its siblings here.
+
+import { MODEL, accepts, step } from '../../model/index.ts';
+import { PROPERTIES, type Property, type PropertyName } from '../../properties/index.ts';
+import type { Verdict } from '../../properties/property.ts';
+import type { ExecutionStart, Frame, HttpResponse, JsonRpcMessage, Target, TargetHost, ToolStep } from '../../targets/target.ts';
+import {
+  type ActionList,
+  K,
+  type Op,
+  changeConnection,
+  continueAction,
+  createActionList,
+  actionRecord,
+  describeAction,
+  enumerateActions,
+  followUp,
+  hasCallToReissue,
+  isReissuable,
+  startAction,
+} from '../actions.ts';
+import { REVISIONS, type Revision, type SimConfig } from '../config.ts';
+import type { CoverageObserver } from '../coverage.ts';
+import { type Answer, explanationOf, signatureOf } from '../signature.ts';
+import { createPrng } from '../prng.ts';
+import { type Provenance, progressStepsOf, provenanceOf, toolStep } from '../tools.ts';
+import type { Arrival, EventOwner, SimConnection, SimExecution, StreamView, World } from '../world.ts';
+import { createWorld, isModernClient, isSettled } from '../world.ts';
+import { erasOf } from '../eras.ts';
+import { clientRevisions } from '../revisions.ts';
+import type { LevelRun } from './level.ts';
+import type { TraceStep } from './records.ts';
+import type { FrameFields } from './server-records.ts';
+
+/** How a run of the server level is opened, beyond what it is a function of. */
+export interface ServerRunOptions {
+  /** Keep readable steps (slower). */
+  readonly record?: boolean;
+  /** Check only these properties; the others are not reported. Default: all. */
+  readonly properties?: readonly PropertyName[];
+  /** A list to reuse across runs, saving its allocation. */
+  readonly actions?: ActionList;
+  /** Counts the states, transitions and action kinds this run reaches (a fuzz's coverage); off by default. */
+  readonly coverage?: CoverageObserver;
+}
+
+/**
+ * The monitors a client of one revision is judged by, hook by hook, in monitor order: a property is consulted only
+ * for what a client of the revisions it applies to observes (Property.revisions).
+ */
+interface Monitors {
+  readonly arrival: readonly Property[];
+  readonly eventId: readonly Property[];
+  readonly frame: readonly Property[];
+  readonly response: readonly Property[];
+  readonly end: readonly Property[];
+  readonly execution: readonly Property[];
+  readonly toolStep: readonly Property[];
+}
+
+function monitorsOf(revision: Revision): Monitors {
+  const applying = PROPERTIES.filter((property) => property.revisions.includes(revision));
+  return {
+    arrival: applying.filter((property) => property.onArrival !== undefined),
+    eventId: applying.filter((property) => property.onEventId !== undefined),
+    frame: applying.filter((property) => property.onFrame !== undefined),
+    response: applying.filter((property) => property.onResponse !== undefined),
+    end: applying.filter((property) => property.onEnd !== undefined),
+    execution: applying.filter((property) => property.onExecution !== undefined),
+    toolStep: applying.filter((property) => property.onToolStep !== undefined),
+  };
+}
+
+const MONITORS: Readonly<Record<Revision, Monitors>> = Object.fromEntries(REVISIONS.map((revision) => [revision, monitorsOf(revision)])) as Record<Revision, Monitors>;
+
+/** The monitors of what the client of `connection` observes. */
+function monitorsAt(world: World, connection: SimConnection): Monitors {
+  return MONITORS[world.clients[connection.client]!.revision];
+}
+
+/** The monitors of an execution: its call's client's; an execution of no known call is judged as the first client's. */
+function monitorsOfExecution(world: World, execution: SimExecution): Monitors {
+  return MONITORS[world.clients[execution.call === null ? 0 : execution.call.client]!.revision];
+}
+
+const FINISH_MONITORS = PROPERTIES.filter((property) => property.onFinish !== undefined);
+const STEP_MONITORS = PROPERTIES.filter((property) => property.onStep !== undefined);
+
+/**
+ * The monitors among `monitors` that apply to the run: some client of it speaks a revision the property applies to
+ * (a property's global hooks run only then). Chosen once per run: a client's revision is fixed when it is made.
+ */
+function applyingToRun(world: World, monitors: readonly Property[]): readonly Property[] {
+  return monitors.filter((property) => world.clients.some((client) => property.revisions.includes(client.revision)));
+}
+
+function report(world: World, property: Property, verdict: Verdict, answer: Answer, connection: SimConnection | null = null): void {
+  if (verdict !== null && world.violation === null && (world.checked === null || world.checked.has(property.name))) {
+    const explanation = explanationOf(verdict);
+    const signature = signatureOf(world.acting, answer, verdict, connection);
+    // A note (the revision permits it) never ends a run nor hides a violation: it is kept aside until the run is over.
+    if (property.severity === 'note') {
+      if (world.noted === null) world.noted = { property: property.name, step: world.step, explanation, signature };
+      return;
+    }
+    // After the client broke a requestor's rule, what that step can itself produce is charged to it: kept aside the
+    // same way, so a violation the server is charged with still ends the run and is the one reported.
+    if (world.clientFault !== null && property.underClientFault === 'triggered') {
+      if (world.triggered === null) world.triggered = { property: property.name, step: world.step, explanation, signature, triggeredBy: world.clientFault };
+      return;
+    }
+    world.violation = { property: property.name, step: world.step, explanation, signature };
+  }
+}
+
+/**
+ * Records the run's first client step that breaks a requestor's rule: a request ID used again while its request is
+ * in flight (the same request re-sent, or another call under its ID), whether its first connection is still open
+ * (resendInFlight) or was cut (a proxy's re-send in the fault phase, before the call's result exists). The liveness
+ * phase's own re-send of a call that never got a cursor is the simulated client's recovery, not a fault it injects.
+ */
+function noteClientFault(world: World, kind: number, a: number, b: number): void {
+  if (world.clientFault !== null) return;
+  if (kind !== K.resendInFlight && (kind !== K.resend || world.healRound > 0)) return;
+  const call = world.calls[a]!;
+  if (kind === K.resend && !accepts(STREAM, world.views[call.view]!.stream, STREAM.event.emit)) return;
+  world.clientFault = { step: world.step, action: describeAction(world, kind, a, b), modern: isModernClient(world.clients[call.client]!) };
+}
+
+const CONN = MODEL.connection;
+const STREAM = MODEL.stream;
+
+/**
+ * What the simulator offers a target. A class rather than closures: a run builds one, and closures made per run
+ * are each named at creation under tsx, which cost more than the run's first steps.
+ */
+class Host implements TargetHost {
+  constructor(private readonly world: World) {}
+
+  frame(connection: number, frame: Frame): void {
+    this.world.inbox.push({ kind: 'frame', connection, frame });
+  }
+
+  end(connection: number): void {
+    this.world.inbox.push({ kind: 'end', connection });
+  }
+
+  startExecution(start: ExecutionStart): number {
+    const world = this.world;
+    const call = world.callsById.get(start.callId) ?? null;
+    if (call !== null) call.executions += 1;
+    const execution: SimExecution = {
+      index: world.executions.length,
+      ordinal: call === null ? 1 : call.executions,
+      call,
+      callId: start.callId,
+      tool: start.tool,
+      sessionIdSeen: start.sessionId,
+      epoch: world.epoch,
+      k: 0,
+      progressSteps: progressStepsOf(start.tool, world.config.workProgressSteps),
+      finished: false,
+      cancelled: false,
+      node: start.node ?? 0,
+      connection: world.handling,
+      disconnected: false,
+    };
+    world.executions.push(execution);
+    world.running.push(execution.index);
+    if (start.tool === 'append') world.appends.set(start.callId, (world.appends.get(start.callId) ?? 0) + 1);
+    if (world.notes !== null) world.notes.push({ kind: 'execution', tool: start.tool, call: start.callId, execution: execution.index + 1, session: start.sessionId });
+    if (world.violation === null) {
+      for (const monitor of monitorsOfExecution(world, execution).execution) report(world, monitor, monitor.onExecution!(world, execution), 'execution');
+    }
+    return execution.index;
+  }
+
+  nextStep(index: number): ToolStep {
+    const world = this.world;
+    const execution = world.executions[index]!;
+    if (execution.finished && execution.epoch === world.epoch) throw new Error(`execution ${index} asked for a step past its result`);
+    if (world.violation === null) {
+      for (const monitor of monitorsOfExecution(world, execution).toolStep) report(world, monitor, monitor.onToolStep!(world, execution), 'tool step');
+    }
+    execution.k += 1;
+    const provenance = { epoch: execution.epoch, sessionId: execution.sessionIdSeen, callId: execution.callId, k: execution.k, execution: execution.ordinal };
+    const next = toolStep(provenance, execution.progressSteps);
+    if (next.kind === 'result') {
+      execution.finished = true;
+      world.running.splice(world.running.indexOf(index), 1);
+      const call = execution.call;
+      // The call's stream completes when its own execution (its session, its incarnation) produces the result.
+      // A 2026-07-28 call has no session (ID ''): its stream is its own request's, whatever incarnation answers it.
+      if (call !== null && call.view >= 0 && call.session.id === execution.sessionIdSeen && (call.session.epoch === execution.epoch || call.session.id === '')) {
+        const view = world.views[call.view]!;
+        if (accepts(STREAM, view.stream, STREAM.event.complete)) view.stream = step(STREAM, view.stream, STREAM.event.complete);
+      }
+    }
+    return next;
+  }
+
+  cancelled(index: number): void {
+    const world = this.world;
+    const execution = world.executions[index];
+    if (execution === undefined) throw new Error(`target cancelled execution ${index}, which never started`);
+    // A cancellation after the result, or a second one, changes nothing: the execution is over either way.
+    if (execution.finished) return;
+    execution.finished = true;
+    execution.cancelled = true;
+    world.running.splice(world.running.indexOf(index), 1);
+    // The call's stream ends without its result: a cancelled request is answered by nothing (2026-07-28).
+    const call = execution.call;
+    // Only the call's latest execution answers its current view (a re-issued call has a view per request).
+    if (call !== null && call.view >= 0 && execution.ordinal === call.executions) {
+      const view = world.views[call.view]!;
+      if (accepts(STREAM, view.stream, STREAM.event.abort)) view.stream = step(STREAM, view.stream, STREAM.event.abort);
+    }
+    if (world.notes !== null) world.notes.push({ kind: 'cancelled', tool: execution.tool, call: execution.callId, execution: index + 1 });
+  }
+
+  random(): number {
+    return this.world.serverRandom.float();
+  }
+}
+
+/** A frame as a record's fields (sim/levels/server-records.ts): its event ID and what its message is. */
+export function frameFields(frame: Frame): FrameFields {
+  if (frame.event === 'reset') return { eventId: frame.eventId, message: 'reset', params: JSON.stringify(frame.data?.['params'] ?? {}) };
+  const provenance = provenanceOf(frame.data);
+  if (provenance === null) {
+    if (frame.data === null) return frame.retryMs === null ? { eventId: frame.eventId, message: 'priming' } : { eventId: frame.eventId, message: 'retry', retryMs: frame.retryMs };
+    return { eventId: frame.eventId, message: 'message', data: JSON.stringify(frame.data).slice(0, 80) };
+  }
+  const message = provenance.callId === null ? 'notification' : provenance.result ? 'result' : 'progress';
+  return { eventId: frame.eventId, message, k: provenance.k, call: provenance.callId, epoch: provenance.epoch, session: provenance.sessionId };
+}
+
+/** A message of the connection's own stream: the client's position in it moves on, and a result settles the call. */
+function receiveOwn(world: World, connection: SimConnection, view: StreamView, provenance: Provenance): void {
+  // Positions are those of the call's first execution; a re-execution's messages are new messages.
+  if (provenance.execution === 1) {
+    if (provenance.k > connection.kLast) connection.kLast = provenance.k;
+    connection.kExpected = provenance.k + 1;
+    if (provenance.k > view.kLast) view.kLast = provenance.k;
+  }
+  // A result after a reset on the same stream is still the result: the reset said only what was lost before it.
+  if (provenance.result && view.outcome !== 'result' && view.outcome !== 'session-gone') {
+    view.outcome = 'result';
+    for (let index = view.received.length - 1; index >= 0 && view.beforeResult === null; index -= 1) {
+      if (view.received[index]!.k < provenance.k) view.beforeResult = view.received[index]!;
+    }
+    if (view.beforeResult !== null) world.clients[connection.client]!.completedView = view.index;
+  }
+}
+
+/**
+ * A result of one of the client's calls was written toward it, on whatever connection, and arrived or was lost on the
+ * way: any execution's result answers the call's request, so none is withheld afterwards (no-withheld-result).
+ */
+function noteResultWritten(world: World, connection: SimConnection, provenance: Provenance): void {
+  const call = provenance.callId === null ? undefined : world.callsById.get(provenance.callId);
+  if (call !== undefined && call.client === connection.client && call.view >= 0) world.views[call.view]!.resultWritten = true;
+}
+
+/**
+ * A tools/call request of one of the client's own calls arrived on its stream (seed 000's variant: the server replayed
+ * the request frame): the client's dispatcher takes it for a request, and will send it again (action resendEchoed).
+ */
+function noteEchoedRequest(world: World, connection: SimConnection, message: JsonRpcMessage): void {
+  if (message['method'] !== 'tools/call' || !('id' in message)) return;
+  const callId = (message['params'] as { arguments?: { callId?: unknown } } | undefined)?.arguments?.callId;
+  const call = typeof callId === 'string' ? world.callsById.get(callId) : undefined;
+  if (call !== undefined && call.client === connection.client && call.echoesPending < ECHOES_PENDING_MAX) call.echoesPending += 1;
+}
+
+/** Echoed requests a client keeps to send again at the most (each echo a replay brings adds one). */
+const ECHOES_PENDING_MAX = 2;
+
+/** A result of one of the client's calls arrived at the client (counted for the policy table, cli/policy-table.ts). */
+function noteResultReceived(world: World, connection: SimConnection, provenance: Provenance): void {
+  const call = provenance.callId === null ? undefined : world.callsById.get(provenance.callId);
+  if (call !== undefined && call.client === connection.client) call.resultsReceived += 1;
+}
+
+/** A frame written on a losing connection never arrives; the last one lost breaks the connection. */
+function loseFrame(world: World, connection: SimConnection, frame: Frame): void {
+  if (world.notes !== null) world.notes.push({ kind: 'frameLost', connection: connection.index, client: connection.client + 1, ...frameFields(frame) });
+  const provenance = provenanceOf(frame.data);
+  if (provenance !== null && provenance.result) noteResultWritten(world, connection, provenance);
+  connection.framesToLose -= 1;
+  if (connection.framesToLose > 0) return;
+  breakConnection(world, connection);
+  world.pendingCuts.push(connection.index);
+}
+
+/** A losing connection breaks: the client sees it cut, as after any cut. */
+function breakConnection(world: World, connection: SimConnection): void {
+  changeConnection(world, connection, CONN.event.cut);
+  connection.framesToLose = 0;
+  if (world.notes !== null) world.notes.push({ kind: 'breaks', connection: connection.index, client: connection.client + 1 });
+  if (connection.view >= 0 && world.views[connection.view]!.connection === connection.index) world.views[connection.view]!.connection = -1;
+}
+
+function receiveFrame(world: World, connection: SimConnection, frame: Frame): void {
+  if (connection.state !== CONN.state.attached) {
+    if (connection.state === CONN.state.losing) loseFrame(world, connection, frame);
+    return;
+  }
+  if (world.notes !== null) world.notes.push({ kind: 'frame', connection: connection.index, client: connection.client + 1, ...frameFields(frame) });
+  const view = connection.view >= 0 ? world.views[connection.view]! : null;
+  const monitors = monitorsAt(world, connection);
+  if (world.violation === null) {
+    for (const monitor of monitors.frame) report(world, monitor, monitor.onFrame!(world, connection, frame), frame, connection);
+  }
+  if (frame.event === 'reset') {
+    connection.resetSeen = true;
+    const reason = (frame.data?.['params'] as { reason?: unknown } | undefined)?.reason;
+    connection.resetReason = typeof reason === 'string' ? reason : null;
+    if (view !== null && !isSettled(view.outcome)) view.outcome = 'reset';
+    return;
+  }
+  if (frame.data !== null) noteEchoedRequest(world, connection, frame.data);
+  const provenance = frame.data === null ? null : provenanceOf(frame.data);
+  if (provenance !== null) {
+    const arrival: Arrival = { connection, provenance, message: frame.data!, eventId: frame.eventId };
+    if (world.violation === null) {
+      for (const monitor of monitors.arrival) report(world, monitor, monitor.onArrival!(world, arrival), arrival, connection);
+    }
+    if (provenance.result) {
+      noteResultWritten(world, connection, provenance);
+      noteResultReceived(world, connection, provenance);
+    }
+    if (view !== null && (view.call === null ? null : view.call.id) === provenance.callId) receiveOwn(world, connection, view, provenance);
+  }
+  if (frame.eventId !== null && view !== null) {
+    // Event IDs are unique within a session (MCP), not across sessions: an ID is judged within the session that got it
+    // (a per-session counter repeats IDs in every session); cross-session delivery is judged by provenance.
+    const key = `${connection.session === null ? -1 : connection.session.index}|${frame.eventId}`;
+    const stream = view.call === null ? 'standalone' : view.call.id;
+    const owner = world.eventOwners.get(key);
+    // Only an ID seen before on another stream or session needs the monitors; the common case allocates nothing.
+    if (owner === undefined) world.eventOwners.set(key, { session: connection.session, stream });
+    else if (world.violation === null && (owner.session !== connection.session || owner.stream !== stream)) {
+      const own: EventOwner = { session: connection.session, stream };
+      for (const monitor of monitors.eventId) report(world, monitor, monitor.onEventId!(world, connection, frame.eventId, own, owner), 'event id', connection);
+    }
+    // The position a cursor stands for is where this connection had got to in its stream, not the view's best.
+    const cursor = { eventId: frame.eventId, view: view.index, k: connection.kLast };
+    view.received.push(cursor);
+    if (provenance !== null && provenance.result && provenance.execution === 1 && view.call !== null && view.call.id === provenance.callId) view.terminalCursor = cursor;
+    const client = world.clients[connection.client]!;
+    client.cursorLatest = cursor;
+  }
+}
+
+function endConnection(world: World, connection: SimConnection): void {
+  if (connection.state !== CONN.state.attached) {
+    // The end of a losing connection's response is lost with its tail: the client only sees the connection break.
+    if (connection.state === CONN.state.losing) {
+      if (world.notes !== null) world.notes.push({ kind: 'endLost', connection: connection.index, client: connection.client + 1 });
+      breakConnection(world, connection);
+    }
+    return;
+  }
+  // Asked to close it (polling), the server closes the connection without ending the stream: no end to judge.
+  const closing = world.closing === connection.index;
+  changeConnection(world, connection, closing ? CONN.event.close : CONN.event.end);
+  if (world.notes !== null) world.notes.push({ kind: 'end', connection: connection.index, client: connection.client + 1, closing });
+  if (world.violation === null && !closing) {
+    for (const monitor of monitorsAt(world, connection).end) report(world, monitor, monitor.onEnd!(world, connection), 'end of stream', connection);
+  }
+  if (connection.view >= 0) {
+    const view = world.views[connection.view]!;
+    if (view.connection === connection.index) view.connection = -1;
+  }
+}
+
+function drainInbox(world: World): void {
+  // Items may be added while draining (never by the handlers here, but cheaply safe).
+  for (let index = 0; index < world.inbox.length; index += 1) {
+    const item = world.inbox[index]!;
+    const connection = world.connections[item.connection];
+    if (connection === undefined) throw new Error(`target reported connection ${item.connection}, which was never opened`);
+    if (item.kind === 'frame') receiveFrame(world, connection, item.frame);
+    else endConnection(world, connection);
+  }
+  if (world.inbox.length > 0) world.inbox.length = 0;
+}
+
+function observeResponse(world: World): (connection: SimConnection) => void {
+  return (connection) => {
+    if (world.violation !== null) return;
+    for (const monitor of monitorsAt(world, connection).response) report(world, monitor, monitor.onResponse!(world, connection), connection, connection);
+  };
+}
+
+/**
+ * Everything a driver needs, built once per run: the server level's run, whose hooks the one loop (nextStep) calls
+ * as it calls any level's (sim/levels/level.ts).
+ */
+export class ServerRun implements LevelRun {
+  readonly host: TargetHost;
+  readonly observe: (connection: SimConnection) => void;
+  /** The step-end and final monitors that apply to this run's clients. */
+  readonly stepMonitors: readonly Property[];
+  readonly finishMonitors: readonly Property[];
+
+  constructor(
+    readonly world: World,
+    readonly list: ActionList,
+    readonly trace: TraceStep[] | null,
+    readonly coverage: CoverageObserver | null,
+  ) {
+    this.host = new Host(world);
+    this.observe = observeResponse(world);
+    this.stepMonitors = applyingToRun(world, STEP_MONITORS);
+    this.finishMonitors = applyingToRun(world, FINISH_MONITORS);
+  }
+
+  enumerate(): void {
+    enumerateActions(this.world, this.list);
+  }
+
+  begin(choice: number, phase: TraceStep['phase']): void {
+    beginStep(this, choice, phase);
+  }
+
+  step(kind: number, a: number, b: number): Promise<void> | void {
+    return this.world.run.sync ? stepSync(this, kind, a, b) : stepAsync(this, kind, a, b);
+  }
+
+  startHeal(): void {
+    startHeal(this.world);
+  }
+
+  nextHeal(): number | null {
+    return nextHealAction(this.world, this.list);
+  }
+
+  finish(): void {
+    finish(this.world, this.finishMonitors);
+  }
+
+  async close(): Promise<void> {
+    await this.world.run.close();
+  }
+}
+
+/** Opens a run of `target` at the server level: its world, its first incarnation booted. */
+export async function openServerRun(target: Target, config: SimConfig, options: ServerRunOptions): Promise<ServerRun> {
+  const run = await target.open({ windowEventsMax: config.windowEventsMax, seed: config.seed });
+  const eras = erasOf(target.eras);
+  const world = createWorld(config, run, createPrng(`${config.seed}/server`), { revisions: clientRevisions(config, target.eras), eras });
+  world.checked = options.properties === undefined ? null : new Set(options.properties);
+  const coverage = options.coverage ?? null;
+  coverage?.beginRun();
+  const context = new ServerRun(world, options.actions ?? createActionList(), options.record === true ? [] : null, coverage);
+  world.server = run.boot({ epoch: 1 }, context.host);
+  return context;
+}
+
+/** Records a step about to be taken, when the run is recorded. */
+function beginStep(context: ServerRun, choice: number, phase: TraceStep['phase']): void {
+  const { world, list, trace } = context;
+  const kind = list.kind[choice]!;
+  const a = list.a[choice]!;
+  const b = list.b[choice]!;
+  world.acting = kind;
+  if (trace !== null) {
+    world.notes = [];
+    // In the liveness phase the client itself sends a request again, when it never got a cursor to resume with.
+    const action =
+      phase === 'liveness' && kind === K.resend
+        ? { kind: 'resendNoCursor', client: world.calls[a]!.client + 1, call: world.calls[a]!.id }
+        : actionRecord(world, kind, a, b);
+    // A configured protocol says, once, what each client speaks (replay derives the same from the trace's config).
+    if (trace.length === 0 && world.config.protocol !== undefined) {
+      world.notes.push({ kind: 'protocol', protocol: world.config.protocol, revisions: world.clients.map((client) => client.revision) });
+    }
+    trace.push({ choice, phase, action, observations: world.notes });
+  }
+}
+
+/** A value, or a promise of it: what a synchronous target's operations return, and an asynchronous one's. */
+type Maybe<T> = T | Promise<T>;
+
+function isPromise<T>(value: Maybe<T>): value is Promise<T> {
+  return typeof (value as Promise<T> | null)?.then === 'function';
+}
+
+/** The continuation of an operation whose answer is nothing: one function, not a closure an operation. */
+const NOTHING = (): undefined => undefined;
+
+/** Then `next`, at once when `value` is not a promise (a synchronous target), after it otherwise. */
+function then<T, U>(value: Maybe<T>, next: (value: T) => U): Maybe<U> {
+  return isPromise(value) ? value.then(next) : next(value);
+}
+
+/**
+ * Hands one operation to the target. A synchronous target's answer comes back as it is, an asynchronous one's as a
+ * promise; what must follow the answer (the handling connection cleared, a restarted server booted) follows it either way.
+ */
+function perform(context: ServerRun, op: Op): Maybe<HttpResponse | undefined> {
+  const { world, host } = context;
+  const server = world.server;
+  switch (op.kind) {
+    case 'handle':
+      // Executions the request starts are its own exchange's (disconnect-cancels, result-to-its-request).
+      world.handling = op.request.connection;
+      return then(server.handle(op.request), (response) => {
+        world.handling = -1;
+        return response as HttpResponse;
+      });
+    case 'cut':
+      return then(server.cut(op.connection), NOTHING);
+    case 'advance':
+      return then(server.advance(op.execution), NOTHING);
+    case 'notify':
+      return then(server.notify(op.sessionId, op.message), NOTHING);
+    case 'closeConnection':
+      return then(server.closeConnection(op.connection, op.retryMs), NOTHING);
+    case 'expire':
+      return then(server.expire(op.sessionId), NOTHING);
+    case 'restart': {
+      const disposed = server.dispose();
+      const boot = () => {
+        world.inbox.length = 0;
+        world.server = world.run.boot({ epoch: world.epoch }, host);
+        return undefined;
+      };
+      // A synchronous run does not wait for the old instance's disposal (a shared store may close in the background).
+      return world.run.sync ? boot() : then(disposed, boot);
+    }
+    case 'crashNode':
+      return then(server.crashNode!(op.node), NOTHING);
+    case 'restartNode':
+      return then(server.restartNode!(op.node), NOTHING);
+    case 'catchUp':
+      return then(server.catchUp!(), NOTHING);
+    case 'abortExecution':
+      return then(server.abortExecution!(op.execution), NOTHING);
+    case 'network':
+      return undefined;
+  }
+}
+
+/**
+ * What follows an operation besides its own continuation: the server is told of the cuts a lost tail caused (it
+ * learns of a broken connection only after it wrote into it), and a close that did not happen is noted.
+ */
+function settleOp(world: World, op: Op): Op | null {
+  if (op.kind === 'closeConnection') {
+    world.closing = -1;
+    const connection = world.connections[op.connection]!;
+    if (world.notes !== null && connection.state === CONN.state.attached) world.notes.push({ kind: 'stillOpen', connection: op.connection });
+  }
+  const index = world.pendingCuts.pop();
+  return index === undefined ? null : { kind: 'cut', connection: index };
+}
+
+/** Runs the step-end monitors. */
+function endStep(context: ServerRun): void {
+  const { world } = context;
+  if (world.violation !== null) return;
+  for (const monitor of context.stepMonitors) report(world, monitor, monitor.onStep!(world), 'after the step');
+}
+
+/**
+ * The server is about to be told that a connection broke: a 2026-07-28 exchange that had not delivered its result
+ * is now a cancelled request, and the executions answering it must stop (disconnect-cancels judges that).
+ */
+function noteDisconnect(world: World, op: Op): void {
+  if (op.kind !== 'cut') return;
+  const connection = world.connections[op.connection]!;
+  if (!isModernClient(world.clients[connection.client]!)) return;
+  const call = connection.view >= 0 ? world.views[connection.view]!.call : null;
+  // A running execution has produced no result yet. Only those this exchange's own request started are cancelled by
+  // its cut: a colliding request under the same ID, or a re-send of the same call, is another exchange.
+  for (const index of world.running) {
+    const execution = world.executions[index]!;
+    const own = execution.connection >= 0 ? execution.connection === connection.index : call !== null && execution.call === call;
+    if (own && !execution.disconnected) execution.disconnected = true;
+  }
+}
+
+/**
+ * One step of the server level, as the operations it hands to the target: each `yield` is an operation, answered with
+ * what the target returned. The one code path of a step; {@link stepSync} and {@link stepAsync} only drive it.
+ */
+function* stepOps(context: ServerRun, kind: number, a: number, b: number): Generator<Op, void, HttpResponse | undefined> {
+  const { world } = context;
+  if (context.coverage !== null) context.coverage.action(kind);
+  noteClientFault(world, kind, a, b);
+  let op: Op | null = startAction(world, kind, a, b);
+  while (op !== null) {
+    // Coverage reads states once the request is made and again once its answer is handled.
+    if (context.coverage !== null) context.coverage.observe(world);
+    noteDisconnect(world, op);
+    continueAction(world, op, yield op, context.observe);
+    drainInbox(world);
+    for (let cut = settleOp(world, op); cut !== null; cut = settleOp(world, cut)) {
+      noteDisconnect(world, cut);
+      yield cut;
+      drainInbox(world);
+    }
+    if (context.coverage !== null) context.coverage.observe(world);
+    op = followUp(world, op);
+  }
+  endStep(context);
+}
+
+/** Takes a step of a synchronous target: every operation's answer is there when it returns. */
+export function stepSync(context: ServerRun, kind: number, a: number, b: number): void {
+  const ops = stepOps(context, kind, a, b);
+  for (let next = ops.next(); next.done !== true; ) {
+    const answer = perform(context, next.value);
+    if (isPromise(answer)) throw new Error(`a synchronous target answered ${next.value.kind} with a promise`);
+    next = ops.next(answer);
+  }
+}
+
+/** Takes a step of an asynchronous target, awaiting each operation's answer. */
+async function stepAsync(context: ServerRun, kind: number, a: number, b: number): Promise<void> {
+  const ops = stepOps(context, kind, a, b);
+  for (let next = ops.next(); next.done !== true; ) next = ops.next(await perform(context, next.value));
+}
+
+/** Offers exactly one action, the liveness phase's next. */
+function offer(list: ActionList, kind: number, a: number): number {
+  list.kind[0] = kind;
+  list.a[0] = a;
+  list.b[0] = 0;
+  list.count = 1;
+  return 0;
+}
+
+/**
+ * The liveness phase's next action, or null when the world has settled: faults have stopped; the server
+ * finishes its work; each live client resumes each stream it still waits on with its latest cursor
+ * (or re-sends the request when it never got a cursor).
+ */
+function nextHealAction(world: World, list: ActionList): number | null {
+  list.count = 0;
+  // Faults have stopped: a connection still losing its tail breaks now (the network gives up on it).
+  for (const connection of world.connections) {
+    if (connection.state === CONN.state.losing) return offer(list, K.cut, connection.index);
+  }
+  if (world.running.length > 0) return offer(list, K.advance, world.running[0]!);
+  // Under a store lag, writes still on their way reach every node before the clients are judged on them.
+  if (world.server.lagging?.() === true) return offer(list, K.catchUp, 0);
+  const reissuing = world.config.reissueAfterReset === true;
+  for (const client of world.clients) {
+    if (client.state === MODEL.client.state.stateless) {
+      // 2026-07-28: nothing to resume; a call whose exchange broke (or was refused) is re-issued as a new request.
+      for (const call of client.modernCalls) {
+        const view = world.views[call.view]!;
+        if (isSettled(view.outcome) || view.connection >= 0 || view.healed === world.healRound) continue;
+        view.healed = world.healRound;
+        return offer(list, K.reissue, call.index);
+      }
+      continue;
+    }
+    // A re-issuing client (seed 004) that lost its session initializes again, to re-issue its calls in the new one.
+    if (reissuing && client.state === MODEL.client.state.dead && hasCallToReissue(world, client)) return offer(list, K.initialize, client.index);
+    if (client.state !== MODEL.client.state.live) continue;
+    for (const viewIndex of client.views) {
+      const view = world.views[viewIndex]!;
+      if (view.session !== client.session || view.call === null || isSettled(view.outcome) || view.connection >= 0) continue;
+      if (view.healed === world.healRound) continue;
+      view.healed = world.healRound;
+      return view.received.length > 0 ? offer(list, K.resumeLatest, view.index) : offer(list, K.resend, view.call.index);
+    }
+    if (reissuing) {
+      for (const call of world.calls) if (call.client === client.index && isReissuable(world, call)) return offer(list, K.reissueLegacy, call.index);
+    }
+    // A standalone stream the client lost is resumed too (or opened again when it never got a cursor, as servers
+    // that send no priming event on GET streams leave it), so the closing notification has somewhere to arrive.
+    if (client.standaloneView >= 0) {
+      const view = world.views[client.standaloneView]!;
+      if (view.session === client.session && view.outcome === 'pending' && view.connection < 0 && view.healed !== world.healRound) {
+        view.healed = world.healRound;
+        return view.received.length > 0 ? offer(list, K.resumeLatest, view.index) : offer(list, K.openStandalone, client.index);
+      }
+    }
+  }
+  // Once calls have settled, every session with a standalone stream gets one notification: a connection that
+  // joined another session's stream shows itself by receiving it (unless the target cannot be made to notify).
+  if (world.run.unsupported !== undefined && world.run.unsupported.includes('notify')) return null;
+  for (const client of world.clients) {
+    const session = client.session;
+    if (client.state !== MODEL.client.state.live || session === null || client.standaloneView < 0) continue;
+    if (session.state !== MODEL.session.state.live || session.notifiedInLiveness) continue;
+    session.notifiedInLiveness = true;
+    return offer(list, K.notify, client.index);
+  }
+  return null;
+}
+
+function startHeal(world: World): void {
+  world.serverState = step(MODEL.server, world.serverState, MODEL.server.event.heal);
+}
+
+/** Runs the final checks once the world has settled. */
+function finish(world: World, monitors: readonly Property[]): void {
+  if (world.violation === null) {
+    world.acting = -1;
+    for (const monitor of monitors) report(world, monitor, monitor.onFinish!(world), 'settled');
+  }
+  // A finding a client's fault triggered, then a note, is the run's verdict only when nothing else was violated
+  // (neither fails anything: the commands say so).
+  if (world.violation === null && world.triggered !== null) world.violation = world.triggered;
+  if (world.violation === null && world.noted !== null) world.violation = world.noted;
+}
