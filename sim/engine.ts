@@ -7,9 +7,11 @@ import type { Target } from '../targets/target.ts';
 import { type ActionList, enumerateActions } from './actions.ts';
 import type { SimConfig } from './config.ts';
 import type { Violation, World } from './world.ts';
-import { levelOf, type LevelRun, type LevelWorld } from './levels/level.ts';
+import type { CoverageObserver } from './coverage.ts';
+import type { PropertyName } from '../properties/names.ts';
+import { levelOf, type LevelRun, type LevelRunOptions, type LevelWorld } from './levels/level.ts';
 import type { TraceStep } from './levels/records.ts';
-import { type ServerRun, type ServerRunOptions, openServerRun, stepSync } from './levels/server-level.ts';
+import { type ServerRun, openServerRun, serverLevel, stepSync } from './levels/server-level.ts';
 
 /** The world a choice source is shown: the server level's, or another level's (which describes its own actions). */
 export type ChoiceWorld = World | LevelWorld;
@@ -40,20 +42,31 @@ export interface RunResult {
 const HEAL_ROUNDS_MAX = 6;
 
 /** How a run is made, beyond what it is a function of. */
-export interface RunOptions extends ServerRunOptions {
+export interface RunOptions {
+  /** Keep readable steps (slower). */
+  readonly record?: boolean;
+  /** Check only these properties; the others are not reported. Default: all. */
+  readonly properties?: readonly PropertyName[];
+  /** A list to reuse across runs, saving its allocation. */
+  readonly actions?: ActionList;
+  /** Counts the states, transitions and action kinds this run reaches (a fuzz's coverage, at the server level); off by default. */
+  readonly coverage?: CoverageObserver;
   /** Called with the world once the run is over (the policy table reads what each call came to); not at other levels. */
   readonly inspect?: (world: World) => void;
+}
+
+/** The level options of a run's options. */
+function levelRunOptions(options: RunOptions): LevelRunOptions {
+  return { record: options.record === true, properties: options.properties ?? null, actions: options.actions ?? null, coverage: options.coverage ?? null };
 }
 
 /** Runs one simulation of a synchronous or asynchronous target, at the server level or at the target's own level. */
 export async function runSimulation(target: Target, config: SimConfig, source: ChoiceSource, options: RunOptions = {}): Promise<RunResult> {
   const level = levelOf(target);
-  const run: LevelRun =
-    level === undefined
-      ? await openServerRun(target, config, options)
-      : await level.open(config, { record: options.record === true, properties: options.properties ?? null, actions: options.actions ?? null });
+  const run = await (level ?? serverLevel(target)).open(config, levelRunOptions(options));
   try {
     const result = await runLoop(run, source);
+    // The server level's world only: another level's world is not a World.
     if (level === undefined) options.inspect?.((run as ServerRun).world);
     return result;
   } finally {
@@ -154,7 +167,7 @@ export class SteppedRun {
 
   /** Opens a run of a synchronous target; null when the target is asynchronous. */
   static async open(target: Target, config: SimConfig, options: RunOptions = {}): Promise<SteppedRun | null> {
-    const context = await openServerRun(target, config, options);
+    const context = await openServerRun(target, config, levelRunOptions(options));
     if (!context.world.run.sync) {
       await context.world.run.close();
       return null;

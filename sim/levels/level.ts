@@ -5,6 +5,7 @@
 // under its contract) its third.
 
 import type { ActionList } from '../actions.ts';
+import type { CoverageObserver } from '../coverage.ts';
 import type { SimConfig } from '../config.ts';
 import type { TraceStep } from './records.ts';
 import type { Violation, World } from '../world.ts';
@@ -50,9 +51,19 @@ export interface LevelRun {
 
 /** How a run is opened, beyond what it is a function of. */
 export interface LevelRunOptions {
+  /** Keep the steps as records (slower). */
   readonly record: boolean;
+  /** Check only these properties; null: all. */
   readonly properties: readonly PropertyName[] | null;
+  /** A list to reuse across runs, saving its allocation; null: a new one. */
   readonly actions: ActionList | null;
+  /** Counts the states, transitions and action kinds the run reaches (a fuzz's coverage): the server level's only. */
+  readonly coverage: CoverageObserver | null;
+}
+
+/** What the engine opens every run through: a level (below), or the server level (sim/levels/server-level.ts). */
+export interface RunLevel {
+  open(config: SimConfig, options: LevelRunOptions): Promise<LevelRun>;
 }
 
 /** The levels besides the server level's, as traces record them (a trace without a level is of the server level). */
@@ -73,14 +84,13 @@ export interface WalkShape {
 }
 
 /** A level a target runs at, instead of the server level. */
-export interface Level {
+export interface Level extends RunLevel {
   /** The level's name, recorded in its traces. */
   readonly name: LevelName;
   /** The action kinds (by number) that are faults: swarm walks switch a random subset of them off. */
   readonly faultKinds: readonly number[];
   /** How random walks weigh the level's actions; absent: every kind weight 1, an action in proportion to its kind's. */
   readonly walk?: WalkShape;
-  open(config: SimConfig, options: LevelRunOptions): Promise<LevelRun>;
 }
 
 /**

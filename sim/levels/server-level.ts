@@ -5,7 +5,7 @@
 // the client and store levels are its siblings here.
 
 import { MODEL, accepts, step } from '../../model/index.ts';
-import { PROPERTIES, type Property, type PropertyName } from '../../properties/index.ts';
+import { PROPERTIES, type Property } from '../../properties/index.ts';
 import type { Verdict } from '../../properties/property.ts';
 import type { ExecutionStart, Frame, HttpResponse, JsonRpcMessage, Target, TargetHost, ToolStep } from '../../targets/target.ts';
 import {
@@ -32,21 +32,9 @@ import type { Arrival, EventOwner, SimConnection, SimExecution, StreamView, Worl
 import { createWorld, isModernClient, isSettled } from '../world.ts';
 import { erasOf } from '../eras.ts';
 import { clientRevisions } from '../revisions.ts';
-import type { LevelRun } from './level.ts';
+import type { LevelRun, LevelRunOptions, RunLevel } from './level.ts';
 import type { TraceStep } from './records.ts';
 import type { FrameFields } from './server-records.ts';
-
-/** How a run of the server level is opened, beyond what it is a function of. */
-export interface ServerRunOptions {
-  /** Keep readable steps (slower). */
-  readonly record?: boolean;
-  /** Check only these properties; the others are not reported. Default: all. */
-  readonly properties?: readonly PropertyName[];
-  /** A list to reuse across runs, saving its allocation. */
-  readonly actions?: ActionList;
-  /** Counts the states, transitions and action kinds this run reaches (a fuzz's coverage); off by default. */
-  readonly coverage?: CoverageObserver;
-}
 
 /**
  * The monitors a client of one revision is judged by, hook by hook, in monitor order: a property is consulted only
@@ -451,17 +439,31 @@ export class ServerRun implements LevelRun {
 }
 
 /** Opens a run of `target` at the server level: its world, its first incarnation booted. */
-export async function openServerRun(target: Target, config: SimConfig, options: ServerRunOptions): Promise<ServerRun> {
+export async function openServerRun(target: Target, config: SimConfig, options: LevelRunOptions): Promise<ServerRun> {
   const run = await target.open({ windowEventsMax: config.windowEventsMax, seed: config.seed });
   const eras = erasOf(target.eras);
   const world = createWorld(config, run, createPrng(`${config.seed}/server`), { revisions: clientRevisions(config, target.eras), eras });
-  world.checked = options.properties === undefined ? null : new Set(options.properties);
-  const coverage = options.coverage ?? null;
-  coverage?.beginRun();
-  const context = new ServerRun(world, options.actions ?? createActionList(), options.record === true ? [] : null, coverage);
+  world.checked = options.properties === null ? null : new Set(options.properties);
+  options.coverage?.beginRun();
+  const context = new ServerRun(world, options.actions ?? createActionList(), options.record ? [] : null, options.coverage);
   world.server = run.boot({ epoch: 1 }, context.host);
   return context;
 }
+
+/**
+ * The server level of `target`, as the engine opens every level: a server target names no level, and this one is
+ * made for it (once per target).
+ */
+export function serverLevel(target: Target): RunLevel {
+  let level = SERVER_LEVELS.get(target);
+  if (level === undefined) {
+    level = { open: (config, options) => openServerRun(target, config, options) };
+    SERVER_LEVELS.set(target, level);
+  }
+  return level;
+}
+
+const SERVER_LEVELS = new WeakMap<Target, RunLevel>();
 
 /** Records a step about to be taken, when the run is recorded. */
 function beginStep(context: ServerRun, choice: number, phase: TraceStep['phase']): void {
