@@ -102,8 +102,8 @@ describe('explore with worker threads at the last depth', () => {
     const depth = Math.min(...bugs.map((entry) => entry.length!));
     return both(target, minimaConfig(target.name), { depthMax: depth, runsMax: 1_000_000, ...options });
   }
-  // modern-cursor-replays's era-isolation lies at 6 steps, beyond the others: 392 058 sequences, 13 s of CPU in one
-  // thread. Its minimum is checked with one thread only (below); the claim that a violation in a middle chunk of the
+  // modern-cursor-replays's era-isolation lies at 6 steps, beyond the others: 392 058 sequences, 25 s in one thread
+  // on a quiet 2-core machine. Its minimum is checked with one thread only (below); the claim that a violation in a middle chunk of the
   // last depth is the one a single thread meets is made on every other planted bug, with chunks of one entry, so
   // that each violation not at its depth's first world lies in a middle chunk.
   const DEEP = 'modern-cursor-replays';
