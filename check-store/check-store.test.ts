@@ -3,12 +3,16 @@
 // resumecheck/event-store passes both phases while the SDK transport's own defects are reported apart. Same seed,
 // same output and the same trace bytes; every trace written replays.
 
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main.ts';
 import { checkEventStore } from './check-event-store.ts';
+
+// Every folder this file writes lies under one scratch folder, removed when the file's tests end.
+const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-check-store-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const RUNS = '60';
 const SEED = '1';
@@ -23,7 +27,7 @@ async function run(args: string[]): Promise<{ code: number; out: string[]; err: 
 }
 
 function freshDir(): string {
-  return mkdtempSync(join(tmpdir(), 'resumecheck-check-store-'));
+  return mkdtempSync(join(scratch, 'out-'));
 }
 
 describe(`check-store, seed ${SEED}, ${RUNS} runs per phase`, () => {

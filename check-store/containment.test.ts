@@ -4,13 +4,17 @@
 // after its first finding with the summary printed, the traces kept and no temporary file left.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main.ts';
 import { checkEventStore } from './check-event-store.ts';
 import { StoreModuleError } from '../targets/module/store-module.ts';
+
+// Every folder this file writes lies under one scratch folder, removed when the file's tests end.
+const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-containment-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const MISBEHAVING = 'check-store/fixtures/misbehaving-stores.ts';
 
@@ -22,7 +26,7 @@ async function run(args: string[]): Promise<{ code: number; out: string[]; err: 
 }
 
 function freshDir(): string {
-  return mkdtempSync(join(tmpdir(), 'resumecheck-containment-'));
+  return mkdtempSync(join(scratch, 'out-'));
 }
 
 describe('containment: the store runs in a worker thread, seed 1', () => {

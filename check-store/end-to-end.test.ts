@@ -2,14 +2,18 @@
 // transport's own defects by running the same choices on sdk-core, shrunk and written as a trace `resumecheck replay`
 // reproduces; a store whose calls fail or hang is reported, never left to crash or hang the check.
 
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main.ts';
 import { moduleSource } from '../targets/module/module.target.ts';
 import { writeTrace } from '../traces/store.ts';
 import { checkEndToEnd } from './end-to-end.ts';
+
+// Every folder this file writes lies under one scratch folder, removed when the file's tests end.
+const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-e2e-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const PLANTED = 'check-store/fixtures/planted-stores.ts';
 const SEED = '1';
@@ -26,7 +30,7 @@ describe(`end-to-end phase, seed ${SEED}`, () => {
     const { trace } = outcome.findings[0];
     expect(trace.target).toBe(`module:${PLANTED}#reversedStore`);
     expect(trace.choices.length).toBeLessThanOrEqual(outcome.findings[0].originalLength);
-    const { path } = writeTrace(mkdtempSync(join(tmpdir(), 'resumecheck-e2e-')), trace);
+    const { path } = writeTrace(mkdtempSync(join(scratch, 'out-')), trace);
     const lines: string[] = [];
     const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
     // A trace is data: the module it names is imported when the command line names it too. in-order-per-stream is

@@ -2,12 +2,16 @@
 // name, as a store module does) gives the same findings under the same trace file names, byte for byte, run after run.
 
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { checkEventStore } from './check-event-store.ts';
 import { patchNodeCrypto } from '../targets/module/random.ts';
+
+// Every folder this file writes lies under one scratch folder, removed when the file's tests end.
+const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-random-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function draws(): string[] {
   return [randomUUID(), randomUUID(), randomBytes(5).toString('hex')];
@@ -31,7 +35,7 @@ describe('node:crypto seeded for a store run', () => {
 
   it('seed 1: two identical checks of a store with randomUUID event IDs write the same trace files, byte for byte', async () => {
     const check = async (): Promise<Record<string, string>> => {
-      const out = mkdtempSync(join(tmpdir(), 'resumecheck-random-'));
+      const out = mkdtempSync(join(scratch, 'out-'));
       const result = await checkEventStore({ path: 'check-store/fixtures/random-id-store.ts', exportName: 'sharedMapStore' }, { runs: 25, seed: '1', out });
       expect(result.holds).toBe(false);
       return Object.fromEntries(readdirSync(out).sort().map((name) => [name, readFileSync(join(out, name), 'utf8')]));

@@ -3,12 +3,16 @@
 // A fresh worker goes on from the next run with what the check kept, so the check's verdict, its findings and its
 // trace files are byte for byte those of one worker making every run; without evidence, one worker makes them all.
 
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type ContainedOptions, type ContainedOutcome, startContainedCheck } from './contained-check.ts';
 import type { StoreCheckResult } from './check-event-store.ts';
+
+// Every folder this file writes lies under one scratch folder, removed when the file's tests end.
+const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-recycling-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 // A store replaying in reverse: contract findings in its first runs, store findings and transport defects end to end.
 // Seed 2's end-to-end walk of 25 runs finds them in runs 5 and 25, on both sides of the workers' boundaries (seed 3's
@@ -16,7 +20,7 @@ import type { StoreCheckResult } from './check-event-store.ts';
 const STORE = { path: 'check-store/fixtures/planted-stores.ts', exportName: 'reversedStore' } as const;
 
 async function check(recycle: Pick<ContainedOptions, 'recycleRuns' | 'recycleHeapBytes' | 'recycleHandles'>, runs = 25): Promise<{ result: StoreCheckResult; files: Record<string, string>; seen: string[]; workers: number }> {
-  const out = mkdtempSync(join(tmpdir(), 'resumecheck-recycling-'));
+  const out = mkdtempSync(join(scratch, 'out-'));
   const seen: string[] = [];
   const outcome: ContainedOutcome = await startContainedCheck(STORE, { runs, seed: '2', out, ...recycle }, (violation) => seen.push(`${violation.phase} ${violation.property} run ${violation.run}`)).outcome;
   if (outcome.kind !== 'done') throw new Error(`the check did not end: ${JSON.stringify(outcome)}`);
