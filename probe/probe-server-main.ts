@@ -11,11 +11,11 @@ import { TARGET_ENTRIES, targetEntry } from '../targets/registry.ts';
 import { SDK_APP_STORES, type SdkAppStore } from './sdk-app-stores.ts';
 import type { ServedTarget } from './serve-target.ts';
 
-const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared] | --sdk2] [--window N] [--port N]
+const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared|none] | --sdk2] [--window N] [--port N]
   --target NAME  a built-in target served over HTTP (default: reference); \`resumecheck targets\` lists them
   --sdk          the MCP SDK 1.32.2 app (McpServer per session + its transport) with registerProbeTools
   --sdk2         the MCP SDK 2.4.0 app (@modelcontextprotocol/server) with registerProbeTools
-  --store S      with --sdk: the SDK example's InMemoryEventStore per session (default) or shared by all sessions`;
+  --store S      with --sdk: the SDK example's InMemoryEventStore per session (default) or shared by all sessions, or none`;
 
 function fail(message: string): never {
   process.stderr.write(`probe server: ${message}\n${USAGE}\n`);

@@ -1,6 +1,9 @@
 // The event stores the probe server's SDK 1.x app (probe/sdk-app.ts) can be given, apart from the app, so the probe
 // server's command line can check `--store` without loading the SDK.
 
-/** The stores the app may use: the example's, per session (as the SDK's resumable example) or shared (its polling example). */
-export const SDK_APP_STORES = ['per-session', 'shared'] as const;
+/**
+ * The stores the app may use: the example's, per session (as the SDK's resumable example) or shared (its polling
+ * example), or none (as the SDK README's first server: no resumability, so no event IDs and no priming event).
+ */
+export const SDK_APP_STORES = ['per-session', 'shared', 'none'] as const;
 export type SdkAppStore = (typeof SDK_APP_STORES)[number];

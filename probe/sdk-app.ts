@@ -1,6 +1,6 @@
 // The MCP SDK 1.32.2 app as its examples build it (one McpServer and StreamableHTTPServerTransport per session, routed
-// by Mcp-Session-Id, the example InMemoryEventStore per session or shared), with the probe tools registered by the one
-// line a user adds: `registerProbeTools(server)`.
+// by Mcp-Session-Id, the example InMemoryEventStore per session or shared, or no store), with the probe tools
+// registered by the one line a user adds: `registerProbeTools(server)`.
 
 import { createServer, type Server } from 'node:http';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
@@ -53,8 +53,7 @@ export async function serveSdkApp(options: { port: number; store: SdkAppStore })
         }
         const created = new StreamableHTTPServerTransport({
           sessionIdGenerator: newSessionId,
-          eventStore: options.store === 'shared' ? shared : new InMemoryEventStore(),
-          retryInterval: 1000,
+          ...(options.store === 'none' ? {} : { eventStore: options.store === 'shared' ? shared : new InMemoryEventStore(), retryInterval: 1000 }),
           onsessioninitialized: (id) => {
             transports.set(id, created);
           },

@@ -22,6 +22,7 @@ import { noRequestFrameDelivered } from './no-request-frame-delivered.ts';
 import { noSilentGap } from './no-silent-gap.ts';
 import { noWithheldResult } from './no-withheld-result.ts';
 import { oneConnectionPerStream } from './one-connection-per-stream.ts';
+import { primingEvent } from './priming-event.ts';
 import type { Property } from './property.ts';
 import { reusedRequestIdRefused } from './reused-request-id-refused.ts';
 import { resultToItsRequest } from './result-to-its-request.ts';
@@ -51,6 +52,7 @@ const byName: Record<ServerPropertyName, Property> = {
   'reused-request-id-refused': reusedRequestIdRefused,
   'no-withheld-result': noWithheldResult,
   'no-request-frame-delivered': noRequestFrameDelivered,
+  'priming-event': primingEvent,
   'disconnect-cancels': disconnectCancels,
   'disconnect-stops-work': disconnectStopsWork,
   'modern-exchange-stateless': modernExchangeStateless,

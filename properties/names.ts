@@ -21,6 +21,7 @@ export const PROPERTY_NAMES = [
   'reused-request-id-refused',
   'no-withheld-result',
   'no-request-frame-delivered',
+  'priming-event',
   // The 2026-07-28 era and dual-era endpoints.
   'disconnect-cancels',
   'disconnect-stops-work',

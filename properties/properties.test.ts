@@ -175,6 +175,39 @@ const replayAfterCursor = inlineTarget('replay-after-cursor', 'a resume replays 
   },
 });
 
+/**
+ * `target` with its streams' priming events left out: the host is never told of a frame with an event ID and no data,
+ * so a call's stream begins with its first message (as the SDK 1.32.2 transport's does without an event store).
+ */
+function withoutPriming(target: Target, name: string): Target {
+  return {
+    ...target,
+    name,
+    description: `${target.name} without priming events`,
+    breaks: [...target.breaks, 'priming-event'],
+    open: async (options) => {
+      const run = await target.open(options);
+      return {
+        ...run,
+        boot: (incarnation, host) =>
+          run.boot(incarnation, {
+            frame: (connection, frame) => {
+              if (frame.eventId !== null && frame.data === null && frame.event === null) return;
+              host.frame(connection, frame);
+            },
+            end: (connection) => host.end(connection),
+            startExecution: (start) => host.startExecution(start),
+            nextStep: (execution) => host.nextStep(execution),
+            cancelled: (execution) => host.cancelled(execution),
+            random: () => host.random(),
+          }),
+      };
+    },
+  };
+}
+
+const noPriming = withoutPriming(referenceTarget, 'no-priming');
+
 /** A dual-era endpoint that answers a 2026-07-28 call with an `Mcp-Session-Id` (a session minted for it). */
 const modernAnswersSessionId: Target = {
   name: 'modern-answers-session-id',
@@ -466,6 +499,13 @@ const CASES: readonly Case[] = [
     step: 3,
   },
   {
+    property: 'priming-event',
+    what: "a call's stream begins with its result, no priming event before it (kept aside: found at its step, reported once the run is over)",
+    target: noPriming,
+    script: ['client 1 initializes', 'client 1 calls read', 'the server advances c1'],
+    step: 2,
+  },
+  {
     property: 'no-withheld-result',
     what: 'the client was cut before the result; its resume gets a reset in place of the result the server never sent',
     target: builtIn('fresh-with-reset'),
@@ -636,4 +676,28 @@ describe(`hand-made counterexamples, one or more per property (seed ${SEED})`, (
       expect(result.steps).toBe(script.length);
     });
   }
+});
+
+describe('a property kept aside (priming-event) never hides what else a run shows', () => {
+  const unprimedOwnerCheck = withoutPriming(builtIn('no-owner-check'), 'no-owner-check-no-priming');
+  const script = ['client 1 initializes', 'client 2 initializes', 'client 1 calls read', 'client 2 calls work', 'the server advances c2', "client 1 resumes with client 2's cursor", 'the server advances c2'];
+
+  it('a later MUST violation is the run\'s verdict, though the warning came first', async () => {
+    const result = await runScript(unprimedOwnerCheck, script);
+    expect(result.violation?.property).toBe('no-cross-session-delivery');
+    // Step 6 (steps count from 0), c2's next message reaching client 1's resume; the warning was seen at step 4, the
+    // first frame of c2's stream.
+    expect(result.violation?.step).toBe(6);
+  });
+
+  it('checked alone, the warning is the verdict, at the step that showed it', async () => {
+    const result = await runScript(unprimedOwnerCheck, script, undefined, undefined, ['priming-event']);
+    expect(result.violation).toMatchObject({ property: 'priming-event', step: 4 });
+    expect(result.steps).toBe(script.length);
+  });
+
+  it('with the priming events the server sends, the same script shows only the MUST', async () => {
+    const result = await runScript(builtIn('no-owner-check'), script, undefined, undefined, ['priming-event']);
+    expect(result.violation).toBeNull();
+  });
 });

@@ -49,6 +49,12 @@ export interface Property {
   /** Set when the property can fire only after such a client step: one sentence saying so. */
   readonly needsClientFault?: string;
   /**
+   * Set when a violation of it is kept aside until the run is over, becoming the run's verdict only when no other
+   * property was violated: one sentence saying why (a server that breaks it does so at every stream, and each run
+   * would otherwise end there, hiding everything else the run would show).
+   */
+  readonly keptAside?: string;
+  /**
    * The protocol revisions it applies to: the engine consults its monitors only for what a client of one of them
    * observes (connection hooks: the connection's client; execution hooks: the call's client; global hooks: when a
    * client of the run speaks one).

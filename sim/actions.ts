@@ -7,7 +7,7 @@ import { TOOL_NAMES } from '../targets/target.ts';
 import { ACTION_KINDS, type ActionKind, MODERN_REVISION, hasPolling } from './config.ts';
 import type { StepRecord } from './levels/records.ts';
 import { SERVER_VOCABULARY } from './levels/server-records.ts';
-import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, modernCallRequest, standaloneNotification } from './tools.ts';
+import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, modernCallRequest, negotiatedVersion, standaloneNotification } from './tools.ts';
 import {
   type ConnectionPurpose,
   type Cursor,
@@ -346,6 +346,7 @@ function openConnection(
     resetReason: null,
     framesToLose: 0,
     sessionIdAnswered: null,
+    framed: false,
   };
   world.connections.push(connection);
   return connection;
@@ -798,6 +799,7 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
         calls: [],
         notifiedInLiveness: false,
         notificationsReceived: 0,
+        negotiated: negotiatedVersion(response.body),
       };
       world.sessions.push(session);
       client.state = step(C, client.state, C.event.initialized);

@@ -148,6 +148,12 @@ export function initializeRequest(requestId: number, protocolVersion: string = P
   };
 }
 
+/** The protocol version an initialize result gives (`result.protocolVersion`), or null when `message` is none with one. */
+export function negotiatedVersion(message: JsonRpcMessage | null): string | null {
+  const result = message?.['result'] as { protocolVersion?: unknown } | undefined;
+  return typeof result?.protocolVersion === 'string' ? result.protocolVersion : null;
+}
+
 /** The notification a client sends once initialized. */
 export const INITIALIZED_NOTIFICATION: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/initialized' };
 

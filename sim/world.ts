@@ -29,6 +29,11 @@ export interface SimSession {
   notifiedInLiveness: boolean;
   /** Bit k set: the client received standalone notification k of this session (no-duplicate-delivery's record). */
   notificationsReceived: number;
+  /**
+   * The protocol version the server's initialize result gave it (`result.protocolVersion`), once it arrived; null
+   * before, for a result without one, and for a 2026-07-28 call's stateless context.
+   */
+  negotiated: string | null;
 }
 
 /**
@@ -182,6 +187,8 @@ export interface SimConnection {
   framesToLose: number;
   /** The Mcp-Session-Id its response carried (null without one, or before the response). */
   sessionIdAnswered: string | null;
+  /** True once a frame arrived on it (priming-event judges a stream's first). */
+  framed: boolean;
 }
 
 /** A client of the simulated server. */
@@ -225,7 +232,7 @@ export function isModernClient(client: SimClient): boolean {
  * report) so the call's stream view has the shape every other has; it is never in `world.sessions`.
  */
 export function statelessSession(client: number, epoch: number): SimSession {
-  return { index: -1, client, epoch, id: '', state: MODEL.session.state.live, notifications: 0, calls: [], notifiedInLiveness: false, notificationsReceived: 0 };
+  return { index: -1, client, epoch, id: '', state: MODEL.session.state.live, notifications: 0, calls: [], notifiedInLiveness: false, notificationsReceived: 0, negotiated: null };
 }
 
 /** Where an event ID was first delivered: the session and the stream it belongs to. */
@@ -313,6 +320,12 @@ export interface World {
    * kept aside until the run ends: it becomes the run's violation only when no other property was violated.
    */
   noted: Violation | null;
+  /**
+   * The first violation of a property that is kept aside ({@link Property.keptAside}: a warning a server breaks at
+   * every stream, which would otherwise end every run and hide what else it does): it becomes the run's violation only
+   * when no other property was violated.
+   */
+  aside: Violation | null;
   /** The run's first client step that broke a requestor's rule (properties/client-fault.ts), or null. */
   clientFault: ClientFault | null;
   /**
@@ -382,6 +395,7 @@ export function createWorld(
     notes: null,
     eras: protocol.eras ?? ['legacy'],
     noted: null,
+    aside: null,
     clientFault: null,
     triggered: null,
   };

@@ -27,7 +27,7 @@ import { REVISIONS, type Revision, type SimConfig } from '../config.ts';
 import type { CoverageObserver } from '../coverage.ts';
 import { type Answer, explanationOf, signatureOf } from '../signature.ts';
 import { createPrng } from '../prng.ts';
-import { type Provenance, progressStepsOf, provenanceOf, toolStep } from '../tools.ts';
+import { type Provenance, negotiatedVersion, progressStepsOf, provenanceOf, toolStep } from '../tools.ts';
 import type { Arrival, EventOwner, SimConnection, SimExecution, StreamView, World } from '../world.ts';
 import { createWorld, isModernClient, isSettled } from '../world.ts';
 import { erasOf } from '../eras.ts';
@@ -93,6 +93,11 @@ function report(world: World, property: Property, verdict: Verdict, answer: Answ
     // A note (the revision permits it) never ends a run nor hides a violation: it is kept aside until the run is over.
     if (property.severity === 'note') {
       if (world.noted === null) world.noted = { property: property.name, step: world.step, explanation, signature };
+      return;
+    }
+    // A property kept aside (a warning a server may break at every stream) never ends a run nor hides a violation.
+    if (property.keptAside !== undefined) {
+      if (world.aside === null) world.aside = { property: property.name, step: world.step, explanation, signature };
       return;
     }
     // After the client broke a requestor's rule, what that step can itself produce is charged to it: kept aside the
@@ -274,6 +279,14 @@ function noteResultReceived(world: World, connection: SimConnection, provenance:
   if (call !== undefined && call.client === connection.client) call.resultsReceived += 1;
 }
 
+/** The session an initialize's streamed result made learns the version the result gives. */
+function noteNegotiated(world: World, connection: SimConnection, message: JsonRpcMessage): void {
+  const session = world.clients[connection.client]!.session;
+  const version = negotiatedVersion(message);
+  if (session === null || version === null || session.negotiated !== null || session.id !== connection.sessionIdAnswered) return;
+  session.negotiated = version;
+}
+
 /** A frame written on a losing connection never arrives; the last one lost breaks the connection. */
 function loseFrame(world: World, connection: SimConnection, frame: Frame): void {
   if (world.notes !== null) world.notes.push({ kind: 'frameLost', connection: connection.index, client: connection.client + 1, ...frameFields(frame) });
@@ -304,6 +317,9 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
   if (world.violation === null) {
     for (const monitor of monitors.frame) report(world, monitor, monitor.onFrame!(world, connection, frame), frame, connection);
   }
+  connection.framed = true;
+  // An initialize answered with a stream: its result says which version the session speaks.
+  if (connection.purpose === 'initialize' && frame.data !== null && connection.view < 0) noteNegotiated(world, connection, frame.data);
   if (frame.event === 'reset') {
     connection.resetSeen = true;
     const reason = (frame.data?.['params'] as { reason?: unknown } | undefined)?.reason;
@@ -712,8 +728,9 @@ function finish(world: World, monitors: readonly Property[]): void {
     world.acting = -1;
     for (const monitor of monitors) report(world, monitor, monitor.onFinish!(world), 'settled');
   }
-  // A finding a client's fault triggered, then a note, is the run's verdict only when nothing else was violated
-  // (neither fails anything: the commands say so).
+  // A property kept aside, then a finding a client's fault triggered, then a note, is the run's verdict only when
+  // nothing else was violated (the first fails only with --strict, the others fail nothing: the commands say so).
+  if (world.violation === null && world.aside !== null) world.violation = world.aside;
   if (world.violation === null && world.triggered !== null) world.violation = world.triggered;
   if (world.violation === null && world.noted !== null) world.violation = world.noted;
 }

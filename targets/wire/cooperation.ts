@@ -14,7 +14,7 @@ export const COOPERATION_FREE: readonly PropertyName[] = [
 
 /** Why a property is not judged on a server without the probe tools. */
 export const NOT_JUDGED_WITHOUT_PROBE =
-  'needs the probe tools: its judgement rests on the provenance (session, call, execution, position) that only they put in the messages';
+  "needs the probe tools: its judgement rests on calls of the simulator's tools, and on the provenance (session, call, execution, position) that only they put in the messages";
 
 /** The properties to check on a server: the requested ones (default all), less those it cannot be judged on. */
 export function judgedProperties(requested: readonly PropertyName[] | undefined, options: { probe: boolean }): PropertyName[] {

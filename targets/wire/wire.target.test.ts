@@ -120,3 +120,28 @@ describe.each([
     await wire.stop();
   });
 });
+
+describe('priming-event over the wire, on the SDK 1.32.2 app (registerProbeTools)', () => {
+  const script = ['client 1 initializes', 'client 1 calls read', 'the server advances c1 (read, execution 1)'];
+  const config = resolveConfig({ seed: 'priming', restartsMax: 0, clients: 1 });
+
+  it("without an event store (the SDK README's first server) a call's stream begins with its result: the warning, kept for the run's end", async () => {
+    const wire = await serve('node examples/probe-server.mjs --sdk --store none');
+    const result = await runSimulation(wire, config, scriptChoices(script), { record: true, properties: ['priming-event'] });
+    expect(result.violation?.property).toBe('priming-event');
+    // Kept aside, not ending the run: found at the step that made it, reported once the whole script ran.
+    expect(result.violation?.step).toBe(2);
+    expect(result.steps).toBe(script.length);
+    expect(result.violation?.explanation).toMatch(/^the SSE stream answering connection 2 \(call\) began with a message without an event ID, not a priming event$/);
+    await wire.stop();
+  });
+
+  it("with the example's InMemoryEventStore the stream begins with a priming event: nothing to report", async () => {
+    const wire = await serve('node examples/probe-server.mjs --sdk --store per-session');
+    const result = await runSimulation(wire, config, scriptChoices(script), { record: true, properties: ['priming-event'] });
+    expect(result.violation).toBeNull();
+    // The priming event: an ID and no data (the SDK gives it its retry interval too).
+    expect(traceLines(result.trace).flatMap((step) => step.notes)).toContainEqual(expect.stringMatching(/^ {2}← #2 id \S+ (priming event|retry \d+ ms)$/));
+    await wire.stop();
+  });
+});
