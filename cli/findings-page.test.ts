@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { PROPERTIES } from '../properties/index.ts';
 import type { PropertyName } from '../properties/names.ts';
 import { attributeFinding } from '../sim/shrink/attribution.ts';
 import { sequenceChoices } from '../sim/choices.ts';
-import { resolveConfig } from '../sim/config.ts';
+import { DEFAULT_REVISION, resolveConfig } from '../sim/config.ts';
 import { runSimulation } from '../sim/engine.ts';
 import { createControl, runSeed } from '../sim/search/fuzz-search.ts';
 import { searchRow } from '../sim/search/matrix-search.ts';
@@ -59,6 +60,12 @@ describe.each(LINES)('the findings page of SDK line %s', (line) => {
     const targets = await lineTargets(line);
     expect(data.targets.map((target) => target.name)).toEqual(targets.map((target) => target.name));
     for (const target of targets) expect(data.targets.find((entry) => entry.name === target.name)).toMatchObject({ sdk: target.sdk, components: target.components });
+  });
+
+  it('has a row for every property a client of the default revision is judged by (a property added since is not left out)', async () => {
+    const { data } = await kept(line);
+    const judged = PROPERTIES.filter((property) => property.revisions.includes(DEFAULT_REVISION)).map((property) => property.name);
+    expect(judged.filter((name) => !data.properties.includes(name))).toEqual([]);
   });
 
   it('says of every cell what the matrix rows say, in the current severity words only', async () => {

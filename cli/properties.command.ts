@@ -1,6 +1,7 @@
 // `resumecheck properties`: the properties the simulator checks, with their kinds, severities, the protocol revisions
-// they apply to, their sources (the sentence each one's severity is read from), and how a finding is charged when
-// the client broke a requestor's rule first: the server level's, then the client level's.
+// they apply to, their sources (the sentence each one's severity is read from), how a finding is charged when the
+// client broke a requestor's rule first, and which are kept aside until a run is over: the server level's, then the
+// client level's.
 
 import { CLIENT_PROPERTIES } from '../properties/clients/index.ts';
 import { PROPERTIES } from '../properties/index.ts';
@@ -19,7 +20,7 @@ const UNDER_CLIENT_FAULT = {
 /** Runs `resumecheck properties`. */
 export function runProperties({ values }: ParsedArgs, io: Io): number {
   const startedMs = sharedWallMs();
-  const rows = PROPERTIES.map(({ name, statement, source, background, kind, severity, revisions, underClientFault, needsClientFault }) => ({
+  const rows = PROPERTIES.map(({ name, statement, source, background, kind, severity, revisions, underClientFault, needsClientFault, keptAside }) => ({
     name,
     kind,
     statement,
@@ -30,6 +31,7 @@ export function runProperties({ values }: ParsedArgs, io: Io): number {
     revisions: [...revisions],
     underClientFault,
     needsClientFault: needsClientFault ?? null,
+    keptAside: keptAside ?? null,
   }));
   const clientRows = CLIENT_PROPERTIES.map(({ name, statement, source, background, kind, severity, revisions }) => ({
     name,
@@ -49,6 +51,7 @@ export function runProperties({ values }: ParsedArgs, io: Io): number {
       io.out(`${indent}${SEVERITY_LABELS[row.severity]}, revisions ${row.revisions.join(', ')}; ${UNDER_CLIENT_FAULT[row.underClientFault]}`);
       io.out(`${indent}source: ${renderSource(row.source)}`);
       if (row.needsClientFault !== null) io.out(`${indent}needs a client fault to fire: ${row.needsClientFault}`);
+      if (row.keptAside !== null) io.out(`${indent}kept aside until the run is over (the verdict only when nothing else was violated): ${row.keptAside}`);
     }
     for (const row of clientRows) {
       io.out(`${row.name.padEnd(26)} ${row.kind.padEnd(8)} ${row.statement}`);
