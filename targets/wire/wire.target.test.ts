@@ -136,6 +136,18 @@ describe('priming-event over the wire, on the SDK 1.32.2 app (registerProbeTools
     await wire.stop();
   });
 
+  it("server-everything (its own tools only: it answers the call of a tool it lacks on a stream) begins that stream with a priming event", async () => {
+    const wire = await serve('exec node node_modules/@modelcontextprotocol/server-everything/dist/index.js streamableHttp');
+    expect(wire.probe).toBe(false);
+    const result = await runSimulation(wire, config, scriptChoices(script.slice(0, 2)), { record: true, properties: ['priming-event'] });
+    expect(result.violation).toBeNull();
+    const notes = traceLines(result.trace).flatMap((step) => step.notes);
+    // Judged, not passed over: the call was answered with a stream, whose first event is the priming event.
+    expect(notes).toContain('  → 200 SSE');
+    expect(notes.filter((note) => note.startsWith('  ← #2 '))[0]).toMatch(/^ {2}← #2 id \S+ priming event$/);
+    await wire.stop();
+  });
+
   it("with the example's InMemoryEventStore the stream begins with a priming event: nothing to report", async () => {
     const wire = await serve('node examples/probe-server.mjs --sdk --store per-session');
     const result = await runSimulation(wire, config, scriptChoices(script), { record: true, properties: ['priming-event'] });
