@@ -35,7 +35,8 @@ export const primingEvent: Property = {
   onFrame(_world, connection, frame) {
     if (connection.framed || connection.purpose !== STARTS_A_STREAM || connection.session?.negotiated !== PRIMING_REVISION) return null;
     if (frame.eventId !== null && frame.data === null && frame.event === null) return null;
-    const what = frame.data === null ? (frame.event === null ? 'an event without an ID' : `a ${frame.event} event`) : `${frame.eventId === null ? 'a message without an event ID' : `a message (event ${frame.eventId})`}`;
-    return { explanation: `the SSE stream answering connection ${connection.index} (${connection.purpose}) began with ${what}, not a priming event`, mechanism: frame.data === null ? 'no event ID' : 'a message first' };
+    const what = frame.data !== null ? (frame.eventId === null ? 'a message without an event ID' : `a message (event ${frame.eventId})`) : frame.event !== null ? `a ${frame.event} event` : 'an event without an ID';
+    const mechanism = frame.data !== null ? 'a message first' : frame.event !== null ? `a ${frame.event} event first` : 'no event ID';
+    return { explanation: `the SSE stream answering connection ${connection.index} (${connection.purpose}) began with ${what}, not a priming event`, mechanism };
   },
 };
