@@ -3,6 +3,7 @@
 // 2025-11-25, judged where the server's initialize result gave 2025-11-25 (a server may negotiate an older revision,
 // which has no priming event), and kept aside: a server without it lacks it on every stream.
 import type { ConnectionPurpose } from '../sim/world.ts';
+import type { Frame } from '../targets/target.ts';
 import type { Property } from './property.ts';
 
 /** The revision whose streams begin with a priming event. */
@@ -13,6 +14,11 @@ const PRIMING_REVISION = '2025-11-25';
  * stream the first one started, whose priming event the client has), nor is one reusing another call's request ID.
  */
 const STARTS_A_STREAM: ConnectionPurpose = 'call';
+
+/** True for a priming event: an event ID, an empty data field, the default event type. */
+export function isPrimingEvent(frame: Frame): boolean {
+  return frame.eventId !== null && frame.data === null && frame.event === null;
+}
 
 export const primingEvent: Property = {
   name: 'priming-event',
@@ -34,7 +40,7 @@ export const primingEvent: Property = {
   revisions: ['2025-11-25'],
   onFrame(_world, connection, frame) {
     if (connection.framed || connection.purpose !== STARTS_A_STREAM || connection.session?.negotiated !== PRIMING_REVISION) return null;
-    if (frame.eventId !== null && frame.data === null && frame.event === null) return null;
+    if (isPrimingEvent(frame)) return null;
     const what = frame.data !== null ? (frame.eventId === null ? 'a message without an event ID' : `a message (event ${frame.eventId})`) : frame.event !== null ? `a ${frame.event} event` : 'an event without an ID';
     const mechanism = frame.data !== null ? 'a message first' : frame.event !== null ? `a ${frame.event} event first` : 'no event ID';
     return { explanation: `the SSE stream answering connection ${connection.index} (${connection.purpose}) began with ${what}, not a priming event`, mechanism };

@@ -15,6 +15,7 @@ import { type Strategy, coreIncarnation, openKitRun } from '../targets/server-ki
 import type { HttpRequest, HttpResponse, JsonRpcMessage, ProtocolEra, Target } from '../targets/target.ts';
 import { isModernBody } from '../sim/tools.ts';
 import { PROPERTY_NAMES, type PropertyName } from './names.ts';
+import { isPrimingEvent } from './priming-event.ts';
 
 const SEED = 'fixed';
 const CONFIG = resolveConfig({ seed: SEED });
@@ -192,7 +193,7 @@ function withoutPriming(target: Target, name: string): Target {
         boot: (incarnation, host) =>
           run.boot(incarnation, {
             frame: (connection, frame) => {
-              if (frame.eventId !== null && frame.data === null && frame.event === null) return;
+              if (isPrimingEvent(frame)) return;
               host.frame(connection, frame);
             },
             end: (connection) => host.end(connection),

@@ -319,7 +319,7 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
   }
   connection.framed = true;
   // An initialize answered with a stream: its result says which version the session speaks.
-  if (connection.purpose === 'initialize' && frame.data !== null && connection.view < 0) noteNegotiated(world, connection, frame.data);
+  if (connection.purpose === 'initialize' && frame.data !== null) noteNegotiated(world, connection, frame.data);
   if (frame.event === 'reset') {
     connection.resetSeen = true;
     const reason = (frame.data?.['params'] as { reason?: unknown } | undefined)?.reason;
