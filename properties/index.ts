@@ -24,6 +24,7 @@ import { noWithheldResult } from './no-withheld-result.ts';
 import { oneConnectionPerStream } from './one-connection-per-stream.ts';
 import { primingEvent } from './priming-event.ts';
 import type { Property } from './property.ts';
+import { retryBeforeClose } from './retry-before-close.ts';
 import { reusedRequestIdRefused } from './reused-request-id-refused.ts';
 import { resultToItsRequest } from './result-to-its-request.ts';
 import { statusCodes } from './status-codes.ts';
@@ -53,6 +54,7 @@ const byName: Record<ServerPropertyName, Property> = {
   'no-withheld-result': noWithheldResult,
   'no-request-frame-delivered': noRequestFrameDelivered,
   'priming-event': primingEvent,
+  'retry-before-close': retryBeforeClose,
   'disconnect-cancels': disconnectCancels,
   'disconnect-stops-work': disconnectStopsWork,
   'modern-exchange-stateless': modernExchangeStateless,

@@ -22,6 +22,7 @@ export const PROPERTY_NAMES = [
   'no-withheld-result',
   'no-request-frame-delivered',
   'priming-event',
+  'retry-before-close',
   // The 2026-07-28 era and dual-era endpoints.
   'disconnect-cancels',
   'disconnect-stops-work',

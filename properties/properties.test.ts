@@ -12,7 +12,7 @@ import { scriptChoices } from '../sim/shrink/script.ts';
 import { findTarget } from '../targets/index.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { type Strategy, coreIncarnation, openKitRun } from '../targets/server-kit.ts';
-import type { HttpRequest, HttpResponse, JsonRpcMessage, ProtocolEra, Target } from '../targets/target.ts';
+import type { Frame, HttpRequest, HttpResponse, JsonRpcMessage, ProtocolEra, Target } from '../targets/target.ts';
 import { isModernBody } from '../sim/tools.ts';
 import { PROPERTY_NAMES, type PropertyName } from './names.ts';
 import { isPrimingEvent } from './priming-event.ts';
@@ -177,15 +177,15 @@ const replayAfterCursor = inlineTarget('replay-after-cursor', 'a resume replays 
 });
 
 /**
- * `target` with its streams' priming events left out: the host is never told of a frame with an event ID and no data,
- * so a call's stream begins with its first message (as the SDK 1.32.2 transport's does without an event store).
+ * `target` with the frames `dropped` picks left out: its host is never told of them, so the property `breaks` sees a
+ * server that never sends them.
  */
-function withoutPriming(target: Target, name: string): Target {
+function withoutFrames(target: Target, name: string, description: string, breaks: PropertyName, dropped: (frame: Frame) => boolean): Target {
   return {
     ...target,
     name,
-    description: `${target.name} without priming events`,
-    breaks: [...target.breaks, 'priming-event'],
+    description: `${target.name} ${description}`,
+    breaks: [...target.breaks, breaks],
     open: async (options) => {
       const run = await target.open(options);
       return {
@@ -193,7 +193,7 @@ function withoutPriming(target: Target, name: string): Target {
         boot: (incarnation, host) =>
           run.boot(incarnation, {
             frame: (connection, frame) => {
-              if (isPrimingEvent(frame)) return;
+              if (dropped(frame)) return;
               host.frame(connection, frame);
             },
             end: (connection) => host.end(connection),
@@ -207,7 +207,18 @@ function withoutPriming(target: Target, name: string): Target {
   };
 }
 
+/** `target` without priming events: a call's stream begins with its first message (as the SDK 1.32.2 transport's does without an event store). */
+function withoutPriming(target: Target, name: string): Target {
+  return withoutFrames(target, name, 'without priming events', 'priming-event', isPrimingEvent);
+}
+
 const noPriming = withoutPriming(referenceTarget, 'no-priming');
+
+/**
+ * The reference without the `retry:` event it sends before a polling close (a frame with neither data nor an event
+ * ID): the close ends the connection with no retry field before it, as the SDKs' standalone GET stream does.
+ */
+const noRetry = withoutFrames(referenceTarget, 'no-retry', 'without the retry field before a polling close', 'retry-before-close', (frame) => frame.retryMs !== null && frame.data === null && frame.eventId === null);
 
 /** A dual-era endpoint that answers a 2026-07-28 call with an `Mcp-Session-Id` (a session minted for it). */
 const modernAnswersSessionId: Target = {
@@ -507,6 +518,21 @@ const CASES: readonly Case[] = [
     step: 2,
   },
   {
+    property: 'retry-before-close',
+    what: 'the server closes a call\'s connection to make the client poll, with no retry field before it (kept aside: found at its step, reported once the run is over)',
+    target: noRetry,
+    script: ['client 1 initializes', 'client 1 calls work', 'the server closes connection #2'],
+    step: 2,
+  },
+  {
+    property: 'retry-before-close',
+    what: "the SDK closes the standalone GET stream (closeStandaloneSSEStream) with no retry field on it: it sends its retry interval in a POST stream's priming event only",
+    target: builtIn('sdk'),
+    script: ['client 1 initializes', 'client 1 opens a standalone GET stream', 'the server closes connection #2'],
+    step: 2,
+    alone: true,
+  },
+  {
     property: 'no-withheld-result',
     what: 'the client was cut before the result; its resume gets a reset in place of the result the server never sent',
     target: builtIn('fresh-with-reset'),
@@ -699,6 +725,21 @@ describe('a property kept aside (priming-event) never hides what else a run show
 
   it('with the priming events the server sends, the same script shows only the MUST', async () => {
     const result = await runScript(builtIn('no-owner-check'), script, undefined, undefined, ['priming-event']);
+    expect(result.violation).toBeNull();
+  });
+});
+
+describe('retry-before-close: a retry field received earlier on the stream counts', () => {
+  it("the SDK's call stream carries its retry interval in the priming event: closing the POST's connection holds", async () => {
+    const result = await runScript(builtIn('sdk'), ['client 1 initializes', 'client 1 calls work', 'the server closes connection #2'], undefined, undefined, ['retry-before-close']);
+    expect(traceLines(result.trace)[2]!.notes).toContain('  ← #2 closed (the stream goes on)');
+    expect(result.violation).toBeNull();
+  });
+
+  it('closing a resumed connection of the stream holds too, though the retry field came on the first', async () => {
+    const script = ['client 1 initializes', 'client 1 calls work', 'the server closes connection #2', 'client 1 resumes the stream of c1 with its latest cursor', 'the server closes connection #3'];
+    const result = await runScript(builtIn('sdk'), script, undefined, undefined, ['retry-before-close']);
+    expect(traceLines(result.trace)[4]!.notes).toContain('  ← #3 closed (the stream goes on)');
     expect(result.violation).toBeNull();
   });
 });

@@ -71,8 +71,10 @@ export interface Property {
   readonly onFrame?: (world: World, connection: SimConnection, frame: Frame) => Verdict;
   /** A response head arrived. */
   readonly onResponse?: (world: World, connection: SimConnection) => Verdict;
-  /** The server ended a connection's response body. */
+  /** The server ended a connection's response body (and with it the stream, as far as the client can tell). */
   readonly onEnd?: (world: World, connection: SimConnection) => Verdict;
+  /** The server closed a connection it was asked to close (a 2025-11-25 server polling): its stream goes on. */
+  readonly onClose?: (world: World, connection: SimConnection) => Verdict;
   /** A tool execution started. */
   readonly onExecution?: (world: World, execution: SimExecution) => Verdict;
   /** The server asked a running execution for its next step (a progress notification or its result). */

@@ -368,6 +368,7 @@ function createView(world: World, client: SimClient, session: SimSession, call: 
     deliveredMask: 0,
     terminalCursor: null,
     resultWritten: false,
+    retried: false,
   };
   world.views.push(view);
   client.views.push(view.index);

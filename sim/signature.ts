@@ -12,7 +12,7 @@ import type { Arrival, SimConnection } from './world.ts';
  * What a hook saw when it judged, as it has it (no object is made for it unless a violation is seen): a response
  * head's connection (its status), a frame, a message's arrival, or a word for the other hooks.
  */
-export type Answer = SimConnection | Frame | Arrival | 'event id' | 'end of stream' | 'execution' | 'tool step' | 'after the step' | 'settled';
+export type Answer = SimConnection | Frame | Arrival | 'event id' | 'end of stream' | 'connection closed' | 'execution' | 'tool step' | 'after the step' | 'settled';
 
 /** The kind of message a frame carries, as a signature names it. */
 function frameWord(frame: Frame): string {

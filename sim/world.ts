@@ -82,6 +82,8 @@ export interface StreamView {
   terminalCursor: Cursor | null;
   /** True once the server wrote the call's result on a connection of the client: received, or lost on the way. */
   resultWritten: boolean;
+  /** True once an event with a `retry:` field arrived on a connection of it (retry-before-close judges a close by it). */
+  retried: boolean;
 }
 
 /** One logical tool invocation by a client. */

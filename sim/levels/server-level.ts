@@ -46,6 +46,7 @@ interface Monitors {
   readonly frame: readonly Property[];
   readonly response: readonly Property[];
   readonly end: readonly Property[];
+  readonly close: readonly Property[];
   readonly execution: readonly Property[];
   readonly toolStep: readonly Property[];
 }
@@ -58,6 +59,7 @@ function monitorsOf(revision: Revision): Monitors {
     frame: applying.filter((property) => property.onFrame !== undefined),
     response: applying.filter((property) => property.onResponse !== undefined),
     end: applying.filter((property) => property.onEnd !== undefined),
+    close: applying.filter((property) => property.onClose !== undefined),
     execution: applying.filter((property) => property.onExecution !== undefined),
     toolStep: applying.filter((property) => property.onToolStep !== undefined),
   };
@@ -318,6 +320,8 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
     for (const monitor of monitors.frame) report(world, monitor, monitor.onFrame!(world, connection, frame), frame, connection);
   }
   connection.framed = true;
+  // A `retry:` field sets the client's reconnection time for the stream (retry-before-close reads it at a close).
+  if (frame.retryMs !== null && view !== null) view.retried = true;
   // An initialize answered with a stream: its result says which version the session speaks.
   if (connection.purpose === 'initialize' && frame.data !== null) noteNegotiated(world, connection, frame.data);
   if (frame.event === 'reset') {
@@ -374,8 +378,10 @@ function endConnection(world: World, connection: SimConnection): void {
   const closing = world.closing === connection.index;
   changeConnection(world, connection, closing ? CONN.event.close : CONN.event.end);
   if (world.notes !== null) world.notes.push({ kind: 'end', connection: connection.index, client: connection.client + 1, closing });
-  if (world.violation === null && !closing) {
-    for (const monitor of monitorsAt(world, connection).end) report(world, monitor, monitor.onEnd!(world, connection), 'end of stream', connection);
+  if (world.violation === null) {
+    const monitors = monitorsAt(world, connection);
+    if (closing) for (const monitor of monitors.close) report(world, monitor, monitor.onClose!(world, connection), 'connection closed', connection);
+    else for (const monitor of monitors.end) report(world, monitor, monitor.onEnd!(world, connection), 'end of stream', connection);
   }
   if (connection.view >= 0) {
     const view = world.views[connection.view]!;
