@@ -358,7 +358,10 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
     const regressionReports = [...regressions].map(([key, replay]) => regressionReport(key, replay, shown, target.name, strictness));
     const coverage = outcome.coverage === null ? null : coverageReport(outcome.coverage);
     const belowCoverage = minCoverage !== null && coverage !== null && coverage.percent < minCoverage;
-    const unjudged = unjudgedBecause(coverage);
+    // Whether "no call was answered" stops a pass: only where nothing else gives the verdict (nothing found, nothing
+    // still failing, no server fault, no signal), and not when --min-coverage sets a gate of its own (0 lifts it).
+    const callsGate = minCoverage === null && reports.length === 0 && regressions.size === 0 && serverFault === null && signalled === null;
+    const unjudged = unjudgedBecause(coverage, callsGate);
     // Each finding fails the run by its severity at the --strict level; a note, or one a client's fault triggered, never.
     // A deployment that could not be judged (no session survived) is no violation either, but no pass: exit 1, as a
     // coverage below --min-coverage.
@@ -412,15 +415,26 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
 }
 
 /**
- * Why a fuzz could not judge its target, or null: every session established was lost at its second request (each
- * later request answered 404), so no call ran and no property past an initialize had anything to judge. That is a
- * deployment that routes a session's requests to nodes that do not hold it, not a MUST the server broke.
+ * Why a fuzz could not judge its target, or null. Every session established was lost at its second request (each
+ * later request answered 404), so no call ran and no property past an initialize had anything to judge: a deployment
+ * that routes a session's requests to nodes that do not hold it, not a MUST the server broke. Or no tool call was
+ * ever answered (a server that gives no session to a client of the legacy era, whose clients never get past their
+ * initialize; one that answers no call): whatever else held, nothing judged a call's stream or its result. That second
+ * gate (`callsGate`) is the default coverage gate, applied only where no finding gives the verdict and no
+ * --min-coverage was given; it is counted at the server level only (a client level's runs observe no server-level
+ * coverage).
  */
-function unjudgedBecause(coverage: CoverageReport | null): string | null {
+function unjudgedBecause(coverage: CoverageReport | null, callsGate: boolean): string | null {
   if (coverage === null) return null;
   const { established, survived } = coverage.sessions;
-  if (established === 0 || survived > 0) return null;
-  return `no session survived its second request (${established} sessions established, every later request of theirs answered 404), so no call ever ran and nothing past an initialize was judged; this is not a violation by the server, it is a deployment that cannot be judged (exit 1)`;
+  if (established > 0 && survived === 0) {
+    return `no session survived its second request (${established} sessions established, every later request of theirs answered 404), so no call ever ran and nothing past an initialize was judged; this is not a violation by the server, it is a deployment that cannot be judged (exit 1)`;
+  }
+  const { made, answers } = coverage.calls;
+  if (!callsGate || coverage.actions.covered === 0 || answers > 0) return null;
+  const calls = made === 0 ? 'no tool call was made' : `none of the ${made} tool ${made === 1 ? 'call' : 'calls'} made was answered (no result, no JSON-RPC error)`;
+  const sessions = established === 0 ? ', and no initialize gave a session' : '';
+  return `${calls}${sessions}, so no property that judges a call's stream or its result had anything to judge; this is not a violation by the server, it is a run that judged no call (exit 1; --min-coverage 0 lifts this gate)`;
 }
 
 /** A still-failing stored trace as the reports list it. */

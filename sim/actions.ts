@@ -839,6 +839,7 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
       }
       return;
     default:
+      if (response.body !== null) noteCallAnswer(world, connection, response.body);
       if (view !== null) {
         if (response.streaming && response.status === 200) {
           view.connection = connection.index;
@@ -848,6 +849,16 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
       }
       return;
   }
+}
+
+/**
+ * Counts `message` when it answers the tool call whose stream `connection` carries: a JSON-RPC response (a result or
+ * an error) under the call's request ID (World.callAnswers).
+ */
+export function noteCallAnswer(world: World, connection: SimConnection, message: JsonRpcMessage): void {
+  if (connection.view < 0 || 'method' in message || !('result' in message || 'error' in message)) return;
+  const call = world.views[connection.view]!.call;
+  if (call !== null && message['id'] === call.requestId) world.callAnswers += 1;
 }
 
 /** The next operation of an action once `op` and everything it caused were handled, or null when it is done. */

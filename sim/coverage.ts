@@ -43,6 +43,11 @@ export interface CoverageCounts {
    * an initialize was ever judged (a deployment that routes every session's next request to a node that lost it).
    */
   readonly sessions: { established: number; survived: number };
+  /**
+   * Tool calls the clients made, and the JSON-RPC responses to them that reached them (World.callAnswers). None
+   * answered means no property that judges a call's stream or result had anything to judge.
+   */
+  readonly calls: { made: number; answers: number };
 }
 
 /** Coverage as a person and CI read it. */
@@ -71,6 +76,8 @@ export interface CoverageReport {
   } | null;
   /** Sessions established, and those that survived their second request (see {@link CoverageCounts.sessions}). */
   readonly sessions: { readonly established: number; readonly survived: number };
+  /** Tool calls made, and the responses to them received (see {@link CoverageCounts.calls}). */
+  readonly calls: { readonly made: number; readonly answers: number };
 }
 
 /** The rule of each built-in completed-stream policy (core/policy.ts): a policy decides its own row only. */
@@ -110,7 +117,7 @@ export function emptyCoverage(): CoverageCounts {
     states[name] = new Array<number>(size).fill(0);
     transitions[name] = new Array<number>(size * size).fill(0);
   }
-  return { states, transitions, actions: new Array<number>(ACTION_KINDS.length).fill(0), decisions: new Array<number>(RULES.length).fill(0), decisionsExcluded: new Array<number>(RULES.length).fill(0), decisionRuns: 0, sessions: { established: 0, survived: 0 } };
+  return { states, transitions, actions: new Array<number>(ACTION_KINDS.length).fill(0), decisions: new Array<number>(RULES.length).fill(0), decisionsExcluded: new Array<number>(RULES.length).fill(0), decisionRuns: 0, sessions: { established: 0, survived: 0 }, calls: { made: 0, answers: 0 } };
 }
 
 /** Adds `from` into `into` (counts of several workers). */
@@ -125,6 +132,8 @@ export function mergeCoverage(into: CoverageCounts, from: CoverageCounts): void 
   into.decisionRuns += from.decisionRuns;
   into.sessions.established += from.sessions.established;
   into.sessions.survived += from.sessions.survived;
+  into.calls.made += from.calls.made;
+  into.calls.answers += from.calls.answers;
 }
 
 /** The transitions a machine's table has between two different states, as `from * states + to`. */
@@ -262,6 +271,8 @@ export class CoverageObserver {
   private decisionConfig: DecisionConfig | null = null;
   private modernClients = false;
   private steps = 0;
+  /** The current run's world, once observed: its calls and their answers are counted when the run ends. */
+  private world: World | null = null;
 
   /** Forgets the entities of the previous run. */
   beginRun(): void {
@@ -277,6 +288,12 @@ export class CoverageObserver {
 
   /** Counts the rules the run that ended could not decide (called by `beginRun`, and by `finish` after the last run). */
   private endRun(): void {
+    const world = this.world;
+    this.world = null;
+    if (world !== null) {
+      this.counts.calls.made += world.calls.length;
+      this.counts.calls.answers += world.callAnswers;
+    }
     const config = this.decisionConfig;
     this.decisionConfig = null;
     if (config === null) return;
@@ -309,6 +326,7 @@ export class CoverageObserver {
 
   /** Reads the state of every entity that may have changed since the last operation. */
   observe(world: World): void {
+    this.world = world;
     // Read before a restart replaces the instance too (coverage observes before every operation), so none is lost.
     const server = world.server;
     if (server?.takeDecisions !== undefined) {
@@ -421,6 +439,7 @@ export function coverageReport(counts: CoverageCounts): CoverageReport {
             runs: counts.decisionRuns,
           },
     sessions: { ...counts.sessions },
+    calls: { ...counts.calls },
   };
 }
 
@@ -447,5 +466,7 @@ export function renderCoverage(report: CoverageReport): string[] {
   const { established, survived } = report.sessions;
   // "Outlived the initialize": a later request of the session was answered by a server that knew it (not 404).
   if (established > 0) lines.push(`  sessions   ${survived} of ${established} outlived their initialize (a later request answered other than 404)`);
+  const { made, answers } = report.calls;
+  lines.push(`  calls      ${made} tool ${made === 1 ? 'call' : 'calls'} made, ${answers} ${answers === 1 ? 'response' : 'responses'} to them received (a re-sent call's included)`);
   return lines;
 }

@@ -281,6 +281,11 @@ export interface World {
   /** The node that is down (several nodes, one down at a time), or -1. */
   nodeDown: number;
   nodeCrashes: number;
+  /**
+   * JSON-RPC responses (results or errors) to the clients' tool calls that reached them, on a call's stream or as its
+   * JSON answer: coverage counts them, so that a fuzz in which no call was ever answered says it judged none.
+   */
+  callAnswers: number;
   readonly clients: SimClient[];
   readonly sessions: SimSession[];
   readonly views: StreamView[];
@@ -373,6 +378,7 @@ export function createWorld(
     restarts: 0,
     nodeDown: -1,
     nodeCrashes: 0,
+    callAnswers: 0,
     clients,
     sessions: [],
     views: [],

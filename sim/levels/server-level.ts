@@ -14,6 +14,7 @@ import {
   type Op,
   changeConnection,
   continueAction,
+  noteCallAnswer,
   createActionList,
   actionRecord,
   describeAction,
@@ -331,7 +332,10 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
     if (view !== null && !isSettled(view.outcome)) view.outcome = 'reset';
     return;
   }
-  if (frame.data !== null) noteEchoedRequest(world, connection, frame.data);
+  if (frame.data !== null) {
+    noteEchoedRequest(world, connection, frame.data);
+    noteCallAnswer(world, connection, frame.data);
+  }
   const provenance = frame.data === null ? null : provenanceOf(frame.data);
   if (provenance !== null) {
     const arrival: Arrival = { connection, provenance, message: frame.data!, eventId: frame.eventId };

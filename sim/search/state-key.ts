@@ -19,6 +19,7 @@ export const WORLD_FIELDS = {
   acting: "omitted: the action kind of the step under way, set as each step begins, before anything reads it (only a finding's signature does)",
   violation: 'omitted: a world with a violation is never expanded',
   inbox: 'omitted: empty between steps',
+  callAnswers: "omitted: counted for coverage only (a fuzz in which no call was answered says so); no action, target answer or property reads it",
   callsById: 'omitted: the calls by ID, derived from `calls`',
   attached: 'written with `connections`',
   views:
