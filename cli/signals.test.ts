@@ -136,7 +136,7 @@ describe('a fuzz over the wire', () => {
     const summaryPath = join(directory, 'summary.json');
     const junitPath = join(directory, 'junit.xml');
     // The fixture answers the probe check, then exits at the first request of run 1: a crash driven by what it is sent.
-    const run = startCli(['fuzz', '--serve', 'node cli/fixtures/crashing-server.mjs', '--runs', '5', '--no-corpus', '--out', join(directory, 'found'), '--summary', summaryPath, '--junit', junitPath]);
+    const run = startCli(['fuzz', '--serve', 'node cli/fixtures/json-server.mjs --sessions --crash-run r1', '--runs', '5', '--no-corpus', '--out', join(directory, 'found'), '--summary', summaryPath, '--junit', junitPath]);
     try {
       expect(await run.exited).toBe(3);
       expect(run.err.filter((line) => line.startsWith('resumecheck:'))).toEqual([]);
