@@ -147,3 +147,22 @@ describe('a served server on which no tool call was answered: no verdict, not a 
     expect(code, out.join('\n')).toBe(0);
   });
 });
+
+describe('retry-before-close over the wire: a server that polls on its own (closes a call\'s connection after its priming event)', () => {
+  const args = (server: string, out: string): string[] => ['fuzz', '--serve', server, '--property', 'retry-before-close', '--runs', '2', '--steps', '8', '--restarts', '0', '--no-corpus', '--out', join(scratch, out)];
+
+  it('without a retry field: a warning, found when the resume of the stream carries the answer (exit 0; 1 with --strict)', async () => {
+    const { code, out } = await run(args('node cli/fixtures/json-server.mjs --sessions --poll', 'poll'));
+    expect(out).toContain('nothing that fails the run in 2 runs; ⚠ warning (fails only with --strict): retry-before-close');
+    expect(out).toContainEqual(expect.stringMatching(/^  happened:  the server ended connection \d+ \(call\) before answering c1 there, with no reset and no event with a retry field on its stream before, and the stream went on: connection \d+, resuming it, carries the answer$/));
+    expect(code).toBe(0);
+    const strict = await run([...args('node cli/fixtures/json-server.mjs --sessions --poll', 'poll-strict'), '--strict']);
+    expect(strict.code).toBe(1);
+  });
+
+  it('with `retry:` in the priming event: it holds', async () => {
+    const { code, out } = await run(args('node cli/fixtures/json-server.mjs --sessions --poll --retry 500', 'poll-retry'));
+    expect(out).toContainEqual(expect.stringMatching(/^✓ no violation in 2 runs/));
+    expect(code).toBe(0);
+  });
+});

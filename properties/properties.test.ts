@@ -9,6 +9,7 @@ import { MODERN_REVISION, type ProtocolChoice, type Revision, resolveConfig } fr
 import { clientRevisions } from '../sim/revisions.ts';
 import { runSimulation } from '../sim/engine.ts';
 import { scriptChoices } from '../sim/shrink/script.ts';
+import { fuzz } from '../sim/search/fuzz.ts';
 import { findTarget } from '../targets/index.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
 import { type Strategy, coreIncarnation, openKitRun } from '../targets/server-kit.ts';
@@ -742,4 +743,15 @@ describe('retry-before-close: a retry field received earlier on the stream count
     expect(traceLines(result.trace)[4]!.notes).toContain('  ← #3 closed (the stream goes on)');
     expect(result.violation).toBeNull();
   });
+});
+
+describe('retry-before-close over a server that polls on its own: another defect is not charged to it', () => {
+  // A cross-stream replay or a foreign cursor's resume ends connections with the stream the client expects unanswered
+  // there (another stream's response on it, or a resume taking the stream over): no polling close.
+  for (const name of ['cross-stream-replay', 'no-owner-check', 'resume-if-known']) {
+    it(`${name}: no retry-before-close in 2 000 runs (seed 1), checked alone`, async () => {
+      const outcome = await fuzz({ target: builtIn(name), config: resolveConfig({ seed: '1' }), runsMax: 2000, timeMs: null, properties: ['retry-before-close'] });
+      expect(outcome.findings.map((finding) => finding.trace.verdict?.explanation ?? '')).toEqual([]);
+    });
+  }
 });

@@ -1,11 +1,14 @@
 // A 2025-11-25 server that closes a connection before its SSE stream is over (polling: the client is to reconnect
 // and resume) has sent the client a `retry:` field first, so the client knows when to come back. A SHOULD of
-// 2025-11-25, judged where the server's initialize result gave 2025-11-25, at a close the server was asked for
-// (serverClose). Not over the wire: there the server alone decides when to close, and the end of a connection does
-// not say whether its stream is over (a JSON-RPC error answering the call ends it as well as a result does).
+// 2025-11-25, judged where the server's initialize result gave 2025-11-25: at a close the server was asked for
+// (serverClose, in process), and where a server polls on its own (as over the wire): it ended a call's connection
+// with the call unanswered there, no reset and no retry field before (StreamView.unretriedEnd), and a resume of the
+// stream then carried the call's answer, so the stream was not over when the connection ended.
 import { MODEL } from '../model/index.ts';
 import { type Revision, hasPolling } from '../sim/config.ts';
 import type { Property } from './property.ts';
+
+const live = MODEL.session.state.live;
 
 export const retryBeforeClose: Property = {
   name: 'retry-before-close',
@@ -19,7 +22,7 @@ export const retryBeforeClose: Property = {
     keyword: 'SHOULD',
   },
   background:
-    'New in 2025-11-25, with the server\'s licence to close a connection early (earlier revisions give none); the GET stream "SHOULD follow the same polling behavior as described for POST requests: sending a retry field". A retry field received earlier on the same stream counts (it sets the stream\'s reconnection time, and the sentence asks for one before the close, not on the closed connection). Judged at a close the server was asked for (the polling close: the SDKs\' closeSSEStream and closeStandaloneSSEStream); a restart, a cut, an expiry or a DELETE is no close of this kind. Not judged over the wire, where the server alone closes and an end does not say whether the stream is over. The SDK 1.32.2 transport sends its retry interval in the priming event of a POST stream only: its standalone GET stream has neither.',
+    'New in 2025-11-25, with the server\'s licence to close a connection early (earlier revisions give none); the GET stream "SHOULD follow the same polling behavior as described for POST requests: sending a retry field". A retry field received earlier on the same stream counts (it sets the stream\'s reconnection time, and the sentence asks for one before the close, not on the closed connection). Judged at a close the server was asked for (the polling close: the SDKs\' closeSSEStream and closeStandaloneSSEStream), and, over the wire or wherever the server closes on its own, at an end of a call\'s connection with no JSON-RPC response of any request on it, no reset, the session live and no other request being handled, once a resume of that stream carries the call\'s answer (the proof that the stream was not over); a restart, a cut, an expiry, a DELETE or a resume taking the stream over is no close of this kind. The SDK 1.32.2 transport sends its retry interval in the priming event of a POST stream only: its standalone GET stream has neither.',
   kind: 'safety',
   severity: 'warning',
   underClientFault: 'server',
@@ -30,11 +33,26 @@ export const retryBeforeClose: Property = {
     const view = world.views[connection.view]!;
     // An end the session's expiry or deletion caused while the close was asked for (a node catching up with the
     // store's news) ends the stream: it is no polling close.
-    if (view.session.state !== MODEL.session.state.live) return null;
+    if (view.session.state !== live) return null;
     // A retry field received earlier on the stream counts: it set the stream's reconnection time, and the sentence
     // asks for one "before closing the connection", not on it. A stream whose result the client has is over.
     if (view.retried || view.outcome === 'result') return null;
     const stream = view.call === null ? 'the standalone stream' : `${view.call.id}'s stream`;
     return `the server closed connection ${connection.index} (${connection.purpose}) with ${stream} not over, and no event with a retry field had reached the client on that stream`;
+  },
+  onFrame(world, connection, frame) {
+    // A server polling on its own (as over the wire): it ended a call's connection before answering the call there, with
+    // no reset and no retry field on the stream before (StreamView.unretriedEnd), and now a resume of that stream
+    // carries the call's response, so the stream was not over when the connection ended.
+    if (connection.purpose !== 'resume' || connection.view < 0 || frame.data === null) return null;
+    const view = world.views[connection.view]!;
+    if (view.unretriedEnd < 0 || view.call === null || !hasPolling(view.session.negotiated as Revision)) return null;
+    const message = frame.data;
+    if ('method' in message || message['id'] !== view.call.requestId || !('result' in message || 'error' in message)) return null;
+    const ended = world.connections[view.unretriedEnd]!;
+    return {
+      explanation: `the server ended connection ${ended.index} (${ended.purpose}) before answering ${view.call.id} there, with no reset and no event with a retry field on its stream before, and the stream went on: connection ${connection.index}, resuming it, carries the answer`,
+      mechanism: 'ended early',
+    };
   },
 };

@@ -347,6 +347,7 @@ function openConnection(
     framesToLose: 0,
     sessionIdAnswered: null,
     framed: false,
+    responded: false,
   };
   world.connections.push(connection);
   return connection;
@@ -369,6 +370,7 @@ function createView(world: World, client: SimClient, session: SimSession, call: 
     terminalCursor: null,
     resultWritten: false,
     retried: false,
+    unretriedEnd: -1,
   };
   world.views.push(view);
   client.views.push(view.index);
@@ -852,12 +854,13 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
 }
 
 /**
- * Counts `message` when it answers the tool call whose stream `connection` carries: a JSON-RPC response (a result or
- * an error) under the call's request ID (World.callAnswers).
+ * Notes a JSON-RPC response (a result or an error) arriving on `connection` (SimConnection.responded), and counts it
+ * when it answers the tool call whose stream the connection carries, under the call's request ID (World.callAnswers).
  */
 export function noteCallAnswer(world: World, connection: SimConnection, message: JsonRpcMessage): void {
-  if (connection.view < 0 || 'method' in message || !('result' in message || 'error' in message)) return;
-  const call = world.views[connection.view]!.call;
+  if ('method' in message || !('result' in message || 'error' in message)) return;
+  connection.responded = true;
+  const call = connection.view < 0 ? null : world.views[connection.view]!.call;
   if (call !== null && message['id'] === call.requestId) world.callAnswers += 1;
 }
 

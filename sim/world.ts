@@ -84,6 +84,13 @@ export interface StreamView {
   resultWritten: boolean;
   /** True once an event with a `retry:` field arrived on a connection of it (retry-before-close judges a close by it). */
   retried: boolean;
+  /**
+   * The first connection of it the server ended on its own with the call unanswered there (no response, no reset),
+   * the session live and no retry field on the stream before, or -1: the server closed the connection with the stream
+   * not over, or ended the stream without its response. retry-before-close judges it once the run is over, if the
+   * session outlived it (a later request of the session answered other than 404).
+   */
+  unretriedEnd: number;
 }
 
 /** One logical tool invocation by a client. */
@@ -191,6 +198,11 @@ export interface SimConnection {
   sessionIdAnswered: string | null;
   /** True once a frame arrived on it (priming-event judges a stream's first). */
   framed: boolean;
+  /**
+   * True once a JSON-RPC response (a result or an error, to any request) arrived on it: the stream it carried, whichever
+   * it was, was terminated (retry-before-close leaves such a connection's end alone).
+   */
+  responded: boolean;
 }
 
 /** A client of the simulated server. */

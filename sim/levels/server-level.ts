@@ -369,7 +369,20 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
   }
 }
 
-function endConnection(world: World, connection: SimConnection): void {
+/**
+ * The server ended `connection` on its own: when that leaves the call whose stream it carries unanswered there (no
+ * response of any request on it, no reset, the client still waiting), in a live session, with no retry field on the stream before,
+ * the view keeps it for retry-before-close, which judges it once the run is over.
+ */
+function noteUnretriedEnd(world: World, connection: SimConnection): void {
+  if (connection.view < 0 || connection.responded || connection.resetSeen) return;
+  const view = world.views[connection.view]!;
+  if (view.call === null || view.connection !== connection.index || view.retried || view.unretriedEnd >= 0) return;
+  if (view.outcome !== 'pending' || view.resultWritten || view.session.state !== MODEL.session.state.live) return;
+  view.unretriedEnd = connection.index;
+}
+
+function endConnection(world: World, connection: SimConnection, handled: number): void {
   if (connection.state !== CONN.state.attached) {
     // The end of a losing connection's response is lost with its tail: the client only sees the connection break.
     if (connection.state === CONN.state.losing) {
@@ -382,6 +395,9 @@ function endConnection(world: World, connection: SimConnection): void {
   const closing = world.closing === connection.index;
   changeConnection(world, connection, closing ? CONN.event.close : CONN.event.end);
   if (world.notes !== null) world.notes.push({ kind: 'end', connection: connection.index, client: connection.client + 1, closing });
+  // An end while the server handled another request is that request's doing (a resume taking the stream over, a
+  // DELETE, a new initialize), not the server closing a connection on its own.
+  if (!closing && (handled < 0 || handled === connection.index)) noteUnretriedEnd(world, connection);
   if (world.violation === null) {
     const monitors = monitorsAt(world, connection);
     if (closing) for (const monitor of monitors.close) report(world, monitor, monitor.onClose!(world, connection), 'connection closed', connection);
@@ -393,14 +409,15 @@ function endConnection(world: World, connection: SimConnection): void {
   }
 }
 
-function drainInbox(world: World): void {
+/** Handles what the target reported during an operation; `handled` is the connection whose request it was handling, or -1. */
+function drainInbox(world: World, handled = -1): void {
   // Items may be added while draining (never by the handlers here, but cheaply safe).
   for (let index = 0; index < world.inbox.length; index += 1) {
     const item = world.inbox[index]!;
     const connection = world.connections[item.connection];
     if (connection === undefined) throw new Error(`target reported connection ${item.connection}, which was never opened`);
     if (item.kind === 'frame') receiveFrame(world, connection, item.frame);
-    else endConnection(world, connection);
+    else endConnection(world, connection, handled);
   }
   if (world.inbox.length > 0) world.inbox.length = 0;
 }
@@ -629,7 +646,7 @@ function* stepOps(context: ServerRun, kind: number, a: number, b: number): Gener
     if (context.coverage !== null) context.coverage.observe(world);
     noteDisconnect(world, op);
     continueAction(world, op, yield op, context.observe);
-    drainInbox(world);
+    drainInbox(world, op.kind === 'handle' ? op.request.connection : -1);
     for (let cut = settleOp(world, op); cut !== null; cut = settleOp(world, cut)) {
       noteDisconnect(world, cut);
       yield cut;

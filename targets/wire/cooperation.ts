@@ -1,7 +1,8 @@
 // Which properties need a server's cooperation (the probe tools, docs/probe-tools.md) and which judge any server from
 // what a client sees alone: status codes, event-ID ownership across sessions and streams, well-formed messages, hangs,
-// and whether a call's stream begins with a priming event (a call of a tool the server lacks still gets an answer,
-// on a stream when the server streams its answers).
+// whether a call's stream begins with a priming event (a call of a tool the server lacks still gets an answer, on a
+// stream when the server streams its answers), and whether a server closing a call's connection before answering it
+// sent a retry field first (read from the JSON-RPC responses by request ID, the stream's events and resets).
 
 import { PROPERTY_NAMES, type PropertyName } from '../../properties/names.ts';
 
@@ -13,6 +14,7 @@ export const COOPERATION_FREE: readonly PropertyName[] = [
   'well-formed-messages',
   'no-hang',
   'priming-event',
+  'retry-before-close',
 ];
 
 /** Why a property is not judged on a server without the probe tools. */
