@@ -841,7 +841,7 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
       }
       return;
     default:
-      if (response.body !== null) noteCallAnswer(world, connection, response.body);
+      if (response.body !== null) noteResponse(world, connection, response.body);
       if (view !== null) {
         if (response.streaming && response.status === 200) {
           view.connection = connection.index;
@@ -857,7 +857,7 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
  * Notes a JSON-RPC response (a result or an error) arriving on `connection` (SimConnection.responded), and counts it
  * when it answers the tool call whose stream the connection carries, under the call's request ID (World.callAnswers).
  */
-export function noteCallAnswer(world: World, connection: SimConnection, message: JsonRpcMessage): void {
+export function noteResponse(world: World, connection: SimConnection, message: JsonRpcMessage): void {
   if ('method' in message || !('result' in message || 'error' in message)) return;
   connection.responded = true;
   const call = connection.view < 0 ? null : world.views[connection.view]!.call;

@@ -87,8 +87,8 @@ export interface StreamView {
   /**
    * The first connection of it the server ended on its own with the call unanswered there (no response, no reset),
    * the session live and no retry field on the stream before, or -1: the server closed the connection with the stream
-   * not over, or ended the stream without its response. retry-before-close judges it once the run is over, if the
-   * session outlived it (a later request of the session answered other than 404).
+   * not over, or ended the stream without its response. retry-before-close judges it when a resume of the stream
+   * carries the call's answer (the stream was not over).
    */
   unretriedEnd: number;
 }

@@ -14,7 +14,7 @@ import {
   type Op,
   changeConnection,
   continueAction,
-  noteCallAnswer,
+  noteResponse,
   createActionList,
   actionRecord,
   describeAction,
@@ -334,7 +334,7 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
   }
   if (frame.data !== null) {
     noteEchoedRequest(world, connection, frame.data);
-    noteCallAnswer(world, connection, frame.data);
+    noteResponse(world, connection, frame.data);
   }
   const provenance = frame.data === null ? null : provenanceOf(frame.data);
   if (provenance !== null) {
@@ -371,8 +371,8 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
 
 /**
  * The server ended `connection` on its own: when that leaves the call whose stream it carries unanswered there (no
- * response of any request on it, no reset, the client still waiting), in a live session, with no retry field on the stream before,
- * the view keeps it for retry-before-close, which judges it once the run is over.
+ * response of any request on it, no reset, the client still waiting), in a live session, with no retry field on the
+ * stream before, the view keeps it for retry-before-close, which judges it if a resume of the stream carries the answer.
  */
 function noteUnretriedEnd(world: World, connection: SimConnection): void {
   if (connection.view < 0 || connection.responded || connection.resetSeen) return;
