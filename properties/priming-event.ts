@@ -2,12 +2,10 @@
 // ID and an empty data field), so the client has a cursor to resume with before any message arrives. A SHOULD of
 // 2025-11-25, judged where the server's initialize result gave 2025-11-25 (a server may negotiate an older revision,
 // which has no priming event), and kept aside: a server without it lacks it on every stream.
+import { hasPolling } from '../sim/config.ts';
 import type { ConnectionPurpose } from '../sim/world.ts';
 import type { Frame } from '../targets/target.ts';
 import type { Property } from './property.ts';
-
-/** The revision whose streams begin with a priming event. */
-const PRIMING_REVISION = '2025-11-25';
 
 /**
  * The requests judged: a call's own POST, which starts its stream. A re-sent POST is not (a server may carry on the
@@ -39,7 +37,7 @@ export const primingEvent: Property = {
   keptAside: 'a server without priming events lacks one on every stream: a run ending at the first would hide everything else it shows',
   revisions: ['2025-11-25'],
   onFrame(_world, connection, frame) {
-    if (connection.framed || connection.purpose !== STARTS_A_STREAM || connection.session?.negotiated !== PRIMING_REVISION) return null;
+    if (connection.framed || connection.purpose !== STARTS_A_STREAM || !hasPolling(connection.session?.negotiated)) return null;
     if (isPrimingEvent(frame)) return null;
     const what = frame.data !== null ? (frame.eventId === null ? 'a message without an event ID' : `a message (event ${frame.eventId})`) : frame.event !== null ? `a ${frame.event} event` : 'an event without an ID';
     const mechanism = frame.data !== null ? 'a message first' : frame.event !== null ? `a ${frame.event} event first` : 'no event ID';

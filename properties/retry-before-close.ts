@@ -5,7 +5,8 @@
 // with the call unanswered there, no reset and no retry field before (StreamView.unretriedEnd), and a resume of the
 // stream then carried the call's answer, so the stream was not over when the connection ended.
 import { MODEL } from '../model/index.ts';
-import { type Revision, hasPolling } from '../sim/config.ts';
+import { hasPolling } from '../sim/config.ts';
+import { isResponse } from '../sim/tools.ts';
 import type { Property } from './property.ts';
 
 const live = MODEL.session.state.live;
@@ -29,7 +30,7 @@ export const retryBeforeClose: Property = {
   keptAside: 'a server without a retry field on a stream it closes lacks one at every close of that kind: a run ending at the first would hide everything else it shows',
   revisions: ['2025-11-25'],
   onClose(world, connection) {
-    if (connection.view < 0 || !hasPolling(connection.session?.negotiated as Revision)) return null;
+    if (connection.view < 0 || !hasPolling(connection.session?.negotiated)) return null;
     const view = world.views[connection.view]!;
     // An end the session's expiry or deletion caused while the close was asked for (a node catching up with the
     // store's news) ends the stream: it is no polling close.
@@ -46,9 +47,8 @@ export const retryBeforeClose: Property = {
     // carries the call's response, so the stream was not over when the connection ended.
     if (connection.purpose !== 'resume' || connection.view < 0 || frame.data === null) return null;
     const view = world.views[connection.view]!;
-    if (view.unretriedEnd < 0 || view.call === null || !hasPolling(view.session.negotiated as Revision)) return null;
-    const message = frame.data;
-    if ('method' in message || message['id'] !== view.call.requestId || !('result' in message || 'error' in message)) return null;
+    if (view.unretriedEnd < 0 || view.call === null || !hasPolling(view.session.negotiated)) return null;
+    if (!isResponse(frame.data) || frame.data['id'] !== view.call.requestId) return null;
     const ended = world.connections[view.unretriedEnd]!;
     return {
       explanation: `the server ended connection ${ended.index} (${ended.purpose}) before answering ${view.call.id} there, with no reset and no event with a retry field on its stream before, and the stream went on: connection ${connection.index}, resuming it, carries the answer`,

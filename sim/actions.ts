@@ -7,7 +7,7 @@ import { TOOL_NAMES } from '../targets/target.ts';
 import { ACTION_KINDS, type ActionKind, MODERN_REVISION, hasPolling } from './config.ts';
 import type { StepRecord } from './levels/records.ts';
 import { SERVER_VOCABULARY } from './levels/server-records.ts';
-import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, modernCallRequest, negotiatedVersion, standaloneNotification } from './tools.ts';
+import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, isResponse, modernCallRequest, negotiatedVersion, standaloneNotification } from './tools.ts';
 import {
   type ConnectionPurpose,
   type Cursor,
@@ -858,7 +858,7 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
  * when it answers the tool call whose stream the connection carries, under the call's request ID (World.callAnswers).
  */
 export function noteResponse(world: World, connection: SimConnection, message: JsonRpcMessage): void {
-  if ('method' in message || !('result' in message || 'error' in message)) return;
+  if (!isResponse(message)) return;
   connection.responded = true;
   const call = connection.view < 0 ? null : world.views[connection.view]!.call;
   if (call !== null && message['id'] === call.requestId) world.callAnswers += 1;

@@ -100,8 +100,11 @@ export const LEGACY_REVISIONS: readonly Revision[] = ['2025-03-26', '2025-06-18'
 /** The revision every client spoke before protocols were configurable, and the default on a legacy target. */
 export const DEFAULT_REVISION: Revision = '2025-11-25';
 
-/** True when `revision` has polling closes (`retry`) and priming events: 2025-11-25 (SEP-1699) only. */
-export function hasPolling(revision: Revision): boolean {
+/**
+ * True when `revision` has polling closes (`retry`) and priming events: 2025-11-25 (SEP-1699) only. It takes any
+ * version string, as an initialize result gives one (SimSession.negotiated), or none.
+ */
+export function hasPolling(revision: string | null | undefined): boolean {
   return revision === '2025-11-25';
 }
 

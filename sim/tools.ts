@@ -154,6 +154,11 @@ export function negotiatedVersion(message: JsonRpcMessage | null): string | null
   return typeof result?.protocolVersion === 'string' ? result.protocolVersion : null;
 }
 
+/** True for a JSON-RPC response: an ID and a result or an error, no method (a request has one). */
+export function isResponse(message: JsonRpcMessage): boolean {
+  return !('method' in message) && 'id' in message && ('result' in message || 'error' in message);
+}
+
 /** The notification a client sends once initialized. */
 export const INITIALIZED_NOTIFICATION: JsonRpcMessage = { jsonrpc: '2.0', method: 'notifications/initialized' };
 

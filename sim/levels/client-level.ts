@@ -15,7 +15,7 @@ import { frameFields } from './server-level.ts';
 import type { StepRecord, TraceStep } from './records.ts';
 import { CLIENT_VOCABULARY } from './client-records.ts';
 import { createPrng } from '../prng.ts';
-import { progressStepsOf, toolStep } from '../tools.ts';
+import { isResponse, progressStepsOf, toolStep } from '../tools.ts';
 import { SimClock, patchClock } from './clock.ts';
 import { ClientWorld, type Exchange } from './client-world.ts';
 import type { Level, LevelRun, LevelRunOptions } from './level.ts';
@@ -453,7 +453,7 @@ function deliver(world: ClientWorld, exchange: Exchange): void {
     stream.eventIdLatest = frame.eventId;
     if (!world.eventStreams.has(frame.eventId)) world.eventStreams.set(frame.eventId, stream.key);
   }
-  if (frame.data !== null && 'id' in frame.data && ('result' in frame.data || 'error' in frame.data)) stream.answered = true;
+  if (frame.data !== null && isResponse(frame.data)) stream.answered = true;
   world.record({ kind: 'frame', connection: exchange.index, client: CLIENT, ...frameFields(frame) });
   exchange.controller!.enqueue(ENCODER.encode(sseText(frame)));
 }
