@@ -4,8 +4,8 @@
 // * every planted target (targets/planted): `fuzz()` as `resumecheck fuzz --target T --no-corpus` makes it (seed 1,
 //   2 000 runs, every property, up to --per-property's default of findings per property, one per signature; a dual-era target's clients speak `mixed`), each finding's
 //   property, the run that found it, its length as found and its shrunk choices;
-// * the README's main job shortened: `fuzz()` on sdk-shared as above with 500 runs (9 of the job's 11 findings, shrunk
-//   from up to 18 steps), its findings the same way;
+// * the README's main job shortened: `fuzz()` on sdk-shared as above with 500 runs (most of the job's findings, in a
+//   quarter of its runs), its findings the same way;
 // * every stored SDK counterexample (traces/corpus/, the SDK server targets' traces that violate something): its
 //   recorded choices shrunk again by `shrinkChoices` for its property, under its config and properties: the shrunk
 //   choices and the property the shrunk run violates.

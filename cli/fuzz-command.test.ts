@@ -173,7 +173,7 @@ describe('the failing-example database (seed 1)', () => {
     for (const violation of first.violations) {
       const header = text.out.findIndex((line) => line.startsWith('── found') && line.includes(`${violation.trace} still fails`) && line.endsWith('its stored counterexample:'));
       expect(header, violation.trace).toBeGreaterThanOrEqual(0);
-      expect(text.out[header + 1]).toMatch(new RegExp(`^✗ ${violation.property} violated by no-owner-check`));
+      expect(text.out[header + 1]).toMatch(new RegExp(`^[✗⚠·] ${violation.property} violated by no-owner-check`));
       expect(text.out.slice(header).some((line) => /^ {2}1\. /.test(line))).toBe(true);
       expect(text.out.slice(header)).toContain(`replay it:     npx resumecheck replay ${violation.trace}`);
     }

@@ -397,7 +397,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
     if (htmlPath !== undefined) {
       // One page for the whole run, its findings' traces already written (their replay commands name them).
       const pageFindings = outcome.findings.map((finding, index) => ({ trace: finding.trace, path: reports[index]!.trace, run: finding.run }));
-      (await import('../traces/render/html.ts')).writeRunHtml(pageFindings, htmlPath, { target: target.name, seed, runs: outcome.runs, steps: outcome.steps });
+      (await import('../traces/render/html.ts')).writeRunHtml(pageFindings, htmlPath, { target: target.name, seed, runs: outcome.runs, steps: outcome.steps, verdict: verdictLine(outcome, reports, strictness, unjudged), failed: code !== 0 });
     }
     if (json) {
       io.out(JSON.stringify(document));
@@ -523,6 +523,29 @@ function namesOf(reports: readonly FindingReport[]): string[] {
   return [...counts].map(([property, count]) => (count === 1 ? property : `${property} (${count} mechanisms)`));
 }
 
+/**
+ * The fuzz's verdict in one line, as the terminal and the run's HTML page show it: what fails the run first; then,
+ * apart, what does not at this strictness (each saying why), what the client's own faults triggered, and the notes.
+ */
+export function verdictLine(outcome: { readonly runs: number; readonly steps: number }, reports: readonly FindingReport[], strictness: Strictness, unjudged: string | null): string {
+  if (reports.length === 0 && unjudged !== null) return `? no verdict in ${outcome.runs} runs (${outcome.steps} steps): ${unjudged}`;
+  if (reports.length === 0) return `✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`;
+  const failures = namesOf(reports.filter((report) => report.fails));
+  const quieter = reports.filter((report) => !report.fails && report.severity !== 'note' && report.triggeredBy === null);
+  const triggered = namesOf(reports.filter((report) => report.triggeredBy !== null));
+  const notes = namesOf(reports.filter((report) => report.severity === 'note' && report.triggeredBy === null));
+  const parts: string[] = [];
+  if (failures.length > 0) parts.push(`${failures.length} ${failures.length === 1 ? 'property' : 'properties'} violated in ${outcome.runs} runs: ${failures.join(', ')}`);
+  else parts.push(`nothing that fails the run in ${outcome.runs} runs`);
+  for (const severity of ['warning', 'advice'] as const) {
+    const names = namesOf(quieter.filter((report) => report.severity === severity));
+    if (names.length > 0) parts.push(`${SEVERITY_LABELS[severity]} (${failsAt(severity, strictness) ? 'failing at this --strict' : `fails only with ${strictFlag(severity)}`}): ${names.join(', ')}`);
+  }
+  if (triggered.length > 0) parts.push(`triggered by the client's own fault (charged to the client, fails nothing): ${triggered.join(', ')}`);
+  if (notes.length > 0) parts.push(`noted (permitted by the protocol revision, not a failure): ${notes.join(', ')}`);
+  return parts.join('; ');
+}
+
 function printOutcome(
   io: Io,
   result: {
@@ -539,25 +562,7 @@ function printOutcome(
 ): void {
   const { outcome, reports, regressions, coverage, minCoverage, signalled, strictness, unjudged } = result;
   if (signalled !== null) io.out(`interrupted by ${signalled} after ${outcome.runs} runs; everything found so far is kept`);
-  if (reports.length === 0 && unjudged !== null) io.out(`? no verdict in ${outcome.runs} runs (${outcome.steps} steps): ${unjudged}`);
-  else if (reports.length === 0) io.out(`✓ no violation in ${outcome.runs} runs (${outcome.steps} steps)`);
-  else {
-    // What fails the run first; then, apart, what does not at this strictness (each saying why), and the notes.
-    const failures = namesOf(reports.filter((report) => report.fails));
-    const quieter = reports.filter((report) => !report.fails && report.severity !== 'note' && report.triggeredBy === null);
-    const triggered = namesOf(reports.filter((report) => report.triggeredBy !== null));
-    const notes = namesOf(reports.filter((report) => report.severity === 'note' && report.triggeredBy === null));
-    const parts: string[] = [];
-    if (failures.length > 0) parts.push(`${failures.length} ${failures.length === 1 ? 'property' : 'properties'} violated in ${outcome.runs} runs: ${failures.join(', ')}`);
-    else parts.push(`nothing that fails the run in ${outcome.runs} runs`);
-    for (const severity of ['warning', 'advice'] as const) {
-      const names = namesOf(quieter.filter((report) => report.severity === severity));
-      if (names.length > 0) parts.push(`${SEVERITY_LABELS[severity]} (${failsAt(severity, strictness) ? 'failing at this --strict' : `fails only with ${strictFlag(severity)}`}): ${names.join(', ')}`);
-    }
-    if (triggered.length > 0) parts.push(`triggered by the client's own fault (charged to the client, fails nothing): ${triggered.join(', ')}`);
-    if (notes.length > 0) parts.push(`noted (permitted by the protocol revision, not a failure): ${notes.join(', ')}`);
-    io.out(parts.join('; '));
-  }
+  io.out(verdictLine(outcome, reports, strictness, unjudged));
   for (const [index, report] of reports.entries()) {
     const finding: Finding = outcome.findings[index]!;
     io.out('');

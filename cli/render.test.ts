@@ -81,7 +81,9 @@ describe('fuzz --html', () => {
     expect(result.code).toBe(1);
     const html = readFileSync(page, 'utf8');
     expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
-    expect(html).toContain('1 property violated in 200 runs');
+    // The verdict line the terminal prints, severities weighed: the advice found beside the failure says it fails nothing here.
+    expect(html).toContain('1 property violated in 200 runs: no-cross-session-delivery; · advice (fails only with --strict=advice): no-withheld-result');
+    expect(html).toContain('<h1 class="bad">');
     expect(html).toContain('<section class="trace" id="finding-1"');
     expect(html).toContain('id="finding-1-violation"');
     expect(html).toContain('<svg class="sequence"');
@@ -92,6 +94,7 @@ describe('fuzz --html', () => {
     const page = join(scratch, 'clean.html');
     expect((await run(['fuzz', '--target', 'reference', '--runs', '20', '--html', page])).code).toBe(0);
     expect(readFileSync(page, 'utf8')).toContain('no violation in 20 runs');
+    expect(readFileSync(page, 'utf8')).toContain('<h1 class="ok">');
   });
 
   it('makes the folder of the page; a page that is a directory is bad input, found before the run', async () => {

@@ -66,3 +66,8 @@ export type PropertyName = ServerPropertyName | (typeof CLIENT_PROPERTY_NAMES)[n
 export function isPropertyName(name: string): name is PropertyName {
   return (PROPERTY_NAMES as readonly string[]).includes(name) || (CLIENT_PROPERTY_NAMES as readonly string[]).includes(name) || (STORE_PROPERTY_NAMES as readonly string[]).includes(name);
 }
+
+/** Every property of a level, by the level's name as traces record it (undefined: the server level). */
+export function levelPropertyNames(level: 'client' | 'store' | undefined): readonly PropertyName[] {
+  return level === 'client' ? CLIENT_PROPERTY_NAMES : level === 'store' ? STORE_PROPERTY_NAMES : PROPERTY_NAMES;
+}

@@ -4,7 +4,9 @@
 // A fuzz of R runs makes the runs with ordinals 0..R-1 (ordinal j is run number `shard.index + shard.count * j`);
 // lanes claim the next ordinal from a counter they share (the control block), so each makes an increasing sequence
 // of ordinals and a lane that starts late (a worker still loading) or runs slower (a busy core) makes fewer, never
-// leaving the others idle at the end. Every run stops at its first violation.
+// leaving the others idle at the end. A simulation stops at its first violation; unless the search stops at its
+// first, the run is then made again without the property violated, until a simulation ends with none (every property
+// violated in a run gives a candidate; see `eachViolation`).
 // A violation's finding key is its property and its signature (sim/signature.ts: how it happened), so one property
 // may have several counterexamples, up to `perProperty` of them, the keys first seen at the lowest ordinals.
 // Which runs count is decided on ordinals alone: with `stopAtFirst`, the runs up to the first violating ordinal;
@@ -13,7 +15,7 @@
 // it; what it made past it is left out. Of the counted runs, each key's counterexample to shrink is the shortest
 // (ties: the lowest ordinal), so the choice depends on no lane's speed.
 
-import type { PropertyName } from '../../properties/names.ts';
+import { type PropertyName, levelPropertyNames } from '../../properties/names.ts';
 import type { Target } from '../../targets/target.ts';
 import { createActionList } from '../actions.ts';
 import { planWalk, sequenceChoices, walkChoices } from '../choices.ts';
@@ -93,6 +95,47 @@ export interface Candidate {
   readonly healSteps: number;
   /** On a real-time target, the run as it was recorded (its steps): a re-run of its choices may go otherwise. */
   readonly recorded?: RunResult;
+  /**
+   * The properties the simulation that found it checked, when it was the run made again without the properties that
+   * ended it earlier (`eachViolation`); absent: the search's own. Its shrink and trace check the same.
+   */
+  readonly properties?: readonly PropertyName[];
+  /** Which simulation of its run found it, from 0 (absent: 0), which orders the candidates of one run. */
+  readonly pass?: number;
+}
+
+/** The properties a search checks, named: its own list, or every property of the target's level. */
+export function searchedProperties(target: Target, properties: readonly PropertyName[] | null): readonly PropertyName[] {
+  return properties ?? levelPropertyNames(levelOf(target)?.name);
+}
+
+/**
+ * Every violation of one run. Checking fewer properties changes no step of a run, only which violation ends it, so
+ * the run is made with `properties` (null: all of `all`) and, each time a violation ends it, made again without the
+ * property violated, until a simulation ends with none or no property is left (`again` false: the first simulation
+ * alone). `each` is given every simulation's result with the properties it checked (null for the first when
+ * `properties` is null). Returns how many simulations were made.
+ */
+export async function eachViolation(
+  properties: readonly PropertyName[] | null,
+  all: readonly PropertyName[],
+  again: boolean,
+  simulate: (properties: readonly PropertyName[] | null) => Promise<RunResult>,
+  each: (result: RunResult, properties: readonly PropertyName[] | null) => void | Promise<void>,
+): Promise<number> {
+  let checked = properties;
+  let simulations = 0;
+  for (;;) {
+    const result = await simulate(checked);
+    simulations += 1;
+    await each(result, checked);
+    if (result.violation === null || !again) return simulations;
+    const violated = result.violation.property;
+    const left = (checked ?? all).filter((property) => property !== violated);
+    if (left.length === (checked ?? all).length) throw new Error(`assertion: a run reported ${violated}, which it did not check`);
+    if (left.length === 0) return simulations;
+    checked = left;
+  }
 }
 
 /** What a lane reports while and after it searches. */
@@ -151,6 +194,7 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
   const turn = hooks.turn;
   /** Per finding key (sim/signature.ts), the length of the shortest candidate this lane has reported. */
   const shortestSent = new Map<string, number>();
+  const all = searchedProperties(target, plan.properties);
   for (let ordinal = claimOrdinal(control, plan.runsMax); ordinal < plan.runsMax; ordinal = claimOrdinal(control, plan.runsMax)) {
     if (Atomics.load(control, CONTROL.stop) !== 0 || ordinal > Atomics.load(control, CONTROL.bound)) break;
     const deadline = Atomics.load(control, CONTROL.found) > 0 ? plan.deadlineFoundMs : plan.deadlineMs;
@@ -169,49 +213,67 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
     const run = runOfOrdinal(plan.shard, ordinal);
     if (plan.lane !== undefined) Atomics.store(control, LANE_RUN_CELLS + plan.lane, run);
     const runConfig: SimConfig = { ...plan.config, seed: runSeed(plan.config.seed, run) };
-    const choices = walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, levelOf(target)?.faultKinds));
-    let result;
+    const fresh = (checked: readonly PropertyName[] | null): Promise<RunResult> => {
+      const choices = walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, levelOf(target)?.faultKinds));
+      // The first simulation is the run as a search counts it (coverage too); the ones made again check fewer properties.
+      const runOptions = checked === plan.properties ? options : { ...record, actions, properties: checked! };
+      return turn === undefined ? runSimulation(target, runConfig, choices, runOptions) : turn(() => runSimulation(target, runConfig, choices, runOptions));
+    };
+    let simulated = 0;
+    let violated = false;
+    const onResult = async (result: RunResult, checked: readonly PropertyName[] | null): Promise<void> => {
+      simulated += 1;
+      steps += result.steps + result.healSteps;
+      if (result.violation === null) return;
+      violated = true;
+      // A candidate no shorter than an earlier one of this lane for the same key is one the book drops (an
+      // earlier ordinal at most as long dominates it): not sent, which on a target that fails most runs spares a
+      // message per run. The first of each property always goes.
+      const key = findingKey(result.violation);
+      const shortest = shortestSent.get(key);
+      if (shortest !== undefined && shortest <= result.choices.length) return;
+      shortestSent.set(key, result.choices.length);
+      const checkedOnly = checked === null ? {} : { properties: checked };
+      // Recorded here when asked to (the run again, recording on: the same run in process), or as it ran on a real-time target.
+      const consumed = result.choices;
+      const recordRun = (): Promise<RunResult> => runSimulation(target, runConfig, sequenceChoices(consumed), { ...checkedOnly, record: true });
+      const recorded =
+        target.realTime === true
+          ? result
+          : plan.recordCandidates === true
+            ? await (turn === undefined ? recordRun() : turn(recordRun))
+            : undefined;
+      await hooks.onCandidate({
+        ordinal,
+        run,
+        violation: result.violation,
+        choices: result.choices,
+        steps: result.steps,
+        healSteps: result.healSteps,
+        ...(recorded === undefined ? {} : { recorded }),
+        ...(checked === plan.properties ? {} : { properties: checked!, pass: simulated - 1 }),
+      });
+    };
     try {
-      result = await (turn === undefined ? runSimulation(target, runConfig, choices, options) : turn(() => runSimulation(target, runConfig, choices, options)));
+      await eachViolation(plan.properties, all, !plan.stopAtFirst, fresh, onResult);
     } catch (error) {
-      // A run a stop (a signal) or its target's failure cut off is no run: the lane ends with what it did.
+      // A run a stop (a signal) or its target's failure cut off is no run: the lane ends with what it did. Cut off
+      // after its first simulation, the run counts, with the candidates it gave.
       if (hooks.onRunError?.(error) !== true && Atomics.load(control, CONTROL.stop) === 0) throw error;
-      runs -= 1;
+      if (simulated === 0) runs -= 1;
       break;
     }
-    steps += result.steps + result.healSteps;
-    if (result.violation === null) continue;
-    // A candidate no shorter than an earlier one of this lane for the same key is one the book drops (an
-    // earlier ordinal at most as long dominates it): not sent, which on a target that fails most runs spares a
-    // message per run. The first of each property always goes.
-    const key = findingKey(result.violation);
-    const shortest = shortestSent.get(key);
-    if (shortest !== undefined && shortest <= result.choices.length) continue;
-    shortestSent.set(key, result.choices.length);
-    // Recorded here when asked to (the run again, recording on: the same run in process), or as it ran on a real-time target.
-    const consumed = result.choices;
-    const recordRun = (): Promise<RunResult> => runSimulation(target, runConfig, sequenceChoices(consumed), { ...only, record: true });
-    const recorded =
-      target.realTime === true
-        ? result
-        : plan.recordCandidates === true
-          ? await (turn === undefined ? recordRun() : turn(recordRun))
-          : undefined;
-    await hooks.onCandidate({
-      ordinal,
-      run,
-      violation: result.violation,
-      choices: result.choices,
-      steps: result.steps,
-      healSteps: result.healSteps,
-      ...(recorded === undefined ? {} : { recorded }),
-    });
     // Later ordinals of this lane are all past this one: with stopAtFirst none of them can count.
-    if (plan.stopAtFirst) break;
+    if (plan.stopAtFirst && violated) break;
   }
   hooks.onProgress(runs - runsReported, steps - stepsReported);
   observer?.finish();
   return { runs, steps, coverage };
+}
+
+/** True when `candidate` was found before `other`: in an earlier run, or in the same run by an earlier simulation. */
+function earlier(candidate: Candidate, other: Candidate): boolean {
+  return candidate.ordinal < other.ordinal || (candidate.ordinal === other.ordinal && (candidate.pass ?? 0) < (other.pass ?? 0));
 }
 
 /**
@@ -296,7 +358,7 @@ export class CandidateBook {
    */
   chosen(): Candidate[] {
     const bound = this.bound();
-    const groups: { first: number; picks: Candidate[] }[] = [];
+    const groups: { first: Candidate; picks: Candidate[] }[] = [];
     for (const property of this.keys.keys()) {
       const picks: Candidate[] = [];
       for (const key of this.keysInOrder(property)) {
@@ -308,9 +370,13 @@ export class CandidateBook {
         );
         picks.push(this.options.stopAtFirst ? counted[0]! : shortest);
       }
-      if (picks.length > 0) groups.push({ first: Math.min(...picks.map((pick) => this.first(findingKey(pick.violation)))), picks });
+      if (picks.length > 0) {
+        const firsts = picks.map((pick) => this.fronts.get(findingKey(pick.violation))![0]!);
+        groups.push({ first: firsts.reduce((best, candidate) => (earlier(candidate, best) ? candidate : best)), picks });
+      }
     }
-    groups.sort((left, right) => left.first - right.first);
+    // By the run that first violated each property; in one run, by the simulation that did (see eachViolation).
+    groups.sort((left, right) => left.first.ordinal - right.first.ordinal || (left.first.pass ?? 0) - (right.first.pass ?? 0));
     if (this.options.stopAtFirst) {
       // The first violating run alone: of all keys, the lowest first ordinal.
       const all = groups.flatMap((group) => group.picks);

@@ -2,7 +2,7 @@
 // counterexample shrunk and recorded as a trace. The time budget bounds the whole of it, shrinking included; a
 // stop (a signal) ends it at once, keeping every counterexample found, shrunk or not.
 
-import { PROPERTY_NAMES, type PropertyName } from '../../properties/names.ts';
+import type { PropertyName } from '../../properties/names.ts';
 import type { Target } from '../../targets/target.ts';
 import { RESUMECHECK_VERSION, TRACE_FORMAT_VERSION, type Trace } from '../../traces/trace.ts';
 import { sequenceChoices } from '../choices.ts';
@@ -10,7 +10,7 @@ import { sharedWallMs } from '../clock.ts';
 import type { SimConfig } from '../config.ts';
 import { type CoverageCounts, emptyCoverage, mergeCoverage } from '../coverage.ts';
 import { type RunResult, runSimulation } from '../engine.ts';
-import { CONTROL, CandidateBook, type Candidate, type LanePlan, createControl, runSeed, searchLane } from './fuzz-search.ts';
+import { CONTROL, CandidateBook, type Candidate, type LanePlan, createControl, runSeed, searchLane, searchedProperties } from './fuzz-search.ts';
 import { findingKey } from '../signature.ts';
 import { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, NotReproducedError, shrinkChoices } from '../shrink/shrink.ts';
 import { levelOf } from '../levels/level.ts';
@@ -290,7 +290,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
   if (options.signal?.aborted === true) stop();
   options.signal?.addEventListener('abort', stop, { once: true });
 
-  const book = new CandidateBook({ stopAtFirst, propertiesChecked: (checked ?? PROPERTY_NAMES).length, perProperty });
+  const book = new CandidateBook({ stopAtFirst, propertiesChecked: searchedProperties(target, checked).length, perProperty });
   const discoveries: Promise<void>[] = [];
   // Runs made in this thread (recording traces) take the thread's turn, with any lane or shrink the executor runs here.
   const inTurn = <T>(task: () => Promise<T>): Promise<T> => executor.turn(task);
@@ -323,7 +323,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       // Written at once only while its property may still keep it (a property's first `perProperty` keys to arrive).
       if (options.onDiscovery === undefined || known.has(findingKey(candidate.violation)) || !book.mayKeep(candidate.violation)) return;
       const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, candidate.run) };
-      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: await candidateTrace(target, runConfig, candidate, checked, stopped) }));
+      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: await candidateTrace(target, runConfig, candidate, candidate.properties ?? checked, stopped) }));
       discoveries.push(discovery);
       // Awaited with the others after the search; marked handled now, so a failure waits for that.
       discovery.catch(() => undefined);
@@ -376,7 +376,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       progress('shrink');
       try {
         ({ shrink, trace: shrunkTrace } = await executor.shrink(
-          { config: runConfig, choices: candidate.choices, property, signature, bounds: options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, properties: checked, deadlineMs: share },
+          { config: runConfig, choices: candidate.choices, property, signature, bounds: options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, properties: candidate.properties ?? checked, deadlineMs: share },
           control,
         ));
       } catch (error) {
@@ -394,7 +394,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     }
     const shrunk = !skip && !flaky;
     // Unshrunk (skipped or flaky), the run that found it; shrunk, as it was recorded where it was shrunk.
-    const recorded = shrunkTrace ?? (await inTurn(() => candidateTrace(target, runConfig, candidate, checked, stopped)));
+    const recorded = shrunkTrace ?? (await inTurn(() => candidateTrace(target, runConfig, candidate, candidate.properties ?? checked, stopped)));
     // A flaky finding (never a crash): the unshrunk choices, with the verdict of the run that found it, which the
     // re-run to record them need not repeat.
     const trace: Trace = flaky ? withVerdict(recorded, candidate.violation) : recorded;

@@ -8,7 +8,7 @@
 // up to P's first violation, as long as no other property of the set ends it earlier. So run r is made with the
 // set of cells still searching; when property Q ends it, Q's cell has its first violating run, and run r is made
 // again without Q, until a run ends with no violation (every cell left holds in run r, with that run's steps) or no
-// cell is left. A run without any violation (most runs of a correct target) is made once for all the row's cells
+// cell is left: the fuzz's `eachViolation` (sim/search/fuzz-search.ts), which a fuzz of all properties makes too. A run without any violation (most runs of a correct target) is made once for all the row's cells
 // instead of once per cell. A cell stops searching at its first violating run, as its own fuzz would.
 
 import type { PropertyName } from '../../properties/names.ts';
@@ -18,8 +18,8 @@ import { createActionList } from '../actions.ts';
 import { planWalk, walkChoices } from '../choices.ts';
 import { macrotaskTurn, sharedWallMs } from '../clock.ts';
 import type { SimConfig } from '../config.ts';
-import { runSimulation } from '../engine.ts';
-import { CONTROL, type Candidate, runSeed } from './fuzz-search.ts';
+import { type RunResult, runSimulation } from '../engine.ts';
+import { CONTROL, type Candidate, eachViolation, runSeed } from './fuzz-search.ts';
 import { type ShrinkTask, type ShrunkTask, shrinkTask } from './fuzz.ts';
 import { FUZZ_WORKER_MARK, type WorkerReply } from './fuzz-worker.ts';
 import { matrixRowTarget } from './matrix-rows.ts';
@@ -85,26 +85,18 @@ export async function searchRow(target: Target, plan: RowPlan, control: Int32Arr
     // Ordinal j is run j + 1, as in an unsharded fuzz.
     const run = ordinal + 1;
     const runConfig: SimConfig = { ...plan.config, seed: runSeed(plan.config.seed, run) };
-    let checked = open;
-    while (checked.length > 0) {
-      const choices = walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, levelOf(target)?.faultKinds));
-      const result = await runSimulation(target, runConfig, choices, { properties: checked, actions });
-      simulations += 1;
+    const simulate = (checked: readonly PropertyName[] | null): Promise<RunResult> =>
+      runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, levelOf(target)?.faultKinds)), { properties: checked ?? open, actions });
+    simulations += await eachViolation(open, open, true, simulate, (result, checked) => {
       const cost = result.steps + result.healSteps;
-      if (result.violation === null) {
-        for (const property of checked) {
-          runs.set(property, runs.get(property)! + 1);
-          steps.set(property, steps.get(property)! + cost);
-        }
-        break;
+      // Each property checked made this run so far: all of them, when none ended it.
+      const counted = result.violation === null ? (checked ?? open) : [result.violation.property];
+      for (const property of counted) {
+        runs.set(property, runs.get(property)! + 1);
+        steps.set(property, steps.get(property)! + cost);
       }
-      const property = result.violation.property;
-      if (!checked.includes(property)) throw new Error(`assertion: run ${run} of row ${plan.row} reported ${property}, which it did not check`);
-      runs.set(property, runs.get(property)! + 1);
-      steps.set(property, steps.get(property)! + cost);
-      found.set(property, { ordinal, run, violation: result.violation, choices: result.choices, steps: result.steps, healSteps: result.healSteps });
-      checked = checked.filter((other) => other !== property);
-    }
+      if (result.violation !== null) found.set(result.violation.property, { ordinal, run, violation: result.violation, choices: result.choices, steps: result.steps, healSteps: result.healSteps });
+    });
     open = open.filter((property) => !found.has(property));
   }
   const cells = plan.properties.map((property): CellSearch => ({ property, runs: runs.get(property)!, steps: steps.get(property)!, candidate: found.get(property) ?? null }));

@@ -154,7 +154,7 @@ function traceSection(trace: ReadableTrace, id: string, heading: 'h1' | 'h2'): s
   if (verdict !== null) {
     const where = verdict.step === null ? 'after the last step (liveness phase)' : `step ${verdict.step + 1}`;
     parts.push('<h3>Verdict</h3>');
-    parts.push(`<dl class="verdict"><dt>property</dt><dd><code>${escapeXml(verdict.property)}</code> (${escapeXml(verdict.kind)})</dd><dt>must hold</dt><dd class="statement">${escapeXml(verdict.statement)}</dd><dt>source</dt><dd class="source">${escapeXml(verdict.source)}</dd>${verdict.triggeredBy === undefined ? '' : `<dt>triggered by</dt><dd class="triggered">${escapeXml(verdict.triggeredBy)}</dd>`}<dt>happened</dt><dd class="explanation">${escapeXml(verdict.explanation)}</dd>${verdict.signature === undefined ? '' : `<dt>how</dt><dd class="signature">${escapeXml(verdict.signature)}</dd>`}<dt>where</dt><dd>${escapeXml(where)}</dd></dl>`);
+    parts.push(`<dl class="verdict"><dt>property</dt><dd><code>${escapeXml(verdict.property)}</code> (${escapeXml(verdict.kind)})</dd><dt>must hold</dt><dd class="statement">${escapeXml(verdict.statement)}</dd><dt>source</dt><dd class="source">${escapeXml(verdict.source)}</dd>${verdict.triggeredBy === undefined ? '' : `<dt>triggered by</dt><dd class="triggered">${escapeXml(verdict.triggeredBy)}</dd>`}<dt>happened</dt><dd class="explanation">${escapeXml(verdict.explanation)}</dd>${verdict.signature === undefined ? '' : `<dt>how</dt><dd class="signature">${escapeXml(verdict.signature)}</dd>`}${verdict.unchecked === undefined ? '' : `<dt>unchecked</dt><dd class="unchecked">${escapeXml(verdict.unchecked.join(', '))} (${verdict.unchecked.length === 1 ? 'the run violated it first; it was made again without it' : 'the run violated them first; it was made again without them'})</dd>`}<dt>where</dt><dd>${escapeXml(where)}</dd></dl>`);
   }
   parts.push('<h3>Replay</h3>');
   parts.push(`<pre class="command"><code>${escapeXml(trace.replay)}</code></pre>`);
@@ -195,6 +195,10 @@ export interface RunSummary {
   readonly seed: string;
   readonly runs: number;
   readonly steps: number;
+  /** The fuzz's verdict line, severities weighed, as the terminal prints it (cli/fuzz.command.ts); absent: the findings counted. */
+  readonly verdict?: string;
+  /** The run failed (its exit code is not 0); absent: it did when anything was found. */
+  readonly failed?: boolean;
 }
 
 /** The page of a whole fuzz run: a summary, then each finding with its verdict, diagram and steps. */
@@ -205,9 +209,10 @@ export function renderRunHtml(findings: readonly RunFinding[], summary: RunSumma
   for (const property of properties) mechanisms.set(property, (mechanisms.get(property) ?? 0) + 1);
   const named = [...mechanisms].map(([property, count]) => (count === 1 ? property : `${property} (${count} mechanisms)`));
   const title = summary === null ? `resumecheck: ${findings.length} findings` : `resumecheck fuzz: ${summary.target}, seed ${summary.seed}`;
-  const parts: string[] = [`<h1 class="${findings.length === 0 ? 'ok' : 'bad'}">${escapeXml(title)}</h1>`];
+  const parts: string[] = [`<h1 class="${(summary?.failed ?? findings.length > 0) ? 'bad' : 'ok'}">${escapeXml(title)}</h1>`];
   const counted = summary === null ? '' : ` in ${summary.runs} runs (${summary.steps} steps)`;
-  parts.push(`<p class="sub">${escapeXml(findings.length === 0 ? `no violation${counted}` : `${mechanisms.size} ${mechanisms.size === 1 ? 'property' : 'properties'} violated${counted}: ${named.join(', ')}`)}</p>`);
+  const line = summary?.verdict ?? (findings.length === 0 ? `no violation${counted}` : `${mechanisms.size} ${mechanisms.size === 1 ? 'property' : 'properties'} violated${counted}: ${named.join(', ')}`);
+  parts.push(`<p class="sub">${escapeXml(line)}</p>`);
   if (findings.length > 0) {
     parts.push('<ol class="findings">');
     findings.forEach((finding, index) => {

@@ -52,6 +52,7 @@ export function renderText(trace: ReadableTrace, options: TextOptions = {}): str
     // A finding a client's fault triggered says first what the client broke, then what the server did.
     lines.push(verdict.triggeredBy === undefined ? `  happened:  ${verdict.explanation}` : `  happened:  ${verdict.triggeredBy}; the server then: ${verdict.explanation}`);
     if (verdict.signature !== undefined) lines.push(`  how:       ${verdict.signature}`);
+    if (verdict.unchecked !== undefined) lines.push(`  unchecked: ${verdict.unchecked.join(', ')} (${verdict.unchecked.length === 1 ? 'the run violated it first; it was made again without it' : 'the run violated them first; it was made again without them'})`);
   }
   lines.push('');
   lines.push(...renderStepLines(trace.steps));
