@@ -5,7 +5,8 @@
 //
 //   npx tsx targets/multi-node/check-sdk-deployments.ts [--runs R] [--seeds 1,2,3] [--nodes 2,3] [--target NAME]... [--judge]
 //
-// With --judge the properties are judged as the fuzz judges them (a run ends at its first violation) and each line
+// With --judge the properties are judged as the fuzz judges them (a run a violation ended is made again without that
+// property, until one ends with none: every property a run violates is met) and each line
 // lists the properties the runs violated, in the order first met (what `fuzz` would report, before shrinking), and how
 // many sessions survived their second request. Prints one line a configuration; exits 1 if any crashed, else 0.
 
