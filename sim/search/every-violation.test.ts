@@ -14,7 +14,7 @@ import { resolveConfig } from '../config.ts';
 import { runSimulation } from '../engine.ts';
 import { findingKey } from '../signature.ts';
 import { fuzz } from './fuzz.ts';
-import { type Candidate, createControl, eachViolation, searchLane } from './fuzz-search.ts';
+import { CONTROL, type Candidate, createControl, eachViolation, searchLane } from './fuzz-search.ts';
 
 const RUNS = 300;
 
@@ -57,13 +57,28 @@ describe('every property a run violates is found (seed 1, 300 runs)', () => {
       const replayed = await runSimulation(target, trace.config, sequenceChoices(trace.choices), { properties: trace.properties! });
       expect(findingKey(replayed.violation!)).toBe(findingKey(trace.verdict!));
       const text = renderText(readableFromTrace(trace, 'trace.json')).join('\n');
-      expect(text).toMatch(/unchecked: [a-z-]+(, [a-z-]+)* \(the run violated them first/);
+      expect(text).toMatch(/unchecked: [a-z-]+(, [a-z-]+)* \(the run violated (it|them) first; it was made again without (it|them)\)/);
     }
+  });
+
+  it('a stop during a run ends its later simulations: one candidate, no run made again after it', async () => {
+    const target = findTarget('cross-stream-replay')!;
+    const control = createControl({ shared: false });
+    const plan = { config: resolveConfig({ seed: '1' }), runsMax: RUNS, shard: { index: 1, count: 1 }, properties: null, stopAtFirst: false, perProperty: 1, deadlineMs: null, deadlineFoundMs: null, coverage: false };
+    const candidates: Candidate[] = [];
+    const onCandidate = (candidate: Candidate): void => {
+      candidates.push(candidate);
+      Atomics.store(control, CONTROL.stop, 1);
+    };
+    const outcome = await searchLane(target, plan, control, { onCandidate, onProgress() {} }, null);
+    // Run 1 of cross-stream-replay violates one property and then another (see the first test): the stop came between.
+    expect(candidates.map((candidate) => candidate.ordinal)).toEqual([0]);
+    expect(outcome.runs).toBe(1);
   });
 
   it('stopping at the first violation makes each run once', async () => {
     let simulations = 0;
-    const made = await eachViolation(null, ['no-hang', 'no-redelivery'], false, async () => {
+    const made = await eachViolation(null, ['no-hang', 'no-redelivery'], () => false, async () => {
       simulations += 1;
       return { violation: { property: 'no-hang', step: 1, explanation: '' }, choices: [], steps: 1, healSteps: 0, trace: null };
     }, () => undefined);
@@ -73,7 +88,7 @@ describe('every property a run violates is found (seed 1, 300 runs)', () => {
   it('a run is made again without each property that ended it, until one ends with none', async () => {
     const checkedEach: (readonly PropertyName[] | null)[] = [];
     const ends: PropertyName[] = ['no-redelivery', 'no-hang'];
-    const made = await eachViolation(null, ['no-hang', 'no-redelivery', 'no-silent-gap'], true, async (properties) => {
+    const made = await eachViolation(null, ['no-hang', 'no-redelivery', 'no-silent-gap'], () => true, async (properties) => {
       checkedEach.push(properties);
       const property = ends.shift();
       return { violation: property === undefined ? null : { property, step: 1, explanation: '' }, choices: [], steps: 1, healSteps: 0, trace: null };

@@ -112,14 +112,14 @@ export function searchedProperties(target: Target, properties: readonly Property
 /**
  * Every violation of one run. Checking fewer properties changes no step of a run, only which violation ends it, so
  * the run is made with `properties` (null: all of `all`) and, each time a violation ends it, made again without the
- * property violated, until a simulation ends with none or no property is left (`again` false: the first simulation
- * alone). `each` is given every simulation's result with the properties it checked (null for the first when
+ * property violated, until a simulation ends with none or no property is left, or `again` says no more (asked before
+ * each simulation after the first: a search that stops at its first violation, or that was told to stop now). `each` is given every simulation's result with the properties it checked (null for the first when
  * `properties` is null). Returns how many simulations were made.
  */
 export async function eachViolation(
   properties: readonly PropertyName[] | null,
   all: readonly PropertyName[],
-  again: boolean,
+  again: () => boolean,
   simulate: (properties: readonly PropertyName[] | null) => Promise<RunResult>,
   each: (result: RunResult, properties: readonly PropertyName[] | null) => void | Promise<void>,
 ): Promise<number> {
@@ -129,7 +129,7 @@ export async function eachViolation(
     const result = await simulate(checked);
     simulations += 1;
     await each(result, checked);
-    if (result.violation === null || !again) return simulations;
+    if (result.violation === null || !again()) return simulations;
     const violated = result.violation.property;
     const left = (checked ?? all).filter((property) => property !== violated);
     if (left.length === (checked ?? all).length) throw new Error(`assertion: a run reported ${violated}, which it did not check`);
@@ -255,7 +255,9 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
       });
     };
     try {
-      await eachViolation(plan.properties, all, !plan.stopAtFirst, fresh, onResult);
+      // A stop (a signal) or the time budget ends a run's later simulations too: over the wire each takes seconds.
+      const again = (): boolean => !plan.stopAtFirst && Atomics.load(control, CONTROL.stop) === 0 && (deadline === null || sharedWallMs() < deadline);
+      await eachViolation(plan.properties, all, again, fresh, onResult);
     } catch (error) {
       // A run a stop (a signal) or its target's failure cut off is no run: the lane ends with what it did. Cut off
       // after its first simulation, the run counts, with the candidates it gave.

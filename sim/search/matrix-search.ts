@@ -87,7 +87,7 @@ export async function searchRow(target: Target, plan: RowPlan, control: Int32Arr
     const runConfig: SimConfig = { ...plan.config, seed: runSeed(plan.config.seed, run) };
     const simulate = (checked: readonly PropertyName[] | null): Promise<RunResult> =>
       runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, levelOf(target)?.faultKinds)), { properties: checked ?? open, actions });
-    simulations += await eachViolation(open, open, true, simulate, (result, checked) => {
+    simulations += await eachViolation(open, open, () => Atomics.load(control, CONTROL.stop) === 0, simulate, (result, checked) => {
       const cost = result.steps + result.healSteps;
       // Each property checked made this run so far: all of them, when none ended it.
       const counted = result.violation === null ? (checked ?? open) : [result.violation.property];
