@@ -79,6 +79,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       calls: { type: 'string', value: 'N', help: `tool calls per session at most, ${bounds('callsPerSessionMax')} (default ${DEFAULT_CONFIG.callsPerSessionMax})` },
       restarts: { type: 'string', value: 'N', help: `server restarts per run at most, ${bounds('restartsMax')} (default ${DEFAULT_CONFIG.restartsMax})` },
       protocol: PROTOCOL_OPTION,
+      'version-faults': { type: 'boolean', help: 'a proxy sends some standalone GETs with an MCP-Protocol-Version no revision has, which must get 400 (unsupported-version-400); always on over the wire' },
       nodes: { type: 'string', value: 'N', help: 'deploy the target on N nodes (1–8) over one shared storage, behind --balancer; nodes crash and boot again one at a time' },
       balancer: { type: 'string', value: 'B', help: 'with --nodes: sticky, round-robin, random or failover (default round-robin)' },
       'store-lag': { type: 'string', value: 'N', help: "with --nodes: a node's writes reach the other nodes N operations later, 0–100 (default 0; the kit targets only)" },

@@ -64,7 +64,8 @@ describe.each(LINES)('the findings page of SDK line %s', (line) => {
 
   it('has a row for every property a client of the default revision is judged by (a property added since is not left out)', async () => {
     const { data } = await kept(line);
-    const judged = PROPERTIES.filter((property) => property.revisions.includes(DEFAULT_REVISION)).map((property) => property.name);
+    // A property judged only on a fault the default runs do not offer (unsupported-version-400) has no row: the page is the matrix's.
+    const judged = PROPERTIES.filter((property) => property.revisions.includes(DEFAULT_REVISION) && property.onlyWith === undefined).map((property) => property.name);
     expect(judged.filter((name) => !data.properties.includes(name))).toEqual([]);
   });
 

@@ -142,6 +142,8 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   whole('restarts', 'restartsMax');
   const protocol = parseProtocol(values['protocol']);
   if (protocol !== undefined) partial.protocol = protocol;
+  // A server over the wire is a black box of unknown make: its header checks are always part of what is judged.
+  if (values['version-faults'] === true || overTheWire) partial.versionFaults = true;
   const shard = values['shard'] === undefined ? undefined : parseShard(values['shard'] as string);
   const workersGiven = values['workers'] === undefined ? null : parseWhole(values['workers'] as string, '--workers', 1, WORKERS_MAX);
   const perProperty = values['per-property'] === undefined ? PER_PROPERTY_DEFAULT : parseWhole(values['per-property'] as string, '--per-property', 1, PER_PROPERTY_MAX);

@@ -138,6 +138,7 @@ describe('bad input to matrix: exit 2, one line on stderr, nothing on stdout', (
     ['--json and --markdown', ['matrix', '--json', '--markdown'], /--json or --markdown/],
     ['an unknown target', ['matrix', '--target', 'nope'], /unknown target "nope"/],
     ['an unknown property', ['matrix', '--property', 'nope'], /unknown property "nope"/],
+    ['a property judged only on the version fault', ['matrix', '--property', 'unsupported-version-400'], /unsupported-version-400 is judged only on the version fault, which the matrix's default runs do not offer: `resumecheck fuzz --version-faults --property unsupported-version-400` checks it/],
     ['--workers 0', ['matrix', '--workers', '0'], /--workers/],
     ['--strict=loud', ['matrix', '--strict=loud'], /--strict takes warning or advice/],
     ['--strict with an unknown level', ['matrix', '--strict=bogus'], /--strict takes/],

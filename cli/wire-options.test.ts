@@ -95,11 +95,13 @@ describe('the served server is always stopped', () => {
 
   it('fuzz --json over the wire: one envelope, the wire options in its config, what was driven in its result', async () => {
     const file = join(scratch, 'json.pid');
-    const { code, out } = await run(['fuzz', '--serve', recording(file, 'node examples/probe-server.mjs --target reference'), '--runs', '1', '--steps', '6', '--restarts', '0', '--json', '--no-corpus', '--out', join(scratch, 'json-out')]);
+    const { code, out } = await run(['fuzz', '--serve', recording(file, 'node examples/probe-server.mjs --target reference'), '--runs', '2', '--steps', '6', '--restarts', '0', '--json', '--no-corpus', '--out', join(scratch, 'json-out')]);
     expect(code).toBe(0);
     expect(out).toHaveLength(1);
     const document = JSON.parse(out[0]!);
-    expect(document).toMatchObject({ schemaVersion: 1, tool: 'resumecheck', command: 'fuzz', runs: 1, violations: [] });
+    expect(document).toMatchObject({ schemaVersion: 1, tool: 'resumecheck', command: 'fuzz', runs: 2, violations: [] });
+    // Over the wire the version fault is always offered.
+    expect(document.config.sim.versionFaults).toBe(true);
     expect(document.config.wire.serve).toMatch(/probe-server\.mjs --target reference/);
     expect(document.wire.probe).toBe(true);
     expect(document.wire.unsupported.map((entry: { kind: string }) => entry.kind)).toEqual(['serverClose', 'expire', 'abortTool']);
@@ -163,6 +165,24 @@ describe('retry-before-close over the wire: a server that polls on its own (clos
   it('with `retry:` in the priming event: it holds', async () => {
     const { code, out } = await run(args('node cli/fixtures/json-server.mjs --sessions --poll --retry 500', 'poll-retry'));
     expect(out).toContainEqual(expect.stringMatching(/^✓ no violation in 2 runs/));
+    expect(code).toBe(0);
+  });
+});
+
+describe('unsupported-version-400 over the wire: the version fault is always on for a served server', () => {
+  const args = (server: string, out: string): string[] => ['fuzz', '--serve', server, '--property', 'unsupported-version-400', '--runs', '3', '--steps', '8', '--restarts', '0', '--no-corpus', '--out', join(scratch, out)];
+
+  it('a server answering an unsupported MCP-Protocol-Version with 404 for a live session (as @hono/mcp 0.3.2 does) fails it (exit 1)', async () => {
+    const { code, out } = await run(args('node cli/fixtures/json-server.mjs --sessions --version-404', 'version-404'));
+    expect(out).toContainEqual(expect.stringMatching(/^✗ unsupported-version-400 violated by serve:/));
+    expect(out).toContainEqual(expect.stringMatching(/^  happened:  the standalone GET with MCP-Protocol-Version 1999-01-01 \(connection \d+\) got 404, expected 400$/));
+    expect(out).toContainEqual(expect.stringMatching(/GET #\d+ \(standalone stream\) MCP-Protocol-Version: 1999-01-01$/));
+    expect(code).toBe(1);
+  });
+
+  it('the same server answering 400: it holds', async () => {
+    const { code, out } = await run(args('node cli/fixtures/json-server.mjs --sessions', 'version-400'));
+    expect(out).toContainEqual(expect.stringMatching(/^✓ no violation in 3 runs/));
     expect(code).toBe(0);
   });
 });

@@ -221,10 +221,13 @@ class RunWorld implements TargetHost {
         void this.enqueue(() => this.instance.cut(connection));
       });
       const method = request.method;
+      // The header's value as sent, valid or not: the target answers an unsupported one (400).
+      const versionHeader = request.headers['mcp-protocol-version'];
+      const version = typeof versionHeader === 'string' ? { protocolVersion: versionHeader } : {};
       let httpRequestValue: HttpRequest;
-      if (method === 'POST' && body !== null) httpRequestValue = { method, connection, sessionId, lastEventId, body };
-      else if (method === 'GET') httpRequestValue = { method, connection, sessionId, lastEventId };
-      else if (method === 'DELETE') httpRequestValue = { method, connection, sessionId };
+      if (method === 'POST' && body !== null) httpRequestValue = { method, connection, sessionId, lastEventId, body, ...version };
+      else if (method === 'GET') httpRequestValue = { method, connection, sessionId, lastEventId, ...version };
+      else if (method === 'DELETE') httpRequestValue = { method, connection, sessionId, ...version };
       else {
         exchange.ended = true;
         return writeJson(response, method === 'POST' ? 400 : 405, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'unsupported request' } });

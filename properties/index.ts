@@ -28,6 +28,7 @@ import { retryBeforeClose } from './retry-before-close.ts';
 import { reusedRequestIdRefused } from './reused-request-id-refused.ts';
 import { resultToItsRequest } from './result-to-its-request.ts';
 import { statusCodes } from './status-codes.ts';
+import { unsupportedVersion400 } from './unsupported-version-400.ts';
 import { wellFormedMessages } from './well-formed-messages.ts';
 
 export { PROPERTY_NAMES, isPropertyName, type PropertyName } from './names.ts';
@@ -62,6 +63,7 @@ const byName: Record<ServerPropertyName, Property> = {
   'era-isolation': eraIsolation,
   'modern-only-405': modernOnly405,
   'reissued-call-runs-again': reissuedCallRunsAgain,
+  'unsupported-version-400': unsupportedVersion400,
 };
 
 /** All properties in monitor order. */

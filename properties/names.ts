@@ -31,6 +31,8 @@ export const PROPERTY_NAMES = [
   'era-isolation',
   'modern-only-405',
   'reissued-call-runs-again',
+  // Judged only on the version fault's requests (config versionFaults).
+  'unsupported-version-400',
 ] as const;
 
 /** The name of one property of the server level. */

@@ -5,13 +5,14 @@
 import { traceLines } from '../sim/levels/vocabulary.ts';
 import { describe, expect, it } from 'vitest';
 import { freshLiteral, parseEventId } from '../core/index.ts';
-import { MODERN_REVISION, type ProtocolChoice, type Revision, resolveConfig } from '../sim/config.ts';
+import { MODERN_REVISION, type ProtocolChoice, type Revision, UNSUPPORTED_VERSION, resolveConfig } from '../sim/config.ts';
 import { clientRevisions } from '../sim/revisions.ts';
 import { runSimulation } from '../sim/engine.ts';
 import { scriptChoices } from '../sim/shrink/script.ts';
 import { fuzz } from '../sim/search/fuzz.ts';
 import { findTarget } from '../targets/index.ts';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
+import { wrapHandle } from '../targets/wrap-handle.ts';
 import { type Strategy, coreIncarnation, openKitRun } from '../targets/server-kit.ts';
 import type { Frame, HttpRequest, HttpResponse, JsonRpcMessage, ProtocolEra, Target } from '../targets/target.ts';
 import { isModernBody } from '../sim/tools.ts';
@@ -208,6 +209,24 @@ function withoutFrames(target: Target, name: string, description: string, breaks
   };
 }
 
+/**
+ * The reference answering a request that carries MCP-Protocol-Version UNSUPPORTED_VERSION with `answer` (its own
+ * response to the request without the header, when `answer` returns null): a server that does not check the header.
+ */
+function withBadVersionAnswer(name: string, description: string, answer: (request: HttpRequest) => HttpResponse | null): Target {
+  const wrapped = wrapHandle(referenceTarget, (request, handle) => {
+    if (request.protocolVersion !== UNSUPPORTED_VERSION) return handle(request);
+    const { protocolVersion: _ignored, ...unversioned } = request;
+    return answer(request) ?? handle(unversioned as HttpRequest);
+  });
+  return { ...wrapped, name, description: `${referenceTarget.name} ${description}`, breaks: [...referenceTarget.breaks, 'unsupported-version-400'] };
+}
+
+/** Ignores MCP-Protocol-Version: the GET opens the standalone stream (200), as a server that never reads the header does. */
+const versionIgnored = withBadVersionAnswer('version-ignored', 'ignoring MCP-Protocol-Version', () => null);
+/** Answers an unsupported MCP-Protocol-Version with 404, as @hono/mcp 0.3.2 does (FIELD.md), for a live session. */
+const version404 = withBadVersionAnswer('version-404', 'answering an unsupported MCP-Protocol-Version with 404', () => ({ status: 404, sessionId: null, streaming: false, body: null }));
+
 /** `target` without priming events: a call's stream begins with its first message (as the SDK 1.32.2 transport's does without an event store). */
 function withoutPriming(target: Target, name: string): Target {
   return withoutFrames(target, name, 'without priming events', 'priming-event', isPrimingEvent);
@@ -222,29 +241,21 @@ const noPriming = withoutPriming(referenceTarget, 'no-priming');
 const noRetry = withoutFrames(referenceTarget, 'no-retry', 'without the retry field before a polling close', 'retry-before-close', (frame) => frame.retryMs !== null && frame.data === null && frame.eventId === null);
 
 /** A dual-era endpoint that answers a 2026-07-28 call with an `Mcp-Session-Id` (a session minted for it). */
-const modernAnswersSessionId: Target = {
-  name: 'modern-answers-session-id',
-  kind: 'planted',
-  description: 'a 2026-07-28 call is answered with an Mcp-Session-Id',
-  breaks: ['modern-exchange-stateless'],
-  eras: ['legacy', 'modern'],
-  open: async (options) => {
-    const run = openKitRun({ boot: (incarnation, bootOptions) => coreIncarnation(incarnation, bootOptions) }, options);
-    return {
-      ...run,
-      boot: (incarnation, host) => {
-        const server = run.boot(incarnation, host);
-        const handle = server.handle.bind(server);
-        return Object.assign(server, {
-          handle: (request: HttpRequest) => {
-            const response = handle(request) as HttpResponse;
-            return request.method === 'POST' && isModernBody(request.body) ? { ...response, sessionId: 'sminted' } : response;
-          },
-        });
-      },
-    };
+const modernAnswersSessionId: Target = wrapHandle(
+  {
+    name: 'modern-answers-session-id',
+    kind: 'planted',
+    description: 'a 2026-07-28 call is answered with an Mcp-Session-Id',
+    breaks: ['modern-exchange-stateless'],
+    eras: ['legacy', 'modern'],
+    open: async (options) => openKitRun({ boot: (incarnation, bootOptions) => coreIncarnation(incarnation, bootOptions) }, options),
   },
-};
+  (request, handle) => {
+    // The kit answers at once: the wrapper does too, so the run stays synchronous.
+    const response = handle(request) as HttpResponse;
+    return request.method === 'POST' && isModernBody(request.body) ? { ...response, sessionId: 'sminted' } : response;
+  },
+);
 
 /** A dual-era endpoint whose new 2026-07-28 request gets the previous one's retained events first (a store keyed by nothing). */
 const modernReplaysPrevious = inlineTarget('modern-replays-previous', "a 2026-07-28 request's exchange carries the previous request's progress", ['modern-exchange-own-messages'], {
@@ -278,6 +289,8 @@ interface Case {
   readonly holds?: readonly string[];
   /** Check this property alone: another one the same bug breaks in the same step would be reported first. */
   readonly alone?: boolean;
+  /** The run offers the version fault (config versionFaults). */
+  readonly versionFaults?: boolean;
 }
 
 const CASES: readonly Case[] = [
@@ -657,6 +670,22 @@ const CASES: readonly Case[] = [
     protocol: '2026-07-28',
   },
   {
+    property: 'unsupported-version-400',
+    what: 'a standalone GET with an unsupported MCP-Protocol-Version is served (200) by a server that never reads the header',
+    target: versionIgnored,
+    script: ['client 1 initializes', "a proxy sends client 1's standalone GET with MCP-Protocol-Version"],
+    step: 1,
+    versionFaults: true,
+  },
+  {
+    property: 'unsupported-version-400',
+    what: 'the same GET answered 404 for a live session, where the header rule says 400',
+    target: version404,
+    script: ['client 1 initializes', "a proxy sends client 1's standalone GET with MCP-Protocol-Version"],
+    step: 1,
+    versionFaults: true,
+  },
+  {
     property: 'reissued-call-runs-again',
     what: 'a note: an append whose 2026-07-28 exchange broke is re-issued and runs again (permitted by the revision)',
     target: referenceTarget,
@@ -667,8 +696,11 @@ const CASES: readonly Case[] = [
   },
 ];
 
-async function runScript(target: Target, script: readonly string[], seed?: string, protocol?: ProtocolChoice, properties?: readonly PropertyName[]) {
-  const config = seed === undefined && protocol === undefined ? CONFIG : resolveConfig({ seed: seed ?? SEED, ...(protocol === undefined ? {} : { protocol }) });
+async function runScript(target: Target, script: readonly string[], seed?: string, protocol?: ProtocolChoice, properties?: readonly PropertyName[], versionFaults?: boolean) {
+  const config =
+    seed === undefined && protocol === undefined && versionFaults !== true
+      ? CONFIG
+      : resolveConfig({ seed: seed ?? SEED, ...(protocol === undefined ? {} : { protocol }), ...(versionFaults === true ? { versionFaults } : {}) });
   return runSimulation(target, config, scriptChoices(script), { record: true, ...(properties === undefined ? {} : { properties }) });
 }
 
@@ -687,7 +719,7 @@ describe(`hand-made counterexamples, one or more per property (seed ${SEED})`, (
 
   for (const testCase of CASES) {
     it(`${testCase.property}: ${testCase.what} (${testCase.target.name}, step ${testCase.step}, seed ${testCase.seed ?? SEED})`, async () => {
-      const result = await runScript(testCase.target, testCase.script, testCase.seed, testCase.protocol, testCase.alone === true ? [testCase.property] : undefined);
+      const result = await runScript(testCase.target, testCase.script, testCase.seed, testCase.protocol, testCase.alone === true ? [testCase.property] : undefined, testCase.versionFaults);
       expect(result.violation?.property).toBe(testCase.property);
       expect(result.violation?.step).toBe(testCase.step);
       // A liveness violation is found after the whole script; a safety violation during its last step.
@@ -699,7 +731,7 @@ describe(`hand-made counterexamples, one or more per property (seed ${SEED})`, (
 
     it(`${testCase.property}: ${testCase.holds === undefined ? 'the same script' : 'a script without the fault'} holds on reference (seed ${testCase.seed ?? SEED})`, async () => {
       const script = testCase.holds ?? testCase.script;
-      const result = await runScript(referenceTarget, script, testCase.seed, testCase.protocol);
+      const result = await runScript(referenceTarget, script, testCase.seed, testCase.protocol, undefined, testCase.versionFaults);
       expect(result.violation).toBeNull();
       expect(result.steps).toBe(script.length);
     });
@@ -754,4 +786,23 @@ describe('retry-before-close over a server that polls on its own: another defect
       expect(outcome.findings.map((finding) => finding.trace.verdict?.explanation ?? '')).toEqual([]);
     });
   }
+});
+
+describe('the version fault is offered only when the config asks for it (seed 1, 300 runs)', () => {
+  const search = (versionFaults: boolean) =>
+    fuzz({ target: versionIgnored, config: resolveConfig({ seed: '1', ...(versionFaults ? { versionFaults } : {}) }), runsMax: 300, timeMs: null, stopAtFirst: true, properties: ['unsupported-version-400'] });
+
+  it('with versionFaults, a fuzz finds the server that ignores MCP-Protocol-Version, shrunk to its initialize and the GET', async () => {
+    const outcome = await search(true);
+    expect(outcome.findings.map((finding) => finding.trace.verdict?.property)).toEqual(['unsupported-version-400']);
+    const actions = traceLines(outcome.findings[0]!.trace.steps).map((step) => step.action);
+    expect(actions.at(-1)).toMatch(/^a proxy sends client \d's standalone GET with MCP-Protocol-Version 1999-01-01, which no revision has$/);
+    expect(actions.length).toBeLessThanOrEqual(2);
+  });
+
+  it('without it, no run sends such a header, so the same server holds', async () => {
+    const outcome = await search(false);
+    expect(outcome.findings).toEqual([]);
+    expect(outcome.runs).toBe(300);
+  });
 });

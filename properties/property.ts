@@ -49,6 +49,11 @@ export interface Property {
   /** Set when the property can fire only after such a client step: one sentence saying so. */
   readonly needsClientFault?: string;
   /**
+   * Set when the property is judged only on a fault the config must ask for (config versionFaults, off by default in
+   * process): the matrix, whose runs are the default ones, has no column for it.
+   */
+  readonly onlyWith?: 'versionFaults';
+  /**
    * Set when a violation of it is kept aside until the run is over, becoming the run's verdict only when no other
    * property was violated: one sentence saying why (a server that breaks it does so at every stream, and each run
    * would otherwise end there, hiding everything else the run would show).

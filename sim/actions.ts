@@ -4,7 +4,7 @@
 import { MODEL, accepts, step } from '../model/index.ts';
 import type { HttpRequest, HttpResponse, JsonRpcMessage, ToolName } from '../targets/target.ts';
 import { TOOL_NAMES } from '../targets/target.ts';
-import { ACTION_KINDS, type ActionKind, MODERN_REVISION, hasPolling } from './config.ts';
+import { ACTION_KINDS, type ActionKind, MODERN_REVISION, UNSUPPORTED_VERSION, hasPolling, sendsVersionHeader } from './config.ts';
 import type { StepRecord } from './levels/records.ts';
 import { SERVER_VOCABULARY } from './levels/server-records.ts';
 import { INITIALIZED_NOTIFICATION, callRequest, initializeRequest, isResponse, modernCallRequest, negotiatedVersion, standaloneNotification } from './tools.ts';
@@ -120,6 +120,7 @@ export function enumerateActions(world: World, list: ActionList): void {
   enumerateNodeFaults(world, list);
   enumerateModernKinds(world, list);
   enumerateSeedKinds(world, list);
+  if (world.config.versionFaults === true) enumerateVersionFaults(world, list);
   if (list.count > ACTIONS_MAX) throw new Error(`${list.count} actions enabled in one step, more than the ${ACTIONS_MAX} a list holds`);
 }
 
@@ -156,6 +157,18 @@ function enumerateLaterKinds(world: World, list: ActionList): void {
  * Issue 17's kinds, enumerated after every other kind so that a recorded choice index keeps its meaning. A standalone
  * stream a later standalone GET superseded: the client still holds its cursor (seed 004's rule for it is a reset).
  */
+/**
+ * The version fault (config versionFaults): a proxy sends the standalone GET of a client whose revision carries
+ * MCP-Protocol-Version (2025-06-18 on, legacy era) with a version no revision has, where the client may open one.
+ */
+function enumerateVersionFaults(world: World, list: ActionList): void {
+  for (const client of world.clients) {
+    if (isModernClient(client) || !accepts(C, client.state, C.event.request) || !sendsVersionHeader(client.revision)) continue;
+    const standalone = client.standaloneView >= 0 ? world.views[client.standaloneView]! : null;
+    if (standalone === null || standalone.connection < 0) push(list, K.badVersion, client.index, 0);
+  }
+}
+
 function enumerateSeedKinds(world: World, list: ActionList): void {
   for (const client of world.clients) {
     if (!accepts(C, client.state, C.event.request)) continue;
@@ -474,12 +487,16 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
       const client = world.clients[a]!;
       return resumeRequest(world, client, null, null, MALFORMED_CURSOR);
     }
-    case 'openStandalone': {
+    case 'openStandalone':
+    case 'badVersion': {
+      // The version fault is the standalone GET with another header: accepted (a server that breaks the rule), it
+      // opens the client's standalone stream as the GET would.
       const client = world.clients[a]!;
       const view = createView(world, client, client.session!, null);
       const connection = openConnection(world, client, 'standalone', { session: client.session, view: view.index, cursor: null, lastEventId: null, kExpected: null });
-      if (world.notes !== null) world.notes.push({ kind: 'request', form: 'standalone', method: 'GET', connection: connection.index, client: client.index + 1, session: client.session!.id });
-      return handleOp({ method: 'GET', connection: connection.index, sessionId: client.session!.id, lastEventId: null });
+      const version = ACTION_KINDS[kind] === 'badVersion' ? { protocolVersion: UNSUPPORTED_VERSION } : {};
+      if (world.notes !== null) world.notes.push({ kind: 'request', form: 'standalone', method: 'GET', connection: connection.index, client: client.index + 1, session: client.session!.id, ...version });
+      return handleOp({ method: 'GET', connection: connection.index, sessionId: client.session!.id, lastEventId: null, ...version });
     }
     case 'resend': {
       const call = world.calls[a]!;
@@ -899,6 +916,8 @@ export function actionRecord(world: World, kind: number, a: number, b: number): 
     case 'notify':
     case 'expire':
       return { kind: name, client: client(a) };
+    case 'badVersion':
+      return { kind: name, client: client(a), protocolVersion: UNSUPPORTED_VERSION };
     case 'call':
     case 'callModern':
       return { kind: name, client: client(a), tool: TOOL_NAMES[b]!, ...(name === 'callModern' ? { revision: MODERN_REVISION } : {}) };

@@ -1,6 +1,6 @@
 // Choice sources: a fixed sequence (replay, fast-check, shrinking) or a seeded random walk with swarm weights.
 
-import { ACTION_KINDS, FAULT_KINDS, NODE_FAULT_KINDS } from './config.ts';
+import { ACTION_KINDS, FAULT_KINDS, NODE_FAULT_KINDS, VERSION_FAULT_KINDS } from './config.ts';
 import type { ActionList } from './actions.ts';
 import type { ChoiceSource } from './engine.ts';
 import type { WalkShape } from './levels/level.ts';
@@ -63,6 +63,9 @@ export function planWalk(seed: string, stepsMax: number, faultKinds: readonly nu
     // before they existed.
     const nodePrng = createPrng(`${seed}/walk/nodes`);
     for (const kind of NODE_FAULT_KINDS) weights[ACTION_KINDS.indexOf(kind)] = nodePrng.float() < 0.5 ? 0 : 0.25 + nodePrng.float() * 1.75;
+    // The version fault likewise (it exists only with config versionFaults).
+    const versionPrng = createPrng(`${seed}/walk/versions`);
+    for (const kind of VERSION_FAULT_KINDS) weights[ACTION_KINDS.indexOf(kind)] = versionPrng.float() < 0.5 ? 0 : 0.25 + versionPrng.float() * 1.75;
   }
   // "Stop here" is a draw too: the walk's length is chosen, so short runs are as likely as long ones.
   const length = 1 + prng.below(stepsMax);

@@ -41,6 +41,8 @@ export const ACTION_KINDS = [
   'abortTool', // server: a running tool fails or is cancelled on the server, without an answer (its stream is aborted)
   'resendEchoed', // client: re-sends its own tools/call request that the server echoed to it, taking it for a request (seed 000)
   'reissueLegacy', // client: re-issues a legacy call under a new request ID after a reset, or after a 404 in its new session (config reissueAfterReset)
+  // Enumerated after every other kind, and only with config versionFaults.
+  'badVersion', // proxy: sends a client's standalone GET with an MCP-Protocol-Version no revision has (UNSUPPORTED_VERSION)
 ] as const;
 
 /** One kind of action. */
@@ -73,6 +75,15 @@ export const FAULT_KINDS: readonly ActionKind[] = [
  * before they existed; a swarm run weighs them from a stream of its own (sim/choices.ts).
  */
 export const NODE_FAULT_KINDS: readonly ActionKind[] = ['crashNode', 'restartNode'];
+
+/**
+ * The fault of config versionFaults: apart from FAULT_KINDS for the same reason (a swarm run weighs it from a stream of
+ * its own), and enumerated only when the config asks for it, so that a run without it offers what it offered before.
+ */
+export const VERSION_FAULT_KINDS: readonly ActionKind[] = ['badVersion'];
+
+/** The MCP-Protocol-Version the badVersion fault sends: well formed, and no revision's (every server must refuse it). */
+export const UNSUPPORTED_VERSION = '1999-01-01';
 
 /**
  * The protocol revisions a simulated client may negotiate, oldest first. The first three are the legacy era
@@ -147,6 +158,13 @@ export interface SimConfig {
    * session"). Off by default: every run without it offers exactly what it offered before.
    */
   readonly reissueAfterReset?: boolean;
+  /**
+   * A proxy sends some of a client's requests with an MCP-Protocol-Version no revision has (the `badVersion` fault:
+   * a standalone GET carrying UNSUPPORTED_VERSION), which a 2025-06-18 or 2025-11-25 server must answer 400
+   * (`unsupported-version-400`). Off by default in process, so every run without it offers exactly what it offered
+   * before; on for a server over the wire (cli/wire-options.ts), and with `fuzz --version-faults`.
+   */
+  readonly versionFaults?: boolean;
   /**
    * The store level's bounds (sim/levels/store-level.ts, an EventStore driven directly); absent at the other levels.
    * Its steps and restarts are `stepsMax` and `restartsMax`.
@@ -225,6 +243,9 @@ export function resolveConfig(partial: Partial<SimConfig>): SimConfig {
   }
   if (config.protocol !== undefined && config.protocol !== 'mixed' && !(REVISIONS as readonly string[]).includes(config.protocol)) {
     throw new ConfigError(`protocol must be one of ${REVISIONS.join(', ')} or mixed, got ${String(config.protocol)}`);
+  }
+  for (const key of ['reissueAfterReset', 'versionFaults'] as const) {
+    if (config[key] !== undefined && typeof config[key] !== 'boolean') throw new ConfigError(`${key} must be true or false, got ${String(config[key])}`);
   }
   if (config.requestIdHabits.length === 0 || config.requestIdHabits.some((habit) => habit !== 'monotonic' && habit !== 'restart')) {
     throw new ConfigError('requestIdHabits must list "monotonic" or "restart" at least once');

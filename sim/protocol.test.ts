@@ -5,6 +5,7 @@
 import { traceLines } from './levels/vocabulary.ts';
 import { describe, expect, it } from 'vitest';
 import { referenceTarget } from '../targets/reference/reference.target.ts';
+import { wrapHandle } from '../targets/wrap-handle.ts';
 import { revisionHeadersOf } from '../targets/sdk/revision-headers.ts';
 import type { HttpRequest, Target } from '../targets/target.ts';
 import { type ActionList, describeAction } from './actions.ts';
@@ -16,20 +17,7 @@ import type { World } from './world.ts';
 
 /** The reference, recording every request it is sent. */
 function recording(requests: HttpRequest[]): Target {
-  return {
-    ...referenceTarget,
-    open: async (options) => {
-      const run = await referenceTarget.open(options);
-      return {
-        ...run,
-        boot: (incarnation, host) => {
-          const server = run.boot(incarnation, host);
-          const handle = server.handle.bind(server);
-          return Object.assign(server, { handle: (request: HttpRequest) => (requests.push(request), handle(request)) });
-        },
-      };
-    },
-  };
+  return wrapHandle(referenceTarget, (request, handle) => (requests.push(request), handle(request)));
 }
 
 /** Runs a script and returns what the server was sent, and the descriptions of the actions enabled after it. */

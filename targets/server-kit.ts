@@ -20,7 +20,7 @@ import {
   openStream,
 } from '../core/index.ts';
 import { RULES } from '../core/decide.ts';
-import { LEGACY_REVISIONS, MODERN_REVISION } from '../sim/config.ts';
+import { LEGACY_REVISIONS, MODERN_REVISION, REVISIONS } from '../sim/config.ts';
 import { type ObjectSnapshot, keepObjects, writeBack } from '../sim/search/object-snapshot.ts';
 import { PROTOCOL_VERSION, isModernBody, resetMessage } from '../sim/tools.ts';
 import { type DeliveryParts, KitDelivery, type WriteOrigin } from './kit-delivery.ts';
@@ -245,6 +245,12 @@ class KitServer implements NodeInstance {
     // The era of a request, as a dual-era server picks it: a POST by its _meta envelope, a GET or DELETE by its
     // MCP-Protocol-Version header (which the legacy path then answers, on a dual-era endpoint).
     const modern = request.method === 'POST' ? isModernBody(body) : request.protocolVersion === MODERN_REVISION;
+    // 2025-06-18 and 2025-11-25 basic/transports: "If the server receives a request with an invalid or unsupported
+    // MCP-Protocol-Version, it MUST respond with 400 Bad Request." An initialize negotiates its version in its body.
+    const initializing = body?.['method'] === 'initialize' && requestId !== undefined;
+    if (request.protocolVersion !== undefined && !initializing && !(REVISIONS as readonly string[]).includes(request.protocolVersion)) {
+      return jsonError(400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${request.protocolVersion}`, request.sessionId);
+    }
     const core: CoreRequest =
       request.method === 'POST'
         ? {

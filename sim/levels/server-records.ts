@@ -91,7 +91,7 @@ function requestText(r: StepRecord): string {
     case 'resume':
       return `GET ${n} Last-Event-ID: ${r['lastEventId']}`;
     case 'standalone':
-      return `GET ${n} (standalone stream)`;
+      return `GET ${n} (standalone stream)${r['protocolVersion'] === undefined ? '' : ` MCP-Protocol-Version: ${r['protocolVersion']}`}`;
     case 'resend':
       return `POST ${n} re-sends ${r['call']}'s tools/call (request ${r['requestId']})`;
     case 'resendInFlight':
@@ -168,6 +168,8 @@ function actionText(r: StepRecord): string {
       return `${client()} deletes its session`;
     case 'headerless':
       return `a proxy sends ${client()}'s GET without Mcp-Session-Id`;
+    case 'badVersion':
+      return `a proxy sends ${client()}'s standalone GET with MCP-Protocol-Version ${r['protocolVersion']}, which no revision has`;
     case 'advance':
       return `the server advances ${r['call']} (${r['tool']}, execution ${r['execution']})`;
     case 'notify':

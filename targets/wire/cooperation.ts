@@ -2,7 +2,8 @@
 // what a client sees alone: status codes, event-ID ownership across sessions and streams, well-formed messages, hangs,
 // whether a call's stream begins with a priming event (a call of a tool the server lacks still gets an answer, on a
 // stream when the server streams its answers), and whether a server closing a call's connection before answering it
-// sent a retry field first (read from the JSON-RPC responses by request ID, the stream's events and resets).
+// sent a retry field first (read from the JSON-RPC responses by request ID, the stream's events and resets), and the
+// status a request with an unsupported MCP-Protocol-Version gets.
 
 import { PROPERTY_NAMES, type PropertyName } from '../../properties/names.ts';
 
@@ -15,6 +16,7 @@ export const COOPERATION_FREE: readonly PropertyName[] = [
   'no-hang',
   'priming-event',
   'retry-before-close',
+  'unsupported-version-400',
 ];
 
 /** Why a property is not judged on a server without the probe tools. */
