@@ -215,6 +215,17 @@ describe('resumecheck script (seed 1)', () => {
     expect((await run(['script', script, '--target', 'reference'])).code).toBe(0);
   });
 
+  it('--version-faults offers the version fault: the reference answers it 400 (exit 0); without the flag the line names no enabled action', async () => {
+    const script = file('version.txt', "client 1 initializes\na proxy sends client 1's standalone GET with MCP-Protocol-Version\n");
+    const offered = await run(['script', script, '--target', 'reference', '--version-faults']);
+    expect(offered.code).toBe(0);
+    expect(offered.out).toContain('       GET #2 (standalone stream) MCP-Protocol-Version: 1999-01-01');
+    expect(offered.out).toContain('         → 400');
+    const refused = await run(['script', script, '--target', 'reference']);
+    expect(refused.code).toBe(2);
+    expect(refused.err[0]).toContain('step 2: "a proxy sends client 1\'s standalone GET with MCP-Protocol-Version" matches 0 enabled actions');
+  });
+
   it('a line that names no enabled action is bad input: exit 2, one line naming the step', async () => {
     const script = file('bad.txt', 'client 1 initializes\nclient 9 flies\n');
     const result = await run(['script', script, '--target', 'reference']);

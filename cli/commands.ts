@@ -57,6 +57,12 @@ export const PROTOCOL_OPTION = {
   help: `the revision every simulated client speaks: ${REVISIONS.join(', ')}, or mixed (each run draws one per client, both eras in most runs) (default 2025-11-25; 2026-07-28 on a modern-only target)`,
 } as const;
 
+/** `--version-faults`: runs offer the version fault (config versionFaults). */
+export const VERSION_FAULTS_OPTION = {
+  type: 'boolean',
+  help: 'a proxy sends some standalone GETs with an MCP-Protocol-Version no revision has, which must get 400 (unsupported-version-400); always on over the wire',
+} as const;
+
 /** Every command, in the order `resumecheck --help` lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
   {
@@ -79,7 +85,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       calls: { type: 'string', value: 'N', help: `tool calls per session at most, ${bounds('callsPerSessionMax')} (default ${DEFAULT_CONFIG.callsPerSessionMax})` },
       restarts: { type: 'string', value: 'N', help: `server restarts per run at most, ${bounds('restartsMax')} (default ${DEFAULT_CONFIG.restartsMax})` },
       protocol: PROTOCOL_OPTION,
-      'version-faults': { type: 'boolean', help: 'a proxy sends some standalone GETs with an MCP-Protocol-Version no revision has, which must get 400 (unsupported-version-400); always on over the wire' },
+      'version-faults': VERSION_FAULTS_OPTION,
       nodes: { type: 'string', value: 'N', help: 'deploy the target on N nodes (1–8) over one shared storage, behind --balancer; nodes crash and boot again one at a time' },
       balancer: { type: 'string', value: 'B', help: 'with --nodes: sticky, round-robin, random or failover (default round-robin)' },
       'store-lag': { type: 'string', value: 'N', help: "with --nodes: a node's writes reach the other nodes N operations later, 0–100 (default 0; the kit targets only)" },
@@ -133,12 +139,13 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'script',
     summary: 'run a hand-written scenario: one action a line, as replay prints them (# starts a comment)',
-    usage: ['FILE --target T [--seed S] [--protocol REV|mixed] [--strict[=advice]] [--out DIR] [--json]'],
+    usage: ['FILE --target T [--seed S] [--protocol REV|mixed] [--version-faults] [--strict[=advice]] [--out DIR] [--json]'],
     positionals: [{ name: 'FILE', help: 'the scenario, one action description a line' }],
     options: {
       target: { type: 'string', value: 'T', help: 'the system under test (required)' },
       seed: SEED_OPTION,
       protocol: PROTOCOL_OPTION,
+      'version-faults': VERSION_FAULTS_OPTION,
       strict: STRICT_OPTION,
       out: OUT_OPTION,
       json: JSON_OPTION,

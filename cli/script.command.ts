@@ -40,7 +40,7 @@ export async function runScript({ values, positionals }: ParsedArgs, io: Io): Pr
   // One action a line, as `resumecheck replay` prints them (the step number may stay); # starts a comment.
   const script = parseScript(text);
   const seed = (values.seed as string | undefined) ?? DEFAULT_CONFIG.seed;
-  const config = resolveConfig({ seed, ...(protocol === undefined ? {} : { protocol }) });
+  const config = resolveConfig({ seed, ...(protocol === undefined ? {} : { protocol }), ...(values['version-faults'] === true ? { versionFaults: true } : {}) });
   let result;
   try {
     result = await runSimulation(target, config, scriptChoices(script));
