@@ -60,7 +60,7 @@ export const PROTOCOL_OPTION = {
 /** `--version-faults`: runs offer the version fault (config versionFaults). */
 export const VERSION_FAULTS_OPTION = {
   type: 'boolean',
-  help: 'a proxy sends some standalone GETs with an MCP-Protocol-Version no revision has, which must get 400 (unsupported-version-400); always on over the wire',
+  help: 'a proxy sends some standalone GETs and DELETEs with an MCP-Protocol-Version no revision has, which must get 400 (unsupported-version-400); always on over the wire',
 } as const;
 
 /** Every command, in the order `resumecheck --help` lists them. */

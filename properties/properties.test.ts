@@ -679,6 +679,14 @@ const CASES: readonly Case[] = [
   },
   {
     property: 'unsupported-version-400',
+    what: 'a DELETE with an unsupported MCP-Protocol-Version ends the session (200) on a server that never reads the header',
+    target: versionIgnored,
+    script: ['client 1 initializes', "a proxy sends client 1's DELETE with MCP-Protocol-Version"],
+    step: 1,
+    versionFaults: true,
+  },
+  {
+    property: 'unsupported-version-400',
     what: 'the same GET answered 404 for a live session, where the header rule says 400',
     target: version404,
     script: ['client 1 initializes', "a proxy sends client 1's standalone GET with MCP-Protocol-Version"],
@@ -798,6 +806,16 @@ describe('the version fault is offered only when the config asks for it (seed 1,
     const actions = traceLines(outcome.findings[0]!.trace.steps).map((step) => step.action);
     expect(actions.at(-1)).toMatch(/^a proxy sends client \d's standalone GET with MCP-Protocol-Version 1999-01-01, which no revision has$/);
     expect(actions.length).toBeLessThanOrEqual(2);
+  });
+
+  it("the reference checks the session first, as the SDKs do: an expired session's bad-version GET gets 404, a live one's DELETE 400", async () => {
+    const script = ['client 1 initializes', "the server expires client 1's session", "a proxy sends client 1's standalone GET with MCP-Protocol-Version"];
+    const expired = await runScript(referenceTarget, script, undefined, undefined, undefined, true);
+    expect(expired.violation).toBeNull();
+    expect(traceLines(expired.trace).at(-1)!.notes.find((note) => note.includes('→'))).toBe('  → 404');
+    const live = await runScript(referenceTarget, ['client 1 initializes', "a proxy sends client 1's DELETE with MCP-Protocol-Version"], undefined, undefined, undefined, true);
+    expect(live.violation).toBeNull();
+    expect(traceLines(live.trace).at(-1)!.notes).toEqual(['DELETE #2 MCP-Protocol-Version: 1999-01-01', '  → 400']);
   });
 
   it('without it, no run sends such a header, so the same server holds', async () => {

@@ -157,15 +157,20 @@ function enumerateLaterKinds(world: World, list: ActionList): void {
  * Issue 17's kinds, enumerated after every other kind so that a recorded choice index keeps its meaning. A standalone
  * stream a later standalone GET superseded: the client still holds its cursor (seed 004's rule for it is a reset).
  */
+/** The requests the version fault sends, by its second argument. */
+export const BAD_VERSION_REQUESTS = ['GET', 'DELETE'] as const;
+
 /**
- * The version fault (config versionFaults): a proxy sends the standalone GET of a client whose revision carries
- * MCP-Protocol-Version (2025-06-18 on, legacy era) with a version no revision has, where the client may open one.
+ * The version fault (config versionFaults): a proxy sends a request of a client whose revision carries
+ * MCP-Protocol-Version (2025-06-18 on, legacy era) with a version no revision has: its standalone GET, where the
+ * client may open one (b = 0), or its DELETE (b = 1).
  */
 function enumerateVersionFaults(world: World, list: ActionList): void {
   for (const client of world.clients) {
     if (isModernClient(client) || !accepts(C, client.state, C.event.request) || !sendsVersionHeader(client.revision)) continue;
     const standalone = client.standaloneView >= 0 ? world.views[client.standaloneView]! : null;
     if (standalone === null || standalone.connection < 0) push(list, K.badVersion, client.index, 0);
+    push(list, K.badVersion, client.index, 1);
   }
 }
 
@@ -409,6 +414,14 @@ function handleOp(request: HttpRequest, stage = 0): Op {
   return { kind: 'handle', request, stage };
 }
 
+/** A client's standalone GET, with the header `version` sets when given (the version fault's). */
+function standaloneRequest(world: World, client: SimClient, version: { readonly protocolVersion?: string }): Op {
+  const view = createView(world, client, client.session!, null);
+  const connection = openConnection(world, client, 'standalone', { session: client.session, view: view.index, cursor: null, lastEventId: null, kExpected: null });
+  if (world.notes !== null) world.notes.push({ kind: 'request', form: 'standalone', method: 'GET', connection: connection.index, client: client.index + 1, session: client.session!.id, ...version });
+  return handleOp({ method: 'GET', connection: connection.index, sessionId: client.session!.id, lastEventId: null, ...version });
+}
+
 function resumeRequest(world: World, client: SimClient, view: StreamView | null, cursor: Cursor | null, lastEventId: string): Op {
   const connection = openConnection(world, client, 'resume', {
     session: client.session,
@@ -487,17 +500,17 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
       const client = world.clients[a]!;
       return resumeRequest(world, client, null, null, MALFORMED_CURSOR);
     }
-    case 'openStandalone':
     case 'badVersion': {
-      // The version fault is the standalone GET with another header: accepted (a server that breaks the rule), it
-      // opens the client's standalone stream as the GET would.
+      // The version fault is the client's standalone GET or DELETE with another header: accepted (a server that breaks
+      // the rule), it opens the client's standalone stream or ends its session as the request would.
       const client = world.clients[a]!;
-      const view = createView(world, client, client.session!, null);
-      const connection = openConnection(world, client, 'standalone', { session: client.session, view: view.index, cursor: null, lastEventId: null, kExpected: null });
-      const version = ACTION_KINDS[kind] === 'badVersion' ? { protocolVersion: UNSUPPORTED_VERSION } : {};
-      if (world.notes !== null) world.notes.push({ kind: 'request', form: 'standalone', method: 'GET', connection: connection.index, client: client.index + 1, session: client.session!.id, ...version });
-      return handleOp({ method: 'GET', connection: connection.index, sessionId: client.session!.id, lastEventId: null, ...version });
+      if (BAD_VERSION_REQUESTS[b] === 'GET') return standaloneRequest(world, client, { protocolVersion: UNSUPPORTED_VERSION });
+      const connection = openConnection(world, client, 'delete', { session: client.session, view: -1, cursor: null, lastEventId: null, kExpected: null });
+      if (world.notes !== null) world.notes.push({ kind: 'request', form: 'delete', method: 'DELETE', connection: connection.index, client: client.index + 1, session: client.session!.id, protocolVersion: UNSUPPORTED_VERSION });
+      return handleOp({ method: 'DELETE', connection: connection.index, sessionId: client.session!.id, protocolVersion: UNSUPPORTED_VERSION });
     }
+    case 'openStandalone':
+      return standaloneRequest(world, world.clients[a]!, {});
     case 'resend': {
       const call = world.calls[a]!;
       const client = world.clients[call.client]!;
@@ -917,7 +930,7 @@ export function actionRecord(world: World, kind: number, a: number, b: number): 
     case 'expire':
       return { kind: name, client: client(a) };
     case 'badVersion':
-      return { kind: name, client: client(a), protocolVersion: UNSUPPORTED_VERSION };
+      return { kind: name, client: client(a), method: BAD_VERSION_REQUESTS[b]!, protocolVersion: UNSUPPORTED_VERSION };
     case 'call':
     case 'callModern':
       return { kind: name, client: client(a), tool: TOOL_NAMES[b]!, ...(name === 'callModern' ? { revision: MODERN_REVISION } : {}) };

@@ -42,7 +42,7 @@ export const ACTION_KINDS = [
   'resendEchoed', // client: re-sends its own tools/call request that the server echoed to it, taking it for a request (seed 000)
   'reissueLegacy', // client: re-issues a legacy call under a new request ID after a reset, or after a 404 in its new session (config reissueAfterReset)
   // Enumerated after every other kind, and only with config versionFaults.
-  'badVersion', // proxy: sends a client's standalone GET with an MCP-Protocol-Version no revision has (UNSUPPORTED_VERSION)
+  'badVersion', // proxy: sends a client's standalone GET or DELETE with an MCP-Protocol-Version no revision has (UNSUPPORTED_VERSION)
 ] as const;
 
 /** One kind of action. */
@@ -160,7 +160,7 @@ export interface SimConfig {
   readonly reissueAfterReset?: boolean;
   /**
    * A proxy sends some of a client's requests with an MCP-Protocol-Version no revision has (the `badVersion` fault:
-   * a standalone GET carrying UNSUPPORTED_VERSION), which a 2025-06-18 or 2025-11-25 server must answer 400
+   * a standalone GET or a DELETE carrying UNSUPPORTED_VERSION), which a 2025-06-18 or 2025-11-25 server must answer 400
    * (`unsupported-version-400`). Off by default in process, so every run without it offers exactly what it offered
    * before; on for a server over the wire (cli/wire-options.ts), and with `fuzz --version-faults`.
    */

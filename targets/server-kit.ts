@@ -248,9 +248,7 @@ class KitServer implements NodeInstance {
     // 2025-06-18 and 2025-11-25 basic/transports: "If the server receives a request with an invalid or unsupported
     // MCP-Protocol-Version, it MUST respond with 400 Bad Request." An initialize negotiates its version in its body.
     const initializing = body?.['method'] === 'initialize' && requestId !== undefined;
-    if (request.protocolVersion !== undefined && !initializing && !(REVISIONS as readonly string[]).includes(request.protocolVersion)) {
-      return jsonError(400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${request.protocolVersion}`, request.sessionId);
-    }
+    const unsupported = request.protocolVersion !== undefined && !initializing && !(REVISIONS as readonly string[]).includes(request.protocolVersion);
     const core: CoreRequest =
       request.method === 'POST'
         ? {
@@ -266,6 +264,12 @@ class KitServer implements NodeInstance {
           ? { kind: 'get', sessionId: request.sessionId, lastEventId, ...(modern ? { modern } : {}) }
           : { kind: 'delete', sessionId: request.sessionId, ...(modern ? { modern } : {}) };
     const decision = this.strategy.decide(core);
+    // Checked after the session, as the SDK transports order them: a terminated session's request still gets its 404
+    // ("it MUST respond to requests containing that session ID with HTTP 404"), any other the version's 400. The
+    // decision (pure, in the reference) is not acted on.
+    if (unsupported && !(decision.kind === 'reject' && decision.status === 404)) {
+      return jsonError(400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${request.protocolVersion}`, request.sessionId);
+    }
     const ruleIndex = RULE_INDEX.get(decision.rule);
     if (ruleIndex !== undefined) {
       this.decided[ruleIndex]! += 1;

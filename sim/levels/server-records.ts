@@ -107,7 +107,7 @@ function requestText(r: StepRecord): string {
       return `POST ${n} tools/call ${r['tool']} as ${r['call']} again (request ${r['requestId']}; ${why} under request ${r['requestLost']})`;
     }
     case 'delete':
-      return `DELETE ${n}`;
+      return `DELETE ${n}${r['protocolVersion'] === undefined ? '' : ` MCP-Protocol-Version: ${r['protocolVersion']}`}`;
     case 'headerless':
       return `GET ${n} without Mcp-Session-Id`;
     case 'probe':
@@ -169,7 +169,7 @@ function actionText(r: StepRecord): string {
     case 'headerless':
       return `a proxy sends ${client()}'s GET without Mcp-Session-Id`;
     case 'badVersion':
-      return `a proxy sends ${client()}'s standalone GET with MCP-Protocol-Version ${r['protocolVersion']}, which no revision has`;
+      return `a proxy sends ${client()}'s ${r['method'] === 'DELETE' ? 'DELETE' : 'standalone GET'} with MCP-Protocol-Version ${r['protocolVersion']}, which no revision has`;
     case 'advance':
       return `the server advances ${r['call']} (${r['tool']}, execution ${r['execution']})`;
     case 'notify':

@@ -36,7 +36,7 @@ export const INDEPENDENCE: Readonly<Record<ActionKind, { readonly footprint: Foo
   resend: { footprint: 'call', why: "the client's own request re-sent in its own session" },
   delete: { footprint: 'client', why: "ends the client's own session" },
   headerless: { footprint: 'global', why: 'no Mcp-Session-Id: the target may take it for any session' },
-  badVersion: { footprint: 'client', why: "the standalone GET of the client's session, with another MCP-Protocol-Version: what openStandalone touches" },
+  badVersion: { footprint: 'client', why: "the client's standalone GET or DELETE with another MCP-Protocol-Version: what openStandalone or delete touches" },
   advance: { footprint: 'execution', why: "the next message of one execution, written to the streams of the call's session" },
   notify: { footprint: 'client', why: "a notification on the client's own standalone stream" },
   serverClose: { footprint: 'connection', why: 'the server closes one connection of the client' },
