@@ -6,7 +6,7 @@
 
 import { availableParallelism } from 'node:os';
 import { findingFails, severityOf } from '../properties/finding-weight.ts';
-import { PROPERTIES, isPropertyName } from '../properties/index.ts';
+import { PROPERTIES, type Property, isPropertyName } from '../properties/index.ts';
 import { type Severity, type Strictness } from '../properties/severity.ts';
 import { CLIENT_PROPERTY_NAMES, PROPERTY_NAMES, type PropertyName } from '../properties/names.ts';
 import { sharedWallMs } from '../sim/clock.ts';
@@ -29,8 +29,13 @@ import { levelOf } from '../sim/levels/level.ts';
 export { matrixRowNames as matrixTargetNames, policyVariant } from '../sim/search/matrix-rows.ts';
 
 /** The matrix's columns: the server level's properties, then the client level's (each row is judged by one set). */
+/** The config a property is judged only with (Property.onlyWith), or undefined. */
+function onlyWithOf(name: PropertyName): Property['onlyWith'] {
+  return PROPERTIES.find((property) => property.name === name)?.onlyWith;
+}
+
 /** Every property a default run judges (one judged only on a fault the config must ask for has no column). */
-const MATRIX_PROPERTIES: readonly PropertyName[] = [...PROPERTY_NAMES.filter((name) => PROPERTIES.find((property) => property.name === name)?.onlyWith === undefined), ...CLIENT_PROPERTY_NAMES];
+const MATRIX_PROPERTIES: readonly PropertyName[] = [...PROPERTY_NAMES.filter((name) => onlyWithOf(name) === undefined), ...CLIENT_PROPERTY_NAMES];
 
 /** One cell: what a fuzz checking only that property found, in what it measured. */
 export type MatrixCell =
@@ -69,9 +74,9 @@ function notApplicable(property: PropertyName, protocol: ProtocolChoice | undefi
   const clientProperty = (CLIENT_PROPERTY_NAMES as readonly string[]).includes(property);
   if (levelOf(target) !== undefined) return clientProperty ? null : 'a client-level target: judged by the client properties';
   if (clientProperty) return 'a server-level target: a client property judges a real SDK client';
-  const described = PROPERTIES.find((candidate) => candidate.name === property);
-  if (described?.onlyWith !== undefined) return `judged only on a fault the matrix's default runs do not offer (config ${described.onlyWith})`;
-  const revisions = described?.revisions;
+  const onlyWith = onlyWithOf(property);
+  if (onlyWith !== undefined) return `judged only on a fault the matrix's default runs do not offer (config ${onlyWith})`;
+  const revisions = PROPERTIES.find((candidate) => candidate.name === property)?.revisions;
   if (revisions === undefined) return null;
   const spoken = possibleRevisions(protocol, target.eras);
   return spoken.some((revision) => revisions.includes(revision)) ? null : `no client speaks a revision it applies to (${spoken.join(', ')})`;
@@ -231,8 +236,7 @@ export async function runMatrix({ values }: ParsedArgs, io: Io): Promise<number>
   const asked = (values.property as string[] | undefined) ?? null;
   for (const name of asked ?? []) {
     if (!isPropertyName(name)) throw new UsageError(`unknown property ${JSON.stringify(name)}; \`resumecheck properties\` lists them`);
-    const onlyWith = PROPERTIES.find((property) => property.name === name)?.onlyWith;
-    if (onlyWith !== undefined) throw new UsageError(`${name} is judged only on the version fault, which the matrix's default runs do not offer: \`resumecheck fuzz --version-faults --property ${name}\` checks it`);
+    if (onlyWithOf(name) !== undefined) throw new UsageError(`${name} is judged only on the version fault, which the matrix's default runs do not offer: \`resumecheck fuzz --version-faults --property ${name}\` checks it`);
   }
   const properties = asked === null ? MATRIX_PROPERTIES : MATRIX_PROPERTIES.filter((property) => asked.includes(property));
   const names = (values.target as string[] | undefined) ?? null;

@@ -1,6 +1,6 @@
 // Choice sources: a fixed sequence (replay, fast-check, shrinking) or a seeded random walk with swarm weights.
 
-import { ACTION_KINDS, FAULT_KINDS, NODE_FAULT_KINDS, VERSION_FAULT_KINDS } from './config.ts';
+import { ACTION_KINDS, type ActionKind, FAULT_KINDS, NODE_FAULT_KINDS, VERSION_FAULT_KINDS } from './config.ts';
 import type { ActionList } from './actions.ts';
 import type { ChoiceSource } from './engine.ts';
 import type { WalkShape } from './levels/level.ts';
@@ -26,6 +26,12 @@ export type KindWeights = Float64Array;
 export const UNIFORM_WEIGHTS: KindWeights = new Float64Array(ACTION_KINDS.length).fill(1);
 
 const FAULT_KIND_NUMBERS: readonly number[] = FAULT_KINDS.map((kind) => ACTION_KINDS.indexOf(kind));
+
+/** Fault kinds a swarm walk weighs from a stream of their own, by the stream's name: what else it draws stays as it was. */
+const OWN_STREAM_FAULTS: readonly (readonly [string, readonly ActionKind[]])[] = [
+  ['nodes', NODE_FAULT_KINDS],
+  ['versions', VERSION_FAULT_KINDS],
+];
 
 /**
  * Swarm weights: each fault kind is switched on with probability 1/2 and given a random multiple (1/4 to 2) of its base
@@ -59,13 +65,12 @@ export function planWalk(seed: string, stepsMax: number, faultKinds: readonly nu
   const base = shape.baseWeights === undefined ? UNIFORM_WEIGHTS : Float64Array.from(shape.baseWeights);
   const weights = swarm ? swarmWeights(prng, faultKinds, base) : base;
   if (swarm && faultKinds === FAULT_KIND_NUMBERS) {
-    // Node faults (the server level's) draw from their own stream, so every other draw of the walk is what it was
-    // before they existed.
-    const nodePrng = createPrng(`${seed}/walk/nodes`);
-    for (const kind of NODE_FAULT_KINDS) weights[ACTION_KINDS.indexOf(kind)] = nodePrng.float() < 0.5 ? 0 : 0.25 + nodePrng.float() * 1.75;
-    // The version fault likewise (it exists only with config versionFaults).
-    const versionPrng = createPrng(`${seed}/walk/versions`);
-    for (const kind of VERSION_FAULT_KINDS) weights[ACTION_KINDS.indexOf(kind)] = versionPrng.float() < 0.5 ? 0 : 0.25 + versionPrng.float() * 1.75;
+    // Node faults and the version fault (the server level's) draw from their own streams, so every other draw of the
+    // walk is what it was before they existed.
+    for (const [stream, kinds] of OWN_STREAM_FAULTS) {
+      const ownPrng = createPrng(`${seed}/walk/${stream}`);
+      for (const kind of kinds) weights[ACTION_KINDS.indexOf(kind)] = ownPrng.float() < 0.5 ? 0 : 0.25 + ownPrng.float() * 1.75;
+    }
   }
   // "Stop here" is a draw too: the walk's length is chosen, so short runs are as likely as long ones.
   const length = 1 + prng.below(stepsMax);

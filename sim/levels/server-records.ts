@@ -78,6 +78,11 @@ export function endText(r: StepRecord): string {
   return r['closing'] === true ? 'closed (the stream goes on)' : 'end of stream';
 }
 
+/** The MCP-Protocol-Version a request record names (the version fault's), as a suffix of its line; '' when none. */
+function versionText(r: StepRecord): string {
+  return r['protocolVersion'] === undefined ? '' : ` MCP-Protocol-Version: ${r['protocolVersion']}`;
+}
+
 function requestText(r: StepRecord): string {
   const n = `#${r['connection']}`;
   const revision = r['revision'];
@@ -91,7 +96,7 @@ function requestText(r: StepRecord): string {
     case 'resume':
       return `GET ${n} Last-Event-ID: ${r['lastEventId']}`;
     case 'standalone':
-      return `GET ${n} (standalone stream)${r['protocolVersion'] === undefined ? '' : ` MCP-Protocol-Version: ${r['protocolVersion']}`}`;
+      return `GET ${n} (standalone stream)${versionText(r)}`;
     case 'resend':
       return `POST ${n} re-sends ${r['call']}'s tools/call (request ${r['requestId']})`;
     case 'resendInFlight':
@@ -107,7 +112,7 @@ function requestText(r: StepRecord): string {
       return `POST ${n} tools/call ${r['tool']} as ${r['call']} again (request ${r['requestId']}; ${why} under request ${r['requestLost']})`;
     }
     case 'delete':
-      return `DELETE ${n}${r['protocolVersion'] === undefined ? '' : ` MCP-Protocol-Version: ${r['protocolVersion']}`}`;
+      return `DELETE ${n}${versionText(r)}`;
     case 'headerless':
       return `GET ${n} without Mcp-Session-Id`;
     case 'probe':

@@ -113,22 +113,24 @@ export function searchedProperties(target: Target, properties: readonly Property
  * Every violation of one run. Checking fewer properties changes no step of a run, only which violation ends it, so
  * the run is made with `properties` (null: all of `all`) and, each time a violation ends it, made again without the
  * property violated, until a simulation ends with none or no property is left, or `again` says no more (asked before
- * each simulation after the first: a search that stops at its first violation, or that was told to stop now). `each` is given every simulation's result with the properties it checked (null for the first when
- * `properties` is null). Returns how many simulations were made.
+ * each simulation after the first: a search that stops at its first violation, or that was told to stop now).
+ * `each` is given every simulation's result with the properties it checked (null for the first when `properties` is
+ * null); a promise it returns is awaited. Returns how many simulations were made.
  */
 export async function eachViolation(
   properties: readonly PropertyName[] | null,
   all: readonly PropertyName[],
   again: () => boolean,
   simulate: (properties: readonly PropertyName[] | null) => Promise<RunResult>,
-  each: (result: RunResult, properties: readonly PropertyName[] | null) => void | Promise<void>,
+  each: (result: RunResult, properties: readonly PropertyName[] | null) => void | Promise<void> | undefined,
 ): Promise<number> {
   let checked = properties;
   let simulations = 0;
   for (;;) {
     const result = await simulate(checked);
     simulations += 1;
-    await each(result, checked);
+    const handled = each(result, checked);
+    if (handled !== undefined) await handled;
     if (result.violation === null || !again()) return simulations;
     const violated = result.violation.property;
     const left = (checked ?? all).filter((property) => property !== violated);
@@ -195,9 +197,61 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
   /** Per finding key (sim/signature.ts), the length of the shortest candidate this lane has reported. */
   const shortestSent = new Map<string, number>();
   const all = searchedProperties(target, plan.properties);
-  for (let ordinal = claimOrdinal(control, plan.runsMax); ordinal < plan.runsMax; ordinal = claimOrdinal(control, plan.runsMax)) {
+  // The run under way, which the functions below (made once a lane, not once a run) read.
+  let ordinal = 0;
+  let run = 0;
+  let runConfig: SimConfig = plan.config;
+  let deadline: number | null = null;
+  let simulated = 0;
+  let violated = false;
+  const simulate = (checked: readonly PropertyName[] | null): Promise<RunResult> => {
+    const choices = walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, levelOf(target)?.faultKinds));
+    // The first simulation is the run as a search counts it (coverage too); the ones made again check fewer properties.
+    const runOptions = checked === plan.properties ? options : { ...record, actions, properties: checked! };
+    const config = runConfig;
+    return turn === undefined ? runSimulation(target, config, choices, runOptions) : turn(() => runSimulation(target, config, choices, runOptions));
+  };
+  const sendCandidate = async (result: RunResult & { readonly violation: Violation }, checked: readonly PropertyName[] | null): Promise<void> => {
+    // A candidate no shorter than an earlier one of this lane for the same key is one the book drops (an
+    // earlier ordinal at most as long dominates it): not sent, which on a target that fails most runs spares a
+    // message per run. The first of each property always goes.
+    const key = findingKey(result.violation);
+    const shortest = shortestSent.get(key);
+    if (shortest !== undefined && shortest <= result.choices.length) return;
+    shortestSent.set(key, result.choices.length);
+    // Recorded here when asked to (the run again, recording on: the same run in process), or as it ran on a real-time target.
+    const config = runConfig;
+    const recordRun = (): Promise<RunResult> => runSimulation(target, config, sequenceChoices(result.choices), { ...(checked === null ? {} : { properties: checked }), record: true });
+    const recorded =
+      target.realTime === true
+        ? result
+        : plan.recordCandidates === true
+          ? await (turn === undefined ? recordRun() : turn(recordRun))
+          : undefined;
+    await hooks.onCandidate({
+      ordinal,
+      run,
+      violation: result.violation,
+      choices: result.choices,
+      steps: result.steps,
+      healSteps: result.healSteps,
+      ...(recorded === undefined ? {} : { recorded }),
+      ...(checked === plan.properties ? {} : { properties: checked!, pass: simulated - 1 }),
+    });
+  };
+  // Most runs violate nothing: their result costs no promise.
+  const onResult = (result: RunResult, checked: readonly PropertyName[] | null): Promise<void> | undefined => {
+    simulated += 1;
+    steps += result.steps + result.healSteps;
+    if (result.violation === null) return undefined;
+    violated = true;
+    return sendCandidate(result as RunResult & { readonly violation: Violation }, checked);
+  };
+  // A stop (a signal) or the time budget ends a run's later simulations too: over the wire each takes seconds.
+  const again = (): boolean => !plan.stopAtFirst && Atomics.load(control, CONTROL.stop) === 0 && (deadline === null || sharedWallMs() < deadline);
+  for (ordinal = claimOrdinal(control, plan.runsMax); ordinal < plan.runsMax; ordinal = claimOrdinal(control, plan.runsMax)) {
     if (Atomics.load(control, CONTROL.stop) !== 0 || ordinal > Atomics.load(control, CONTROL.bound)) break;
-    const deadline = Atomics.load(control, CONTROL.found) > 0 ? plan.deadlineFoundMs : plan.deadlineMs;
+    deadline = Atomics.load(control, CONTROL.found) > 0 ? plan.deadlineFoundMs : plan.deadlineMs;
     const now = sharedWallMs();
     if (deadline !== null && runs > 0 && now >= deadline) break;
     if (now - yieldedMs >= YIELD_EVERY_MS) {
@@ -210,54 +264,13 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
       if (Atomics.load(control, CONTROL.stop) !== 0 || ordinal > Atomics.load(control, CONTROL.bound)) break;
     }
     runs += 1;
-    const run = runOfOrdinal(plan.shard, ordinal);
+    run = runOfOrdinal(plan.shard, ordinal);
     if (plan.lane !== undefined) Atomics.store(control, LANE_RUN_CELLS + plan.lane, run);
-    const runConfig: SimConfig = { ...plan.config, seed: runSeed(plan.config.seed, run) };
-    const fresh = (checked: readonly PropertyName[] | null): Promise<RunResult> => {
-      const choices = walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, levelOf(target)?.faultKinds));
-      // The first simulation is the run as a search counts it (coverage too); the ones made again check fewer properties.
-      const runOptions = checked === plan.properties ? options : { ...record, actions, properties: checked! };
-      return turn === undefined ? runSimulation(target, runConfig, choices, runOptions) : turn(() => runSimulation(target, runConfig, choices, runOptions));
-    };
-    let simulated = 0;
-    let violated = false;
-    const onResult = async (result: RunResult, checked: readonly PropertyName[] | null): Promise<void> => {
-      simulated += 1;
-      steps += result.steps + result.healSteps;
-      if (result.violation === null) return;
-      violated = true;
-      // A candidate no shorter than an earlier one of this lane for the same key is one the book drops (an
-      // earlier ordinal at most as long dominates it): not sent, which on a target that fails most runs spares a
-      // message per run. The first of each property always goes.
-      const key = findingKey(result.violation);
-      const shortest = shortestSent.get(key);
-      if (shortest !== undefined && shortest <= result.choices.length) return;
-      shortestSent.set(key, result.choices.length);
-      const checkedOnly = checked === null ? {} : { properties: checked };
-      // Recorded here when asked to (the run again, recording on: the same run in process), or as it ran on a real-time target.
-      const consumed = result.choices;
-      const recordRun = (): Promise<RunResult> => runSimulation(target, runConfig, sequenceChoices(consumed), { ...checkedOnly, record: true });
-      const recorded =
-        target.realTime === true
-          ? result
-          : plan.recordCandidates === true
-            ? await (turn === undefined ? recordRun() : turn(recordRun))
-            : undefined;
-      await hooks.onCandidate({
-        ordinal,
-        run,
-        violation: result.violation,
-        choices: result.choices,
-        steps: result.steps,
-        healSteps: result.healSteps,
-        ...(recorded === undefined ? {} : { recorded }),
-        ...(checked === plan.properties ? {} : { properties: checked!, pass: simulated - 1 }),
-      });
-    };
+    runConfig = { ...plan.config, seed: runSeed(plan.config.seed, run) };
+    simulated = 0;
+    violated = false;
     try {
-      // A stop (a signal) or the time budget ends a run's later simulations too: over the wire each takes seconds.
-      const again = (): boolean => !plan.stopAtFirst && Atomics.load(control, CONTROL.stop) === 0 && (deadline === null || sharedWallMs() < deadline);
-      await eachViolation(plan.properties, all, again, fresh, onResult);
+      await eachViolation(plan.properties, all, again, simulate, onResult);
     } catch (error) {
       // A run a stop (a signal) or its target's failure cut off is no run: the lane ends with what it did. Cut off
       // after its first simulation, the run counts, with the candidates it gave.

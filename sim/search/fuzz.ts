@@ -290,6 +290,8 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
   if (options.signal?.aborted === true) stop();
   options.signal?.addEventListener('abort', stop, { once: true });
 
+  /** The properties a candidate's run checked (a run made again checks fewer): its shrink and its trace check them too. */
+  const checkedBy = (candidate: Candidate): readonly PropertyName[] | null => candidate.properties ?? checked;
   const book = new CandidateBook({ stopAtFirst, propertiesChecked: searchedProperties(target, checked).length, perProperty });
   const discoveries: Promise<void>[] = [];
   // Runs made in this thread (recording traces) take the thread's turn, with any lane or shrink the executor runs here.
@@ -323,7 +325,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       // Written at once only while its property may still keep it (a property's first `perProperty` keys to arrive).
       if (options.onDiscovery === undefined || known.has(findingKey(candidate.violation)) || !book.mayKeep(candidate.violation)) return;
       const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, candidate.run) };
-      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: await candidateTrace(target, runConfig, candidate, candidate.properties ?? checked, stopped) }));
+      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: await candidateTrace(target, runConfig, candidate, checkedBy(candidate), stopped) }));
       discoveries.push(discovery);
       // Awaited with the others after the search; marked handled now, so a failure waits for that.
       discovery.catch(() => undefined);
@@ -376,7 +378,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       progress('shrink');
       try {
         ({ shrink, trace: shrunkTrace } = await executor.shrink(
-          { config: runConfig, choices: candidate.choices, property, signature, bounds: options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, properties: candidate.properties ?? checked, deadlineMs: share },
+          { config: runConfig, choices: candidate.choices, property, signature, bounds: options.shrinkBounds ?? DEFAULT_SHRINK_BOUNDS, properties: checkedBy(candidate), deadlineMs: share },
           control,
         ));
       } catch (error) {
@@ -394,7 +396,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     }
     const shrunk = !skip && !flaky;
     // Unshrunk (skipped or flaky), the run that found it; shrunk, as it was recorded where it was shrunk.
-    const recorded = shrunkTrace ?? (await inTurn(() => candidateTrace(target, runConfig, candidate, candidate.properties ?? checked, stopped)));
+    const recorded = shrunkTrace ?? (await inTurn(() => candidateTrace(target, runConfig, candidate, checkedBy(candidate), stopped)));
     // A flaky finding (never a crash): the unshrunk choices, with the verdict of the run that found it, which the
     // re-run to record them need not repeat.
     const trace: Trace = flaky ? withVerdict(recorded, candidate.violation) : recorded;

@@ -8,7 +8,8 @@
 // up to P's first violation, as long as no other property of the set ends it earlier. So run r is made with the
 // set of cells still searching; when property Q ends it, Q's cell has its first violating run, and run r is made
 // again without Q, until a run ends with no violation (every cell left holds in run r, with that run's steps) or no
-// cell is left: the fuzz's `eachViolation` (sim/search/fuzz-search.ts), which a fuzz of all properties makes too. A run without any violation (most runs of a correct target) is made once for all the row's cells
+// cell is left: the fuzz's `eachViolation` (sim/search/fuzz-search.ts), which a fuzz of all properties makes too.
+// A run without any violation (most runs of a correct target) is made once for all the row's cells
 // instead of once per cell. A cell stops searching at its first violating run, as its own fuzz would.
 
 import type { PropertyName } from '../../properties/names.ts';

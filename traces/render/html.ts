@@ -8,7 +8,7 @@ import type { Trace } from '../trace.ts';
 import { buildDiagram, diagramTags } from './diagram.ts';
 import { type ReadableTrace, readableFromTrace } from './readable.ts';
 import { escapeXml, renderSvg } from './svg.ts';
-import { verdictHeadline } from './text.ts';
+import { uncheckedText, verdictHeadline } from './text.ts';
 
 const STYLE = `
 :root { color-scheme: light; --ink: #1d2330; --muted: #5d6675; --line: #c9ced8; --bad: #b3261e; --bad-bg: #fde4e4; --ok: #1e7a34; }
@@ -154,7 +154,7 @@ function traceSection(trace: ReadableTrace, id: string, heading: 'h1' | 'h2'): s
   if (verdict !== null) {
     const where = verdict.step === null ? 'after the last step (liveness phase)' : `step ${verdict.step + 1}`;
     parts.push('<h3>Verdict</h3>');
-    parts.push(`<dl class="verdict"><dt>property</dt><dd><code>${escapeXml(verdict.property)}</code> (${escapeXml(verdict.kind)})</dd><dt>must hold</dt><dd class="statement">${escapeXml(verdict.statement)}</dd><dt>source</dt><dd class="source">${escapeXml(verdict.source)}</dd>${verdict.triggeredBy === undefined ? '' : `<dt>triggered by</dt><dd class="triggered">${escapeXml(verdict.triggeredBy)}</dd>`}<dt>happened</dt><dd class="explanation">${escapeXml(verdict.explanation)}</dd>${verdict.signature === undefined ? '' : `<dt>how</dt><dd class="signature">${escapeXml(verdict.signature)}</dd>`}${verdict.unchecked === undefined ? '' : `<dt>unchecked</dt><dd class="unchecked">${escapeXml(verdict.unchecked.join(', '))} (${verdict.unchecked.length === 1 ? 'the run violated it first; it was made again without it' : 'the run violated them first; it was made again without them'})</dd>`}<dt>where</dt><dd>${escapeXml(where)}</dd></dl>`);
+    parts.push(`<dl class="verdict"><dt>property</dt><dd><code>${escapeXml(verdict.property)}</code> (${escapeXml(verdict.kind)})</dd><dt>must hold</dt><dd class="statement">${escapeXml(verdict.statement)}</dd><dt>source</dt><dd class="source">${escapeXml(verdict.source)}</dd>${verdict.triggeredBy === undefined ? '' : `<dt>triggered by</dt><dd class="triggered">${escapeXml(verdict.triggeredBy)}</dd>`}<dt>happened</dt><dd class="explanation">${escapeXml(verdict.explanation)}</dd>${verdict.signature === undefined ? '' : `<dt>how</dt><dd class="signature">${escapeXml(verdict.signature)}</dd>`}${verdict.unchecked === undefined ? '' : `<dt>unchecked</dt><dd class="unchecked">${escapeXml(uncheckedText(verdict.unchecked))}</dd>`}<dt>where</dt><dd>${escapeXml(where)}</dd></dl>`);
   }
   parts.push('<h3>Replay</h3>');
   parts.push(`<pre class="command"><code>${escapeXml(trace.replay)}</code></pre>`);

@@ -41,6 +41,12 @@ export function verdictHeadline(target: string, verdict: ReadableVerdict): strin
   return `${SEVERITY_LABELS[severity].slice(0, 1)} ${verdict.property} violated by ${target} (${verdict.kind}${weight})`;
 }
 
+/** What a verdict's `unchecked` says, as text and HTML show it: the properties, and why the run left them out. */
+export function uncheckedText(unchecked: readonly string[]): string {
+  const why = unchecked.length === 1 ? 'the run violated it first; it was made again without it' : 'the run violated them first; it was made again without them';
+  return `${unchecked.join(', ')} (${why})`;
+}
+
 /** A violated (or holding) trace as the lines a terminal shows: the verdict, the property, the steps, the replay. */
 export function renderText(trace: ReadableTrace, options: TextOptions = {}): string[] {
   const lines: string[] = [];
@@ -52,7 +58,7 @@ export function renderText(trace: ReadableTrace, options: TextOptions = {}): str
     // A finding a client's fault triggered says first what the client broke, then what the server did.
     lines.push(verdict.triggeredBy === undefined ? `  happened:  ${verdict.explanation}` : `  happened:  ${verdict.triggeredBy}; the server then: ${verdict.explanation}`);
     if (verdict.signature !== undefined) lines.push(`  how:       ${verdict.signature}`);
-    if (verdict.unchecked !== undefined) lines.push(`  unchecked: ${verdict.unchecked.join(', ')} (${verdict.unchecked.length === 1 ? 'the run violated it first; it was made again without it' : 'the run violated them first; it was made again without them'})`);
+    if (verdict.unchecked !== undefined) lines.push(`  unchecked: ${uncheckedText(verdict.unchecked)}`);
   }
   lines.push('');
   lines.push(...renderStepLines(trace.steps));
