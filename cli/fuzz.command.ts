@@ -392,7 +392,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       // Each with its property's severity and whether it fails the run at this strictness (a note never does).
       strictness,
       violations: reports,
-      wire: wire === null ? null : { probe: wire.probe, unsupported: wire.unsupported(), judged: properties ?? null, settles: { ...wire.stats } },
+      wire: wire === null ? null : { probe: wire.probe, echo: wire.echo, unsupported: wire.unsupported(), judged: properties ?? null, settles: { ...wire.stats } },
     });
     if (summaryPath !== undefined) writeReport(summaryPath, '--summary', `${JSON.stringify(document, null, 2)}\n`);
     if (junitPath !== undefined) writeReport(junitPath, '--junit', junitXml({ target: target.name, elapsedMs, cases: junitCases(checked, reports, regressionReports, strictness) }));

@@ -98,7 +98,7 @@ async function replayOverTheWire(wire: WireTarget, file: string, trace: Trace, t
       reproduced: outcome.reproduced,
       others: outcome.others,
       violation: outcome.last.violation,
-      wire: { probe: wire.probe, unsupported: wire.unsupported(), judged: properties ?? null, settles: { ...wire.stats } },
+      wire: { probe: wire.probe, echo: wire.echo, unsupported: wire.unsupported(), judged: properties ?? null, settles: { ...wire.stats } },
     })));
     return got === null ? 0 : 1;
   }

@@ -83,11 +83,18 @@ export async function prepareWire(target: WireTarget, requested: readonly Proper
   return judged;
 }
 
+/** What the report says of the server's tools: the probe tools, or an echo tool the calls are sent as, or neither. */
+function toolsText(target: WireTarget): string {
+  if (target.probe === true) return 'with the probe tools';
+  if (target.echo === null) return 'without the probe tools (docs/probe-tools.md)';
+  return `without the probe tools (docs/probe-tools.md); each call is sent as its tool ${JSON.stringify(target.echo.name)} with a marker in ${JSON.stringify(target.echo.argument)}, which the result echoes back, so a result is known wherever it arrives`;
+}
+
 /** The lines a fuzz or replay prints about a wire target: timing, what was not driven or judged, and why. */
 export function wireReport(target: WireTarget, checked: readonly PropertyName[] | undefined): string[] {
   const { timing, stats } = target;
   const lines = [
-    `over the wire: ${target.url.href}, ${target.probe === true ? 'with the probe tools' : 'without the probe tools (docs/probe-tools.md)'}; real time: after each operation it waits for every response head, for released tool steps to be taken, then ${timing.quietMs} ms with nothing arriving (at most ${timing.settleMsMax} ms)`,
+    `over the wire: ${target.url.href}, ${toolsText(target)}; real time: after each operation it waits for every response head, for released tool steps to be taken, then ${timing.quietMs} ms with nothing arriving (at most ${timing.settleMsMax} ms)`,
     `  settles: ${stats.settles}, ${stats.settlesCutShort} cut short at the bound, ${Math.round(stats.settleMs)} ms waiting in all`,
   ];
   for (const { kind, why } of target.unsupported()) lines.push(`  not driven: ${kind}: ${why}`);

@@ -11,11 +11,12 @@ import { TARGET_ENTRIES, targetEntry } from '../targets/registry.ts';
 import { SDK_APP_STORES, type SdkAppStore } from './sdk-app-stores.ts';
 import type { ServedTarget } from './serve-target.ts';
 
-const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared|none] | --sdk2] [--window N] [--port N]
+const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared|none] [--tools probe|echo] | --sdk2] [--window N] [--port N]
   --target NAME  a built-in target served over HTTP (default: reference); \`resumecheck targets\` lists them
   --sdk          the MCP SDK 1.32.2 app (McpServer per session + its transport) with registerProbeTools
   --sdk2         the MCP SDK 2.4.0 app (@modelcontextprotocol/server) with registerProbeTools
-  --store S      with --sdk: the SDK example's InMemoryEventStore per session (default) or shared by all sessions, or none`;
+  --store S      with --sdk: the SDK example's InMemoryEventStore per session (default) or shared by all sessions, or none
+  --tools T      with --sdk: the probe tools (default), or only an \`echo\` tool of its own (T = echo), as a user's server`;
 
 function fail(message: string): never {
   process.stderr.write(`probe server: ${message}\n${USAGE}\n`);
@@ -28,7 +29,7 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
   try {
     ({ values } = parseArgs({
       args,
-      options: { target: { type: 'string' }, sdk: { type: 'boolean' }, sdk2: { type: 'boolean' }, store: { type: 'string' }, window: { type: 'string' }, port: { type: 'string' } },
+      options: { target: { type: 'string' }, sdk: { type: 'boolean' }, sdk2: { type: 'boolean' }, store: { type: 'string' }, tools: { type: 'string' }, window: { type: 'string' }, port: { type: 'string' } },
       strict: true,
     }));
   } catch (error) {
@@ -45,7 +46,7 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
   let served: ServedTarget;
   let what: string;
   if (values.sdk2 === true) {
-    if (values.target !== undefined || values.sdk === true || values.store !== undefined) fail('--sdk2 goes alone');
+    if (values.target !== undefined || values.sdk === true || values.store !== undefined || values.tools !== undefined) fail('--sdk2 goes alone');
     const { serveSdk2App } = await import('./sdk2-app.ts');
     served = await serveSdk2App({ port });
     what = 'the SDK 2.4.0 app with the probe tools';
@@ -53,11 +54,13 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
     if (values.target !== undefined) fail('give --target or --sdk, not both');
     const store = (values.store ?? 'per-session') as SdkAppStore;
     if (!SDK_APP_STORES.includes(store)) fail(`--store takes ${SDK_APP_STORES.join(' or ')}`);
+    const tools = values.tools ?? 'probe';
+    if (tools !== 'probe' && tools !== 'echo') fail('--tools takes probe or echo');
     const { serveSdkApp } = await import('./sdk-app.ts');
-    served = await serveSdkApp({ port, store });
-    what = `the SDK app with the probe tools, store ${store}`;
+    served = await serveSdkApp({ port, store, tools });
+    what = `the SDK app with ${tools === 'echo' ? 'an echo tool only' : 'the probe tools'}, store ${store}`;
   } else {
-    if (values.store !== undefined) fail('--store goes with --sdk');
+    if (values.store !== undefined || values.tools !== undefined) fail('--store and --tools go with --sdk');
     const name = values.target ?? 'reference';
     const entry = targetEntry(name);
     if (entry === undefined) fail(`unknown target ${JSON.stringify(name)}; known: ${TARGET_ENTRIES.map((known) => known.name).join(', ')}`);

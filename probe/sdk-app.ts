@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { registerProbeTools } from './probe-tools.ts';
 import { newSessionId } from './random.ts';
@@ -16,8 +17,18 @@ export { SDK_APP_STORES, type SdkAppStore } from './sdk-app-stores.ts';
 
 const BODY_BYTES_MAX = 1 << 20;
 
+/** The app's tools: the probe tools, or only an `echo` of its own, as a server a user wrote has (no cooperation). */
+export type SdkAppTools = 'probe' | 'echo';
+
+/** An echo tool as the SDK's examples write one: its `message` back as text. */
+function registerEcho(server: McpServer): void {
+  server.registerTool('echo', { description: 'Echoes back the message it is given', inputSchema: { message: z.string() } }, async ({ message }) => ({
+    content: [{ type: 'text', text: `Echo: ${message}` }],
+  }));
+}
+
 /** Serves the SDK app on 127.0.0.1:`port`. */
-export async function serveSdkApp(options: { port: number; store: SdkAppStore }): Promise<ServedTarget> {
+export async function serveSdkApp(options: { port: number; store: SdkAppStore; tools?: SdkAppTools }): Promise<ServedTarget> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const shared = new InMemoryEventStore();
   const server: Server = createServer((request, response) => {
@@ -62,7 +73,8 @@ export async function serveSdkApp(options: { port: number; store: SdkAppStore })
           if (created.sessionId !== undefined) transports.delete(created.sessionId);
         };
         const mcp = new McpServer({ name: 'resumecheck-probe-sdk-app', version: '0.1.0' }, { capabilities: { logging: {} } });
-        registerProbeTools(mcp);
+        if (options.tools === 'echo') registerEcho(mcp);
+        else registerProbeTools(mcp);
         await mcp.connect(created);
         transport = created;
       }

@@ -79,6 +79,16 @@ export function standaloneNotification(provenance: Omit<Provenance, 'result' | '
   return { jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: encode(full) }, [DECODED]: full };
 }
 
+/**
+ * A copy of a result message whose provenance was read by a target from what the server echoed (a black-box server's
+ * echo tool, targets/wire/echo-marker.ts): the message as the server sent it, the provenance kept beside it, as a
+ * simulated tool's result keeps its own.
+ */
+export function withProvenance(message: JsonRpcMessage, provenance: Provenance): JsonRpcMessage {
+  const result = message['result'] as Record<string, unknown>;
+  return { ...message, result: { ...result, [DECODED]: provenance } };
+}
+
 /** Reads the provenance of a server-to-client message; null when it carries none (priming, errors, resets). */
 export function provenanceOf(message: JsonRpcMessage | null): Provenance | null {
   if (message === null) return null;

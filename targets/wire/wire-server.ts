@@ -7,11 +7,12 @@ import { type ClientRequest, type IncomingMessage, request as httpRequest } from
 import { request as httpsRequest } from 'node:https';
 import { createSseParser } from '../sdk/sse-parser.ts';
 import { revisionHeadersOf } from '../sdk/revision-headers.ts';
-import { type Provenance, isModernBody, provenanceOf } from '../../sim/tools.ts';
-import type { HttpRequest, HttpResponse, JsonRpcMessage, ServerInstance, TargetHost } from '../target.ts';
+import { type Provenance, isModernBody, provenanceOf, withProvenance } from '../../sim/tools.ts';
+import type { Frame, HttpRequest, HttpResponse, JsonRpcMessage, ServerInstance, TargetHost } from '../target.ts';
 import { TOOL_NAMES } from '../target.ts';
 import { afterIoPoll, sleepMs, startTimer, wallMs } from './clock.ts';
 import type { ControlEndpoint } from './control-endpoint.ts';
+import { type EchoTool, echoCall, echoMarker, markedProvenance } from './echo-marker.ts';
 import { WireFault } from './wire-error.ts';
 
 /** How the wire target waits for a server; every wait is bounded. */
@@ -58,6 +59,10 @@ export interface WireContext {
   restart(epoch: number): Promise<void>;
   /** Whether the server has the probe tools (decided once per target). */
   readonly probe: boolean;
+  /** Without them: the server's echo tool, which the simulated calls are sent as, each with its marker (echo-marker.ts). */
+  readonly echo: EchoTool | null;
+  /** The run's token, which every marker names. */
+  readonly run: string;
 }
 
 interface WireConnection {
@@ -91,11 +96,20 @@ function isProbeCall(body: JsonRpcMessage): boolean {
   return (TOOL_NAMES as readonly unknown[]).includes(params?.name);
 }
 
-/** The request body as sent: a probe-tool call carries the control URL in its arguments (docs/probe-tools.md). */
-function bodyOnTheWire(body: JsonRpcMessage, controlUrl: string): JsonRpcMessage {
+/**
+ * The request body as sent: a probe-tool call carries the control URL in its arguments (docs/probe-tools.md); to a
+ * server without the probe tools but with an echo tool, it is a call of that tool carrying the call's marker.
+ */
+function bodyOnTheWire(body: JsonRpcMessage, context: WireContext, epoch: number, sessionId: string | null): JsonRpcMessage {
   if (!isProbeCall(body)) return body;
   const params = body['params'] as { name: string; arguments?: Record<string, unknown> };
-  return { ...body, params: { ...params, arguments: { ...params.arguments, control: controlUrl } } };
+  if (!context.probe && context.echo !== null) {
+    const callId = String(params.arguments?.['callId']);
+    // The session a call belongs to is the one it was sent in; a 2026-07-28 call belongs to none (sessionOfCall).
+    const session = isModernBody(body) ? '' : (sessionId ?? '');
+    return echoCall(body, context.echo, echoMarker({ run: context.run, epoch, callId, sessionId: session }));
+  }
+  return { ...body, params: { ...params, arguments: { ...params.arguments, control: context.controlUrl } } };
 }
 
 function parseJsonBody(text: string): JsonRpcMessage | null {
@@ -207,13 +221,17 @@ export class WireServer implements ServerInstance {
     const headers: Record<string, string> = { ...extra, accept: 'application/json, text/event-stream' };
     if (request.sessionId !== null) headers['mcp-session-id'] = request.sessionId;
     if (request.method !== 'DELETE' && request.lastEventId !== null) headers['last-event-id'] = request.lastEventId;
-    // The request's revision headers, as the in-process SDK harness sends them (none for 2025-03-26 or an initialize).
-    Object.assign(headers, revisionHeadersOf(request));
     let payload: string | null = null;
     if (request.method === 'POST') {
-      payload = JSON.stringify(bodyOnTheWire(request.body, this.context.controlUrl));
+      const body = bodyOnTheWire(request.body, this.context, this.epoch, request.sessionId);
+      // The request's revision headers, as the in-process SDK harness sends them (none for 2025-03-26 or an
+      // initialize), of the body as sent: an echo call's Mcp-Name is the echo tool's.
+      Object.assign(headers, revisionHeadersOf({ ...request, body }));
+      payload = JSON.stringify(body);
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(Buffer.byteLength(payload));
+    } else {
+      Object.assign(headers, revisionHeadersOf(request));
     }
     const what = request.method === 'POST' ? `POST ${String(request.body['method'])}` : request.method;
     const make = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -303,8 +321,9 @@ export class WireServer implements ServerInstance {
     response.on('data', (chunk: Buffer) => {
       this.touch();
       if (entry.state !== 'open') return;
-      for (const frame of parser.push(decoder.decode(chunk, { stream: true }))) {
+      for (const parsed of parser.push(decoder.decode(chunk, { stream: true }))) {
         if (entry.state !== 'open') continue;
+        const frame = this.withMarker(parsed);
         const provenance = provenanceOf(frame.data);
         if (provenance !== null && provenance.callId !== null) {
           entry.calls.add(provenance.callId);
@@ -325,6 +344,13 @@ export class WireServer implements ServerInstance {
     response.once('end', ended);
     response.once('close', ended);
     response.once('error', ended);
+  }
+
+  /** A frame whose result carries an echo marker keeps the provenance the marker names (echo-marker.ts). */
+  private withMarker(frame: Frame): Frame {
+    if (this.context.echo === null || frame.data === null) return frame;
+    const provenance = markedProvenance(frame.data, this.context.run);
+    return provenance === null ? frame : { ...frame, data: withProvenance(frame.data, provenance) };
   }
 
   /** Waits until every head has arrived, every released step was taken, and nothing arrived for the quiet interval. */

@@ -5,9 +5,11 @@
 import { request as httpRequest } from 'node:http';
 import type { ActionKind } from '../../sim/config.ts';
 import { PROTOCOL_VERSION } from '../../sim/tools.ts';
-import type { Incarnation, ServerInstance, Target, TargetHost, TargetOptions, TargetRun } from '../target.ts';
+import type { Incarnation, JsonRpcMessage, ServerInstance, Target, TargetHost, TargetOptions, TargetRun } from '../target.ts';
 import { TOOL_NAMES } from '../target.ts';
+import { createSseParser } from '../sdk/sse-parser.ts';
 import { type ControlEndpoint, startControlEndpoint } from './control-endpoint.ts';
+import { type EchoTool, echoCandidates, echoMarker, markedProvenance } from './echo-marker.ts';
 import { type ServerProcess, createServerProcess, freePort } from './server-process.ts';
 import { WireFault, WireInputError } from './wire-error.ts';
 import { DEFAULT_SETTLE_TIMING, type SettleTiming, type WireContext, WireServer, type WireStats } from './wire-server.ts';
@@ -39,6 +41,8 @@ export interface WireTarget extends Target, AsyncDisposable {
   readonly stats: WireStats;
   /** Whether the server lists the probe tools; known after the first run has opened. */
   readonly probe: boolean | null;
+  /** Without the probe tools: the server's tool that echoes a marker back (echo-marker.ts), if it has one. */
+  readonly echo: EchoTool | null;
   /** The action kinds this server cannot be driven through, and why, for the report. */
   unsupported(): readonly { readonly kind: ActionKind; readonly why: string }[];
   /**
@@ -53,11 +57,15 @@ export interface WireTarget extends Target, AsyncDisposable {
 interface Exchange {
   readonly status: number;
   readonly sessionId: string | null;
-  readonly text: string;
+  /** The JSON-RPC response to the request, from a JSON body or the SSE stream; null when none came. */
+  readonly response: JsonRpcMessage | null;
 }
 
-/** One plain request/response exchange with a bounded wait, for the probe check before the first run. */
-function exchange(url: URL, headers: Record<string, string>, body: unknown, timeoutMs: number): Promise<Exchange> {
+/**
+ * One plain request/response exchange with a bounded wait, for the tools check before the first run: its answer is read
+ * from a JSON body or from an SSE stream, which is left once the response to the request is in.
+ */
+function exchange(url: URL, headers: Record<string, string>, body: JsonRpcMessage, timeoutMs: number): Promise<Exchange> {
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify(body);
     const outgoing = httpRequest(url, {
@@ -69,17 +77,33 @@ function exchange(url: URL, headers: Record<string, string>, body: unknown, time
     outgoing.once('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     outgoing.once('error', (error: NodeJS.ErrnoException) => reject(new Error(error.code ?? error.message)));
     outgoing.once('response', (response) => {
+      const streaming = (response.headers['content-type'] ?? '').includes('text/event-stream');
+      const parser = createSseParser({ malformedData: 'report' });
+      const decoder = new TextDecoder();
       const chunks: Buffer[] = [];
       let bytes = 0;
+      let answer: JsonRpcMessage | null = null;
       response.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
         if (bytes < 1 << 20) chunks.push(chunk);
+        if (!streaming || answer !== null) return;
+        for (const frame of parser.push(decoder.decode(chunk, { stream: true }))) {
+          if (answer === null && frame.data !== null && 'id' in frame.data && frame.data['id'] === body['id']) answer = frame.data;
+        }
         // An SSE answer to a plain request ends after its one response; stop reading once it is in.
-        if (Buffer.concat(chunks).toString('utf8').includes('"result"')) response.destroy();
+        if (answer !== null) response.destroy();
       });
       const done = (): void => {
         const header = response.headers['mcp-session-id'];
-        resolve({ status: response.statusCode ?? 0, sessionId: typeof header === 'string' ? header : null, text: Buffer.concat(chunks).toString('utf8') });
+        if (!streaming) {
+          try {
+            const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            if (typeof value === 'object' && value !== null && !Array.isArray(value)) answer = value as JsonRpcMessage;
+          } catch {
+            // No JSON body (a 202 to a notification, an HTML error page): no response.
+          }
+        }
+        resolve({ status: response.statusCode ?? 0, sessionId: typeof header === 'string' ? header : null, response: answer });
       };
       response.once('end', done);
       response.once('close', done);
@@ -88,8 +112,17 @@ function exchange(url: URL, headers: Record<string, string>, body: unknown, time
   });
 }
 
-/** Asks the server for its tools in a session of its own; true when it lists every probe tool. */
-async function hasProbeTools(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<boolean> {
+/** What the tools check learnt: whether the server has the probe tools, and else which of its tools echoes. */
+interface ToolsFound {
+  readonly probe: boolean;
+  readonly echo: EchoTool | null;
+}
+
+/**
+ * Asks the server for its tools in a session of its own: the probe tools if it lists every one; else the first tool
+ * named like an echo whose result, called with a marker, carries the marker back.
+ */
+async function inspectTools(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<ToolsFound> {
   let init: Exchange;
   try {
     init = await exchange(url, headers, {
@@ -107,9 +140,20 @@ async function hasProbeTools(url: URL, headers: Record<string, string>, timeoutM
   try {
     await exchange(url, common, { jsonrpc: '2.0', method: 'notifications/initialized' }, timeoutMs);
     const list = await exchange(url, common, { jsonrpc: '2.0', id: 'resumecheck-probe-2', method: 'tools/list', params: {} }, timeoutMs);
-    return PROBE_TOOL_NAMES.every((name) => list.text.includes(`"name":"${name}"`));
+    const listed = (list.response?.['result'] ?? null) as { tools?: { name?: unknown }[] } | null;
+    const names = new Set((listed?.tools ?? []).map((tool) => tool?.name));
+    if (PROBE_TOOL_NAMES.every((name) => names.has(name))) return { probe: true, echo: null };
+    let attempt = 0;
+    for (const echo of echoCandidates(listed, null)) {
+      attempt += 1;
+      const marker = echoMarker({ run: 'tools-check', epoch: 0, callId: `try${attempt}`, sessionId: init.sessionId ?? '' });
+      const call = { jsonrpc: '2.0', id: `resumecheck-probe-echo-${attempt}`, method: 'tools/call', params: { name: echo.name, arguments: { [echo.argument]: marker } } } as const;
+      const answered = await exchange(url, common, call, timeoutMs);
+      if (markedProvenance(answered.response, 'tools-check')?.callId === `try${attempt}`) return { probe: false, echo };
+    }
+    return { probe: false, echo: null };
   } catch {
-    return false;
+    return { probe: false, echo: null };
   }
 }
 
@@ -124,6 +168,7 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
   const served: ServerProcess | null = options.serve === null ? null : createServerProcess(options.serve, url.hostname.replace(/^\[|\]$/g, ''));
   let control: ControlEndpoint | null = null;
   let probe: boolean | null = null;
+  let echo: EchoTool | null = null;
   let runs = 0;
   let started = false;
 
@@ -153,6 +198,9 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
     get probe() {
       return probe;
     },
+    get echo() {
+      return echo;
+    },
     unsupported,
     async prepare() {
       if (!started) {
@@ -162,7 +210,11 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
         throw new WireFault(served.fault);
       }
       control ??= await startControlEndpoint();
-      probe ??= await hasProbeTools(url, { [RUN_HEADER]: 'probe-check' }, timing.headMsMax);
+      if (probe === null) {
+        const found = await inspectTools(url, { [RUN_HEADER]: 'probe-check' }, timing.headMsMax);
+        probe = found.probe;
+        echo = found.echo;
+      }
     },
     async open(_options: TargetOptions): Promise<TargetRun> {
       runs += 1;
@@ -181,6 +233,8 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
         timing,
         stats,
         probe,
+        echo,
+        run: token,
         fault: () => served?.fault ?? null,
         async restart(epoch) {
           if (served === null) throw new Error('assertion: restart offered without --serve');

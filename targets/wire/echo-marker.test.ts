@@ -1,0 +1,90 @@
+// Black-box reach: a server without the probe tools is called through its own echo tool, each call carrying a marker,
+// so its results are known wherever they arrive. A planted cross-session leak (one outbox for every session) is found
+// by its payload alone; the same server without the leak holds; and a tool whose name does not say it echoes is never
+// called, so the same leak goes unseen there (the marker, not anything else, is what sees it).
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../cli/main.ts';
+import { echoCall, echoCandidates, echoMarker, markedProvenance, readMarker } from './echo-marker.ts';
+
+describe('the echo marker', () => {
+  it('names the run, incarnation, call and session, and is found however the tool wraps it', () => {
+    const marker = echoMarker({ run: 'r3', epoch: 2, callId: 'c4', sessionId: 'sess "x" é' });
+    expect(readMarker(`Echo: ${marker}`)).toEqual({ run: 'r3', epoch: 2, callId: 'c4', sessionId: 'sess "x" é' });
+    const wrapped = { jsonrpc: '2.0' as const, id: 5, result: { content: [{ type: 'text', text: JSON.stringify({ message: marker }) }] } };
+    expect(markedProvenance(wrapped, 'r3')).toEqual({ epoch: 2, sessionId: 'sess "x" é', callId: 'c4', k: 1, execution: 1, result: true });
+    // Another run's call is never taken for this run's call of the same ID.
+    expect(markedProvenance(wrapped, 'r4')?.callId).toBe('r3/c4');
+    expect(markedProvenance({ jsonrpc: '2.0' as const, id: 5, result: { content: [{ type: 'text', text: 'Echo: hello' }] } }, 'r3')).toBeNull();
+    expect(markedProvenance({ jsonrpc: '2.0', method: 'notifications/progress', params: { message: marker } }, 'r3')).toBeNull();
+  });
+
+  it('is sent as the echo tool’s one argument, the request ID and _meta kept', () => {
+    const body = { jsonrpc: '2.0' as const, id: 7, method: 'tools/call', params: { name: 'read', arguments: { callId: 'c1' }, _meta: { progressToken: 'c1' } } };
+    expect(echoCall(body, { name: 'echo', argument: 'message' }, 'M')).toEqual({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: { message: 'M' }, _meta: { progressToken: 'c1' } } });
+  });
+
+  it('is tried only on tools named like an echo that take one string', () => {
+    const string = { type: 'string' };
+    const listed = {
+      tools: [
+        { name: 'delete_file', inputSchema: { type: 'object', properties: { path: string }, required: ['path'] } },
+        { name: 'echo_two', inputSchema: { type: 'object', properties: { a: string, b: string }, required: ['a', 'b'] } },
+        { name: 'echoNumber', inputSchema: { type: 'object', properties: { n: { type: 'number' } } } },
+        { name: 'Echo', inputSchema: { type: 'object', properties: { text: string, loud: { type: 'boolean' } }, required: ['text'] } },
+        { name: 'echo', inputSchema: { type: 'object', properties: { message: string } } },
+      ],
+    };
+    expect(echoCandidates(listed, null)).toEqual([{ name: 'Echo', argument: 'text' }, { name: 'echo', argument: 'message' }]);
+    expect(echoCandidates(listed, 'delete_file')).toEqual([{ name: 'delete_file', argument: 'path' }]);
+    expect(echoCandidates({ tools: 'none' }, null)).toEqual([]);
+  });
+});
+
+let runs = 0;
+const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-echo-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function fuzzServed(command: string): Promise<{ code: number; text: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const args = ['fuzz', '--serve', command, '--runs', '4', '--steps', '12', '--restarts', '0', '--seed', '1', '--no-corpus', '--first', '--out', join(scratch, String(runs++)), '--property', 'no-cross-session-delivery'];
+  const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
+  expect(err).toEqual([]);
+  return { code, text: out.join('\n') };
+}
+
+describe('a server without the probe tools, through its echo tool', () => {
+  const SERVER = 'exec node targets/wire/fixtures/echo-server.mjs';
+
+  it('a result leaked into another session is found by its marker', async () => {
+    const { code, text } = await fuzzServed(`${SERVER} --leak`);
+    expect(text).toMatch(/each call is sent as its tool "echo" with a marker in "message"/);
+    expect(text).toMatch(/✗ no-cross-session-delivery violated/);
+    expect(text).toMatch(/happened: {2}the result of \S+ \(epoch \d+, session s\d+\) was delivered to session s\d+ on connection \d+/);
+    expect(code).toBe(1);
+  }, 120_000);
+
+  it('the same server without the leak holds', async () => {
+    const { code, text } = await fuzzServed(SERVER);
+    expect(text).toMatch(/✓ no violation in 4 runs/);
+    expect(code).toBe(0);
+  }, 120_000);
+
+  it('the SDK 1.32.2 app with an echo tool of its own (McpServer and transport per session) holds, its calls answered', async () => {
+    const { code, text } = await fuzzServed('exec node examples/probe-server.mjs --sdk --tools echo');
+    expect(text).toMatch(/each call is sent as its tool "echo"/);
+    expect(text).toMatch(/✓ no violation in 4 runs/);
+    expect(code).toBe(0);
+  }, 120_000);
+
+  it('a tool whose name says nothing of echoing is not called: the leak goes unseen', async () => {
+    const { code, text } = await fuzzServed(`${SERVER} --leak --name say`);
+    expect(text).not.toMatch(/each call is sent as its tool/);
+    expect(text).toMatch(/✓ no violation in 4 runs/);
+    expect(code).toBe(0);
+  }, 120_000);
+});
