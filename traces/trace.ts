@@ -40,6 +40,11 @@ export interface Trace {
   readonly config: SimConfig;
   /** The properties the run checked; null for all. */
   readonly properties: readonly PropertyName[] | null;
+  /**
+   * The properties the search checked and this run did not: the run violated them first and was made again without
+   * them (sim/search/fuzz-search.ts, eachViolation). Absent when it checked all the search did.
+   */
+  readonly unchecked?: readonly PropertyName[];
   /** The seed of the random walk that found it (informational: the choices are the record). */
   readonly seed: string;
   readonly choices: readonly number[];
@@ -129,6 +134,7 @@ export function parseTrace(text: string, source: string): Trace {
     target: record['target'],
     config,
     properties: parseProperties(record['properties'], source),
+    ...(record['unchecked'] === undefined ? {} : { unchecked: parseProperties(record['unchecked'], source) ?? [] }),
     seed: String(record['seed'] ?? config.seed),
     choices: choices as number[],
     steps: parseSteps(record['steps'], version, source),

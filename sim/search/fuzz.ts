@@ -292,7 +292,15 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
 
   /** The properties a candidate's run checked (a run made again checks fewer): its shrink and its trace check them too. */
   const checkedBy = (candidate: Candidate): readonly PropertyName[] | null => candidate.properties ?? checked;
-  const book = new CandidateBook({ stopAtFirst, propertiesChecked: searchedProperties(target, checked).length, perProperty });
+  /** A candidate's trace says which of the searched properties its run was made without (none for a first run). */
+  const searchedNames = searchedProperties(target, checked);
+  const withUnchecked = (trace: Trace, candidate: Candidate): Trace => {
+    const made = candidate.properties;
+    if (made === undefined) return trace;
+    const unchecked = searchedNames.filter((name) => !made.includes(name));
+    return unchecked.length === 0 ? trace : { ...trace, unchecked };
+  };
+  const book = new CandidateBook({ stopAtFirst, propertiesChecked: searchedNames.length, perProperty });
   const discoveries: Promise<void>[] = [];
   // Runs made in this thread (recording traces) take the thread's turn, with any lane or shrink the executor runs here.
   const inTurn = <T>(task: () => Promise<T>): Promise<T> => executor.turn(task);
@@ -325,7 +333,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       // Written at once only while its property may still keep it (a property's first `perProperty` keys to arrive).
       if (options.onDiscovery === undefined || known.has(findingKey(candidate.violation)) || !book.mayKeep(candidate.violation)) return;
       const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, candidate.run) };
-      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: await candidateTrace(target, runConfig, candidate, checkedBy(candidate), stopped) }));
+      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: withUnchecked(await candidateTrace(target, runConfig, candidate, checkedBy(candidate), stopped), candidate) }));
       discoveries.push(discovery);
       // Awaited with the others after the search; marked handled now, so a failure waits for that.
       discovery.catch(() => undefined);
@@ -399,7 +407,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     const recorded = shrunkTrace ?? (await inTurn(() => candidateTrace(target, runConfig, candidate, checkedBy(candidate), stopped)));
     // A flaky finding (never a crash): the unshrunk choices, with the verdict of the run that found it, which the
     // re-run to record them need not repeat.
-    const trace: Trace = flaky ? withVerdict(recorded, candidate.violation) : recorded;
+    const trace: Trace = withUnchecked(flaky ? withVerdict(recorded, candidate.violation) : recorded, candidate);
     const finding: Finding = { run: candidate.run, original, shrink: flaky ? { ...unshrunk, evaluations: 1 } : shrink, shrunk, trace, ...(flaky ? { flaky: true } : {}) };
     findings[index] = finding;
     await options.onFinding?.(finding);

@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { PROPERTIES } from '../../properties/index.ts';
 import { CLIENT_PROPERTIES } from '../../properties/clients/index.ts';
 import { describeClientFault } from '../../properties/client-fault.ts';
-import { levelPropertyNames } from '../../properties/names.ts';
 import type { Severity } from '../../properties/severity.ts';
 import { renderSource } from '../../properties/source.ts';
 import { STORE_PROPERTIES } from '../../properties/stores/index.ts';
@@ -49,8 +48,8 @@ export interface ReadableVerdict {
   /** How it happened (sim/signature.ts): what tells it from the property's other counterexamples. */
   readonly signature?: string;
   /**
-   * The level's properties the run did not check, when it checked all but a few: a fuzz makes a run again without the
-   * properties that ended it, so that every property a run violates is found (sim/search/fuzz-search.ts).
+   * The searched properties the run did not check, as its trace records them (Trace.unchecked): a fuzz makes a run
+   * again without the properties that ended it, so that every property a run violates is found (sim/search/fuzz-search.ts).
    */
   readonly unchecked?: readonly string[];
 }
@@ -94,8 +93,7 @@ export function readableFromTrace(trace: Trace, path: string): ReadableTrace {
   const faults = trace.steps.filter((step) => step.phase === 'faults').length;
   const verdict = trace.verdict;
   const property = verdict === null ? undefined : describedProperty(verdict.property);
-  const checked = trace.properties;
-  const unchecked = checked === null ? [] : levelPropertyNames(trace.level ?? undefined).filter((name) => !checked.includes(name));
+  const unchecked = trace.unchecked ?? [];
   return {
     // The store level's notes name sessions, store calls and replays: its diagram has a lane per session and the store.
     kind: trace.level === 'store' ? 'store-contract' : 'simulation',
@@ -120,8 +118,8 @@ export function readableFromTrace(trace: Trace, path: string): ReadableTrace {
             ...(property === undefined ? {} : { severity: property.severity }),
             ...(verdict.triggeredBy === undefined ? {} : { triggeredBy: describeClientFault(verdict.triggeredBy) }),
             ...(verdict.signature === undefined ? {} : { signature: verdict.signature }),
-            // A run checked for one property or a few (--property) reads as asked; one checked for all but a few says which.
-            ...(checked !== null && unchecked.length > 0 && unchecked.length < checked.length ? { unchecked } : {}),
+            // A run made again without the properties that ended it says which.
+            ...(unchecked.length > 0 ? { unchecked } : {}),
           },
     // A trace is data: when its target runs a command or a module, the replay command names it (cli/trace-target.ts).
     replay: replayCommand(path, trace.target),
