@@ -6,7 +6,7 @@ import type { PropertyName } from '../properties/names.ts';
 import { sequenceChoices } from '../sim/choices.ts';
 import { runSimulation } from '../sim/engine.ts';
 import type { ShrinkBounds } from '../sim/shrink/shrink.ts';
-import { NOT_JUDGED_WITHOUT_PROBE, judgedProperties } from '../targets/wire/cooperation.ts';
+import { NEVER_JUDGED_OVER_THE_WIRE, NOT_JUDGED_WITHOUT_PROBE, judgedProperties } from '../targets/wire/cooperation.ts';
 import { WireFault, WireInputError } from '../targets/wire/wire-error.ts';
 import type { WireTarget } from '../targets/wire/wire.target.ts';
 import { TargetResolutionError, type WireDescription, resolveTarget, wireDescriptionOfName } from '../targets/resolve-target.ts';
@@ -74,11 +74,17 @@ export async function prepareWire(target: WireTarget, requested: readonly Proper
     await target.stop();
     throw asUsageError(error);
   }
-  if (target.probe === true) return requested === undefined ? undefined : [...requested];
-  const judged = judgedProperties(requested, { probe: false });
+  // On a server of the 2025 revisions alone the properties never judged over the wire (2026-07-28's) never apply.
+  const modern = target.eras?.includes('modern') === true;
+  if (target.probe === true && !modern) return requested === undefined ? undefined : [...requested];
+  const judged = judgedProperties(requested, { probe: target.probe === true });
   if (judged.length === 0) {
     await target.stop();
-    throw new UsageError(`${target.url.href} has no probe tools, and none of the properties asked for can be judged without them`);
+    throw new UsageError(
+      target.probe === true
+        ? `none of the properties asked for can be judged over the wire (${NEVER_JUDGED_OVER_THE_WIRE.map(({ name }) => name).join(', ')}: see the report)`
+        : `${target.url.href} has no probe tools, and none of the properties asked for can be judged without them`,
+    );
   }
   return judged;
 }
@@ -100,6 +106,10 @@ export function wireReport(target: WireTarget, checked: readonly PropertyName[] 
   for (const { kind, why } of target.unsupported()) lines.push(`  not driven: ${kind}: ${why}`);
   if (target.probe !== true && checked !== undefined) {
     lines.push(`  judged: ${checked.join(', ')}; every other property ${NOT_JUDGED_WITHOUT_PROBE}`);
+  }
+  if (target.eras?.includes('modern') === true) {
+    lines.push(`  serves 2026-07-28${target.eras.includes('legacy') ? ' and the 2025 revisions' : ' only'} (asked before the first run)`);
+    for (const { name, why } of NEVER_JUDGED_OVER_THE_WIRE) lines.push(`  not judged: ${name}: ${why}`);
   }
   return lines;
 }

@@ -16,7 +16,13 @@ import { PROBE_TOOLS, registerProbeTools } from './probe-tools.ts';
 interface Line {
   readonly name: string;
   /** Connects a server with the probe tools to a client; records every message the server sends. */
-  connect(sent: unknown[]): Promise<{ callTool(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<unknown>; listTools(): Promise<{ tools: { name: string }[] }>; close(): Promise<void> }>;
+  connect(sent: unknown[]): Promise<{
+    callTool(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<unknown>;
+    /** A call the client cancels when `signal` fires (it sends notifications/cancelled; the server aborts the tool). */
+    callCancellable(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+    listTools(): Promise<{ tools: { name: string }[] }>;
+    close(): Promise<void>;
+  }>;
 }
 
 const LINES: readonly Line[] = [
@@ -36,6 +42,7 @@ const LINES: readonly Line[] = [
       await client.connect(clientSide);
       return {
         callTool: (name, args, meta) => client.callTool({ name, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) }),
+        callCancellable: (name, args, signal) => client.callTool({ name, arguments: args }, undefined, { signal }),
         listTools: () => client.listTools(),
         close: () => client.close(),
       };
@@ -57,6 +64,7 @@ const LINES: readonly Line[] = [
       await client.connect(clientSide);
       return {
         callTool: (name, args, meta) => client.callTool({ name, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) }),
+        callCancellable: (name, args, signal) => client.callTool({ name, arguments: args }, { signal }),
         listTools: () => client.listTools(),
         close: () => client.close(),
       };
@@ -65,7 +73,7 @@ const LINES: readonly Line[] = [
 ];
 
 /** A host that hands out a progress notification, then a result, and records what the tools told it. */
-function recordingHost(): TargetHost & { starts: ExecutionStart[]; steps: number } {
+function recordingHost(): TargetHost & { starts: ExecutionStart[]; steps: number; cancellations: number[] } {
   const host = {
     starts: [] as ExecutionStart[],
     steps: 0,
@@ -80,7 +88,10 @@ function recordingHost(): TargetHost & { starts: ExecutionStart[]; steps: number
       if (host.steps === 1) return { kind: 'notification', message: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `progress of ${execution}` } } };
       return { kind: 'result', result: { content: [{ type: 'text', text: 'done' }] } };
     },
-    cancelled: () => undefined,
+    cancelled: (execution: number) => {
+      host.cancellations.push(execution);
+    },
+    cancellations: [] as number[],
     random: () => 0,
   };
   return host;
@@ -170,6 +181,31 @@ describe.each(LINES)('registerProbeTools on the $name McpServer', (line) => {
       expect(result.isError).toBe(true);
       // The run learns of it: the error is kept for the wire target to rethrow.
       expect(endpoint.failure?.message).toBe('assertion: planted in the test');
+    } finally {
+      await connection.close();
+      await endpoint.close();
+    }
+  });
+
+  it('says so when the server cancels the call: the steps released for it are taken back, and it takes none after', async () => {
+    const connection = await line.connect([]);
+    const endpoint = await startControlEndpoint();
+    const host = recordingHost();
+    endpoint.bind('t1', host);
+    const abort = new AbortController();
+    try {
+      const call = connection.callCancellable('work', { callId: 'c1', control: endpoint.urlFor('t1') }, abort.signal);
+      call.catch(() => undefined);
+      await until(() => host.starts.length === 1);
+      // The tool waits at `next`; the client cancels its request, the server aborts the tool, the tool says so.
+      abort.abort();
+      await until(() => host.cancellations.length === 1);
+      expect(host.cancellations).toEqual([7]);
+      // A step released for it now is not given to it, and nothing is left waiting to be taken.
+      endpoint.release(7);
+      expect(endpoint.unconsumed).toBe(0);
+      expect(host.steps).toBe(0);
+      await expect(call).rejects.toThrow();
     } finally {
       await connection.close();
       await endpoint.close();

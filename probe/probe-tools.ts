@@ -31,7 +31,9 @@ export interface ProbeToolContext {
   readonly sendNotification?: (notification: never) => Promise<void>;
   /** 1.x: the request's `_meta`, with the progress token the client (or a proxy on its way) sent. */
   readonly _meta?: { readonly progressToken?: unknown } | undefined;
-  readonly mcpReq?: { readonly notify?: (notification: never) => Promise<void>; readonly _meta?: { readonly progressToken?: unknown } | undefined };
+  readonly mcpReq?: { readonly notify?: (notification: never) => Promise<void>; readonly _meta?: { readonly progressToken?: unknown } | undefined; readonly signal?: AbortSignal };
+  /** 1.x: the request's abort signal (2.x: `mcpReq.signal`), fired when the server cancels the request. */
+  readonly signal?: AbortSignal;
 }
 
 /** The progress token of the request the tool runs for, as it arrived, or undefined when it carried none. */
@@ -71,8 +73,30 @@ async function runUnderControl(tool: string, callId: string, control: string, co
   const start = await controlCall(control, 'start', { callId, tool, sessionId });
   const execution = start?.['execution'];
   if (typeof execution !== 'number') return refused('resumecheck: the control endpoint did not start this execution');
+  // The server cancels the request (2026-07-28: a client disconnect): the tool says so, and takes no step after.
+  const signal = context.signal ?? context.mcpReq?.signal;
+  let cancelled: Promise<unknown> | null = null;
+  const onAbort = (): void => {
+    cancelled ??= controlCall(control, 'cancelled', { execution });
+  };
+  if (signal?.aborted === true) onAbort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await stepUnderControl(execution, control, context, send, () => cancelled);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Takes the execution's steps as the control endpoint gives them, until its result or its cancellation. */
+async function stepUnderControl(execution: number, control: string, context: ProbeToolContext, send: ((notification: ProbeNotification) => Promise<void>) | undefined, cancelled: () => Promise<unknown> | null): Promise<ToolResult> {
   for (let steps = 0; steps < EXECUTION_STEPS_MAX; steps += 1) {
-    const next = await controlCall(control, 'next', { execution });
+    const next = cancelled() === null ? await controlCall(control, 'next', { execution }) : null;
+    const stopped = cancelled();
+    if (stopped !== null) {
+      await stopped;
+      return refused('resumecheck: the server cancelled this call');
+    }
     if (next === null) return refused('resumecheck: the control endpoint ended this execution (the run is over)');
     if (next['kind'] === 'result') return next['result'] as ToolResult;
     try {

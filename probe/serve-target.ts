@@ -5,6 +5,7 @@
 
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import { createPrng } from '../sim/prng.ts';
+import { isModernBody } from '../sim/tools.ts';
 import type { ExecutionStart, Frame, HttpRequest, HttpResponse, JsonRpcMessage, ServerInstance, Target, TargetHost, TargetRun, ToolStep } from '../targets/target.ts';
 import { controlCall } from './control-client.ts';
 
@@ -84,6 +85,8 @@ class RunWorld implements TargetHost {
   private readonly steps = new Map<number, ToolStep>();
   /** Executions the served target cancelled: no step is pulled for them any more. */
   private readonly cancelledExecutions = new Set<number>();
+  /** Each execution's number at the control endpoint, by its local number, once `start` answered. */
+  private readonly controlExecutions = new Map<number, number>();
   private readonly random01: () => number;
   private executions = 0;
   private connections = 0;
@@ -103,7 +106,7 @@ class RunWorld implements TargetHost {
   private readonly progressTokens = new Map<string, string | number>();
   private closed = false;
 
-  constructor(run: TargetRun, token: string, epoch: number) {
+  constructor(run: TargetRun, token: string, epoch: number, private readonly servesModern: boolean) {
     this.run = run;
     const prng = createPrng(`${token}/${epoch}/server`);
     this.random01 = () => prng.float();
@@ -153,7 +156,10 @@ class RunWorld implements TargetHost {
     if (control === null) return local;
     const begun = controlCall(control, 'start', start).then((answer) => {
       const execution = typeof answer?.['execution'] === 'number' ? answer['execution'] : null;
-      if (execution !== null) void this.pull(control, local, execution);
+      if (execution === null) return;
+      this.controlExecutions.set(local, execution);
+      if (this.cancelledExecutions.has(local)) void this.reportCancelled(local);
+      else void this.pull(control, local, execution);
     });
     this.starting.push(begun);
     return local;
@@ -185,8 +191,18 @@ class RunWorld implements TargetHost {
   }
 
   cancelled(local: number): void {
-    // The served target cancelled an execution: it asks for no more steps of it, so none are pulled for it.
+    // The served target cancelled an execution: it asks for no more steps of it, so none are pulled for it, and the
+    // simulator is told (the probe contract's `cancelled`), as a probe tool whose abort signal fired tells it.
+    if (this.cancelledExecutions.has(local)) return;
     this.cancelledExecutions.add(local);
+    void this.reportCancelled(local);
+  }
+
+  /** Tells the control endpoint that execution `local` was cancelled, once its number there is known. */
+  private async reportCancelled(local: number): Promise<void> {
+    const execution = this.controlExecutions.get(local);
+    if (execution === undefined || this.controlUrl === null || this.closed) return;
+    await controlCall(this.controlUrl, 'cancelled', { execution });
   }
 
   random(): number {
@@ -201,8 +217,9 @@ class RunWorld implements TargetHost {
       const cursorHeader = request.headers['last-event-id'];
       const lastEventId = typeof cursorHeader === 'string' ? cursorHeader : null;
       const params = (body?.['params'] ?? {}) as { name?: unknown; arguments?: { control?: unknown; message?: unknown } };
-      if (body !== null && body['method'] === 'tools/list' && sessionId !== null) {
-        // The in-process targets serve only tools/call; the list is the contract's, the same for every one of them.
+      if (body !== null && body['method'] === 'tools/list' && (sessionId !== null || (this.servesModern && isModernBody(body)))) {
+        // The in-process targets serve only tools/call; the list is the contract's, the same for every one of them,
+        // in a session or (a target serving 2026-07-28) to a request of that era, which has none.
         return writeJson(response, 200, { jsonrpc: '2.0', id: body['id'] ?? null, result: { tools: PROBE_TOOL_LIST } });
       }
       if (body !== null && body['method'] === 'tools/call' && params.name === 'notify') {
@@ -318,7 +335,7 @@ export async function serveTarget(target: Target, options: ServeTargetOptions): 
     if (current !== null && (current as { token: string }).token === token) return (current as { world: RunWorld }).world;
     const epoch = options.startedFor !== null && options.startedFor.token === token ? options.startedFor.epoch : 1;
     const run = await target.open({ windowEventsMax: options.windowEventsMax, seed: `${token}/${epoch}` });
-    const world = new RunWorld(run, token, epoch);
+    const world = new RunWorld(run, token, epoch, target.eras?.includes('modern') === true);
     current = { token, world };
     return world;
   };

@@ -1,7 +1,8 @@
 // The simulator's control endpoint: a small HTTP server on 127.0.0.1 that a server's probe tools call back, so their
 // executions stay under the simulator's control over the wire exactly as in process (docs/probe-tools.md). A probe
 // tool asks `start` for its execution number, then `next` for each step; `next` blocks until the simulator chooses
-// to advance that execution, then answers the notification to send or the result to return.
+// to advance that execution, then answers the notification to send or the result to return. A tool the server cancelled
+// says so with `cancelled`: it takes no step after, and the simulator stops offering steps of it.
 
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -138,6 +139,8 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     release(execution) {
       if (binding === null) return;
       const gate = gateOf(binding, execution);
+      // A step of an execution that returned its result or was cancelled is never taken: nothing to wait for.
+      if (gate.finished) return;
       if (gate.waiter !== null) {
         const waiter = gate.waiter;
         gate.waiter = null;
@@ -201,6 +204,27 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     answer(response, 200, next);
   }
 
+  /**
+   * The server cancelled an execution (its tool saw its request's abort signal): nothing more is asked or given for it.
+   * Steps released for it and not taken are taken back, a wait of its tool is ended, and the simulator is told.
+   */
+  function cancel(bound: Binding, execution: number, gate: ExecutionGate, response: ServerResponse): void {
+    if (!gate.finished) {
+      gate.finished = true;
+      unconsumed -= gate.credits;
+      gate.credits = 0;
+      if (gate.unacknowledged) {
+        gate.unacknowledged = false;
+        unacknowledged -= 1;
+      }
+      if (gate.waiter !== null) answer(gate.waiter, 410, { error: `execution ${execution} was cancelled` });
+      gate.waiter = null;
+      bound.host.cancelled(execution);
+    }
+    endpoint.onActivity();
+    answer(response, 200, {});
+  }
+
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     endpoint.onActivity();
     // Every call is answered, an error on the simulator's side included: a tool left waiting would stall the run and
@@ -213,8 +237,8 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
   });
 
   async function answerControl(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const match = /^\/run\/([\w-]{1,64})\/(start|next)$/.exec(request.url ?? '');
-    if (request.method !== 'POST' || match === null) return answer(response, 404, { error: 'POST /run/TOKEN/start or /run/TOKEN/next' });
+    const match = /^\/run\/([\w-]{1,64})\/(start|next|cancelled)$/.exec(request.url ?? '');
+    if (request.method !== 'POST' || match === null) return answer(response, 404, { error: 'POST /run/TOKEN/start, /run/TOKEN/next or /run/TOKEN/cancelled' });
     const body = await readJson(request);
     endpoint.onActivity();
     const bound = binding;
@@ -232,7 +256,8 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     }
     const execution = body['execution'];
     const gate = typeof execution === 'number' ? bound.gates.get(execution) : undefined;
-    if (gate === undefined || typeof execution !== 'number') return answer(response, 400, { error: 'next takes { execution } as start answered it' });
+    if (gate === undefined || typeof execution !== 'number') return answer(response, 400, { error: `${match[2]} takes { execution } as start answered it` });
+    if (match[2] === 'cancelled') return cancel(bound, execution, gate, response);
     if (gate.finished) return answer(response, 400, { error: `execution ${execution} already returned its result` });
     if (gate.unacknowledged) {
       gate.unacknowledged = false;

@@ -23,8 +23,18 @@ export const COOPERATION_FREE: readonly PropertyName[] = [
 export const NOT_JUDGED_WITHOUT_PROBE =
   'needs the probe tools: its judgement rests on the provenance (session, call, execution, position) that only they put in the messages';
 
+/**
+ * Properties never judged over the wire, whatever the server lists, and why. A 2026-07-28 disconnect cancels a tool
+ * inside the server, which tells the simulator through the control endpoint (docs/probe-tools.md, `cancelled`); a step
+ * the simulator hands the tool meanwhile crosses that report on its way, and reads as a step taken after the
+ * cancellation, which is what disconnect-stops-work judges.
+ */
+export const NEVER_JUDGED_OVER_THE_WIRE: readonly { readonly name: PropertyName; readonly why: string }[] = [
+  { name: 'disconnect-stops-work', why: 'a step handed to a tool while the server was cancelling it crosses the cancellation on its way, so a step after a cancellation is not told from one before it over the wire' },
+];
+
 /** The properties to check on a server: the requested ones (default all), less those it cannot be judged on. */
 export function judgedProperties(requested: readonly PropertyName[] | undefined, options: { probe: boolean }): PropertyName[] {
-  const wanted = requested ?? PROPERTY_NAMES;
-  return options.probe ? [...wanted] : wanted.filter((name) => COOPERATION_FREE.includes(name));
+  const wanted = (requested ?? PROPERTY_NAMES).filter((name) => !NEVER_JUDGED_OVER_THE_WIRE.some((never) => never.name === name));
+  return options.probe ? wanted : wanted.filter((name) => COOPERATION_FREE.includes(name));
 }

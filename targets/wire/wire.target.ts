@@ -4,8 +4,10 @@
 
 import { request as httpRequest } from 'node:http';
 import type { ActionKind } from '../../sim/config.ts';
-import { PROTOCOL_VERSION } from '../../sim/tools.ts';
-import type { Incarnation, JsonRpcMessage, ServerInstance, Target, TargetHost, TargetOptions, TargetRun } from '../target.ts';
+import { MODERN_REVISION } from '../../sim/config.ts';
+import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION, PROTOCOL_VERSION_META_KEY } from '../../sim/tools.ts';
+import { revisionHeadersOf } from '../sdk/revision-headers.ts';
+import type { Incarnation, JsonRpcMessage, ProtocolEra, ServerInstance, Target, TargetHost, TargetOptions, TargetRun } from '../target.ts';
 import { TOOL_NAMES } from '../target.ts';
 import { createSseParser } from '../sdk/sse-parser.ts';
 import { type ControlEndpoint, startControlEndpoint } from './control-endpoint.ts';
@@ -41,6 +43,8 @@ export interface WireTarget extends Target, AsyncDisposable {
   readonly stats: WireStats;
   /** Whether the server lists the probe tools; known after the first run has opened. */
   readonly probe: boolean | null;
+  /** The eras the server serves, found before the first run (see {@link WireTarget.prepare}); undefined before. */
+  readonly eras: readonly ProtocolEra[] | undefined;
   /** Without the probe tools: the server's tool that echoes a marker back (echo-marker.ts), if it has one. */
   readonly echo: EchoTool | null;
   /** The action kinds this server cannot be driven through, and why, for the report. */
@@ -112,18 +116,37 @@ function exchange(url: URL, headers: Record<string, string>, body: JsonRpcMessag
   });
 }
 
-/** What the tools check learnt: whether the server has the probe tools, and else which of its tools echoes. */
-interface ToolsFound {
+/** What the check before the first run learnt: the eras the server serves, its probe tools, else its echo tool. */
+interface ServerFound {
+  readonly eras: readonly ProtocolEra[];
   readonly probe: boolean;
   readonly echo: EchoTool | null;
 }
 
+/** The _meta envelope and headers of a 2026-07-28 request (no session), as the simulated modern client sends them. */
+function modernRequest(headers: Record<string, string>, id: string, method: string, params: Record<string, unknown>): { headers: Record<string, string>; body: JsonRpcMessage } {
+  const body: JsonRpcMessage = { jsonrpc: '2.0', id, method, params: { ...params, _meta: { [PROTOCOL_VERSION_META_KEY]: MODERN_REVISION, [CLIENT_CAPABILITIES_META_KEY]: {} } } };
+  return { headers: { ...headers, ...revisionHeadersOf({ method: 'POST', protocolVersion: MODERN_REVISION, body }) }, body };
+}
+
 /**
- * Asks the server for its tools in a session of its own: the probe tools if it lists every one; else the first tool
- * named like an echo whose result, called with a marker, carries the marker back.
+ * Asks the server what it serves, before the first run. The modern era: a 2026-07-28 tools/list without a session is
+ * answered 200 with a tool list (a server of the 2025 revisions alone must answer a version it does not support with
+ * 400). The legacy era: an initialize is answered 200. Then its tools, in a session of its own if it has sessions: the
+ * probe tools if it lists every one; else the first tool named like an echo whose result, called with a marker, carries
+ * the marker back.
  */
-async function inspectTools(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<ToolsFound> {
-  let init: Exchange;
+async function inspectServer(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<ServerFound> {
+  let modernList: JsonRpcMessage | null = null;
+  try {
+    const { headers: modernHeaders, body } = modernRequest(headers, 'resumecheck-probe-modern', 'tools/list', {});
+    const answered = await exchange(url, modernHeaders, body, timeoutMs);
+    const tools = (answered.response?.['result'] as { tools?: unknown } | undefined)?.tools;
+    if (answered.status === 200 && Array.isArray(tools)) modernList = answered.response;
+  } catch {
+    // Nothing answered it: the initialize below says whether anything answers at all.
+  }
+  let init: Exchange | null = null;
   try {
     init = await exchange(url, headers, {
       jsonrpc: '2.0',
@@ -132,28 +155,41 @@ async function inspectTools(url: URL, headers: Record<string, string>, timeoutMs
       params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'resumecheck', version: '0.1.0' } },
     }, timeoutMs);
   } catch (error) {
-    throw new WireInputError(`nothing answers an MCP initialize at ${url.href} (${(error as Error).message})`);
+    if (modernList === null) throw new WireInputError(`nothing answers an MCP initialize at ${url.href} (${(error as Error).message})`);
   }
-  if (init.status !== 200) throw new WireInputError(`${url.href} answered initialize with HTTP ${init.status}, not 200: is it an MCP Streamable HTTP endpoint?`);
-  const session: Record<string, string> = init.sessionId === null ? {} : { 'mcp-session-id': init.sessionId };
-  const common = { ...headers, ...session, 'mcp-protocol-version': PROTOCOL_VERSION };
+  const legacy = init !== null && init.status === 200;
+  if (!legacy && modernList === null) {
+    throw new WireInputError(`${url.href} answered initialize with HTTP ${init?.status ?? 0}, not 200, and a 2026-07-28 tools/list with no tool list: is it an MCP Streamable HTTP endpoint?`);
+  }
+  const eras: ProtocolEra[] = [...(legacy ? (['legacy'] as const) : []), ...(modernList === null ? [] : (['modern'] as const))];
+  // How a request of the check is sent: in the check's legacy session, or as a 2026-07-28 request.
+  const ask = async (id: string, method: string, params: Record<string, unknown>): Promise<JsonRpcMessage | null> => {
+    if (!legacy) {
+      const modern = modernRequest(headers, id, method, params);
+      return (await exchange(url, modern.headers, modern.body, timeoutMs)).response;
+    }
+    const session: Record<string, string> = init!.sessionId === null ? {} : { 'mcp-session-id': init!.sessionId };
+    return (await exchange(url, { ...headers, ...session, 'mcp-protocol-version': PROTOCOL_VERSION }, { jsonrpc: '2.0', id, method, params }, timeoutMs)).response;
+  };
   try {
-    await exchange(url, common, { jsonrpc: '2.0', method: 'notifications/initialized' }, timeoutMs);
-    const list = await exchange(url, common, { jsonrpc: '2.0', id: 'resumecheck-probe-2', method: 'tools/list', params: {} }, timeoutMs);
-    const listed = (list.response?.['result'] ?? null) as { tools?: { name?: unknown }[] } | null;
+    if (legacy) {
+      const session: Record<string, string> = init!.sessionId === null ? {} : { 'mcp-session-id': init!.sessionId };
+      await exchange(url, { ...headers, ...session, 'mcp-protocol-version': PROTOCOL_VERSION }, { jsonrpc: '2.0', method: 'notifications/initialized' }, timeoutMs);
+    }
+    const list = legacy ? await ask('resumecheck-probe-2', 'tools/list', {}) : modernList;
+    const listed = (list?.['result'] ?? null) as { tools?: { name?: unknown }[] } | null;
     const names = new Set((listed?.tools ?? []).map((tool) => tool?.name));
-    if (PROBE_TOOL_NAMES.every((name) => names.has(name))) return { probe: true, echo: null };
+    if (PROBE_TOOL_NAMES.every((name) => names.has(name))) return { eras, probe: true, echo: null };
     let attempt = 0;
     for (const echo of echoCandidates(listed, null)) {
       attempt += 1;
-      const marker = echoMarker({ run: 'tools-check', epoch: 0, callId: `try${attempt}`, sessionId: init.sessionId ?? '' });
-      const call = { jsonrpc: '2.0', id: `resumecheck-probe-echo-${attempt}`, method: 'tools/call', params: { name: echo.name, arguments: { [echo.argument]: marker } } } as const;
-      const answered = await exchange(url, common, call, timeoutMs);
-      if (markedProvenance(answered.response, 'tools-check')?.callId === `try${attempt}`) return { probe: false, echo };
+      const marker = echoMarker({ run: 'tools-check', epoch: 0, callId: `try${attempt}`, sessionId: legacy ? (init!.sessionId ?? '') : '' });
+      const answer = await ask(`resumecheck-probe-echo-${attempt}`, 'tools/call', { name: echo.name, arguments: { [echo.argument]: marker } });
+      if (markedProvenance(answer, 'tools-check')?.callId === `try${attempt}`) return { eras, probe: false, echo };
     }
-    return { probe: false, echo: null };
+    return { eras, probe: false, echo: null };
   } catch {
-    return { probe: false, echo: null };
+    return { eras, probe: false, echo: null };
   }
 }
 
@@ -169,6 +205,7 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
   let control: ControlEndpoint | null = null;
   let probe: boolean | null = null;
   let echo: EchoTool | null = null;
+  let eras: readonly ProtocolEra[] | undefined;
   let runs = 0;
   let started = false;
 
@@ -201,6 +238,9 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
     get echo() {
       return echo;
     },
+    get eras() {
+      return eras;
+    },
     unsupported,
     async prepare() {
       if (!started) {
@@ -211,9 +251,10 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
       }
       control ??= await startControlEndpoint();
       if (probe === null) {
-        const found = await inspectTools(url, { [RUN_HEADER]: 'probe-check' }, timing.headMsMax);
+        const found = await inspectServer(url, { [RUN_HEADER]: 'probe-check' }, timing.headMsMax);
         probe = found.probe;
         echo = found.echo;
+        eras = found.eras;
       }
     },
     async open(_options: TargetOptions): Promise<TargetRun> {

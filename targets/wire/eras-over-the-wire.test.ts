@@ -1,0 +1,62 @@
+// Both eras over the wire: the eras a server serves are asked before the first run (a 2026-07-28 tools/list with no
+// session, an initialize), and `--protocol 2026-07-28` or `mixed` runs against a served server that has them. The SDK
+// 2.4.0's createMcpHandler endpoint and the dual-era reference hold; a planted server that runs a 2026-07-28 request
+// in the legacy session a proxy attached is failed for it; a server of the 2025 revisions alone refuses the revision
+// as bad input, in one line.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../cli/main.ts';
+
+let outs = 0;
+const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-eras-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function fuzzServed(served: string, extra: readonly string[], steps = 12): Promise<{ code: number; text: string; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const args = ['fuzz', '--serve', `exec node examples/probe-server.mjs ${served}`, '--steps', String(steps), '--restarts', '0', '--seed', '1', '--no-corpus', '--out', join(scratch, String(outs++)), ...extra];
+  const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
+  return { code, text: out.join('\n'), err };
+}
+
+describe('both eras over the wire', () => {
+  it('the SDK 2.4.0 createMcpHandler endpoint (2026-07-28 only) is asked for its era and holds under --protocol 2026-07-28', async () => {
+    const { code, text, err } = await fuzzServed('--target sdk2-modern', ['--protocol', '2026-07-28', '--runs', '3']);
+    expect(err).toEqual([]);
+    expect(text).toMatch(/protocol 2026-07-28/);
+    expect(text).toMatch(/serves 2026-07-28 only \(asked before the first run\)/);
+    expect(text).toMatch(/not judged: disconnect-stops-work: /);
+    expect(text).not.toMatch(/✗/);
+    expect(code).toBe(0);
+  }, 120_000);
+
+  it('the dual-era reference holds with both eras drawn (--protocol mixed)', async () => {
+    const { code, text, err } = await fuzzServed('--target reference', ['--protocol', 'mixed', '--runs', '3']);
+    expect(err).toEqual([]);
+    expect(text).toMatch(/mixed: each run draws a revision per client, both eras in most runs/);
+    expect(text).toMatch(/serves 2026-07-28 and the 2025 revisions/);
+    expect(text).not.toMatch(/✗/);
+    expect(code).toBe(0);
+  }, 120_000);
+
+  it('a 2026-07-28 request run in the legacy session a proxy attached is found (era-isolation)', async () => {
+    // Seed 1's walk of 20 steps over the wire reaches it in its ninth run (the in-process walk differs: it offers kinds
+    // the wire does not, such as expire).
+    const { code, text, err } = await fuzzServed('--target modern-joins-legacy-session', ['--protocol', 'mixed', '--runs', '12', '--property', 'era-isolation', '--first'], 20);
+    expect(err).toEqual([]);
+    expect(text).toMatch(/✗ era-isolation violated/);
+    expect(text).toMatch(/a legacy session's message, arrived on connection \d+, a 2026-07-28 exchange/);
+    expect(code).toBe(1);
+  }, 180_000);
+
+  it('a server of the 2025 revisions alone: --protocol 2026-07-28 is bad input, in one line', async () => {
+    const { code, text, err } = await fuzzServed('--sdk', ['--protocol', '2026-07-28', '--runs', '1']);
+    expect(text).toBe('');
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(/--protocol 2026-07-28: serve:.*: the target serves only the legacy era/);
+    expect(code).toBe(2);
+  }, 60_000);
+});
