@@ -66,25 +66,25 @@ describe('a server without the probe tools, through its echo tool', () => {
     expect(text).toMatch(/✗ no-cross-session-delivery violated/);
     expect(text).toMatch(/happened: {2}the result of \S+ \(epoch \d+, session s\d+\) was delivered to session s\d+ on connection \d+/);
     expect(code).toBe(1);
-  }, 120_000);
+  });
 
   it('the same server without the leak holds', async () => {
     const { code, text } = await fuzzServed(SERVER);
     expect(text).toMatch(/✓ no violation in 4 runs/);
     expect(code).toBe(0);
-  }, 120_000);
+  });
 
   it('the SDK 1.32.2 app with an echo tool of its own (McpServer and transport per session) holds, its calls answered', async () => {
     const { code, text } = await fuzzServed('exec node examples/probe-server.mjs --sdk --tools echo');
     expect(text).toMatch(/each call is sent as its tool "echo"/);
     expect(text).toMatch(/✓ no violation in 4 runs/);
     expect(code).toBe(0);
-  }, 120_000);
+  });
 
   it('a tool whose name says nothing of echoing is not called: the leak goes unseen', async () => {
     const { code, text } = await fuzzServed(`${SERVER} --leak --name say`);
     expect(text).not.toMatch(/each call is sent as its tool/);
     expect(text).toMatch(/✓ no violation in 4 runs/);
     expect(code).toBe(0);
-  }, 120_000);
+  });
 });

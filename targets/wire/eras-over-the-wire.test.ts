@@ -31,7 +31,7 @@ describe('both eras over the wire', () => {
     expect(text).toMatch(/not judged: disconnect-stops-work: /);
     expect(text).not.toMatch(/✗/);
     expect(code).toBe(0);
-  }, 120_000);
+  });
 
   it('the dual-era reference holds with both eras drawn (--protocol mixed)', async () => {
     const { code, text, err } = await fuzzServed('--target reference', ['--protocol', 'mixed', '--runs', '3']);
@@ -40,7 +40,7 @@ describe('both eras over the wire', () => {
     expect(text).toMatch(/serves 2026-07-28 and the 2025 revisions/);
     expect(text).not.toMatch(/✗/);
     expect(code).toBe(0);
-  }, 120_000);
+  });
 
   it('a 2026-07-28 request run in the legacy session a proxy attached is found (era-isolation)', async () => {
     // Seed 1's walk of 20 steps over the wire reaches it in its ninth run (the in-process walk differs: it offers kinds
@@ -50,7 +50,7 @@ describe('both eras over the wire', () => {
     expect(text).toMatch(/✗ era-isolation violated/);
     expect(text).toMatch(/a legacy session's message, arrived on connection \d+, a 2026-07-28 exchange/);
     expect(code).toBe(1);
-  }, 180_000);
+  });
 
   it('a server of the 2025 revisions alone: --protocol 2026-07-28 is bad input, in one line', async () => {
     const { code, text, err } = await fuzzServed('--sdk', ['--protocol', '2026-07-28', '--runs', '1']);
@@ -58,5 +58,5 @@ describe('both eras over the wire', () => {
     expect(err).toHaveLength(1);
     expect(err[0]).toMatch(/--protocol 2026-07-28: serve:.*: the target serves only the legacy era/);
     expect(code).toBe(2);
-  }, 60_000);
+  });
 });
