@@ -80,16 +80,33 @@ export async function checkDeployment(
   }
 }
 
+const USAGE = 'usage: npx tsx targets/multi-node/check-sdk-deployments.ts [--runs R] [--seeds 1,2,3] [--nodes 2,3] [--target NAME]... [--judge]';
+
+/** Bad input: one line and exit 2, never a stack trace. */
+function badInput(message: string): number {
+  process.stderr.write(`check-sdk-deployments: ${message}\n${USAGE}\n`);
+  return 2;
+}
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      runs: { type: 'string', default: '2000' },
-      seeds: { type: 'string', default: '1,2,3' },
-      nodes: { type: 'string', default: '2,3' },
-      target: { type: 'string', multiple: true },
-      judge: { type: 'boolean', default: false },
-    },
-  });
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        runs: { type: 'string', default: '2000' },
+        seeds: { type: 'string', default: '1,2,3' },
+        nodes: { type: 'string', default: '2,3' },
+        target: { type: 'string', multiple: true },
+        judge: { type: 'boolean', default: false },
+      },
+    }));
+  } catch (error) {
+    return badInput((error as Error).message.split('\n')[0]!);
+  }
+  if (!/^[1-9]\d{0,6}$/.test(values.runs)) return badInput(`--runs takes a whole number from 1, got ${JSON.stringify(values.runs)}`);
+  if (!/^[1-9]\d{0,2}(,[1-9]\d{0,2})*$/.test(values.nodes)) return badInput(`--nodes takes node counts from 1, comma-separated, got ${JSON.stringify(values.nodes)}`);
+  const unknown = (values.target ?? []).find((name) => !SDK_SERVER_TARGETS.includes(name));
+  if (unknown !== undefined) return badInput(`--target ${JSON.stringify(unknown)} is no SDK server target; known: ${SDK_SERVER_TARGETS.join(', ')}`);
   const runsMax = Number(values.runs);
   const seeds = values.seeds.split(',');
   const nodeCounts = values.nodes.split(',').map(Number);
