@@ -25,6 +25,7 @@ const WIRE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   serve: { type: 'string', value: 'CMD', help: 'start the server with this shell command (it reads its port from $PORT), restart it for restarts, stop it at the end' },
   'allow-remote': { type: 'boolean', help: 'allow a --url that is not loopback' },
   'settle-ms': { type: 'string', value: 'N', help: 'over the wire: ms with nothing arriving before an operation counts as settled, 1–10000' },
+  'echo-tool': { type: 'string', value: 'NAME', help: 'over the wire, on a server without the probe tools: call its tool NAME (one string argument, whose value the result carries back) as the echo each call is sent as (default: a tool whose name says echo)' },
 };
 
 const WIRE_NOTE =

@@ -33,7 +33,9 @@ export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Pr
   // command (serve:CMD) or a module (module:PATH) it names runs only when the user names it or opts in.
   const named = flagged || values['target'] !== undefined;
   if (!named) checkTraceTarget(file, trace.target, { allowed: values['allow-trace-command'] === true, io });
-  const wireValues = named ? values : (wireFlagsFromTargetName(trace.target) ?? values);
+  // The server the trace names, with the flags given that say how to reach it (--settle-ms, --echo-tool).
+  const fromName = named ? null : wireFlagsFromTargetName(trace.target);
+  const wireValues = fromName === null ? values : { ...fromName, 'settle-ms': values['settle-ms'], 'echo-tool': values['echo-tool'] };
   await using wire = await wireTargetFromFlags(wireValues);
   if (wire === null && tries !== 1) throw new UsageError('--tries goes with --url or --serve: an in-process replay is deterministic');
   if (wire !== null) return await replayOverTheWire(wire, file, trace, tries, values['json'] === true, io, startedMs);

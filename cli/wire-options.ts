@@ -18,19 +18,21 @@ export const WIRE_SHRINK_BOUNDS: ShrinkBounds = { fastCheckEvaluationsMax: 60, p
 /** The most tries a replay makes. */
 const TRIES_MAX = 1_000;
 
-type WireValues = { url?: unknown; serve?: unknown; 'allow-remote'?: unknown; 'settle-ms'?: unknown };
+type WireValues = { url?: unknown; serve?: unknown; 'allow-remote'?: unknown; 'settle-ms'?: unknown; 'echo-tool'?: unknown };
 
 /** The description of the wire target the options ask for, or null when they name none (then --target is used). */
 export function wireDescriptionFromFlags(values: WireValues): WireDescription | null {
   const url = typeof values.url === 'string' ? values.url : null;
   const serve = typeof values.serve === 'string' ? values.serve : null;
   if (url === null && serve === null) {
-    if (values['allow-remote'] === true || values['settle-ms'] !== undefined) throw new UsageError('--allow-remote and --settle-ms go with --url or --serve');
+    if (values['allow-remote'] === true || values['settle-ms'] !== undefined || values['echo-tool'] !== undefined) throw new UsageError('--allow-remote, --settle-ms and --echo-tool go with --url or --serve');
     return null;
   }
   const settleMs = typeof values['settle-ms'] === 'string' ? parseWhole(values['settle-ms'], '--settle-ms', 1, 10_000) : null;
   const allowRemote = values['allow-remote'] === true;
-  return serve === null ? { form: 'remote', url: url!, allowRemote, settleMs } : { form: 'served', command: serve, url, allowRemote, settleMs };
+  const echoTool = typeof values['echo-tool'] === 'string' ? values['echo-tool'] : null;
+  if (echoTool !== null && !/^[\x21-\x7e]{1,128}$/.test(echoTool)) throw new UsageError(`--echo-tool takes a tool name (1 to 128 visible characters), got ${JSON.stringify(echoTool)}`);
+  return serve === null ? { form: 'remote', url: url!, allowRemote, settleMs, echoTool } : { form: 'served', command: serve, url, allowRemote, settleMs, echoTool };
 }
 
 /** The wire target the options ask for (built by the one resolver, not started), or null when they name none. */

@@ -18,8 +18,8 @@ export type InProcessDescription =
 
 /** A server reached over the wire: started by resumecheck (`served`) or already running (`remote`). */
 export type WireDescription =
-  | { readonly form: 'served'; readonly command: string; readonly url: string | null; readonly allowRemote: boolean; readonly settleMs: number | null }
-  | { readonly form: 'remote'; readonly url: string; readonly allowRemote: boolean; readonly settleMs: number | null };
+  | { readonly form: 'served'; readonly command: string; readonly url: string | null; readonly allowRemote: boolean; readonly settleMs: number | null; readonly echoTool?: string | null }
+  | { readonly form: 'remote'; readonly url: string; readonly allowRemote: boolean; readonly settleMs: number | null; readonly echoTool?: string | null };
 
 /** Every form a target can be given in: plain data (structured-cloneable, JSON-serialisable). */
 export type TargetDescription = InProcessDescription | WireDescription;
@@ -169,6 +169,7 @@ async function resolveWire(description: WireDescription): Promise<WireTarget> {
       serve: description.form === 'served' ? description.command : null,
       allowRemote: description.allowRemote,
       ...(description.settleMs === null ? {} : { timing: { quietMs: description.settleMs } }),
+      echoTool: description.echoTool ?? null,
     });
   } catch (error) {
     if (error instanceof WireInputError) throw new TargetResolutionError(error.message);

@@ -48,10 +48,10 @@ let runs = 0;
 const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-echo-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-async function fuzzServed(command: string): Promise<{ code: number; text: string }> {
+async function fuzzServed(command: string, extra: readonly string[] = []): Promise<{ code: number; text: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const args = ['fuzz', '--serve', command, '--runs', '4', '--steps', '12', '--restarts', '0', '--seed', '1', '--no-corpus', '--first', '--out', join(scratch, String(runs++)), '--property', 'no-cross-session-delivery'];
+  const args = ['fuzz', '--serve', command, ...extra, '--runs', '4', '--steps', '12', '--restarts', '0', '--seed', '1', '--no-corpus', '--first', '--out', join(scratch, String(runs++)), '--property', 'no-cross-session-delivery'];
   const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
   expect(err).toEqual([]);
   return { code, text: out.join('\n') };
@@ -86,5 +86,21 @@ describe('a server without the probe tools, through its echo tool', () => {
     expect(text).not.toMatch(/each call is sent as its tool/);
     expect(text).toMatch(/✓ no violation in 4 runs/);
     expect(code).toBe(0);
+  });
+
+  it('--echo-tool names the tool to call whatever its name, and the leak is found again', async () => {
+    const { code, text } = await fuzzServed(`${SERVER} --leak --name say`, ['--echo-tool', 'say']);
+    expect(text).toMatch(/each call is sent as its tool "say" with a marker in "message"/);
+    expect(text).toMatch(/✗ no-cross-session-delivery violated/);
+    expect(code).toBe(1);
+  });
+
+  it('--echo-tool naming a tool the server lacks is bad input, in one line', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(['fuzz', '--serve', SERVER, '--echo-tool', 'nope', '--runs', '1', '--out', join(scratch, 'bad')], { out: (line) => out.push(line), err: (line) => err.push(line) });
+    expect(code).toBe(2);
+    expect(out).toEqual([]);
+    expect(err).toEqual(['resumecheck: --echo-tool nope: the server lists no such tool taking one string argument, or its result did not carry back what it was given']);
   });
 });

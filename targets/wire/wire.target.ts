@@ -34,6 +34,8 @@ export interface WireTargetOptions {
   readonly serve: string | null;
   readonly allowRemote: boolean;
   readonly timing?: Partial<SettleTiming>;
+  /** The server's tool to send each call as, without the probe tools (echo-marker.ts); null: one named like an echo. */
+  readonly echoTool?: string | null;
 }
 
 /** A wire target: a Target, plus what it learnt and a stop for the server it started (also as `await using`). */
@@ -136,7 +138,7 @@ function modernRequest(headers: Record<string, string>, id: string, method: stri
  * probe tools if it lists every one; else the first tool named like an echo whose result, called with a marker, carries
  * the marker back.
  */
-async function inspectServer(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<ServerFound> {
+async function inspectServer(url: URL, headers: Record<string, string>, timeoutMs: number, echoTool: string | null): Promise<ServerFound> {
   let modernList: JsonRpcMessage | null = null;
   try {
     const { headers: modernHeaders, body } = modernRequest(headers, 'resumecheck-probe-modern', 'tools/list', {});
@@ -181,14 +183,16 @@ async function inspectServer(url: URL, headers: Record<string, string>, timeoutM
     const names = new Set((listed?.tools ?? []).map((tool) => tool?.name));
     if (PROBE_TOOL_NAMES.every((name) => names.has(name))) return { eras, probe: true, echo: null };
     let attempt = 0;
-    for (const echo of echoCandidates(listed, null)) {
+    for (const echo of echoCandidates(listed, echoTool)) {
       attempt += 1;
       const marker = echoMarker({ run: 'tools-check', epoch: 0, callId: `try${attempt}`, sessionId: legacy ? (init!.sessionId ?? '') : '' });
       const answer = await ask(`resumecheck-probe-echo-${attempt}`, 'tools/call', { name: echo.name, arguments: { [echo.argument]: marker } });
       if (markedProvenance(answer, 'tools-check')?.callId === `try${attempt}`) return { eras, probe: false, echo };
     }
+    if (echoTool !== null) throw new WireInputError(`--echo-tool ${echoTool}: the server lists no such tool taking one string argument, or its result did not carry back what it was given`);
     return { eras, probe: false, echo: null };
-  } catch {
+  } catch (error) {
+    if (error instanceof WireInputError) throw error;
     return { eras, probe: false, echo: null };
   }
 }
@@ -251,7 +255,7 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
       }
       control ??= await startControlEndpoint();
       if (probe === null) {
-        const found = await inspectServer(url, { [RUN_HEADER]: 'probe-check' }, timing.headMsMax);
+        const found = await inspectServer(url, { [RUN_HEADER]: 'probe-check' }, timing.headMsMax, options.echoTool ?? null);
         probe = found.probe;
         echo = found.echo;
         eras = found.eras;
