@@ -18,8 +18,8 @@ export type InProcessDescription =
 
 /** A server reached over the wire: started by resumecheck (`served`) or already running (`remote`). */
 export type WireDescription =
-  | { readonly form: 'served'; readonly command: string; readonly url: string | null; readonly allowRemote: boolean; readonly settleMs: number | null; readonly echoTool?: string | null }
-  | { readonly form: 'remote'; readonly url: string; readonly allowRemote: boolean; readonly settleMs: number | null; readonly echoTool?: string | null };
+  | { readonly form: 'served'; readonly command: string; readonly url: string | null; readonly allowRemote: boolean; readonly settleMs: number | null; readonly echoTool: string | null }
+  | { readonly form: 'remote'; readonly url: string; readonly allowRemote: boolean; readonly settleMs: number | null; readonly echoTool: string | null };
 
 /** Every form a target can be given in: plain data (structured-cloneable, JSON-serialisable). */
 export type TargetDescription = InProcessDescription | WireDescription;
@@ -63,8 +63,8 @@ export async function describeTargetName(name: string): Promise<TargetDescriptio
 
 /** The wire server a trace's target name stands for (`serve:CMD`, `url:URL`), with default options; null for other names. */
 export function wireDescriptionOfName(name: string): WireDescription | null {
-  if (name.startsWith('serve:')) return { form: 'served', command: name.slice('serve:'.length), url: null, allowRemote: false, settleMs: null };
-  if (name.startsWith('url:')) return { form: 'remote', url: name.slice('url:'.length), allowRemote: false, settleMs: null };
+  if (name.startsWith('serve:')) return { form: 'served', command: name.slice('serve:'.length), url: null, allowRemote: false, settleMs: null, echoTool: null };
+  if (name.startsWith('url:')) return { form: 'remote', url: name.slice('url:'.length), allowRemote: false, settleMs: null, echoTool: null };
   return null;
 }
 
@@ -169,7 +169,7 @@ async function resolveWire(description: WireDescription): Promise<WireTarget> {
       serve: description.form === 'served' ? description.command : null,
       allowRemote: description.allowRemote,
       ...(description.settleMs === null ? {} : { timing: { quietMs: description.settleMs } }),
-      echoTool: description.echoTool ?? null,
+      echoTool: description.echoTool,
     });
   } catch (error) {
     if (error instanceof WireInputError) throw new TargetResolutionError(error.message);
