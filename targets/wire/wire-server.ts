@@ -353,16 +353,7 @@ export class WireServer implements ServerInstance {
     return provenance === null ? frame : { ...frame, data: withProvenance(frame.data, provenance) };
   }
 
-  /** Whether any connection may still carry something (its response not ended, cut or dropped). */
-  private anyOpen(): boolean {
-    for (const entry of this.connections.values()) if (entry.state === 'open') return true;
-    return false;
-  }
-
-  /**
-   * Waits until every head has arrived, every released step was taken, and nothing arrived for the quiet interval (or
-   * at once when no connection is open: nothing can arrive then).
-   */
+  /** Waits until every head has arrived, every released step was taken, and nothing arrived for the quiet interval. */
   private async settle(): Promise<void> {
     const { timing, stats, control } = this.context;
     const started = wallMs();
@@ -377,8 +368,7 @@ export class WireServer implements ServerInstance {
       }
       const quietFor = now - this.lastActivityMs;
       const waiting = this.headsPending > 0 || control.unconsumed > 0 || control.unacknowledged > 0 || this.resultsExpected.size > 0 || this.framesExpected.size > 0;
-      // With no connection open and nothing pending, nothing more can arrive: the server has no way to send it.
-      if (!waiting && (this.quietOptional || quietFor >= timing.quietMs || !this.anyOpen())) {
+      if (!waiting && (this.quietOptional || quietFor >= timing.quietMs)) {
         // Quiet by the clock; but bytes that arrived while this process was not running are read only in the next
         // I/O poll, after the timers. Let that poll run, and settle only if it brought nothing.
         const before = this.lastActivityMs;
