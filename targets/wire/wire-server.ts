@@ -221,17 +221,16 @@ export class WireServer implements ServerInstance {
     const headers: Record<string, string> = { ...extra, accept: 'application/json, text/event-stream' };
     if (request.sessionId !== null) headers['mcp-session-id'] = request.sessionId;
     if (request.method !== 'DELETE' && request.lastEventId !== null) headers['last-event-id'] = request.lastEventId;
+    // The request as sent: a POST's body rewritten for the probe tools or the echo (bodyOnTheWire).
+    const sent = request.method === 'POST' ? { ...request, body: bodyOnTheWire(request.body, this.context, this.epoch, request.sessionId) } : request;
+    // Its revision headers, as the in-process SDK harness sends them (none for 2025-03-26 or an initialize), of the body
+    // as sent: an echo call's Mcp-Name is the echo tool's.
+    Object.assign(headers, revisionHeadersOf(sent));
     let payload: string | null = null;
-    if (request.method === 'POST') {
-      const body = bodyOnTheWire(request.body, this.context, this.epoch, request.sessionId);
-      // The request's revision headers, as the in-process SDK harness sends them (none for 2025-03-26 or an
-      // initialize), of the body as sent: an echo call's Mcp-Name is the echo tool's.
-      Object.assign(headers, revisionHeadersOf({ ...request, body }));
-      payload = JSON.stringify(body);
+    if (sent.method === 'POST') {
+      payload = JSON.stringify(sent.body);
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(Buffer.byteLength(payload));
-    } else {
-      Object.assign(headers, revisionHeadersOf(request));
     }
     const what = request.method === 'POST' ? `POST ${String(request.body['method'])}` : request.method;
     const make = url.protocol === 'https:' ? httpsRequest : httpRequest;

@@ -164,20 +164,17 @@ async function inspectServer(url: URL, headers: Record<string, string>, timeoutM
     throw new WireInputError(`${url.href} answered initialize with HTTP ${init?.status ?? 0}, not 200, and a 2026-07-28 tools/list with no tool list: is it an MCP Streamable HTTP endpoint?`);
   }
   const eras: ProtocolEra[] = [...(legacy ? (['legacy'] as const) : []), ...(modernList === null ? [] : (['modern'] as const))];
+  const sessionId = legacy ? init!.sessionId : null;
+  // The headers of the check's requests in its legacy session; null when the server has no legacy era.
+  const inSession = legacy ? { ...headers, ...(sessionId === null ? {} : { 'mcp-session-id': sessionId }), 'mcp-protocol-version': PROTOCOL_VERSION } : null;
   // How a request of the check is sent: in the check's legacy session, or as a 2026-07-28 request.
   const ask = async (id: string, method: string, params: Record<string, unknown>): Promise<JsonRpcMessage | null> => {
-    if (!legacy) {
-      const modern = modernRequest(headers, id, method, params);
-      return (await exchange(url, modern.headers, modern.body, timeoutMs)).response;
-    }
-    const session: Record<string, string> = init!.sessionId === null ? {} : { 'mcp-session-id': init!.sessionId };
-    return (await exchange(url, { ...headers, ...session, 'mcp-protocol-version': PROTOCOL_VERSION }, { jsonrpc: '2.0', id, method, params }, timeoutMs)).response;
+    if (inSession !== null) return (await exchange(url, inSession, { jsonrpc: '2.0', id, method, params }, timeoutMs)).response;
+    const modern = modernRequest(headers, id, method, params);
+    return (await exchange(url, modern.headers, modern.body, timeoutMs)).response;
   };
   try {
-    if (legacy) {
-      const session: Record<string, string> = init!.sessionId === null ? {} : { 'mcp-session-id': init!.sessionId };
-      await exchange(url, { ...headers, ...session, 'mcp-protocol-version': PROTOCOL_VERSION }, { jsonrpc: '2.0', method: 'notifications/initialized' }, timeoutMs);
-    }
+    if (inSession !== null) await exchange(url, inSession, { jsonrpc: '2.0', method: 'notifications/initialized' }, timeoutMs);
     const list = legacy ? await ask('resumecheck-probe-2', 'tools/list', {}) : modernList;
     const listed = (list?.['result'] ?? null) as { tools?: { name?: unknown }[] } | null;
     const names = new Set((listed?.tools ?? []).map((tool) => tool?.name));
@@ -185,7 +182,7 @@ async function inspectServer(url: URL, headers: Record<string, string>, timeoutM
     let attempt = 0;
     for (const echo of echoCandidates(listed, echoTool)) {
       attempt += 1;
-      const marker = echoMarker({ run: 'tools-check', epoch: 0, callId: `try${attempt}`, sessionId: legacy ? (init!.sessionId ?? '') : '' });
+      const marker = echoMarker({ run: 'tools-check', epoch: 0, callId: `try${attempt}`, sessionId: sessionId ?? '' });
       const answer = await ask(`resumecheck-probe-echo-${attempt}`, 'tools/call', { name: echo.name, arguments: { [echo.argument]: marker } });
       if (markedProvenance(answer, 'tools-check')?.callId === `try${attempt}`) return { eras, probe: false, echo };
     }
