@@ -14,6 +14,8 @@ import { jsonEnvelope } from './json-envelope.ts';
 import { chargedLine, printViolation } from './print-violation.ts';
 import { requireTarget } from './require-target.ts';
 import { findingFails, notFailingWhy } from '../properties/finding-weight.ts';
+import type { Strictness } from '../properties/severity.ts';
+import type { Violation } from '../sim/world.ts';
 import { checkProtocol, parseProtocol } from './protocol-option.ts';
 import { strictnessOf } from './parse-options.ts';
 import { checkTraceTarget } from './trace-target.ts';
@@ -38,9 +40,9 @@ export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Pr
   const wireValues = fromName === null ? values : { ...fromName, 'settle-ms': values['settle-ms'], 'echo-tool': values['echo-tool'] };
   await using wire = await wireTargetFromFlags(wireValues);
   if (wire === null && tries !== 1) throw new UsageError('--tries goes with --url or --serve: an in-process replay is deterministic');
-  if (wire !== null) return await replayOverTheWire(wire, file, trace, tries, values['json'] === true, io, startedMs);
-  const protocol = parseProtocol(values['protocol']);
   const strictness = strictnessOf(values);
+  if (wire !== null) return await replayOverTheWire(wire, file, trace, tries, values['json'] === true, strictness, io, startedMs);
+  const protocol = parseProtocol(values['protocol']);
   const target = await requireTarget((values['target'] as string | undefined) ?? trace.target, trace.level);
   // The trace's own protocol (its config), unless --protocol asks for another.
   const config = protocol === undefined ? trace.config : { ...trace.config, protocol };
@@ -75,12 +77,11 @@ export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Pr
     printViolation(io, replayed, null);
     if (attribution !== null) io.out(chargedLine(attribution.charged, attribution.component, attribution.evidence));
   }
-  // Exit 1 only when the finding fails at the --strict level (a note, or one the client's own fault triggered, never).
-  return result.violation === null || !findingFails(result.violation, strictness) ? 0 : 1;
+  return exitOf(result.violation, strictness);
 }
 
 /** Replays a trace against a server over the wire `tries` times and says how often its violation reproduced. */
-async function replayOverTheWire(wire: WireTarget, file: string, trace: Trace, tries: number, json: boolean, io: Io, startedMs: number): Promise<number> {
+async function replayOverTheWire(wire: WireTarget, file: string, trace: Trace, tries: number, json: boolean, strictness: Strictness, io: Io, startedMs: number): Promise<number> {
   const properties = await prepareWire(wire, trace.properties ?? undefined);
   // The trace's clients speak its revision: the server must serve that era (known once it was asked).
   checkProtocol(trace.config.protocol, wire);
@@ -104,14 +105,21 @@ async function replayOverTheWire(wire: WireTarget, file: string, trace: Trace, t
       violation: outcome.last.violation,
       wire: { probe: wire.probe, echo: wire.echo, unsupported: wire.unsupported(), judged: properties ?? null, settles: { ...wire.stats } },
     })));
-    return got === null ? 0 : 1;
+    return exitOf(outcome.last.violation, strictness);
   }
   const others = Object.entries(outcome.others).map(([name, count]) => `${name} ${count}×`).join(', ');
   io.out(`${expected === null ? 'the trace recorded no violation' : `${expected} reproduced in ${outcome.reproduced} of ${tries} tries`} on ${wire.name}${others === '' ? '' : `; other violations: ${others}`}`);
   for (const line of wireReport(wire, properties)) io.out(line);
   if (got !== null) {
+    const why = notFailingWhy(outcome.last.violation!, strictness);
+    if (why !== null) io.out(`(${got} does not fail the replay: ${why})`);
     io.out('');
     printViolation(io, { ...trace, target: wire.name, steps: outcome.last.trace ?? [], verdict: outcome.last.violation }, null);
   }
-  return got === null ? 0 : 1;
+  return exitOf(outcome.last.violation, strictness);
+}
+
+/** Exit 1 only when the finding fails at the --strict level (a note, or one the client's own fault triggered, never). */
+function exitOf(violation: Violation | null, strictness: Strictness): number {
+  return violation === null || !findingFails(violation, strictness) ? 0 : 1;
 }
