@@ -121,6 +121,7 @@ export function enumerateActions(world: World, list: ActionList): void {
   enumerateModernKinds(world, list);
   enumerateSeedKinds(world, list);
   if (world.config.versionFaults === true) enumerateVersionFaults(world, list);
+  if (world.run.answersWithinRequest === true) enumerateLossyCalls(world, list);
   if (list.count > ACTIONS_MAX) throw new Error(`${list.count} actions enabled in one step, more than the ${ACTIONS_MAX} a list holds`);
 }
 
@@ -171,6 +172,20 @@ function enumerateVersionFaults(world: World, list: ActionList): void {
     const standalone = client.standaloneView >= 0 ? world.views[client.standaloneView]! : null;
     if (standalone === null || standalone.connection < 0) push(list, K.badVersion, client.index, 0);
     push(list, K.badVersion, client.index, 1);
+  }
+}
+
+/**
+ * The lossy call (a run whose tools answer inside their request, TargetRun.answersWithinRequest): a client's call whose
+ * response the network keeps up to its first event and loses after, then breaks. Where a tool answers at once, no cut
+ * or lost tail can come between a call's first event and its result, which the client then never reads but the server
+ * has written (and stored): what a resume replays, and to whom, is then the server's to get right.
+ */
+function enumerateLossyCalls(world: World, list: ActionList): void {
+  for (const client of world.clients) {
+    if (isModernClient(client) || !accepts(C, client.state, C.event.request)) continue;
+    if (client.session!.calls.length >= world.config.callsPerSessionMax) continue;
+    for (let tool = 0; tool < TOOL_NAMES.length; tool += 1) push(list, K.callLossy, client.index, tool);
   }
 }
 
@@ -363,6 +378,7 @@ function openConnection(
     resetSeen: false,
     resetReason: null,
     framesToLose: 0,
+    framesKept: 0,
     sessionIdAnswered: null,
     framed: false,
     responded: false,
@@ -455,7 +471,8 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
       return handleOp({ method: 'POST', connection: connection.index, sessionId: null, lastEventId: null, body: initializeRequest(requestId, client.revision) });
     }
     case 'call':
-    case 'callStale': {
+    case 'callStale':
+    case 'callLossy': {
       const client = world.clients[a]!;
       const session = client.session!;
       const tool: ToolName = TOOL_NAMES[b]!;
@@ -466,6 +483,7 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
       call.view = view.index;
       const lastEventId = kind === K.callStale ? client.cursorLatest!.eventId : null;
       const connection = openConnection(world, client, 'call', { session, view: view.index, cursor: null, lastEventId, kExpected: 1 });
+      if (kind === K.callLossy) connection.framesKept = 1;
       if (world.notes !== null) world.notes.push({ kind: 'request', form: 'call', method: 'POST', connection: connection.index, client: client.index + 1, session: session.id, call: id, tool, requestId, ...(lastEventId === null ? {} : { lastEventId }) });
       return handleOp({ method: 'POST', connection: connection.index, sessionId: session.id, lastEventId, body: call.body });
     }
@@ -933,6 +951,7 @@ export function actionRecord(world: World, kind: number, a: number, b: number): 
       return { kind: name, client: client(a), method: BAD_VERSION_REQUESTS[b]!, protocolVersion: UNSUPPORTED_VERSION };
     case 'call':
     case 'callModern':
+    case 'callLossy':
       return { kind: name, client: client(a), tool: TOOL_NAMES[b]!, ...(name === 'callModern' ? { revision: MODERN_REVISION } : {}) };
     case 'callStale':
       return { kind: name, client: client(a), tool: TOOL_NAMES[b]!, lastEventId: world.clients[a]!.cursorLatest?.eventId ?? null };

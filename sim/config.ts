@@ -43,6 +43,8 @@ export const ACTION_KINDS = [
   'reissueLegacy', // client: re-issues a legacy call under a new request ID after a reset, or after a 404 in its new session (config reissueAfterReset)
   // Enumerated after every other kind, and only with config versionFaults.
   'badVersion', // proxy: sends a client's standalone GET or DELETE with an MCP-Protocol-Version no revision has (UNSUPPORTED_VERSION)
+  // Enumerated after every other kind, and only on a run whose tools answer inside their request (TargetRun.answersWithinRequest).
+  'callLossy', // client and network: a tools/call whose response loses everything after its first event, then breaks
 ] as const;
 
 /** One kind of action. */

@@ -194,6 +194,8 @@ export interface SimConnection {
   resetReason: string | null;
   /** Frames still to be lost before a losing connection breaks (a lost tail); 0 otherwise. */
   framesToLose: number;
+  /** Frames the client still receives before the network loses the rest (a lossy call's response: 1); 0 otherwise. */
+  framesKept: number;
   /** The Mcp-Session-Id its response carried (null without one, or before the response). */
   sessionIdAnswered: string | null;
   /** True once a frame arrived on it (priming-event judges a stream's first). */

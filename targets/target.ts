@@ -250,6 +250,11 @@ export interface TargetRun {
    * never offers them. Absent: every kind.
    */
   readonly unsupported?: readonly ActionKind[];
+  /**
+   * Its tools answer inside the request that called them (a server's own echo tool over the wire): no fault can come
+   * between a call's first event and its result, so the simulator offers the lossy call (`callLossy`) instead.
+   */
+  readonly answersWithinRequest?: boolean;
   boot(incarnation: Incarnation, host: TargetHost): ServerInstance;
   /**
    * Boots one node of a deployment of several over this incarnation's shared storage (targets/multi-node calls it

@@ -314,6 +314,15 @@ function receiveFrame(world: World, connection: SimConnection, frame: Frame): vo
     if (connection.state === CONN.state.losing) loseFrame(world, connection, frame);
     return;
   }
+  receiveAttached(world, connection, frame);
+  // A lossy call's response: after the frames it keeps, the network loses what follows; the next frame lost breaks it.
+  if (connection.framesKept > 0 && --connection.framesKept === 0 && connection.state === CONN.state.attached) {
+    changeConnection(world, connection, CONN.event.loseTail);
+    connection.framesToLose = 1;
+  }
+}
+
+function receiveAttached(world: World, connection: SimConnection, frame: Frame): void {
   if (world.notes !== null) world.notes.push({ kind: 'frame', connection: connection.index, client: connection.client + 1, ...frameFields(frame) });
   const view = connection.view >= 0 ? world.views[connection.view]! : null;
   const monitors = monitorsAt(world, connection);

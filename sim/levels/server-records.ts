@@ -145,6 +145,8 @@ function actionText(r: StepRecord): string {
       return `${client()} initializes`;
     case 'call':
       return `${client()} calls ${r['tool']}`;
+    case 'callLossy':
+      return `${client()} calls ${r['tool']}; the network loses its response after the first event, then breaks it`;
     case 'callStale':
       return `${client()} calls ${r['tool']}; a proxy attaches the stale Last-Event-ID ${r['lastEventId']}`;
     case 'cut':

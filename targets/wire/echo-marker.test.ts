@@ -3,9 +3,10 @@
 // by its payload alone; the same server without the leak holds; and a tool whose name does not say it echoes is never
 // called, so the same leak goes unseen there (the marker, not anything else, is what sees it).
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.ts';
 import { echoCall, echoCandidates, echoMarker, markedProvenance, readMarker } from './echo-marker.ts';
@@ -102,5 +103,39 @@ describe('a server without the probe tools, through its echo tool', () => {
     expect(code).toBe(2);
     expect(out).toEqual([]);
     expect(err).toEqual(['resumecheck: --echo-tool nope: the server lists no such tool taking one string argument, or its result did not carry back what it was given']);
+  });
+});
+
+describe('a call whose response the network loses after its first event (the lossy call, offered with an echo tool)', () => {
+  // The SDK 1.32.2 transport and McpServer per session with an echo tool, and the SDK's example InMemoryEventStore
+  // shared by every session as its ssePollingExample shares it. The echo answers at once, so only the lossy call gets
+  // between the priming event and the result: the client never reads the result the store holds, and a proxy resuming
+  // another session with that priming event's ID is sent it (docs/findings/over-the-wire.md, section 3).
+  const TRACE = fileURLToPath(new URL('../../docs/findings/wire-traces/sdk-app-echo-shared--no-cross-session-delivery.json', import.meta.url));
+  const replay = async (command: string, extra: readonly string[] = []): Promise<{ code: number; text: string }> => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(['replay', TRACE, '--serve', command, '--tries', '2', ...extra], { out: (line) => out.push(line), err: (line) => err.push(line) });
+    expect(err).toEqual([]);
+    return { code, text: out.join('\n') };
+  };
+
+  it('the shared example store replays the lost result into another session: found by its marker, 2 of 2 tries', async () => {
+    const trace = JSON.parse(readFileSync(TRACE, 'utf8')) as { target: string; steps: { action: { kind: string } }[] };
+    expect(trace.steps.map((step) => step.action.kind)).toEqual(['initialize', 'callLossy', 'initialize', 'resumeForeign']);
+    const { code, text } = await replay(trace.target.slice('serve:'.length));
+    expect(text).toMatch(/^no-cross-session-delivery reproduced in 2 of 2 tries/);
+    expect(text).toMatch(/✗ #2 lost: id \S+ result of c1/);
+    expect(code).toBe(1);
+  });
+
+  it('the same steps with a store of its own per session: nothing crosses; the hang left is advice, and fails the replay only at --strict=advice', async () => {
+    // The 1.32.2 transport answers a resume with a cursor its store does not know 200 and keeps it open (no-hang, advice).
+    const command = 'node examples/probe-server.mjs --sdk --tools echo';
+    const { code, text } = await replay(command);
+    expect(text).toMatch(/^no-cross-session-delivery reproduced in 0 of 2 tries on \S+.*; other violations: no-hang 2×/);
+    expect(text).toMatch(/^\(no-hang does not fail the replay: /m);
+    expect(code).toBe(0);
+    expect((await replay(command, ['--strict=advice'])).code).toBe(1);
   });
 });

@@ -287,6 +287,8 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
       return {
         sync: false,
         unsupported: kinds,
+        // The echo tool answers a call at once: only the lossy call gets between its first event and its result.
+        ...(echo === null ? {} : { answersWithinRequest: true }),
         boot(incarnation: Incarnation, host: TargetHost): ServerInstance {
           endpoint.bind(token, host);
           instance = new WireServer(context, host, incarnation.epoch);
