@@ -179,7 +179,8 @@ function enumerateVersionFaults(world: World, list: ActionList): void {
  * The lossy call (a run whose tools answer inside their request, TargetRun.answersWithinRequest): a client's call whose
  * response the network keeps up to its first event and loses after, then breaks. Where a tool answers at once, no cut
  * or lost tail can come between a call's first event and its result, which the client then never reads but the server
- * has written (and stored): what a resume replays, and to whom, is then the server's to get right.
+ * has written (and stored): what a resume replays, and to whom, is then the server's to get right. Legacy clients
+ * only: a 2026-07-28 exchange has no cursor to resume from, and its broken connection is a cancellation (`cut`).
  */
 function enumerateLossyCalls(world: World, list: ActionList): void {
   for (const client of world.clients) {
