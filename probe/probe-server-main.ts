@@ -11,11 +11,12 @@ import { TARGET_ENTRIES, targetEntry } from '../targets/registry.ts';
 import { SDK_APP_STORES, type SdkAppStore } from './sdk-app-stores.ts';
 import type { ServedTarget } from './serve-target.ts';
 
-const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared|none] [--tools probe|echo] | --sdk2] [--window N] [--port N]
+const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared|none|redis|redis-one-log] [--tools probe|echo] | --sdk2] [--window N] [--port N]
   --target NAME  a built-in target served over HTTP (default: reference); \`resumecheck targets\` lists them
   --sdk          the MCP SDK 1.32.2 app (McpServer per session + its transport) with registerProbeTools
   --sdk2         the MCP SDK 2.4.0 app (@modelcontextprotocol/server) with registerProbeTools
-  --store S      with --sdk: the SDK example's InMemoryEventStore per session (default) or shared by all sessions, or none
+  --store S      with --sdk: the SDK example's InMemoryEventStore per session (default) or shared by all sessions, or none;
+                 or Redis at $REDIS_URL, shared by every process (redis), or the same with every stream in one log (redis-one-log, a bug)
   --tools T      with --sdk: the probe tools (default), or only an \`echo\` tool of its own (T = echo), as a user's server`;
 
 function fail(message: string): never {
@@ -54,10 +55,11 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
     if (values.target !== undefined) fail('give --target or --sdk, not both');
     const store = (values.store ?? 'per-session') as SdkAppStore;
     if (!SDK_APP_STORES.includes(store)) fail(`--store takes ${SDK_APP_STORES.join(' or ')}`);
+    if (store.startsWith('redis') && (env['REDIS_URL'] ?? '') === '') fail(`--store ${store} needs $REDIS_URL (redis://127.0.0.1:PORT)`);
     const tools = values.tools ?? 'probe';
     if (tools !== 'probe' && tools !== 'echo') fail('--tools takes probe or echo');
     const { serveSdkApp } = await import('./sdk-app.ts');
-    served = await serveSdkApp({ port, store, tools });
+    served = await serveSdkApp({ port, store, tools, ...(env['REDIS_URL'] === undefined ? {} : { redisUrl: env['REDIS_URL'] }) });
     what = `the SDK app with ${tools === 'echo' ? 'an echo tool only' : 'the probe tools'}, store ${store}`;
   } else {
     if (values.store !== undefined || values.tools !== undefined) fail('--store and --tools go with --sdk');

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { type EventStore, StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { registerProbeTools } from './probe-tools.ts';
 import { newSessionId } from './random.ts';
 import { type ServedTarget, listenOnLoopback } from './serve-target.ts';
@@ -28,9 +28,13 @@ function registerEcho(server: McpServer): void {
 }
 
 /** Serves the SDK app on 127.0.0.1:`port`. */
-export async function serveSdkApp(options: { port: number; store: SdkAppStore; tools?: SdkAppTools }): Promise<ServedTarget> {
+export async function serveSdkApp(options: { port: number; store: SdkAppStore; tools?: SdkAppTools; redisUrl?: string }): Promise<ServedTarget> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
-  const shared = new InMemoryEventStore();
+  const shared: EventStore =
+    options.store === 'redis' || options.store === 'redis-one-log'
+      ? await (await import('./redis-event-store.ts')).connectRedisEventStore(options.redisUrl, options.store)
+      : new InMemoryEventStore();
+  const perSession = options.store === 'per-session';
   const server: Server = createServer((request, response) => {
     void (async () => {
       const chunks: Buffer[] = [];
@@ -64,7 +68,7 @@ export async function serveSdkApp(options: { port: number; store: SdkAppStore; t
         }
         const created = new StreamableHTTPServerTransport({
           sessionIdGenerator: newSessionId,
-          ...(options.store === 'none' ? {} : { eventStore: options.store === 'shared' ? shared : new InMemoryEventStore(), retryInterval: 1000 }),
+          ...(options.store === 'none' ? {} : { eventStore: perSession ? new InMemoryEventStore() : shared, retryInterval: 1000 }),
           onsessioninitialized: (id) => {
             transports.set(id, created);
           },
