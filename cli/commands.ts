@@ -23,6 +23,11 @@ const SEED_OPTION: OptionSpec = { type: 'string', value: 'S', help: `the seed: 1
 const WIRE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   url: { type: 'string', value: 'URL', help: 'an MCP Streamable HTTP server over the wire instead of --target (loopback only unless --allow-remote)' },
   serve: { type: 'string', value: 'CMD', help: 'start the server with this shell command (it reads its port from $PORT), restart it for restarts, stop it at the end' },
+  'serve-node': {
+    type: 'string',
+    value: 'CMD',
+    help: 'start the server as several nodes (fuzz: --nodes N, default 2, behind --balancer; replay: as the trace names them), each process with its own $PORT and $RESUMECHECK_NODE and the environment as given (a shared $REDIS_URL, say); a node crashes (SIGKILL) and boots again as a fault',
+  },
   'allow-remote': { type: 'boolean', help: 'allow a --url that is not loopback' },
   'settle-ms': { type: 'string', value: 'N', help: 'over the wire: ms with nothing arriving before an operation counts as settled, 1–10000' },
   'echo-tool': { type: 'string', value: 'NAME', help: 'over the wire, on a server without the probe tools: call its tool NAME (one string argument, whose value the result carries back) as the echo each call is sent as (default: a tool whose name says echo)' },
@@ -72,6 +77,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: [
       '--target T [--runs N | --time 30s] [--seed S] [--protocol REV|mixed] [--property P ...] [--first] [--strict[=advice]] [--workers N] [--out DIR] [--summary FILE] [--junit FILE] [options]',
       '--url URL | --serve "CMD" [--url URL] [--allow-remote] [--settle-ms N] [options]',
+      '--serve-node "CMD" [--nodes N] [--balancer B] [options]',
     ],
     positionals: [],
     options: {

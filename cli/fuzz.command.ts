@@ -121,8 +121,8 @@ interface FindingReport {
 export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   const startedMs = sharedWallMs();
   const requested = values['property'] === undefined ? undefined : (values['property'] as string[]).map(requireProperty);
-  const overTheWire = values['url'] !== undefined || values['serve'] !== undefined;
-  if (values['target'] !== undefined && overTheWire) throw new UsageError('give --target, or --url / --serve, not both');
+  const overTheWire = values['url'] !== undefined || values['serve'] !== undefined || values['serve-node'] !== undefined;
+  if (values['target'] !== undefined && overTheWire) throw new UsageError('give --target, or --url / --serve / --serve-node, not both');
   if (values['runs'] !== undefined && values['time'] !== undefined) throw new UsageError('give --runs or --time, not both');
   const defaultRuns = overTheWire ? WIRE_DEFAULT_RUNS : DEFAULT_RUNS;
   const runsMax = values['runs'] === undefined ? (values['time'] === undefined ? defaultRuns : Number.MAX_SAFE_INTEGER) : parseWhole(values['runs'] as string, '--runs', 1, 100_000_000);
@@ -195,7 +195,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
     corpus,
     minCoverage,
     sim: config,
-    wire: wire === null ? null : { url: wire.url.href, serve: (values['serve'] as string | undefined) ?? null, allowRemote: values['allow-remote'] === true, settleMs: wire.timing.quietMs },
+    wire: wire === null ? null : { url: wire.url.href, serve: (values['serve'] as string | undefined) ?? (values['serve-node'] as string | undefined) ?? null, nodes: wire.nodeUrls.length, allowRemote: values['allow-remote'] === true, settleMs: wire.timing.quietMs },
   };
 
   // A first signal ends the fuzz (findings kept, summary written); a second one exits at once.

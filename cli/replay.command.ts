@@ -29,15 +29,21 @@ export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Pr
   if (file === undefined) throw new UsageError('replay needs a trace FILE');
   const trace = readTrace(file);
   const tries = parseTries(values['tries']);
-  const flagged = values['url'] !== undefined || values['serve'] !== undefined;
-  if (values['target'] !== undefined && flagged) throw new UsageError('give --target, or --url / --serve, not both');
+  const flagged = values['url'] !== undefined || values['serve'] !== undefined || values['serve-node'] !== undefined;
+  if (values['target'] !== undefined && flagged) throw new UsageError('give --target, or --url / --serve / --serve-node, not both');
   // A trace found over the wire names its server (serve:CMD, url:URL): without flags, replay reaches it again, but a
   // command (serve:CMD) or a module (module:PATH) it names runs only when the user names it or opts in.
   const named = flagged || values['target'] !== undefined;
   if (!named) checkTraceTarget(file, trace.target, { allowed: values['allow-trace-command'] === true, io });
   // The server the trace names, with the flags given that say how to reach it (--settle-ms, --echo-tool).
   const fromName = named ? null : wireFlagsFromTargetName(trace.target);
-  const wireValues = fromName === null ? values : { ...fromName, 'settle-ms': values['settle-ms'], 'echo-tool': values['echo-tool'] };
+  let wireValues = fromName === null ? values : { ...fromName, 'settle-ms': values['settle-ms'], 'echo-tool': values['echo-tool'] };
+  if (values['serve-node'] !== undefined) {
+    // The nodes and balancer are the trace's: the command the user names runs on them.
+    const fromTrace = wireFlagsFromTargetName(trace.target);
+    if (fromTrace?.['serve-node'] === undefined) throw new UsageError(`--serve-node replays a trace found with --serve-node (target serve-node:CMD@N:BALANCER); ${file}'s target is ${JSON.stringify(trace.target)}`);
+    wireValues = { ...values, nodes: fromTrace.nodes as string, balancer: fromTrace.balancer as string };
+  }
   await using wire = await wireTargetFromFlags(wireValues);
   if (wire === null && tries !== 1) throw new UsageError('--tries goes with --url or --serve: an in-process replay is deterministic');
   const strictness = strictnessOf(values);

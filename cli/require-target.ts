@@ -28,7 +28,10 @@ export async function describeTargetFlags(values: ParsedArgs['values']): Promise
   const wire = wireDescriptionFromFlags(values);
   const deployment = values['nodes'] !== undefined || values['balancer'] !== undefined || values['store-lag'] !== undefined;
   if (wire !== null) {
-    if (deployment) throw new UsageError('--nodes, --balancer and --store-lag go with --target: a server over the wire is checked as it is deployed');
+    // `--serve-node "CMD" --nodes N --balancer B` starts the nodes itself; any other server over the wire is one black box.
+    const nodes = wire.form === 'served' && wire.nodes !== undefined;
+    if (values['store-lag'] !== undefined && nodes) throw new UsageError('--store-lag goes with --target: the nodes --serve-node starts share whatever store the server uses, as it is');
+    if (deployment && !nodes) throw new UsageError('--nodes, --balancer and --store-lag go with --target or --serve-node "CMD": a server over --url or --serve is checked as it is deployed');
     return wire;
   }
   const name = values['target'] as string | undefined;

@@ -45,8 +45,8 @@ async function readInput(file: string, text: string, targetName: string | undefi
     const trace: Trace = parseTrace(text, file);
     if (targetName === undefined) {
       // Shrinking runs in process: a server over the wire is shrunk by the fuzz that found it.
-      if (trace.target.startsWith('serve:') || trace.target.startsWith('url:')) {
-        throw new UsageError(`${file} was found over the wire (${trace.target}); shrink runs in process: give --target T to shrink it on a built-in target (fuzz --serve/--url shrinks what it finds)`);
+      if (trace.target.startsWith('serve:') || trace.target.startsWith('serve-node:') || trace.target.startsWith('url:')) {
+        throw new UsageError(`${file} was found over the wire (${trace.target}); shrink runs in process: give --target T to shrink it on a built-in target (fuzz --serve/--serve-node/--url shrinks what it finds)`);
       }
       // A module the trace names is imported only when the user names it too, or opts in.
       checkTraceTarget(file, trace.target, trust);

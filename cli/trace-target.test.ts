@@ -88,6 +88,7 @@ beforeEach(() => {
 describe('traceExecution: what a target name would run', () => {
   it('names a served command and a module (alone or as a multi-node base); nothing for built-in targets and URLs', () => {
     expect(traceExecution('serve:touch x')).toMatchObject({ kind: 'command', what: 'touch x', flag: "--serve 'touch x'" });
+    expect(traceExecution('serve-node:touch x@2:sticky')).toMatchObject({ kind: 'command', what: 'touch x', flag: "--serve-node 'touch x'" });
     expect(traceExecution('module:./store.ts#make+shared')).toMatchObject({ kind: 'module', flag: "--target 'module:./store.ts#make+shared'" });
     expect(traceExecution('module:./store.ts@3:round-robin')?.kind).toBe('module');
     expect(traceExecution('reference')).toBeNull();
@@ -131,6 +132,21 @@ describe('a serve:CMD trace', () => {
     const file = await traceNaming(`serve:${command}`, 'served-render.json');
     const result = await runInProcess(['render', file]);
     expect(result.code).toBe(0);
+    expect(existsSync(served)).toBe(false);
+  });
+});
+
+describe('a serve-node:CMD@N:BALANCER trace', () => {
+  it('replay: exit 2, one line naming --serve-node; shrink: exit 2; the command ran in neither', async () => {
+    const file = await traceNaming(`serve-node:${command}@2:sticky`, 'served-nodes.json');
+    const replayed = await runInProcess(['replay', file]);
+    expect(replayed.code).toBe(2);
+    expect(replayed.err).toHaveLength(1);
+    expect(replayed.err[0]).toContain('would start the shell command');
+    expect(replayed.err[0]).toContain('--serve-node');
+    const shrunk = await runInProcess(['shrink', file, '--allow-trace-command']);
+    expect(shrunk.code).toBe(2);
+    expect(shrunk.err[0]).toContain('shrink runs in process');
     expect(existsSync(served)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
-// The over-the-wire options of fuzz and replay (`--url`, `--serve`, `--allow-remote`, `--settle-ms`, replay's
+// The over-the-wire options of fuzz and replay (`--url`, `--serve`, `--serve-node` with fuzz's `--nodes` and
+// `--balancer`, `--allow-remote`, `--settle-ms`, replay's
 // `--tries`; declared with their help in commands.ts): turning them into a wire target, what the report says about it,
 // and replay's k tries.
 
@@ -10,6 +11,8 @@ import { NEVER_JUDGED_OVER_THE_WIRE, NOT_JUDGED_WITHOUT_PROBE, judgedProperties 
 import { WireFault, WireInputError } from '../targets/wire/wire-error.ts';
 import type { WireTarget } from '../targets/wire/wire.target.ts';
 import { TargetResolutionError, type WireDescription, resolveTarget, wireDescriptionOfName } from '../targets/resolve-target.ts';
+import { BALANCER_NAMES, isBalancerName } from '../targets/multi-node/balancer.ts';
+import { NODES_MAX } from '../targets/multi-node/multi-node.target.ts';
 import type { Trace } from '../traces/trace.ts';
 import { UsageError, parseWhole } from './usage-error.ts';
 
@@ -18,12 +21,26 @@ export const WIRE_SHRINK_BOUNDS: ShrinkBounds = { fastCheckEvaluationsMax: 60, p
 /** The most tries a replay makes. */
 const TRIES_MAX = 1_000;
 
-type WireValues = { url?: unknown; serve?: unknown; 'allow-remote'?: unknown; 'settle-ms'?: unknown; 'echo-tool'?: unknown };
+type WireValues = {
+  url?: unknown;
+  serve?: unknown;
+  'serve-node'?: unknown;
+  nodes?: unknown;
+  balancer?: unknown;
+  'allow-remote'?: unknown;
+  'settle-ms'?: unknown;
+  'echo-tool'?: unknown;
+};
+
+/** Nodes `--serve-node` starts unless --nodes says otherwise. */
+const SERVE_NODES_DEFAULT = 2;
 
 /** The description of the wire target the options ask for, or null when they name none (then --target is used). */
 export function wireDescriptionFromFlags(values: WireValues): WireDescription | null {
   const url = typeof values.url === 'string' ? values.url : null;
-  const serve = typeof values.serve === 'string' ? values.serve : null;
+  const serveNode = typeof values['serve-node'] === 'string' ? values['serve-node'] : null;
+  if (serveNode !== null && values.serve !== undefined) throw new UsageError('give --serve "CMD" (one process) or --serve-node "CMD" (several nodes), not both');
+  const serve = typeof values.serve === 'string' ? values.serve : serveNode;
   if (url === null && serve === null) {
     if (values['allow-remote'] === true || values['settle-ms'] !== undefined || values['echo-tool'] !== undefined) throw new UsageError('--allow-remote, --settle-ms and --echo-tool go with --url or --serve');
     return null;
@@ -32,7 +49,12 @@ export function wireDescriptionFromFlags(values: WireValues): WireDescription | 
   const allowRemote = values['allow-remote'] === true;
   const echoTool = typeof values['echo-tool'] === 'string' ? values['echo-tool'] : null;
   if (echoTool !== null && !/^[\x21-\x7e]{1,128}$/.test(echoTool)) throw new UsageError(`--echo-tool takes a tool name (1 to 128 visible characters), got ${JSON.stringify(echoTool)}`);
-  return serve === null ? { form: 'remote', url: url!, allowRemote, settleMs, echoTool } : { form: 'served', command: serve, url, allowRemote, settleMs, echoTool };
+  if (serve === null) return { form: 'remote', url: url!, allowRemote, settleMs, echoTool };
+  if (serveNode === null) return { form: 'served', command: serve, url, allowRemote, settleMs, echoTool };
+  const count = typeof values.nodes === 'string' ? parseWhole(values.nodes, '--nodes', 1, NODES_MAX) : SERVE_NODES_DEFAULT;
+  const balancer = typeof values.balancer === 'string' ? values.balancer : 'round-robin';
+  if (!isBalancerName(balancer)) throw new UsageError(`--balancer takes one of ${BALANCER_NAMES.join(', ')}, got ${JSON.stringify(balancer)}`);
+  return { form: 'served', command: serve, url, allowRemote, settleMs, echoTool, nodes: { count, balancer } };
 }
 
 /** The wire target the options ask for (built by the one resolver, not started), or null when they name none. */
@@ -53,7 +75,9 @@ export async function wireTargetFromFlags(values: WireValues): Promise<WireTarge
 export function wireFlagsFromTargetName(name: string): WireValues | null {
   const description = wireDescriptionOfName(name);
   if (description === null) return null;
-  return description.form === 'served' ? { serve: description.command } : { url: description.url };
+  if (description.form === 'remote') return { url: description.url };
+  if (description.nodes === undefined) return { serve: description.command };
+  return { 'serve-node': description.command, nodes: String(description.nodes.count), balancer: description.nodes.balancer };
 }
 
 /** A wire failure as the CLI's bad-input error (one line, exit 2); anything else unchanged. */
@@ -105,6 +129,11 @@ export function wireReport(target: WireTarget, checked: readonly PropertyName[] 
     `over the wire: ${target.url.href}, ${toolsText(target)}; real time: after each operation it waits for every response head, for released tool steps to be taken, then ${timing.quietMs} ms with nothing arriving (at most ${timing.settleMsMax} ms)`,
     `  settles: ${stats.settles}, ${stats.settlesCutShort} cut short at the bound, ${Math.round(stats.settleMs)} ms waiting in all`,
   ];
+  if (target.deployment !== null) {
+    lines.push(
+      `  nodes: ${target.deployment.count} processes of the command (${target.nodeUrls.map((node) => node.host).join(', ')}), each with its own $PORT and $RESUMECHECK_NODE (1 to N), behind resumecheck's ${target.deployment.balancer} balancer; a node crash kills its process (SIGKILL), its boot starts a new one on the same port, and "(node K)" says which answered`,
+    );
+  }
   for (const { kind, why } of target.unsupported()) lines.push(`  not driven: ${kind}: ${why}`);
   if (target.probe !== true && checked !== undefined) {
     lines.push(`  judged: ${checked.join(', ')}; every other property ${NOT_JUDGED_WITHOUT_PROBE}`);

@@ -8,6 +8,7 @@ import { levelOf, type LevelName } from '../sim/levels/level.ts';
 import { TARGET_ENTRIES, targetEntry } from './registry.ts';
 import type { Target } from './target.ts';
 import type { Topology } from './multi-node/multi-node.target.ts';
+import { type BalancerName, isBalancerName } from './multi-node/balancer.ts';
 import type { WireTarget } from './wire/wire.target.ts';
 
 /** A target run in this process: what a worker thread can be sent and build again. */
@@ -16,9 +17,26 @@ export type InProcessDescription =
   | { readonly form: 'module'; readonly name: string }
   | { readonly form: 'deployed'; readonly base: InProcessDescription; readonly topology: Topology };
 
-/** A server reached over the wire: started by resumecheck (`served`) or already running (`remote`). */
+/** The nodes a served server is started on (`--serve-node CMD --nodes N --balancer B`). */
+export interface ServedNodes {
+  readonly count: number;
+  readonly balancer: BalancerName;
+}
+
+/**
+ * A server reached over the wire: started by resumecheck (`served`, on `nodes` when given) or already running
+ * (`remote`).
+ */
 export type WireDescription =
-  | { readonly form: 'served'; readonly command: string; readonly url: string | null; readonly allowRemote: boolean; readonly settleMs: number | null; readonly echoTool: string | null }
+  | {
+      readonly form: 'served';
+      readonly command: string;
+      readonly url: string | null;
+      readonly allowRemote: boolean;
+      readonly settleMs: number | null;
+      readonly echoTool: string | null;
+      readonly nodes?: ServedNodes;
+    }
   | { readonly form: 'remote'; readonly url: string; readonly allowRemote: boolean; readonly settleMs: number | null; readonly echoTool: string | null };
 
 /** Every form a target can be given in: plain data (structured-cloneable, JSON-serialisable). */
@@ -61,9 +79,19 @@ export async function describeTargetName(name: string): Promise<TargetDescriptio
   return { form: 'built-in', name };
 }
 
-/** The wire server a trace's target name stands for (`serve:CMD`, `url:URL`), with default options; null for other names. */
+/**
+ * The wire server a trace's target name stands for (`serve:CMD`, `serve-node:CMD@N:BALANCER`, `url:URL`), with default
+ * options; null for other names (and for a `serve-node:` name whose tail names no nodes and balancer).
+ */
 export function wireDescriptionOfName(name: string): WireDescription | null {
   if (name.startsWith('serve:')) return { form: 'served', command: name.slice('serve:'.length), url: null, allowRemote: false, settleMs: null, echoTool: null };
+  if (name.startsWith('serve-node:')) {
+    const rest = name.slice('serve-node:'.length);
+    const at = rest.lastIndexOf('@');
+    const match = /^(\d{1,2}):([a-z-]+)$/.exec(rest.slice(at + 1));
+    if (at <= 0 || match === null || !isBalancerName(match[2]!)) return null;
+    return { form: 'served', command: rest.slice(0, at), url: null, allowRemote: false, settleMs: null, echoTool: null, nodes: { count: Number(match[1]), balancer: match[2] } };
+  }
   if (name.startsWith('url:')) return { form: 'remote', url: name.slice('url:'.length), allowRemote: false, settleMs: null, echoTool: null };
   return null;
 }
@@ -86,7 +114,7 @@ export function targetNameOf(description: TargetDescription): string {
       return `${targetNameOf(description.base)}@${nodes}:${balancer}${storeLagSteps > 0 ? `:lag${storeLagSteps}` : ''}`;
     }
     case 'served':
-      return `serve:${description.command}`;
+      return description.nodes === undefined ? `serve:${description.command}` : `serve-node:${description.command}@${description.nodes.count}:${description.nodes.balancer}`;
     case 'remote':
       return `url:${new URL(description.url).href}`;
   }
@@ -170,6 +198,7 @@ async function resolveWire(description: WireDescription): Promise<WireTarget> {
       allowRemote: description.allowRemote,
       ...(description.settleMs === null ? {} : { timing: { quietMs: description.settleMs } }),
       echoTool: description.echoTool,
+      ...(description.form === 'served' && description.nodes !== undefined ? { nodes: description.nodes } : {}),
     });
   } catch (error) {
     if (error instanceof WireInputError) throw new TargetResolutionError(error.message);

@@ -1,4 +1,5 @@
-// What a trace's target name would make resumecheck execute: a shell command (`serve:CMD`, a trace found with --serve)
+// What a trace's target name would make resumecheck execute: a shell command (`serve:CMD`, a trace found with --serve,
+// or `serve-node:CMD@N:BALANCER`, found with --serve-node)
 // or a module to import (`module:PATH`, a check-store trace). A trace is data: replay runs neither unless the user names
 // it on the command line, so the replay command printed for such a trace names it (cli/trace-target.ts checks it).
 
@@ -27,6 +28,12 @@ export function traceExecution(name: string): TraceExecution | null {
   if (name.startsWith('serve:')) {
     const command = name.slice('serve:'.length);
     return { kind: 'command', what: command, flag: `--serve ${shellQuote(command)}` };
+  }
+  if (name.startsWith('serve-node:')) {
+    // `serve-node:CMD@N:BALANCER`: the command runs on the nodes and balancer the name gives.
+    const rest = name.slice('serve-node:'.length);
+    const command = rest.slice(0, Math.max(0, rest.lastIndexOf('@')));
+    return { kind: 'command', what: command, flag: `--serve-node ${shellQuote(command)}` };
   }
   if (name.startsWith('module:')) return { kind: 'module', what: name.slice('module:'.length), flag: `--target ${shellQuote(name)}` };
   return null;

@@ -8,6 +8,7 @@ import type { PropertyName } from '../../properties/names.ts';
 import type { Target } from '../../targets/target.ts';
 import { CONTRACT_TRACE_FORMAT } from '../../traces/contract-trace.ts';
 import { type Trace, TraceFormatError, parseTrace } from '../../traces/trace.ts';
+import { traceExecution } from '../../traces/trace-execution.ts';
 import { sequenceChoices } from '../choices.ts';
 import { runSimulation } from '../engine.ts';
 import { findingKey } from '../signature.ts';
@@ -100,7 +101,7 @@ export function loadExamples(directories: readonly string[], targetName: string)
         }
         const { trace } = stored;
         if (trace.target === targetName) examples.push({ file, trace });
-        else if (trace.target.startsWith('serve:') || trace.target.startsWith('module:')) executingElsewhere.push(file);
+        else if (traceExecution(trace.target) !== null) executingElsewhere.push(file);
       } catch (error) {
         skipped.push({ file, reason: (error as Error).message });
       }

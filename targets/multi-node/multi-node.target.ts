@@ -101,10 +101,17 @@ export function multiNodeTarget(base: Target, topology: Topology): Target {
   };
 }
 
-function deploymentRun(run: TargetRun, topology: Topology, seed: string): TargetRun {
+/**
+ * A run of `run`'s target deployed on `topology`'s nodes behind its balancer: what multiNodeTarget opens, and what a
+ * server over the wire started on several nodes (`fuzz --serve-node`) opens, its nodes processes of their own.
+ */
+export function deploymentRun(run: TargetRun, topology: Topology, seed: string): TargetRun {
   return {
     sync: run.sync,
     nodes: topology.nodes,
+    // What the base run cannot carry out or how its tools answer holds of every node.
+    ...(run.unsupported === undefined ? {} : { unsupported: run.unsupported }),
+    ...(run.answersWithinRequest === undefined ? {} : { answersWithinRequest: run.answersWithinRequest }),
     boot(incarnation, host) {
       return new Deployment(run, incarnation, host, topology, createBalancer(topology.balancer, seed));
     },

@@ -3,6 +3,8 @@
 // tool asks `start` for its execution number, then `next` for each step; `next` blocks until the simulator chooses
 // to advance that execution, then answers the notification to send or the result to return. A tool the server cancelled
 // says so with `cancelled`: it takes no step after, and the simulator stops offering steps of it.
+// In a deployment of several nodes (`fuzz --serve-node`) each node's tools call back a URL of their own
+// (`/run/TOKEN/node/K/...`), so each execution is started through the node that runs it and dies with that node.
 
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +19,8 @@ const EXECUTION_STEPS_MAX = 10_000;
 interface ExecutionGate {
   /** The call it executes, as its tool said at start. */
   callId: string;
+  /** The node whose tool runs it (0 on one node). */
+  readonly node: number;
   credits: number;
   /** A notification step was answered and the tool has not come back for the next one yet. */
   unacknowledged: boolean;
@@ -27,20 +31,29 @@ interface ExecutionGate {
 
 interface Binding {
   readonly token: string;
-  readonly host: TargetHost;
+  /** The simulator's host as each node up sees it (node 0 alone on one node). */
+  readonly hosts: Map<number, TargetHost>;
   readonly gates: Map<number, ExecutionGate>;
 }
 
 /** The control endpoint of one wire target; runs bind to it one at a time. */
 export interface ControlEndpoint {
-  /** The base URL probe tools get for the run bound now (`http://127.0.0.1:PORT/run/TOKEN`). */
-  urlFor(token: string): string;
+  /**
+   * The base URL probe tools get for the run bound now (`http://127.0.0.1:PORT/run/TOKEN`), or for node `node` of a
+   * deployment of several (`.../run/TOKEN/node/K`).
+   */
+  urlFor(token: string, node?: number): string;
   /** Binds a run: callbacks with its token reach `host`; any other token is answered 410 Gone. */
   bind(token: string, host: TargetHost): void;
+  /** In a deployment: node `node` (re)booted, and the executions its tools start reach `host`. */
+  bindNode(node: number, host: TargetHost): void;
   /** Unbinds the run: its waiting probe tools are answered 410 and stop. */
   unbind(): void;
-  /** Forgets released steps and unacknowledged notifications: their tools died with the server (a restart). */
-  dropPending(): void;
+  /**
+   * Forgets released steps and unacknowledged notifications: their tools died with the server (a restart), or with
+   * node `node` alone (a node's crash or restart), whose executions then take no step again.
+   */
+  dropPending(node?: number): void;
   /** Lets an execution take its next step (now, if its tool is waiting; else when it next asks). */
   release(execution: number): void;
   /** Steps released and not yet taken by their tools: the simulator waits for these before it looks. */
@@ -52,16 +65,16 @@ export interface ControlEndpoint {
   readonly unacknowledged: number;
   /** Called on every control request and answer, so the target's settle sees the server is busy. */
   onActivity: () => void;
-  /** Called when an execution of call `callId` is handed its result, so the target can expect the result's frame. */
-  onResult: (callId: string) => void;
-  /** Called when an execution of call `callId` is handed a notification to send, so the target can expect its frame. */
-  onNotification: (callId: string, message: JsonRpcMessage) => void;
+  /** Called when an execution of call `callId` on `node` is handed its result, so the target can expect the result's frame. */
+  onResult: (callId: string, node: number) => void;
+  /** Called when an execution of call `callId` on `node` is handed a notification to send, so the target can expect its frame. */
+  onNotification: (callId: string, message: JsonRpcMessage, node: number) => void;
   /**
    * The session an execution of call `callId` is attributed to, given the one its tool `reported`: the wire target
    * answers from the call as it sent it (the session it sent the call in), not from what the server says, since behind
    * a proxy the server's session is the proxy's own, not the client's. By default, the reported one.
    */
-  sessionOfCall: (callId: string, reported: string) => string;
+  sessionOfCall: (callId: string, reported: string, node: number) => string;
   /**
    * The first error the simulator's side threw while answering a tool (a harness assertion), or null. The tool was
    * answered 500; the run must stop with this error, not wait for a step that will never come.
@@ -110,14 +123,17 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
   let failure: Error | null = null;
   const server: Server = createServer();
   const endpoint: ControlEndpoint = {
-    urlFor(token) {
+    urlFor(token, node) {
       const { port } = server.address() as AddressInfo;
-      return `http://127.0.0.1:${port}/run/${token}`;
+      return `http://127.0.0.1:${port}/run/${token}${node === undefined ? '' : `/node/${node}`}`;
     },
     bind(token, host) {
       endpoint.unbind();
       failure = null;
-      binding = { token, host, gates: new Map() };
+      binding = { token, hosts: new Map([[0, host]]), gates: new Map() };
+    },
+    bindNode(node, host) {
+      binding?.hosts.set(node, host);
     },
     unbind() {
       const old = binding;
@@ -127,13 +143,24 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
       if (old === null) return;
       for (const gate of old.gates.values()) if (gate.waiter !== null) answer(gate.waiter, 410, { error: 'the run is over' });
     },
-    dropPending() {
-      unconsumed = 0;
-      unacknowledged = 0;
-      if (binding === null) return;
+    dropPending(node) {
+      if (binding === null) {
+        unconsumed = 0;
+        unacknowledged = 0;
+        return;
+      }
       for (const gate of binding.gates.values()) {
+        if (node !== undefined && gate.node !== node) continue;
+        unconsumed -= gate.credits;
+        if (gate.unacknowledged) unacknowledged -= 1;
         gate.credits = 0;
         gate.unacknowledged = false;
+        // A node that went down took its tools with it: nothing of theirs is waited for, or answered, again.
+        if (node !== undefined) gate.finished = true;
+      }
+      if (node === undefined) {
+        unconsumed = 0;
+        unacknowledged = 0;
       }
     },
     release(execution) {
@@ -172,10 +199,10 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     },
   };
 
-  function gateOf(bound: Binding, execution: number, callId = ''): ExecutionGate {
+  function gateOf(bound: Binding, execution: number, callId = '', node = 0): ExecutionGate {
     let gate = bound.gates.get(execution);
     if (gate === undefined) {
-      gate = { callId, credits: 0, unacknowledged: false, waiter: null, finished: false, steps: 0 };
+      gate = { callId, node, credits: 0, unacknowledged: false, waiter: null, finished: false, steps: 0 };
       bound.gates.set(execution, gate);
     }
     return gate;
@@ -185,7 +212,7 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     gate.steps += 1;
     let next: ReturnType<TargetHost['nextStep']>;
     try {
-      next = bound.host.nextStep(execution);
+      next = hostOf(bound, gate.node).nextStep(execution);
     } catch (error) {
       // The tool waiting for this step is answered whatever happens, and the error goes on to whoever asked.
       failure ??= error instanceof Error ? error : new Error(String(error));
@@ -194,11 +221,11 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     }
     if (next.kind === 'result') {
       gate.finished = true;
-      endpoint.onResult(gate.callId);
+      endpoint.onResult(gate.callId, gate.node);
     } else {
       gate.unacknowledged = true;
       unacknowledged += 1;
-      endpoint.onNotification(gate.callId, next.message);
+      endpoint.onNotification(gate.callId, next.message, gate.node);
     }
     endpoint.onActivity();
     answer(response, 200, next);
@@ -219,7 +246,7 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
       }
       if (gate.waiter !== null) answer(gate.waiter, 410, { error: `execution ${execution} was cancelled` });
       gate.waiter = null;
-      bound.host.cancelled(execution);
+      hostOf(bound, gate.node).cancelled(execution);
     }
     endpoint.onActivity();
     answer(response, 200, {});
@@ -237,27 +264,31 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
   });
 
   async function answerControl(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const match = /^\/run\/([\w-]{1,64})\/(start|next|cancelled)$/.exec(request.url ?? '');
+    const match = /^\/run\/([\w-]{1,64})(?:\/node\/(\d{1,2}))?\/(start|next|cancelled)$/.exec(request.url ?? '');
     if (request.method !== 'POST' || match === null) return answer(response, 404, { error: 'POST /run/TOKEN/start, /run/TOKEN/next or /run/TOKEN/cancelled' });
     const body = await readJson(request);
     endpoint.onActivity();
     const bound = binding;
     if (bound === null || bound.token !== match[1]) return answer(response, 410, { error: 'not the run in progress' });
     if (body === null) return answer(response, 400, { error: 'the body must be a JSON object' });
-    if (match[2] === 'start') {
+    const verb = match[3]!;
+    if (verb === 'start') {
+      const node = Number(match[2] ?? 0);
+      const host = bound.hosts.get(node);
+      if (host === undefined) return answer(response, 410, { error: `node ${node} is not up in the run in progress` });
       const { callId, tool, sessionId } = body;
       if (typeof callId !== 'string' || typeof sessionId !== 'string' || !(TOOL_NAMES as readonly unknown[]).includes(tool)) {
         return answer(response, 400, { error: 'start takes { callId: string, tool: "read" | "append" | "work", sessionId: string }' });
       }
       // Attributed to the session the call was sent in (the IDs resumecheck put in the call), when it sent it.
-      const execution = bound.host.startExecution({ callId, tool: tool as ToolName, sessionId: endpoint.sessionOfCall(callId, sessionId) });
-      gateOf(bound, execution, callId);
+      const execution = host.startExecution({ callId, tool: tool as ToolName, sessionId: endpoint.sessionOfCall(callId, sessionId, node) });
+      gateOf(bound, execution, callId, node);
       return answer(response, 200, { execution });
     }
     const execution = body['execution'];
     const gate = typeof execution === 'number' ? bound.gates.get(execution) : undefined;
-    if (gate === undefined || typeof execution !== 'number') return answer(response, 400, { error: `${match[2]} takes { execution } as start answered it` });
-    if (match[2] === 'cancelled') return cancel(bound, execution, gate, response);
+    if (gate === undefined || typeof execution !== 'number') return answer(response, 400, { error: `${verb} takes { execution } as start answered it` });
+    if (verb === 'cancelled') return cancel(bound, execution, gate, response);
     if (gate.finished) return answer(response, 400, { error: `execution ${execution} already returned its result` });
     if (gate.unacknowledged) {
       gate.unacknowledged = false;
@@ -276,6 +307,12 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
       if (gate.waiter === response) gate.waiter = null;
     });
   }
+  function hostOf(bound: Binding, node: number): TargetHost {
+    const host = bound.hosts.get(node);
+    if (host === undefined) throw new Error(`assertion: node ${node} has no host in the run`);
+    return host;
+  }
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

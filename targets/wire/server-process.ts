@@ -42,8 +42,11 @@ export interface ServerProcess {
   readonly pid: number | null;
   /** Starts it (it must not be running) and waits until it accepts connections on the port. */
   start(environment: ServeEnvironment): Promise<void>;
-  /** Stops the whole process group; resolves once it has exited. Safe to call at any time, twice. */
-  stop(): Promise<void>;
+  /**
+   * Stops the whole process group; resolves once it has exited. Safe to call at any time, twice. With `kill`, SIGKILL at
+   * once, with no SIGTERM first: a node's crash, which gives the server no chance to close anything.
+   */
+  stop(options?: { readonly kill?: boolean }): Promise<void>;
   /** Called when the process exits unasked (a crash mid-run). */
   onFault: () => void;
 }
@@ -199,7 +202,7 @@ export function createServerProcess(command: string, host: string): ServerProces
         await sleepMs(POLL_MS);
       }
     },
-    async stop() {
+    async stop(options) {
       stopping = true;
       const running = child;
       child = null;
@@ -218,7 +221,7 @@ export function createServerProcess(command: string, host: string): ServerProces
       // Whether the server still answers: what matters for a restart on the same port. (A process of the group may
       // linger as a zombie until the container's init reaps it; a zombie holds no socket.)
       const answering = async (): Promise<boolean> => port !== null && (await canConnect(host, port));
-      if (running.exitCode === null && running.signalCode === null) {
+      if (options?.kill !== true && running.exitCode === null && running.signalCode === null) {
         try {
           process.kill(-running.pid, 'SIGTERM');
         } catch {

@@ -8,7 +8,7 @@ import { request as httpsRequest } from 'node:https';
 import { createSseParser } from '../sdk/sse-parser.ts';
 import { revisionHeadersOf } from '../sdk/revision-headers.ts';
 import { type Provenance, isModernBody, provenanceOf, withProvenance } from '../../sim/tools.ts';
-import type { Frame, HttpRequest, HttpResponse, JsonRpcMessage, ServerInstance, TargetHost } from '../target.ts';
+import type { Frame, HttpRequest, HttpResponse, JsonRpcMessage, NodeInstance, TargetHost } from '../target.ts';
 import { TOOL_NAMES } from '../target.ts';
 import { afterIoPoll, sleepMs, startTimer, wallMs } from './clock.ts';
 import type { ControlEndpoint } from './control-endpoint.ts';
@@ -57,6 +57,13 @@ export interface WireContext {
   fault(): string | null;
   /** Restarts the served server as the next incarnation (only offered with --serve). */
   restart(epoch: number): Promise<void>;
+  /**
+   * In a deployment of several nodes (`--serve-node`): this node's number, and its process killed at once (a node's
+   * crash: nothing it holds in memory survives, the shared store stays). Absent on one node.
+   */
+  readonly node?: { readonly index: number; crash(): Promise<void> };
+  /** Resolves once the server answers: a node booted again after its crash is still starting. */
+  readonly ready?: Promise<void>;
   /** Whether the server has the probe tools (decided once per target). */
   readonly probe: boolean;
   /** Without them: the server's echo tool, which the simulated calls are sent as, each with its marker (echo-marker.ts). */
@@ -123,8 +130,12 @@ function parseJsonBody(text: string): JsonRpcMessage | null {
   return null;
 }
 
-/** One server incarnation reached over sockets. */
-export class WireServer implements ServerInstance {
+/**
+ * One server incarnation reached over sockets (or one node of a deployment's incarnation). The control endpoint's
+ * callbacks reach it through its target ({@link WireServer.touch}, {@link WireServer.resultHandedOut}, ...): one
+ * deployment has several at once.
+ */
+export class WireServer implements NodeInstance {
   private readonly connections = new Map<number, WireConnection>();
   private lastActivityMs = wallMs();
   private headsPending = 0;
@@ -155,23 +166,27 @@ export class WireServer implements ServerInstance {
     private readonly host: TargetHost,
     private readonly epoch: number,
   ) {
-    context.control.onActivity = () => this.touch();
-    context.control.sessionOfCall = (callId, reported) => this.sessionOfCall(callId, reported);
-    context.control.onNotification = (callId, message) => {
-      const provenance = provenanceOf(message);
-      const carried = [...this.connections.values()].some((entry) => entry.state === 'open' && entry.calls.has(callId));
-      if (provenance === null || !carried) {
-        this.quietOptional = false;
-        return;
-      }
-      this.framesExpected.set(frameKey(provenance), { callId, sessionId: provenance.sessionId });
-    };
-    context.control.onResult = (callId) => {
+    // A start that fails is reported by the first operation that waits for it.
+    context.ready?.catch(() => {});
+  }
+
+  /** A probe tool of this server was handed a notification of call `callId` to send: its frame is expected. */
+  notificationHandedOut(callId: string, message: JsonRpcMessage): void {
+    const provenance = provenanceOf(message);
+    const carried = [...this.connections.values()].some((entry) => entry.state === 'open' && entry.calls.has(callId));
+    if (provenance === null || !carried) {
       this.quietOptional = false;
-      for (const entry of this.connections.values()) {
-        if (entry.state === 'open' && entry.calls.has(callId)) this.resultsExpected.add(callId);
-      }
-    };
+      return;
+    }
+    this.framesExpected.set(frameKey(provenance), { callId, sessionId: provenance.sessionId });
+  }
+
+  /** A probe tool of this server was handed the result of call `callId`: its frame is expected where the call is carried. */
+  resultHandedOut(callId: string): void {
+    this.quietOptional = false;
+    for (const entry of this.connections.values()) {
+      if (entry.state === 'open' && entry.calls.has(callId)) this.resultsExpected.add(callId);
+    }
   }
 
   /**
@@ -180,7 +195,7 @@ export class WireServer implements ServerInstance {
    * its request (the server took a proxy-attached header for a session, which modern-exchange-stateless judges). What the
    * tool reports is used only for a call this harness never sent.
    */
-  private sessionOfCall(callId: string, reported: string): string {
+  sessionOfCall(callId: string, reported: string): string {
     const sent = this.callsSent.get(callId);
     if (sent === undefined) return reported;
     if (sent.modern) return sent.sessionId !== null && reported === sent.sessionId ? reported : '';
@@ -203,7 +218,8 @@ export class WireServer implements ServerInstance {
     }
   }
 
-  private touch(): void {
+  /** Something happened (a byte arrived, a tool called back): a settle waits for a quiet interval after it. */
+  touch(): void {
     this.lastActivityMs = wallMs();
   }
 
@@ -268,6 +284,7 @@ export class WireServer implements ServerInstance {
 
   async handle(request: HttpRequest): Promise<HttpResponse> {
     this.assertLive('handle');
+    await this.context.ready;
     this.checkAlive();
     if (this.connections.has(request.connection)) throw new Error(`assertion: connection ${request.connection} was already used`);
     const getOf = request.method === 'GET' ? request.sessionId : null;
@@ -402,6 +419,7 @@ export class WireServer implements ServerInstance {
 
   async notify(sessionId: string, message: JsonRpcMessage): Promise<void> {
     this.assertLive('notify');
+    await this.context.ready;
     this.checkAlive();
     if (!this.context.probe) throw new Error('assertion: notify offered for a server without the probe tools');
     // The probe contract's `notify` tool sends `message` on the session's standalone stream. Its own exchange is the
@@ -447,9 +465,22 @@ export class WireServer implements ServerInstance {
     if (this.disposed) return;
     this.disposed = true;
     this.drop();
-    this.context.control.dropPending();
+    this.context.control.dropPending(this.context.node?.index);
+    await this.context.ready?.catch(() => {});
     await this.context.restart(this.epoch + 1);
     this.touch();
+  }
+
+  /** This node crashes (a deployment's fault): its process is killed at once, its connections and tools die with it. */
+  async crash(): Promise<void> {
+    const node = this.context.node;
+    if (node === undefined) throw new Error('assertion: crash of a server that is no node of a deployment');
+    this.assertLive('crash');
+    this.disposed = true;
+    this.drop();
+    this.context.control.dropPending(node.index);
+    await this.context.ready?.catch(() => {});
+    await node.crash();
   }
 
   private assertLive(method: string): void {

@@ -1,13 +1,18 @@
 // The black-box HTTP target: any MCP Streamable HTTP server, in any language, reached over real sockets at a URL
 // (`--url`), optionally started, restarted and stopped by resumecheck (`--serve "CMD"`). Its probe tools, if it has
 // them (docs/probe-tools.md), call back the control endpoint, so the simulator drives their executions as in process.
+// With `--serve-node "CMD" --nodes N` the command is started N times, each process a node on a port of its own, behind
+// resumecheck's balancer (targets/multi-node), which sends each request to one node's URL; a node crashes (its process
+// killed) and boots again as a fault, the store the processes share (Redis at $REDIS_URL, say) outliving it.
 
 import { request as httpRequest } from 'node:http';
 import type { ActionKind } from '../../sim/config.ts';
 import { MODERN_REVISION } from '../../sim/config.ts';
 import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION, PROTOCOL_VERSION_META_KEY } from '../../sim/tools.ts';
 import { revisionHeadersOf } from '../sdk/revision-headers.ts';
-import type { Incarnation, JsonRpcMessage, ProtocolEra, ServerInstance, Target, TargetHost, TargetOptions, TargetRun } from '../target.ts';
+import type { Incarnation, JsonRpcMessage, NodeBootOptions, NodeInstance, ProtocolEra, ServerInstance, Target, TargetHost, TargetOptions, TargetRun } from '../target.ts';
+import type { BalancerName } from '../multi-node/balancer.ts';
+import { deploymentRun } from '../multi-node/multi-node.target.ts';
 import { TOOL_NAMES } from '../target.ts';
 import { createSseParser } from '../sdk/sse-parser.ts';
 import { type ControlEndpoint, startControlEndpoint } from './control-endpoint.ts';
@@ -36,11 +41,26 @@ export interface WireTargetOptions {
   readonly timing?: Partial<SettleTiming>;
   /** The server's tool to send each call as, without the probe tools (echo-marker.ts); null: one named like an echo. */
   readonly echoTool?: string | null;
+  /**
+   * With `serve`: start it on this many nodes (processes of their own, each on its own port, the URL's path and host)
+   * behind this balancer (`--serve-node`); absent: one process, reached directly.
+   */
+  readonly nodes?: { readonly count: number; readonly balancer: BalancerName };
+}
+
+/** The target name of a server started on several nodes: `serve-node:CMD@N:BALANCER`. */
+export function servedNodesName(command: string, nodes: { readonly count: number; readonly balancer: BalancerName }): string {
+  return `serve-node:${command}@${nodes.count}:${nodes.balancer}`;
 }
 
 /** A wire target: a Target, plus what it learnt and a stop for the server it started (also as `await using`). */
 export interface WireTarget extends Target, AsyncDisposable {
+  /** The server's URL (node 0's, on several nodes). */
   readonly url: URL;
+  /** Each node's URL, node 0 first (the one URL on one node). */
+  readonly nodeUrls: readonly URL[];
+  /** The nodes `--serve-node` started, and the balancer in front of them; null on one process. */
+  readonly deployment: { readonly count: number; readonly balancer: BalancerName } | null;
   readonly timing: SettleTiming;
   readonly stats: WireStats;
   /** Whether the server lists the probe tools; known after the first run has opened. */
@@ -200,9 +220,20 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
   if (options.serve !== null && options.serve.trim() === '') throw new WireInputError('--serve needs a command');
   const url = parseWireUrl(options.url ?? `http://127.0.0.1:${await freePort()}/mcp`, { allowRemote: options.allowRemote });
   if (url.protocol === 'https:' && options.serve !== null) throw new WireInputError('--serve starts a plain HTTP server: give an http: --url');
+  const topology = options.nodes ?? null;
+  if (topology !== null && options.serve === null) throw new WireInputError('--nodes over the wire goes with --serve-node "CMD": resumecheck starts the nodes');
   const timing: SettleTiming = { ...DEFAULT_SETTLE_TIMING, ...options.timing };
   const stats: WireStats = { settles: 0, settlesCutShort: 0, settleMs: 0 };
-  const served: ServerProcess | null = options.serve === null ? null : createServerProcess(options.serve, url.hostname.replace(/^\[|\]$/g, ''));
+  // Node 0 listens at the URL; each other node at the same host and path on a free port of its own.
+  const nodeUrls: URL[] = [url];
+  for (let node = 1; node < (topology?.count ?? 1); node += 1) {
+    const other = new URL(url.href);
+    other.port = String(await freePort());
+    nodeUrls.push(other);
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const processes: ServerProcess[] = options.serve === null ? [] : nodeUrls.map(() => createServerProcess(options.serve!, host));
+  const served: ServerProcess | null = processes[0] ?? null;
   let control: ControlEndpoint | null = null;
   let probe: boolean | null = null;
   let echo: EchoTool | null = null;
@@ -210,9 +241,23 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
   let runs = 0;
   let started = false;
 
-  const start = async (token: string, epoch: number): Promise<void> => {
-    if (served === null) return;
-    await served.start({ port: portOf(url), epoch, extra: { RESUMECHECK_RUN: token }, listenMsMax: timing.listenMsMax });
+  const start = async (token: string, epoch: number, node = 0): Promise<void> => {
+    const server = processes[node];
+    if (server === undefined) return;
+    const extra = { RESUMECHECK_RUN: token, ...(topology === null ? {} : { RESUMECHECK_NODE: String(node + 1) }) };
+    await server.start({ port: portOf(nodeUrls[node]!), epoch, extra, listenMsMax: timing.listenMsMax });
+  };
+  const faultOf = (node: number): string | null => processes[node]?.fault ?? null;
+  /**
+   * Each node's last start, which a node booted on it waits for before its first request: a node that crashed is started
+   * again when it boots, and the start may still be under way when the next run boots it (no request having waited).
+   */
+  const starts: (Promise<void> | undefined)[] = [];
+  const startNode = (token: string, epoch: number, node: number): Promise<void> => {
+    const started = start(token, epoch, node);
+    starts[node] = started;
+    started.catch(() => {});
+    return started;
   };
 
   const unsupported = (): { kind: ActionKind; why: string }[] => [
@@ -225,12 +270,17 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
   ];
 
   const target: WireTarget = {
-    name: options.serve === null ? `url:${url.href}` : `serve:${options.serve}`,
+    name: options.serve === null ? `url:${url.href}` : topology === null ? `serve:${options.serve}` : servedNodesName(options.serve, topology),
     kind: 'module',
     realTime: true,
-    description: `an MCP server over the wire at ${url.href}${options.serve === null ? '' : ` (started as ${options.serve})`}`,
+    description:
+      topology === null
+        ? `an MCP server over the wire at ${url.href}${options.serve === null ? '' : ` (started as ${options.serve})`}`
+        : `an MCP server started as ${options.serve} on ${topology.count} nodes (${nodeUrls.map((node) => node.host).join(', ')}) behind a ${topology.balancer} balancer`,
     breaks: [],
     url,
+    nodeUrls,
+    deployment: topology,
     timing,
     stats,
     get probe() {
@@ -246,9 +296,10 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
     async prepare() {
       if (!started) {
         started = true;
-        await start('r0', 1);
-      } else if (served !== null && served.fault !== null) {
-        throw new WireFault(served.fault);
+        await Promise.all(processes.map((_process, node) => start('r0', 1, node)));
+      } else {
+        const fault = processes.map((server) => server.fault).find((found) => found !== null);
+        if (fault !== undefined) throw new WireFault(fault);
       }
       control ??= await startControlEndpoint();
       if (probe === null) {
@@ -258,50 +309,83 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
         eras = found.eras;
       }
     },
-    async open(_options: TargetOptions): Promise<TargetRun> {
+    async open(runOptions: TargetOptions): Promise<TargetRun> {
       runs += 1;
       const token = `r${runs}`;
       await target.prepare();
       if (control === null || probe === null) throw new Error('assertion: prepare left the control endpoint or the probe check undone');
       const endpoint = control;
-      const controlUrl = endpoint.urlFor(token);
       const kinds = unsupported().map(({ kind }) => kind);
-      let instance: WireServer | null = null;
-      const context: WireContext = {
-        url,
-        control: endpoint,
-        controlUrl,
-        headers: { [RUN_HEADER]: token },
-        timing,
-        stats,
-        probe,
-        echo,
-        run: token,
-        fault: () => served?.fault ?? null,
-        async restart(epoch) {
-          if (served === null) throw new Error('assertion: restart offered without --serve');
-          await served.stop();
-          await start(token, epoch);
-        },
+      // The server (node 0 on one node) or each node of the deployment, as booted last: the control endpoint's
+      // callbacks reach the one whose tool called back.
+      const servers: (WireServer | null)[] = [];
+      endpoint.onActivity = () => {
+        for (const server of servers) server?.touch();
       };
-      return {
+      endpoint.onResult = (callId, node) => servers[node]?.resultHandedOut(callId);
+      endpoint.onNotification = (callId, message, node) => servers[node]?.notificationHandedOut(callId, message);
+      endpoint.sessionOfCall = (callId, reported, node) => servers[node]?.sessionOfCall(callId, reported) ?? reported;
+      const contextOf = (node: number | null, ready?: Promise<void>): WireContext => {
+        const index = node ?? 0;
+        return {
+          url: nodeUrls[index]!,
+          control: endpoint,
+          controlUrl: endpoint.urlFor(token, node ?? undefined),
+          headers: { [RUN_HEADER]: token },
+          timing,
+          stats,
+          probe: probe!,
+          echo,
+          run: token,
+          fault: () => faultOf(index),
+          async restart(epoch) {
+            const server = processes[index];
+            if (server === undefined) throw new Error('assertion: restart offered without --serve');
+            await server.stop();
+            await start(token, epoch, index);
+          },
+          ...(node === null ? {} : { node: { index: node, crash: () => processes[node]!.stop({ kill: true }) } }),
+          ...(ready === undefined ? {} : { ready }),
+        };
+      };
+      let boundEpoch = 0;
+      const run: TargetRun = {
         sync: false,
         unsupported: kinds,
         // The echo tool answers a call at once: only the lossy call gets between its first event and its result.
         ...(echo === null ? {} : { answersWithinRequest: true }),
         boot(incarnation: Incarnation, host: TargetHost): ServerInstance {
           endpoint.bind(token, host);
-          instance = new WireServer(context, host, incarnation.epoch);
-          return instance;
+          const server = new WireServer(contextOf(null), host, incarnation.epoch);
+          servers[0] = server;
+          return server;
         },
+        ...(topology === null
+          ? {}
+          : {
+              bootNode(incarnation: Incarnation, host: TargetHost, { node }: NodeBootOptions): NodeInstance {
+                // A new incarnation of the deployment binds the run afresh; a node booted again after its crash joins it.
+                if (incarnation.epoch !== boundEpoch) {
+                  boundEpoch = incarnation.epoch;
+                  endpoint.bind(token, host);
+                }
+                endpoint.bindNode(node, host);
+                // A node whose process is down (it crashed) is started again; its first operation waits for it to listen.
+                const ready = processes[node]!.pid === null ? startNode(token, incarnation.epoch, node) : starts[node];
+                const server = new WireServer(contextOf(node, ready), host, incarnation.epoch);
+                servers[node] = server;
+                return server;
+              },
+            }),
         close() {
-          instance?.drop();
+          for (const server of servers) server?.drop();
           endpoint.unbind();
         },
       };
+      return topology === null ? run : deploymentRun(run, { nodes: topology.count, balancer: topology.balancer, storeLagSteps: 0 }, runOptions.seed);
     },
     async stop() {
-      await served?.stop();
+      await Promise.all(processes.map((server) => server.stop()));
       await control?.close();
       control = null;
     },

@@ -1,0 +1,168 @@
+// A real deployment of several nodes over the wire (`fuzz --serve-node`): the SDK 1.32.2 app started as two processes
+// on ports of their own, both over one redis-server started here on 127.0.0.1, resumecheck's balancer in front. The
+// correct Redis store (a stream per SDK stream) and a broken one (every stream in one log) are told apart by scripted
+// runs; a node's crash kills its process, its boot starts a new one, and the store outlives it. Every run is bounded
+// in steps, every process is stopped.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../cli/main.ts';
+import { resolveConfig } from '../../sim/config.ts';
+import { runSimulation } from '../../sim/engine.ts';
+import { traceLines } from '../../sim/levels/vocabulary.ts';
+import { scriptChoices } from '../../sim/shrink/script.ts';
+import { type RedisServer, redisServerAvailable, startRedisServer } from '../../check-store/redis-server.ts';
+import { type WireTarget, createWireTarget } from './wire.target.ts';
+
+/** A quiet interval above the default: the machine running the suite is shared and loaded. */
+const QUIET_MS = 40;
+const PROPERTIES = ['no-cross-session-delivery', 'no-cross-stream-replay'] as const;
+
+const started: WireTarget[] = [];
+
+async function deploy(store: 'redis' | 'redis-one-log'): Promise<WireTarget> {
+  const target = await createWireTarget({
+    url: null,
+    serve: `node examples/probe-server.mjs --sdk --store ${store}`,
+    allowRemote: false,
+    timing: { quietMs: QUIET_MS },
+    nodes: { count: 2, balancer: 'sticky' },
+  });
+  started.push(target);
+  await target.prepare();
+  return target;
+}
+
+async function run(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
+  return { code, out, err };
+}
+
+// Two sessions, a call in each; client 2's call stream is cut before either result, then client 2 resumes it from its
+// priming event. Each store keeps every event; what a resume sends is the store's doing.
+const TWO_SESSIONS = [
+  'client 1 initializes',
+  'client 2 initializes',
+  'client 1 calls read',
+  'client 2 calls read',
+  'the network cuts connection #5 (client 2)',
+  'the server advances c1 (read, execution 1)',
+  'the server advances c2 (read, execution 2)',
+  'client 2 resumes the stream of c2 with its latest cursor',
+];
+const config = resolveConfig({ seed: 'serve-node', restartsMax: 0, clients: 2 });
+
+const REDIS = redisServerAvailable();
+
+describe.skipIf(!REDIS)('the SDK app on 2 nodes over one redis-server started here (127.0.0.1, a free port), behind a sticky balancer', () => {
+  let redis: RedisServer | null = null;
+  const previous = process.env['REDIS_URL'];
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    // Every node process inherits it, as a deployment's nodes share their store's address.
+    process.env['REDIS_URL'] = redis.url;
+  });
+  afterAll(async () => {
+    for (const target of started) await target.stop();
+    if (previous === undefined) delete process.env['REDIS_URL'];
+    else process.env['REDIS_URL'] = previous;
+    await redis?.stop();
+  });
+
+  it("every stream in one log: client 2's resume replays client 1's result into client 2's session (a MUST), answered by node 1 or 2", async () => {
+    const wire = await deploy('redis-one-log');
+    expect(wire.probe).toBe(true);
+    expect(wire.nodeUrls).toHaveLength(2);
+    const result = await runSimulation(wire, config, scriptChoices(TWO_SESSIONS), { record: true, properties: [...PROPERTIES] });
+    expect(result.steps).toBe(TWO_SESSIONS.length);
+    expect(result.violation?.property).toBe('no-cross-session-delivery');
+    expect(result.violation?.explanation).toMatch(/^the result of c1 \(epoch 1, session \S+\) was delivered to session \S+ on connection 6$/);
+    const notes = traceLines(result.trace).flatMap((step) => step.notes);
+    // The balancer's choice is in each response: the two sessions' initializes went to the two nodes.
+    expect(notes.filter((note) => /^→ 200 SSE Mcp-Session-Id: \S+ \(node [12]\)$/.test(note.trim()))).toHaveLength(2);
+    await wire.stop();
+  });
+
+  it('a stream per SDK stream: the same resume sends client 2 its own result alone, and both properties hold', async () => {
+    const wire = await deploy('redis');
+    const result = await runSimulation(wire, config, scriptChoices(TWO_SESSIONS), { record: true, properties: [...PROPERTIES] });
+    expect(result.steps).toBe(TWO_SESSIONS.length);
+    expect(result.violation).toBeNull();
+    const resumed = traceLines(result.trace).at(-1)!.notes.filter((note) => note.includes('← #6 id'));
+    expect(resumed).toHaveLength(1);
+    expect(resumed[0]).toMatch(/result of c2 \[epoch 1/);
+    await wire.stop();
+  });
+
+  it("a node's crash kills its process and its boot starts a new one; the session it held is gone (404), a new one is served, and the store's properties hold", async () => {
+    const wire = await deploy('redis');
+    const script = [
+      'client 1 initializes',
+      'client 1 calls read',
+      'the server advances c1 (read, execution 1)',
+      'node 1 crashes',
+      'node 1 boots again',
+      'client 1 calls read',
+    ];
+    const result = await runSimulation(wire, resolveConfig({ seed: 'serve-node-crash', restartsMax: 0, clients: 1 }), scriptChoices(script), {
+      record: true,
+      properties: [...PROPERTIES],
+    });
+    const lines = traceLines(result.trace);
+    expect(lines.map((step) => step.action).slice(0, script.length)).toEqual(script);
+    expect(result.violation).toBeNull();
+    // The call after the crash went to a node that never saw the session (the SDK keeps its transports in memory).
+    expect(lines[5]!.notes.some((note) => /→ 404 \(node [12]\)/.test(note))).toBe(true);
+    await wire.stop();
+  });
+
+  it('fuzz --serve-node runs the deployment from the command line, says what it started, and finds nothing against the correct store', async () => {
+    const { code, out, err } = await run([
+      'fuzz',
+      '--serve-node',
+      'node examples/probe-server.mjs --sdk --store redis',
+      '--nodes',
+      '2',
+      '--balancer',
+      'sticky',
+      '--runs',
+      '3',
+      '--seed',
+      '1',
+      ...PROPERTIES.flatMap((property) => ['--property', property]),
+      '--no-corpus',
+      '--out',
+      `${process.env['TMPDIR'] ?? '/tmp'}/resumecheck-serve-node-${process.pid}`,
+      '--settle-ms',
+      String(QUIET_MS),
+    ]);
+    expect(err).toEqual([]);
+    const text = out.join('\n');
+    expect(text).toMatch(/^resumecheck fuzz: target serve-node:node examples\/probe-server\.mjs --sdk --store redis@2:sticky, seed 1, 3 runs/);
+    expect(text).toMatch(/\n {2}nodes: 2 processes of the command \(127\.0\.0\.1:\d+, 127\.0\.0\.1:\d+\)/);
+    expect(text).toMatch(/\n✓ no violation in 3 runs/);
+    // Seed 1's runs crash a node (the simulator's choice, not the clock's).
+    expect(text).not.toMatch(/never: [^\n]*crashNode/);
+    expect(code).toBe(0);
+  });
+});
+
+describe('--serve-node: bad input is one line, exit 2, before anything starts', () => {
+  const cases: readonly [string[], RegExp][] = [
+    [['--serve-node', 'node x.mjs', '--balancer', 'nearest'], /^resumecheck: --balancer takes one of sticky, round-robin, random, failover, got "nearest"$/],
+    [['--serve-node', 'node x.mjs', '--nodes', '9'], /^resumecheck: --nodes takes a whole number from 1 to 8/],
+    [['--serve-node', 'node x.mjs', '--store-lag', '2'], /^resumecheck: --store-lag goes with --target/],
+    [['--serve', 'node x.mjs', '--nodes', '2'], /^resumecheck: --nodes, --balancer and --store-lag go with --target or --serve-node "CMD"/],
+    [['--serve', 'node x.mjs', '--serve-node', 'node x.mjs'], /^resumecheck: give --serve "CMD" \(one process\) or --serve-node "CMD" \(several nodes\), not both$/],
+  ];
+  for (const [args, message] of cases) {
+    it(`fuzz ${args.join(' ')}`, async () => {
+      const { code, out, err } = await run(['fuzz', ...args, '--runs', '1']);
+      expect(out).toEqual([]);
+      expect(err).toHaveLength(1);
+      expect(err[0]).toMatch(message);
+      expect(code).toBe(2);
+    });
+  }
+});
