@@ -11,12 +11,12 @@ import { TARGET_ENTRIES, targetEntry } from '../targets/registry.ts';
 import { SDK_APP_STORES, type SdkAppStore } from './sdk-app-stores.ts';
 import type { ServedTarget } from './serve-target.ts';
 
-const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared|none|redis|redis-one-log] [--tools probe|echo] | --sdk2] [--window N] [--port N]
+const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared|none|redis|redis-unscoped] [--tools probe|echo] | --sdk2] [--window N] [--port N]
   --target NAME  a built-in target served over HTTP (default: reference); \`resumecheck targets\` lists them
   --sdk          the MCP SDK 1.32.2 app (McpServer per session + its transport) with registerProbeTools
   --sdk2         the MCP SDK 2.4.0 app (@modelcontextprotocol/server) with registerProbeTools
   --store S      with --sdk: the SDK example's InMemoryEventStore per session (default) or shared by all sessions, or none;
-                 or Redis at $REDIS_URL, shared by every process (redis), or the same with every stream in one log (redis-one-log, a bug)
+                 or Redis at $REDIS_URL, shared by every process, scoped to each session (redis) or keyed by stream alone (redis-unscoped, a bug)
   --tools T      with --sdk: the probe tools (default), or only an \`echo\` tool of its own (T = echo), as a user's server`;
 
 function fail(message: string): never {

@@ -4,8 +4,8 @@
 /**
  * The stores the app may use: the example's, per session (as the SDK's resumable example) or shared (its polling
  * example), or none (as the SDK README's first server: no resumability, so no event IDs and no priming event); or one
- * in Redis at $REDIS_URL, shared by every process of a deployment (probe/redis-event-store.ts), correct (`redis`) or
- * with every stream in one log (`redis-one-log`, a planted bug).
+ * in Redis at $REDIS_URL, shared by every process of a deployment (probe/redis-event-store.ts), scoped to each session
+ * (`redis`) or keyed by stream alone (`redis-unscoped`, a planted bug).
  */
-export const SDK_APP_STORES = ['per-session', 'shared', 'none', 'redis', 'redis-one-log'] as const;
+export const SDK_APP_STORES = ['per-session', 'shared', 'none', 'redis', 'redis-unscoped'] as const;
 export type SdkAppStore = (typeof SDK_APP_STORES)[number];

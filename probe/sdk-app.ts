@@ -30,11 +30,14 @@ function registerEcho(server: McpServer): void {
 /** Serves the SDK app on 127.0.0.1:`port`. */
 export async function serveSdkApp(options: { port: number; store: SdkAppStore; tools?: SdkAppTools; redisUrl?: string }): Promise<ServedTarget> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
-  const shared: EventStore =
-    options.store === 'redis' || options.store === 'redis-one-log'
-      ? await (await import('./redis-event-store.ts')).connectRedisEventStore(options.redisUrl, options.store)
-      : new InMemoryEventStore();
-  const perSession = options.store === 'per-session';
+  const shared = new InMemoryEventStore();
+  const redisStore = options.store === 'redis' || options.store === 'redis-unscoped' ? await import('./redis-event-store.ts') : null;
+  const redis = redisStore === null ? null : await redisStore.connectRedis(options.redisUrl);
+  /** The store of the session `sessionId` is about to be: the example's, its own or shared, or Redis, scoped to it or not. */
+  const storeFor = (sessionId: string): EventStore => {
+    if (redisStore !== null && redis !== null) return redisStore.redisEventStore(redis, options.store === 'redis' ? sessionId : null);
+    return options.store === 'per-session' ? new InMemoryEventStore() : shared;
+  };
   const server: Server = createServer((request, response) => {
     void (async () => {
       const chunks: Buffer[] = [];
@@ -66,9 +69,11 @@ export async function serveSdkApp(options: { port: number; store: SdkAppStore; t
           response.writeHead(400, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Mcp-Session-Id header is required"}}');
           return;
         }
+        // The session's ID is drawn before its transport, so that a store scoped to the session can be built for it.
+        const newSession = newSessionId();
         const created = new StreamableHTTPServerTransport({
-          sessionIdGenerator: newSessionId,
-          ...(options.store === 'none' ? {} : { eventStore: perSession ? new InMemoryEventStore() : shared, retryInterval: 1000 }),
+          sessionIdGenerator: () => newSession,
+          ...(options.store === 'none' ? {} : { eventStore: storeFor(newSession), retryInterval: 1000 }),
           onsessioninitialized: (id) => {
             transports.set(id, created);
           },

@@ -1,6 +1,6 @@
 // A real deployment of several nodes over the wire (`fuzz --serve-node`): the SDK 1.32.2 app started as two processes
 // on ports of their own, both over one redis-server started here on 127.0.0.1, resumecheck's balancer in front. The
-// correct Redis store (a stream per SDK stream) and a broken one (every stream in one log) are told apart by scripted
+// correct Redis store (scoped to each session) and a broken one (keyed by stream alone) are told apart by scripted
 // runs; a node's crash kills its process, its boot starts a new one, and the store outlives it. Every run is bounded
 // in steps, every process is stopped.
 
@@ -19,7 +19,7 @@ const PROPERTIES = ['no-cross-session-delivery', 'no-cross-stream-replay'] as co
 
 const started: WireTarget[] = [];
 
-async function deploy(store: 'redis' | 'redis-one-log'): Promise<WireTarget> {
+async function deploy(store: 'redis' | 'redis-unscoped'): Promise<WireTarget> {
   const target = await createWireTarget({
     url: null,
     serve: `node examples/probe-server.mjs --sdk --store ${store}`,
@@ -39,17 +39,27 @@ async function run(args: string[]): Promise<{ code: number; out: string[]; err: 
   return { code, out, err };
 }
 
-// Two sessions, a call in each; client 2's call stream is cut before either result, then client 2 resumes it from its
-// priming event. Each store keeps every event; what a resume sends is the store's doing.
-const TWO_SESSIONS = [
+// Two sessions, each with its standalone stream; client 2's is cut after a notification, client 1 is notified, and
+// client 2 resumes its own stream from its own cursor. The SDK names every session's standalone stream `_GET_stream`:
+// what the resume sends after the cursor is the store's doing.
+const TWO_STANDALONE = [
   'client 1 initializes',
   'client 2 initializes',
-  'client 1 calls read',
-  'client 2 calls read',
+  'client 1 opens a standalone GET stream',
+  'client 2 opens a standalone GET stream',
+  'the server notifies client 2 on its standalone stream',
   'the network cuts connection #5 (client 2)',
+  'the server notifies client 1 on its standalone stream',
+  'client 2 resumes its standalone stream with its latest cursor',
+];
+// A proxy hands client 1's resume client 2's cursor: a store scoped to its session refuses it.
+const FOREIGN_CURSOR = [
+  'client 1 initializes',
+  'client 2 initializes',
+  'client 2 calls read',
+  'the network cuts connection #4 (client 2)',
   'the server advances c1 (read, execution 1)',
-  'the server advances c2 (read, execution 2)',
-  'client 2 resumes the stream of c2 with its latest cursor',
+  "client 1 resumes with client 2's cursor (a proxy mixes sessions up)",
 ];
 const config = resolveConfig({ seed: 'serve-node', restartsMax: 0, clients: 2 });
 
@@ -70,29 +80,42 @@ describe.skipIf(!REDIS)('the SDK app on 2 nodes over one redis-server started he
     await redis?.stop();
   });
 
-  it("every stream in one log: client 2's resume replays client 1's result into client 2's session (a MUST), answered by node 1 or 2", async () => {
-    const wire = await deploy('redis-one-log');
+  it("keyed by stream alone: client 2's resume of its own standalone stream replays client 1's notification into session 2 (a MUST), answered by node 1 or 2", async () => {
+    const wire = await deploy('redis-unscoped');
     expect(wire.probe).toBe(true);
     expect(wire.nodeUrls).toHaveLength(2);
-    const result = await runSimulation(wire, config, scriptChoices(TWO_SESSIONS), { record: true, properties: [...PROPERTIES] });
-    expect(result.steps).toBe(TWO_SESSIONS.length);
+    const result = await runSimulation(wire, config, scriptChoices(TWO_STANDALONE), { record: true, properties: [...PROPERTIES] });
+    expect(result.steps).toBe(TWO_STANDALONE.length);
     expect(result.violation?.property).toBe('no-cross-session-delivery');
-    expect(result.violation?.explanation).toMatch(/^the result of c1 \(epoch 1, session \S+\) was delivered to session \S+ on connection 6$/);
+    expect(result.violation?.explanation).toMatch(/^notification #1 \(epoch 1, session \S+\) was delivered to session \S+ on connection 6$/);
     const notes = traceLines(result.trace).flatMap((step) => step.notes);
-    // The balancer's choice is in each response: the two sessions' initializes went to the two nodes.
+    // The balancer's choice is in each response: the two sessions' initializes were answered by nodes.
     expect(notes.filter((note) => /^→ 200 SSE Mcp-Session-Id: \S+ \(node [12]\)$/.test(note.trim()))).toHaveLength(2);
     await wire.stop();
   });
 
-  it('a stream per SDK stream: the same resume sends client 2 its own result alone, and both properties hold', async () => {
+  it('scoped to its session: the same resume sends client 2 nothing of session 1, and both properties hold', async () => {
     const wire = await deploy('redis');
-    const result = await runSimulation(wire, config, scriptChoices(TWO_SESSIONS), { record: true, properties: [...PROPERTIES] });
-    expect(result.steps).toBe(TWO_SESSIONS.length);
+    const result = await runSimulation(wire, config, scriptChoices(TWO_STANDALONE), { record: true, properties: [...PROPERTIES] });
+    expect(result.steps).toBe(TWO_STANDALONE.length);
     expect(result.violation).toBeNull();
-    const resumed = traceLines(result.trace).at(-1)!.notes.filter((note) => note.includes('← #6 id'));
-    expect(resumed).toHaveLength(1);
-    expect(resumed[0]).toMatch(/result of c2 \[epoch 1/);
+    const resumed = traceLines(result.trace)[TWO_STANDALONE.length - 1]!.notes;
+    expect(resumed.some((note) => /→ 200 SSE \(node [12]\)/.test(note))).toBe(true);
+    expect(resumed.filter((note) => note.includes('← #6 id'))).toEqual([]);
     await wire.stop();
+  });
+
+  it("scoped to its session: another session's cursor is refused (400), where the unscoped store replays client 2's result into session 1", async () => {
+    const scoped = await deploy('redis');
+    const held = await runSimulation(scoped, config, scriptChoices(FOREIGN_CURSOR), { record: true, properties: [...PROPERTIES] });
+    expect(held.violation).toBeNull();
+    expect(traceLines(held.trace)[FOREIGN_CURSOR.length - 1]!.notes.some((note) => /→ 400 \(node [12]\)/.test(note))).toBe(true);
+    await scoped.stop();
+    const unscoped = await deploy('redis-unscoped');
+    const broken = await runSimulation(unscoped, config, scriptChoices(FOREIGN_CURSOR), { record: true, properties: [...PROPERTIES] });
+    expect(broken.violation?.property).toBe('no-cross-session-delivery');
+    expect(broken.violation?.explanation).toMatch(/^the result of c1 \(epoch 1, session \S+\) was delivered to session \S+ on connection 5$/);
+    await unscoped.stop();
   });
 
   it("a node's crash kills its process and its boot starts a new one; the session it held is gone (404), a new one is served, and the store's properties hold", async () => {
