@@ -129,6 +129,7 @@ export function wireReport(target: WireTarget, checked: readonly PropertyName[] 
     `over the wire: ${target.url.href}, ${toolsText(target)}; real time: after each operation it waits for every response head, for released tool steps to be taken, then ${timing.quietMs} ms with nothing arriving (at most ${timing.settleMsMax} ms)`,
     `  settles: ${stats.settles}, ${stats.settlesCutShort} cut short at the bound, ${Math.round(stats.settleMs)} ms waiting in all`,
   ];
+  if (stats.cutShortFor.length > 0) lines.push(`  cut short waiting for: ${tallyText(stats.cutShortFor)}`);
   if (target.deployment !== null) {
     lines.push(
       `  nodes: ${target.deployment.count} processes of the command (${target.nodeUrls.map((node) => node.host).join(', ')}), each with its own $PORT and $RESUMECHECK_NODE (1 to N), behind resumecheck's ${target.deployment.balancer} balancer; a node crash kills its process (SIGKILL), its boot starts a new one on the same port, and "(node K)" says which answered`,
@@ -181,4 +182,17 @@ export async function replayTries(target: WireTarget, trace: Trace, tries: numbe
     } else if (got !== null) others[got] = (others[got] ?? 0) + 1;
   }
   return { tries, reproduced, others, last: lastReproduced ?? last! };
+}
+
+/** The most distinct reasons the report lists for settles cut short. */
+const CUT_SHORT_REASONS_SHOWN = 4;
+
+/** `a (3×), b, and 2 more`: the texts by how often they occur, most first, ties in order of first occurrence. */
+function tallyText(texts: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
+  const sorted = [...counts].sort((a, b) => b[1] - a[1]);
+  const shown = sorted.slice(0, CUT_SHORT_REASONS_SHOWN).map(([text, count]) => (count === 1 ? text : `${text} (${count}×)`));
+  const more = sorted.length - shown.length;
+  return `${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
 }

@@ -34,11 +34,16 @@ const JSON_BODY_BYTES_MAX = 1 << 20;
 /** Poll step while waiting for a settle condition. */
 const SETTLE_POLL_MS = 2;
 
+/** How many cut-short settles the stats say what they waited for. */
+export const CUT_SHORT_KEPT_MAX = 100;
+
 /** What one wire target counts over its runs, for the report. */
 export interface WireStats {
   settles: number;
   /** Settles that reached {@link SettleTiming.settleMsMax} before the server went quiet. */
   settlesCutShort: number;
+  /** What each settle cut short was still waiting for, the first {@link CUT_SHORT_KEPT_MAX} of them. */
+  cutShortFor: string[];
   /** Milliseconds spent settling. */
   settleMs: number;
 }
@@ -379,7 +384,12 @@ export class WireServer implements NodeInstance {
       const now = wallMs();
       if (now - started >= timing.settleMsMax) {
         stats.settlesCutShort += 1;
+        if (stats.cutShortFor.length < CUT_SHORT_KEPT_MAX) stats.cutShortFor.push(this.awaitedText());
+        // What did not arrive within the bound is expected no more: the server sent it elsewhere or not at all (a
+        // re-sent call's second result goes to the newer request's stream, leaving the first connection open), and
+        // every later settle of the run would otherwise wait out the bound for it again.
         this.framesExpected.clear();
+        this.resultsExpected.clear();
         break;
       }
       const quietFor = now - this.lastActivityMs;
@@ -396,6 +406,19 @@ export class WireServer implements NodeInstance {
     }
     stats.settleMs += wallMs() - started;
     this.quietOptional = false;
+  }
+
+  /** What a settle is waiting for, in words (for the report of one cut short). */
+  private awaitedText(): string {
+    const { control } = this.context;
+    const awaited = [
+      ...(this.headsPending > 0 ? [`${this.headsPending} response head(s)`] : []),
+      ...(control.unconsumed > 0 ? [`${control.unconsumed} released tool step(s)`] : []),
+      ...(control.unacknowledged > 0 ? [`${control.unacknowledged} acknowledgement(s)`] : []),
+      ...[...this.resultsExpected].map((callId) => `the result of ${callId}`),
+      ...[...this.framesExpected.values()].map(({ callId, sessionId }) => (callId === null ? `a notification in session ${sessionId}` : `a notification of ${callId}`)),
+    ];
+    return awaited.length === 0 ? 'a quiet interval (bytes kept arriving)' : awaited.join(', ');
   }
 
   async cut(connection: number): Promise<void> {

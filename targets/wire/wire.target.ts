@@ -223,7 +223,7 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
   const topology = options.nodes ?? null;
   if (topology !== null && options.serve === null) throw new WireInputError('--nodes over the wire goes with --serve-node "CMD": resumecheck starts the nodes');
   const timing: SettleTiming = { ...DEFAULT_SETTLE_TIMING, ...options.timing };
-  const stats: WireStats = { settles: 0, settlesCutShort: 0, settleMs: 0 };
+  const stats: WireStats = { settles: 0, settlesCutShort: 0, cutShortFor: [], settleMs: 0 };
   // Node 0 listens at the URL; each other node at the same host and path on a free port of its own.
   const nodeUrls: URL[] = [url];
   for (let node = 1; node < (topology?.count ?? 1); node += 1) {

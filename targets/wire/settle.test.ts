@@ -1,0 +1,39 @@
+// A settle over the wire waits for what the server was handed to send, bounded; what the bound cut short is expected
+// no more. Driven into the state on the SDK 1.32.2 app (one process on 127.0.0.1): a proxy re-sends a call in flight,
+// the SDK sends the first execution's result on the newer request's stream and never sends the second's (the request ID
+// is answered), while the first connection stays open. Asserted in settles counted, not in time.
+
+import { afterAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../sim/config.ts';
+import { runSimulation } from '../../sim/engine.ts';
+import { scriptChoices } from '../../sim/shrink/script.ts';
+import { type WireTarget, createWireTarget } from './wire.target.ts';
+
+const SCRIPT = [
+  'client 1 initializes',
+  'client 1 calls read',
+  'a proxy re-sends c1 (read, request 2) of client 1 while it is in flight',
+  'the server advances c1 (read, execution 1)',
+  // Its result is handed to the tool while connection #2 still carries c1; the SDK has answered request 2 already.
+  'the server advances c1 (read, execution 2)',
+  'client 1 calls read',
+  'the server advances c2 (read, execution 3)',
+  'client 1 calls read',
+];
+
+describe('a settle over the wire, the SDK app (one process)', () => {
+  const started: WireTarget[] = [];
+  afterAll(async () => {
+    for (const target of started) await target.stop();
+  });
+
+  it("a result the server never sends is waited for once, up to the bound, not again at every later settle of the run", async () => {
+    const wire = await createWireTarget({ url: null, serve: 'node examples/probe-server.mjs --sdk', allowRemote: false });
+    started.push(wire);
+    const result = await runSimulation(wire, resolveConfig({ seed: 'settle', restartsMax: 0, clients: 1 }), scriptChoices(SCRIPT), { record: true });
+    expect(result.steps).toBeGreaterThanOrEqual(SCRIPT.length);
+    // The second execution's result was waited for by one settle only (a loaded machine may cut others short, for
+    // other things: those do not name it).
+    expect(wire.stats.cutShortFor.filter((awaited) => awaited.includes('the result of c1'))).toEqual(['the result of c1']);
+  });
+});
