@@ -342,7 +342,9 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
             const server = processes[index];
             if (server === undefined) throw new Error('assertion: restart offered without --serve');
             await server.stop();
-            await start(token, epoch, index);
+            // A node of a deployment is started again when the next incarnation boots it (bootNode), so that the nodes
+            // start side by side and each waits for its own at its first operation; one process starts here.
+            if (node === null) await start(token, epoch, index);
           },
           ...(node === null ? {} : { node: { index: node, crash: () => processes[node]!.stop({ kill: true }) } }),
           ...(ready === undefined ? {} : { ready }),
@@ -370,7 +372,8 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
                   endpoint.bind(token, host);
                 }
                 endpoint.bindNode(node, host);
-                // A node whose process is down (it crashed) is started again; its first operation waits for it to listen.
+                // A node whose process is down (it crashed, or the deployment restarted) is started again; its first operation
+                // waits for it to listen.
                 const ready = processes[node]!.pid === null ? startNode(token, incarnation.epoch, node) : starts[node];
                 const server = new WireServer(contextOf(node, ready), host, incarnation.epoch);
                 servers[node] = server;
