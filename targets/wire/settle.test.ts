@@ -32,8 +32,11 @@ describe('a settle over the wire, the SDK app (one process)', () => {
     started.push(wire);
     const result = await runSimulation(wire, resolveConfig({ seed: 'settle', restartsMax: 0, clients: 1 }), scriptChoices(SCRIPT), { record: true });
     expect(result.steps).toBeGreaterThanOrEqual(SCRIPT.length);
-    // The second execution's result was waited for by one settle only (a loaded machine may cut others short, for
-    // other things: those do not name it).
-    expect(wire.stats.cutShortFor.filter((awaited) => awaited.includes('the result of c1'))).toEqual(['the result of c1']);
+    // The second execution's result was waited for by one settle only, where every later settle of the run waited for
+    // it again before (5 in all). A machine loaded enough to hold the first execution's result past the bound adds
+    // one more; other settles a loaded machine cuts short wait for other things and do not name it.
+    const waitedForC1 = wire.stats.cutShortFor.filter((awaited) => awaited.includes('the result of c1'));
+    expect(waitedForC1.length).toBeGreaterThanOrEqual(1);
+    expect(waitedForC1.length).toBeLessThanOrEqual(2);
   });
 });
