@@ -169,6 +169,36 @@ describe.skipIf(!REDIS)('the SDK app on 2 nodes over one redis-server started he
     expect(text).not.toMatch(/never: [^\n]*crashNode/);
     expect(code).toBe(0);
   });
+
+  it('behind round-robin on 3 nodes no session survives (each process keeps its sessions in memory): no verdict, exit 1, not a pass', async () => {
+    const { code, out, err } = await run([
+      'fuzz',
+      '--serve-node',
+      'node examples/probe-server.mjs --sdk --store redis',
+      '--nodes',
+      '3',
+      '--balancer',
+      'round-robin',
+      '--runs',
+      '2',
+      '--steps',
+      '8',
+      '--restarts',
+      '0',
+      '--seed',
+      '1',
+      '--no-corpus',
+      '--out',
+      `${process.env['TMPDIR'] ?? '/tmp'}/resumecheck-serve-node-rr-${process.pid}`,
+      '--settle-ms',
+      String(QUIET_MS),
+    ]);
+    expect(err).toEqual([]);
+    const text = out.join('\n');
+    expect(text).toMatch(/\n\? no verdict in 2 runs \(\d+ steps\): no session survived its second request \(\d+ sessions established/);
+    expect(text).toMatch(/\n {2}sessions {3}0 of \d+ outlived their initialize/);
+    expect(code).toBe(1);
+  });
 });
 
 describe('--serve-node: bad input is one line, exit 2, before anything starts', () => {
