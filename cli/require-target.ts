@@ -6,6 +6,7 @@ import type { LevelName } from '../sim/levels/level.ts';
 import type { BalancerName } from '../targets/multi-node/balancer.ts';
 import { type TargetDescription, TargetResolutionError, deployedDescription, describeTargetName, resolveTarget, resolveTargetAtLevel } from '../targets/resolve-target.ts';
 import type { Target } from '../targets/target.ts';
+import { NODES_MAX, STORE_LAG_MAX } from '../targets/multi-node/topology.ts';
 import type { WireTarget } from '../targets/wire/wire.target.ts';
 import type { ParsedArgs } from './command-spec.ts';
 import { UsageError, parseWhole } from './usage-error.ts';
@@ -41,7 +42,6 @@ export async function describeTargetFlags(values: ParsedArgs['values']): Promise
     if (deployment) throw new UsageError('--balancer and --store-lag need --nodes');
     return base;
   }
-  const { NODES_MAX, STORE_LAG_MAX } = await import('../targets/multi-node/multi-node.target.ts');
   const nodes = parseWhole(values['nodes'] as string, '--nodes', 1, NODES_MAX);
   const storeLagSteps = values['store-lag'] === undefined ? 0 : parseWhole(values['store-lag'] as string, '--store-lag', 0, STORE_LAG_MAX);
   const balancer = (values['balancer'] as string | undefined) ?? 'round-robin';

@@ -12,7 +12,7 @@ import { WireFault, WireInputError } from '../targets/wire/wire-error.ts';
 import type { WireTarget } from '../targets/wire/wire.target.ts';
 import { TargetResolutionError, type WireDescription, resolveTarget, wireDescriptionOfName } from '../targets/resolve-target.ts';
 import { BALANCER_NAMES, isBalancerName } from '../targets/multi-node/balancer.ts';
-import { NODES_MAX } from '../targets/multi-node/multi-node.target.ts';
+import { NODES_MAX } from '../targets/multi-node/topology.ts';
 import type { Trace } from '../traces/trace.ts';
 import { UsageError, parseWhole } from './usage-error.ts';
 

@@ -7,8 +7,7 @@
 import { levelOf, type LevelName } from '../sim/levels/level.ts';
 import { TARGET_ENTRIES, targetEntry } from './registry.ts';
 import type { Target } from './target.ts';
-import type { Topology } from './multi-node/multi-node.target.ts';
-import { type BalancerName, isBalancerName } from './multi-node/balancer.ts';
+import { type ServedNodes, type Topology, TopologyError, multiNodeName, parseMultiNodeName, servedNodesName, splitServedNodesName } from './multi-node/topology.ts';
 import type { WireTarget } from './wire/wire.target.ts';
 
 /** A target run in this process: what a worker thread can be sent and build again. */
@@ -16,12 +15,6 @@ export type InProcessDescription =
   | { readonly form: 'built-in'; readonly name: string }
   | { readonly form: 'module'; readonly name: string }
   | { readonly form: 'deployed'; readonly base: InProcessDescription; readonly topology: Topology };
-
-/** The nodes a served server is started on (`--serve-node CMD --nodes N --balancer B`). */
-export interface ServedNodes {
-  readonly count: number;
-  readonly balancer: BalancerName;
-}
 
 /**
  * A server reached over the wire: started by resumecheck (`served`, on `nodes` when given) or already running
@@ -65,7 +58,6 @@ export async function describeTargetName(name: string): Promise<TargetDescriptio
   // A deployment first: its base may be a store module (`module:PATH@2:sticky`); a name whose tail after its last
   // `@` is no topology (a scoped package in a module's path) is not one.
   if (name.includes('@')) {
-    const { parseMultiNodeName, TopologyError } = await import('./multi-node/multi-node.target.ts');
     try {
       const parsed = parseMultiNodeName(name);
       if (parsed !== null) return deployedDescription(await describeTargetName(parsed.base), parsed.topology);
@@ -86,11 +78,8 @@ export async function describeTargetName(name: string): Promise<TargetDescriptio
 export function wireDescriptionOfName(name: string): WireDescription | null {
   if (name.startsWith('serve:')) return { form: 'served', command: name.slice('serve:'.length), url: null, allowRemote: false, settleMs: null, echoTool: null };
   if (name.startsWith('serve-node:')) {
-    const rest = name.slice('serve-node:'.length);
-    const at = rest.lastIndexOf('@');
-    const match = /^(\d{1,2}):([a-z-]+)$/.exec(rest.slice(at + 1));
-    if (at <= 0 || match === null || !isBalancerName(match[2]!)) return null;
-    return { form: 'served', command: rest.slice(0, at), url: null, allowRemote: false, settleMs: null, echoTool: null, nodes: { count: Number(match[1]), balancer: match[2] } };
+    const split = splitServedNodesName(name);
+    return split === null ? null : { form: 'served', command: split.command, url: null, allowRemote: false, settleMs: null, echoTool: null, nodes: split.nodes };
   }
   if (name.startsWith('url:')) return { form: 'remote', url: name.slice('url:'.length), allowRemote: false, settleMs: null, echoTool: null };
   return null;
@@ -110,11 +99,10 @@ export function targetNameOf(description: TargetDescription): string {
     case 'module':
       return description.name;
     case 'deployed': {
-      const { nodes, balancer, storeLagSteps } = description.topology;
-      return `${targetNameOf(description.base)}@${nodes}:${balancer}${storeLagSteps > 0 ? `:lag${storeLagSteps}` : ''}`;
+      return multiNodeName(targetNameOf(description.base), description.topology);
     }
     case 'served':
-      return description.nodes === undefined ? `serve:${description.command}` : `serve-node:${description.command}@${description.nodes.count}:${description.nodes.balancer}`;
+      return description.nodes === undefined ? `serve:${description.command}` : servedNodesName(description.command, description.nodes);
     case 'remote':
       return `url:${new URL(description.url).href}`;
   }

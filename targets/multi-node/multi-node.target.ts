@@ -17,56 +17,12 @@ import type {
   TargetRun,
   ToolStep,
 } from '../target.ts';
-import { BALANCER_NAMES, type Balancer, type BalancerName, createBalancer, isBalancerName } from './balancer.ts';
+import { type Balancer, createBalancer } from './balancer.ts';
 import { levelOf } from '../../sim/levels/level.ts';
 
-/** How many nodes, which balancer, and how late a write reaches the other nodes. */
-export interface Topology {
-  /** Nodes, 1 to {@link NODES_MAX}. */
-  readonly nodes: number;
-  readonly balancer: BalancerName;
-  /** Deployment operations a write by one node takes to reach the others, 0 to {@link STORE_LAG_MAX}. */
-  readonly storeLagSteps: number;
-}
+import { type Topology, TopologyError, checkTopology, multiNodeName } from './topology.ts';
 
-/** Most nodes a deployment may have. */
-export const NODES_MAX = 8;
-/** Most operations of store lag. */
-export const STORE_LAG_MAX = 100;
-
-/** A topology that cannot be built: bad input, one line. */
-export class TopologyError extends Error {
-  override readonly name = 'TopologyError';
-}
-
-/** `NAME@N:BALANCER`, with `:lagL` when there is a store lag: all `resumecheck replay` needs to rebuild it. */
-export function multiNodeName(base: string, topology: Topology): string {
-  return `${base}@${topology.nodes}:${topology.balancer}${topology.storeLagSteps > 0 ? `:lag${topology.storeLagSteps}` : ''}`;
-}
-
-/** Reads a multi-node name back into the base target's name and the topology; null when `name` is not one. */
-export function parseMultiNodeName(name: string): { base: string; topology: Topology } | null {
-  const at = name.lastIndexOf('@');
-  if (at <= 0) return null;
-  const match = /^(\d{1,2}):([a-z-]+)(?::lag(\d{1,3}))?$/.exec(name.slice(at + 1));
-  if (match === null || !isBalancerName(match[2]!)) return null;
-  const topology: Topology = { nodes: Number(match[1]), balancer: match[2], storeLagSteps: match[3] === undefined ? 0 : Number(match[3]) };
-  checkTopology(topology);
-  return { base: name.slice(0, at), topology };
-}
-
-/** Checks a topology's bounds; throws a {@link TopologyError} naming the first one out of them. */
-export function checkTopology(topology: Topology): void {
-  if (!Number.isInteger(topology.nodes) || topology.nodes < 1 || topology.nodes > NODES_MAX) {
-    throw new TopologyError(`--nodes takes a whole number from 1 to ${NODES_MAX}, got ${String(topology.nodes)}`);
-  }
-  if (!isBalancerName(topology.balancer)) {
-    throw new TopologyError(`--balancer takes one of ${BALANCER_NAMES.join(', ')}, got ${JSON.stringify(topology.balancer)}`);
-  }
-  if (!Number.isInteger(topology.storeLagSteps) || topology.storeLagSteps < 0 || topology.storeLagSteps > STORE_LAG_MAX) {
-    throw new TopologyError(`--store-lag takes a whole number from 0 to ${STORE_LAG_MAX}, got ${String(topology.storeLagSteps)}`);
-  }
-}
+export { NODES_MAX, STORE_LAG_MAX, type Topology, TopologyError, checkTopology, multiNodeName, parseMultiNodeName } from './topology.ts';
 
 /**
  * The base target deployed on several nodes. A store lag needs nodes that read each other's writes (the kit

@@ -144,12 +144,8 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
       for (const gate of old.gates.values()) if (gate.waiter !== null) answer(gate.waiter, 410, { error: 'the run is over' });
     },
     dropPending(node) {
-      if (binding === null) {
-        unconsumed = 0;
-        unacknowledged = 0;
-        return;
-      }
-      for (const gate of binding.gates.values()) {
+      // Unbound, both counts are 0 already (unbind zeroes them).
+      for (const gate of binding?.gates.values() ?? []) {
         if (node !== undefined && gate.node !== node) continue;
         unconsumed -= gate.credits;
         if (gate.unacknowledged) unacknowledged -= 1;

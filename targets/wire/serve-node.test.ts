@@ -39,6 +39,13 @@ async function run(args: string[]): Promise<{ code: number; out: string[]; err: 
   return { code, out, err };
 }
 
+/** `fuzz --serve-node` of the SDK app over the scoped Redis store behind `balancer`, seed 1, no corpus, with `args`. */
+function fuzzDeployment(balancer: string, args: readonly string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out = `${process.env['TMPDIR'] ?? '/tmp'}/resumecheck-serve-node-${balancer}-${process.pid}`;
+  const served = 'node examples/probe-server.mjs --sdk --store redis';
+  return run(['fuzz', '--serve-node', served, '--balancer', balancer, ...args, '--seed', '1', '--no-corpus', '--out', out, '--settle-ms', String(QUIET_MS)]);
+}
+
 // Two sessions, each with its standalone stream; client 2's is cut after a notification, client 1 is notified, and
 // client 2 resumes its own stream from its own cursor. The SDK names every session's standalone stream `_GET_stream`:
 // what the resume sends after the cursor is the store's doing.
@@ -141,25 +148,7 @@ describe.skipIf(!REDIS)('the SDK app on 2 nodes over one redis-server started he
   });
 
   it('fuzz --serve-node runs the deployment from the command line, says what it started, and finds nothing against the correct store', async () => {
-    const { code, out, err } = await run([
-      'fuzz',
-      '--serve-node',
-      'node examples/probe-server.mjs --sdk --store redis',
-      '--nodes',
-      '2',
-      '--balancer',
-      'sticky',
-      '--runs',
-      '3',
-      '--seed',
-      '1',
-      ...PROPERTIES.flatMap((property) => ['--property', property]),
-      '--no-corpus',
-      '--out',
-      `${process.env['TMPDIR'] ?? '/tmp'}/resumecheck-serve-node-${process.pid}`,
-      '--settle-ms',
-      String(QUIET_MS),
-    ]);
+    const { code, out, err } = await fuzzDeployment('sticky', ['--nodes', '2', '--runs', '3', ...PROPERTIES.flatMap((property) => ['--property', property])]);
     expect(err).toEqual([]);
     const text = out.join('\n');
     expect(text).toMatch(/^resumecheck fuzz: target serve-node:node examples\/probe-server\.mjs --sdk --store redis@2:sticky, seed 1, 3 runs/);
@@ -171,28 +160,7 @@ describe.skipIf(!REDIS)('the SDK app on 2 nodes over one redis-server started he
   });
 
   it('behind round-robin on 3 nodes no session survives (each process keeps its sessions in memory): no verdict, exit 1, not a pass', async () => {
-    const { code, out, err } = await run([
-      'fuzz',
-      '--serve-node',
-      'node examples/probe-server.mjs --sdk --store redis',
-      '--nodes',
-      '3',
-      '--balancer',
-      'round-robin',
-      '--runs',
-      '2',
-      '--steps',
-      '8',
-      '--restarts',
-      '0',
-      '--seed',
-      '1',
-      '--no-corpus',
-      '--out',
-      `${process.env['TMPDIR'] ?? '/tmp'}/resumecheck-serve-node-rr-${process.pid}`,
-      '--settle-ms',
-      String(QUIET_MS),
-    ]);
+    const { code, out, err } = await fuzzDeployment('round-robin', ['--nodes', '3', '--runs', '2', '--steps', '8', '--restarts', '0']);
     expect(err).toEqual([]);
     const text = out.join('\n');
     expect(text).toMatch(/\n\? no verdict in 2 runs \(\d+ steps\): no session survived its second request \(\d+ sessions established/);

@@ -486,10 +486,7 @@ export class WireServer implements NodeInstance {
 
   async dispose(): Promise<void> {
     if (this.disposed) return;
-    this.disposed = true;
-    this.drop();
-    this.context.control.dropPending(this.context.node?.index);
-    await this.context.ready?.catch(() => {});
+    await this.goDown();
     await this.context.restart(this.epoch + 1);
     this.touch();
   }
@@ -499,11 +496,16 @@ export class WireServer implements NodeInstance {
     const node = this.context.node;
     if (node === undefined) throw new Error('assertion: crash of a server that is no node of a deployment');
     this.assertLive('crash');
+    await this.goDown();
+    await node.crash();
+  }
+
+  /** This incarnation (or node) ends: its connections and its tools' pending steps go, once its process has started. */
+  private async goDown(): Promise<void> {
     this.disposed = true;
     this.drop();
-    this.context.control.dropPending(node.index);
+    this.context.control.dropPending(this.context.node?.index);
     await this.context.ready?.catch(() => {});
-    await node.crash();
   }
 
   private assertLive(method: string): void {

@@ -11,7 +11,7 @@ import { MODERN_REVISION } from '../../sim/config.ts';
 import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION, PROTOCOL_VERSION_META_KEY } from '../../sim/tools.ts';
 import { revisionHeadersOf } from '../sdk/revision-headers.ts';
 import type { Incarnation, JsonRpcMessage, NodeBootOptions, NodeInstance, ProtocolEra, ServerInstance, Target, TargetHost, TargetOptions, TargetRun } from '../target.ts';
-import type { BalancerName } from '../multi-node/balancer.ts';
+import { type ServedNodes, servedNodesName } from '../multi-node/topology.ts';
 import { deploymentRun } from '../multi-node/multi-node.target.ts';
 import { TOOL_NAMES } from '../target.ts';
 import { createSseParser } from '../sdk/sse-parser.ts';
@@ -45,12 +45,7 @@ export interface WireTargetOptions {
    * With `serve`: start it on this many nodes (processes of their own, each on its own port, the URL's path and host)
    * behind this balancer (`--serve-node`); absent: one process, reached directly.
    */
-  readonly nodes?: { readonly count: number; readonly balancer: BalancerName };
-}
-
-/** The target name of a server started on several nodes: `serve-node:CMD@N:BALANCER`. */
-export function servedNodesName(command: string, nodes: { readonly count: number; readonly balancer: BalancerName }): string {
-  return `serve-node:${command}@${nodes.count}:${nodes.balancer}`;
+  readonly nodes?: ServedNodes;
 }
 
 /** A wire target: a Target, plus what it learnt and a stop for the server it started (also as `await using`). */
@@ -60,7 +55,7 @@ export interface WireTarget extends Target, AsyncDisposable {
   /** Each node's URL, node 0 first (the one URL on one node). */
   readonly nodeUrls: readonly URL[];
   /** The nodes `--serve-node` started, and the balancer in front of them; null on one process. */
-  readonly deployment: { readonly count: number; readonly balancer: BalancerName } | null;
+  readonly deployment: ServedNodes | null;
   readonly timing: SettleTiming;
   readonly stats: WireStats;
   /** Whether the server lists the probe tools; known after the first run has opened. */
@@ -254,10 +249,10 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
    */
   const starts: (Promise<void> | undefined)[] = [];
   const startNode = (token: string, epoch: number, node: number): Promise<void> => {
-    const started = start(token, epoch, node);
-    starts[node] = started;
-    started.catch(() => {});
-    return started;
+    const starting = start(token, epoch, node);
+    starts[node] = starting;
+    starting.catch(() => {});
+    return starting;
   };
 
   const unsupported = (): { kind: ActionKind; why: string }[] => [
