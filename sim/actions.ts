@@ -666,6 +666,9 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
       call.requestId = client.requestIdNext++;
       call.body = modernCallRequest(call.requestId, call.tool, call.id);
       const view = createView(world, client, call.session, call);
+      // The liveness phase re-issues a call once a round, whatever view its latest exchange has: a server that
+      // refuses every re-issue (or answers in a form the client does not take as the result) ends the phase.
+      view.healed = lost.healed;
       call.view = view.index;
       const connection = openConnection(world, client, 'call', { session: null, view: view.index, cursor: null, lastEventId: null, kExpected: 1 });
       if (world.notes !== null) world.notes.push({ kind: 'request', form: 'reissue', method: 'POST', connection: connection.index, client: client.index + 1, session: null, call: call.id, tool: call.tool, requestId: call.requestId, requestLost, revision: MODERN_REVISION });

@@ -1,0 +1,66 @@
+// A 2026-07-28 client re-issues a call whose exchange broke or was refused, once a liveness round: a server that
+// answers every tools/call in a form the client does not take as its result (mcp-handler 2.4.0 answers a 2026-07-28
+// call with a JSON body) ends the run. Before, each re-issue made a fresh view of the call that the same round offered
+// again, and the run never ended (a fuzz over the wire hung there, tens of thousands of requests a minute).
+
+import { describe, expect, it } from 'vitest';
+import { referenceModernTarget } from '../targets/reference/reference-modern.target.ts';
+import type { HttpRequest, HttpResponse, Target, TargetRun } from '../targets/target.ts';
+import { planWalk, walkChoices } from './choices.ts';
+import { resolveConfig } from './config.ts';
+import { runSimulation } from './engine.ts';
+import { isModernBody } from './tools.ts';
+
+/** Requests the wrapped server may be sent before the test calls the run endless. */
+const REQUESTS_MAX = 20_000;
+
+/** The reference (2026-07-28) whose every 2026-07-28 tools/call is answered 200 with a JSON error body, not a stream. */
+function refusingCalls(counter: { requests: number; refused: number }): Target {
+  return {
+    ...referenceModernTarget,
+    name: 'reference-modern-refusing-calls',
+    open(options) {
+      const run = referenceModernTarget.open(options);
+      const wrap = (opened: TargetRun): TargetRun => ({
+        ...opened,
+        boot(incarnation, host) {
+          const instance = opened.boot(incarnation, host);
+          // A synchronous run is driven without awaiting: the refusal is a plain value too.
+          const handle = (request: HttpRequest): HttpResponse | Promise<HttpResponse> => {
+            counter.requests += 1;
+            if (counter.requests > REQUESTS_MAX) throw new Error(`more than ${REQUESTS_MAX} requests in one run: the run does not end`);
+            const body = request.method === 'POST' ? request.body : null;
+            if (body !== null && body['method'] === 'tools/call' && isModernBody(body)) {
+              counter.refused += 1;
+              return { status: 200, sessionId: null, streaming: false, body: { jsonrpc: '2.0', id: body['id'] as number, error: { code: -32603, message: 'no' } } };
+            }
+            return instance.handle(request);
+          };
+          return new Proxy(instance, {
+            get(target, property, receiver) {
+              if (property === 'handle') return handle;
+              const value: unknown = Reflect.get(target, property, receiver);
+              return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+            },
+          });
+        },
+      });
+      return run instanceof Promise ? run.then(wrap) : wrap(run);
+    },
+  };
+}
+
+describe('a 2026-07-28 call whose every exchange is refused', () => {
+  it('is re-issued once a liveness round, and every run ends (seeds m.1 .. m.30)', async () => {
+    let refusedRuns = 0;
+    for (let run = 1; run <= 30; run += 1) {
+      const counter = { requests: 0, refused: 0 };
+      const config = resolveConfig({ seed: `m.${run}`, protocol: '2026-07-28', stepsMax: 20 });
+      const result = await runSimulation(refusingCalls(counter), config, walkChoices(planWalk(config.seed, config.stepsMax, undefined)), { properties: [] });
+      expect(result.steps + result.healSteps).toBeLessThan(200);
+      if (counter.refused > 0) refusedRuns += 1;
+    }
+    // The walks did make calls, every one of them refused.
+    expect(refusedRuns).toBeGreaterThan(10);
+  });
+});
