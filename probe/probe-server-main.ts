@@ -11,10 +11,11 @@ import { TARGET_ENTRIES, targetEntry } from '../targets/registry.ts';
 import { SDK_APP_STORES, type SdkAppStore } from './sdk-app-stores.ts';
 import type { ServedTarget } from './serve-target.ts';
 
-const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared|none|redis|redis-unscoped] [--tools probe|echo] | --sdk2] [--window N] [--port N]
+const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared|none|redis|redis-unscoped] [--tools probe|echo] | --sdk2 | --mcp-handler] [--window N] [--port N]
   --target NAME  a built-in target served over HTTP (default: reference); \`resumecheck targets\` lists them
   --sdk          the MCP SDK 1.32.2 app (McpServer per session + its transport) with registerProbeTools
   --sdk2         the MCP SDK 2.4.0 app (@modelcontextprotocol/server) with registerProbeTools
+  --mcp-handler  mcp-handler 2.4.0's createMcpHandler with an \`echo\` tool of its own (no probe tools), both eras
   --store S      with --sdk: the SDK example's InMemoryEventStore per session (default) or shared by all sessions, or none;
                  or Redis at $REDIS_URL, shared by every process, scoped to each session (redis) or keyed by stream alone (redis-unscoped, a bug)
   --tools T      with --sdk: the probe tools (default), or only an \`echo\` tool of its own (T = echo), as a user's server`;
@@ -30,7 +31,7 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
   try {
     ({ values } = parseArgs({
       args,
-      options: { target: { type: 'string' }, sdk: { type: 'boolean' }, sdk2: { type: 'boolean' }, store: { type: 'string' }, tools: { type: 'string' }, window: { type: 'string' }, port: { type: 'string' } },
+      options: { target: { type: 'string' }, sdk: { type: 'boolean' }, sdk2: { type: 'boolean' }, 'mcp-handler': { type: 'boolean' }, store: { type: 'string' }, tools: { type: 'string' }, window: { type: 'string' }, port: { type: 'string' } },
       strict: true,
     }));
   } catch (error) {
@@ -46,7 +47,17 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
   const startedFor = token !== undefined && epochText !== undefined && /^\d{1,6}$/.test(epochText) ? { token, epoch: Number(epochText) } : null;
   let served: ServedTarget;
   let what: string;
-  if (values.sdk2 === true) {
+  if (values['mcp-handler'] === true) {
+    if (values.target !== undefined || values.sdk === true || values.sdk2 === true || values.store !== undefined || values.tools !== undefined) fail('--mcp-handler goes alone');
+    // A dev dependency of resumecheck's: an installed resumecheck has it only when the user installed it too.
+    const app = await import('./mcp-handler-app.ts').catch((error: unknown) => {
+      if ((error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND') fail('--mcp-handler needs the mcp-handler package: npm install mcp-handler@2.4.0');
+      throw error;
+    });
+    const { serveMcpHandlerApp } = app;
+    served = await serveMcpHandlerApp({ port });
+    what = 'mcp-handler 2.4.0 with an echo tool';
+  } else if (values.sdk2 === true) {
     if (values.target !== undefined || values.sdk === true || values.store !== undefined || values.tools !== undefined) fail('--sdk2 goes alone');
     const { serveSdk2App } = await import('./sdk2-app.ts');
     served = await serveSdk2App({ port });

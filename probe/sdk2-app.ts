@@ -3,66 +3,13 @@
 // with the probe tools registered by `registerProbeTools(server)`. 2.x ships no event store: each session gets the
 // 1.32.2 example InMemoryEventStore, whose interface 2.x keeps.
 
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { type Server, createServer } from 'node:http';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { type EventStore, McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { registerProbeTools } from './probe-tools.ts';
 import { newSessionId } from './random.ts';
 import { type ServedTarget, listenOnLoopback } from './serve-target.ts';
-
-const BODY_BYTES_MAX = 1 << 20;
-
-function jsonError(response: ServerResponse, status: number, code: number, message: string): void {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
-}
-
-async function webRequestOf(request: IncomingMessage, port: number): Promise<{ request: Request; body: unknown } | null> {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of request) {
-    bytes += (chunk as Buffer).length;
-    if (bytes > BODY_BYTES_MAX) return null;
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers.set(name, value);
-  let body: unknown = undefined;
-  if (request.method === 'POST') {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-  }
-  const init: RequestInit = { method: request.method ?? 'GET', headers, ...(request.method === 'POST' ? { body: text } : {}) };
-  return { request: new Request(`http://127.0.0.1:${port}${request.url ?? '/'}`, init), body };
-}
-
-/** Writes a web-standard Response to a node:http response; a client that goes away cancels the body reader. */
-async function writeResponse(answer: Response, response: ServerResponse): Promise<void> {
-  const headers: Record<string, string> = {};
-  answer.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  response.writeHead(answer.status, headers);
-  if (answer.body === null) {
-    response.end();
-    return;
-  }
-  response.flushHeaders();
-  const reader = answer.body.getReader();
-  response.on('close', () => {
-    // The 2.x transport, like 1.x's, learns of a disconnect when its body reader is cancelled.
-    void reader.cancel().catch(() => undefined);
-  });
-  for (;;) {
-    const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-    if (done) break;
-    response.write(value);
-  }
-  response.end();
-}
+import { jsonError, webRequestOf, writeResponse } from './web-bridge.ts';
 
 /** Serves the 2.x SDK app on 127.0.0.1:`port`. */
 export async function serveSdk2App(options: { port: number }): Promise<ServedTarget> {

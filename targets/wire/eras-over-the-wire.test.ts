@@ -1,6 +1,6 @@
 // Both eras over the wire: the eras a server serves are asked before the first run (a 2026-07-28 tools/list with no
 // session, an initialize), and `--protocol 2026-07-28` or `mixed` runs against a served server that has them. The SDK
-// 2.4.0's createMcpHandler endpoint and the dual-era reference hold; a planted server that runs a 2026-07-28 request
+// 2.4.0's createMcpHandler endpoint and the dual-era reference hold, and mcp-handler 2.4.0's runs end; a planted server that runs a 2026-07-28 request
 // in the legacy session a proxy attached is failed for it; a server of the 2025 revisions alone refuses the revision
 // as bad input, in one line.
 
@@ -50,6 +50,22 @@ describe('both eras over the wire', () => {
     expect(text).toMatch(/✗ era-isolation violated/);
     expect(text).toMatch(/a legacy session's message, arrived on connection \d+, a 2026-07-28 exchange/);
     expect(code).toBe(1);
+  });
+
+  it('mcp-handler 2.4.0 (an echo tool of its own): both eras found; under --protocol 2026-07-28 every run ends with a verdict', async () => {
+    // It answers a 2026-07-28 tools/call with a JSON body, which the simulated client does not take as a stream: its
+    // liveness phase re-issues the call once a round, and the run ends (it once re-issued for ever).
+    const modern = await fuzzServed('--mcp-handler', ['--protocol', '2026-07-28', '--runs', '3']);
+    expect(modern.err).toEqual([]);
+    expect(modern.text).toMatch(/serves 2026-07-28 and the 2025 revisions \(asked before the first run\)/);
+    expect(modern.text).toMatch(/without the probe tools .*each call is sent as its tool "echo" with a marker in "message"/);
+    expect(modern.text).toMatch(/✓ no violation in 3 runs/);
+    expect(modern.code).toBe(0);
+    // Its 2025 era is stateless (no Mcp-Session-Id): no legacy client gets past its initialize, and that is no pass.
+    const legacy = await fuzzServed('--mcp-handler', ['--runs', '2']);
+    expect(legacy.err).toEqual([]);
+    expect(legacy.text).toMatch(/\? no verdict in 2 runs .*no tool call was made, and no initialize gave a session/);
+    expect(legacy.code).toBe(1);
   });
 
   it('a server of the 2025 revisions alone: --protocol 2026-07-28 is bad input, in one line', async () => {
