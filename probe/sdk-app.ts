@@ -8,6 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { type EventStore, StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { registerProbeTools } from './probe-tools.ts';
+import { nextMillisecond } from './clock.ts';
 import { newSessionId } from './random.ts';
 import { type ServedTarget, listenOnLoopback } from './serve-target.ts';
 
@@ -20,11 +21,18 @@ const BODY_BYTES_MAX = 1 << 20;
 /** The app's tools: the probe tools, or only an `echo` of its own, as a server a user wrote has (no cooperation). */
 export type SdkAppTools = 'probe' | 'echo';
 
-/** An echo tool as the SDK's examples write one: its `message` back as text. */
+/**
+ * An echo tool as the SDK's examples write one: its `message` back as text, in a later millisecond than the call began.
+ * The SDK's example store names an event `streamId_<ms>_<random>` and replays the events whose IDs sort after the
+ * cursor (targets/sdk/NOTES.md, defect 5): a result stored in the same millisecond as its stream's priming event sorts
+ * before it half the time, and a replay from the priming event then leaves it out, at random. The echo waits for the
+ * clock to move, so what a run shows of the store does not hang on that draw.
+ */
 function registerEcho(server: McpServer): void {
-  server.registerTool('echo', { description: 'Echoes back the message it is given', inputSchema: { message: z.string() } }, async ({ message }) => ({
-    content: [{ type: 'text', text: `Echo: ${message}` }],
-  }));
+  server.registerTool('echo', { description: 'Echoes back the message it is given', inputSchema: { message: z.string() } }, async ({ message }) => {
+    await nextMillisecond();
+    return { content: [{ type: 'text', text: `Echo: ${message}` }] };
+  });
 }
 
 /** Serves the SDK app on 127.0.0.1:`port`. */

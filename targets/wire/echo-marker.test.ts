@@ -115,9 +115,9 @@ describe('a call whose response the network loses after its first event (the los
   const replay = async (command: string, extra: readonly string[] = []): Promise<{ code: number; text: string }> => {
     const out: string[] = [];
     const err: string[] = [];
-    // A quiet interval above the default: on a loaded machine the echo's result may reach the store after a 15 ms
-    // quiet spell, and the foreign resume then finds nothing to replay (seen once in a fresh clone's suite).
-    const code = await main(['replay', TRACE, '--serve', command, '--tries', '2', '--settle-ms', '100', ...extra], { out: (line) => out.push(line), err: (line) => err.push(line) });
+    // The default settle: a call's result is waited for on its stream (an echo answers within its request), not a quiet
+    // spell; with a 15 ms quiet spell and no such wait a loaded machine once let the foreign resume come first.
+    const code = await main(['replay', TRACE, '--serve', command, '--tries', '2', ...extra], { out: (line) => out.push(line), err: (line) => err.push(line) });
     expect(err).toEqual([]);
     return { code, text: out.join('\n') };
   };
