@@ -310,11 +310,20 @@ export class WireServer implements NodeInstance {
     const sessionId = typeof sessionHeader === 'string' ? sessionHeader : null;
     const status = response.statusCode ?? 0;
     const streaming = (response.headers['content-type'] ?? '').includes('text/event-stream');
+    // A server's own echo tool answers inside its request: a call's stream carries the call's result, and a settle waits
+    // for it, not for a quiet spell that a loaded machine can outlast (a lossy call's result arrives here too; the
+    // simulator loses it). Bounded as every settle is: a stream that ends without it expects it no more (release).
+    if (this.context.echo !== null && streaming && status === 200) for (const callId of entry.calls) this.resultsExpected.add(callId);
     if (!streaming) {
       const text = await this.readAll(response);
       entry.state = 'ended';
+      // A JSON answer to a call is its result (the simulator takes it as one): the marker names its provenance, as in a frame.
+      const parsed = parseJsonBody(text);
+      const body = parsed === null ? null : this.withMarker({ eventId: null, event: null, data: parsed, retryMs: null }).data;
+      const provenance = body === null ? null : provenanceOf(body);
+      if (provenance !== null && provenance.result && provenance.callId !== null) this.resultsExpected.delete(provenance.callId);
       await this.settle();
-      return { status, sessionId, streaming: false, body: parseJsonBody(text) };
+      return { status, sessionId, streaming: false, body };
     }
     this.pump(entry, response);
     await this.settle();
