@@ -2,6 +2,7 @@
 // ID and an empty data field), so the client has a cursor to resume with before any message arrives. A SHOULD of
 // 2025-11-25, judged where the server's initialize result gave 2025-11-25 (a server may negotiate an older revision,
 // which has no priming event), and kept aside: a server without it lacks it on every stream.
+import { MODEL } from '../model/index.ts';
 import { hasPolling } from '../sim/config.ts';
 import type { ConnectionPurpose } from '../sim/world.ts';
 import type { Frame } from '../targets/target.ts';
@@ -38,6 +39,8 @@ export const primingEvent: Property = {
   revisions: ['2025-11-25'],
   onFrame(_world, connection, frame) {
     if (connection.framed || connection.purpose !== STARTS_A_STREAM || !hasPolling(connection.session?.negotiated)) return null;
+    // A call answered with a JSON body (its result, no stream): the sentence is about an SSE stream the server starts.
+    if (connection.state === MODEL.connection.state.answered) return null;
     if (isPrimingEvent(frame)) return null;
     const what = frame.data !== null ? (frame.eventId === null ? 'a message without an event ID' : `a message (event ${frame.eventId})`) : frame.event !== null ? `a ${frame.event} event` : 'an event without an ID';
     const mechanism = frame.data !== null ? 'a message first' : frame.event !== null ? `a ${frame.event} event first` : 'no event ID';

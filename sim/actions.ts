@@ -893,6 +893,12 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
       }
       return;
     default:
+      // A call answered 200 with its JSON-RPC response as a JSON body (MCP: "return one JSON object"): the view is
+      // carried by this connection while the server level hands the body to it as the call's result (jsonAnswerOf).
+      if (view !== null && jsonAnswerOf(world, connection, response) !== null) {
+        view.connection = connection.index;
+        return;
+      }
       if (response.body !== null) noteResponse(world, connection, response.body);
       if (view !== null) {
         if (response.streaming && response.status === 200) {
@@ -914,6 +920,16 @@ export function noteResponse(world: World, connection: SimConnection, message: J
   connection.responded = true;
   const call = connection.view < 0 ? null : world.views[connection.view]!.call;
   if (call !== null && message['id'] === call.requestId) world.callAnswers += 1;
+}
+
+/**
+ * The response a call's own request got as a JSON body (200, not a stream, the JSON-RPC response to the call's request
+ * ID), which delivers the call's result as a one-event stream would; null for anything else.
+ */
+export function jsonAnswerOf(world: World, connection: SimConnection, response: HttpResponse): JsonRpcMessage | null {
+  if (response.streaming || response.status !== 200 || response.body === null || connection.view < 0 || !isResponse(response.body)) return null;
+  const call = world.views[connection.view]!.call;
+  return call !== null && connection.purpose !== 'resume' && response.body['id'] === call.requestId ? response.body : null;
 }
 
 /** The next operation of an action once `op` and everything it caused were handled, or null when it is done. */

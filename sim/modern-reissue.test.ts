@@ -1,24 +1,38 @@
-// A 2026-07-28 client re-issues a call whose exchange broke or was refused, once a liveness round: a server that
+// A 2026-07-28 call answered with a JSON body: its result when the body is the call's JSON-RPC response (MCP lets a
+// server "return one JSON object" for a POST), else a refusal. And a 2026-07-28 client re-issues a call whose exchange
+// broke or was refused once a liveness round: a server that
 // answers every tools/call in a form the client does not take as its result (mcp-handler 2.4.0 answers a 2026-07-28
 // call with a JSON body) ends the run. Before, each re-issue made a fresh view of the call that the same round offered
 // again, and the run never ended (a fuzz over the wire hung there, tens of thousands of requests a minute).
 
 import { describe, expect, it } from 'vitest';
 import { referenceModernTarget } from '../targets/reference/reference-modern.target.ts';
-import type { HttpRequest, HttpResponse, Target, TargetRun } from '../targets/target.ts';
+import type { HttpRequest, HttpResponse, JsonRpcMessage, Target, TargetRun } from '../targets/target.ts';
 import { planWalk, walkChoices } from './choices.ts';
 import { resolveConfig } from './config.ts';
 import { runSimulation } from './engine.ts';
-import { isModernBody } from './tools.ts';
+import { isModernBody, withProvenance } from './tools.ts';
 
 /** Requests the wrapped server may be sent before the test calls the run endless. */
 const REQUESTS_MAX = 20_000;
 
-/** The reference (2026-07-28) whose every 2026-07-28 tools/call is answered 200 with a JSON error body, not a stream. */
-function refusingCalls(counter: { requests: number; refused: number }): Target {
+/** What the wrapped server answers a 2026-07-28 tools/call with, instead of the reference's stream. */
+type CallAnswer = (body: JsonRpcMessage, epoch: number) => JsonRpcMessage;
+
+/** A JSON-RPC error: no result the client can take as its call's. */
+const refusal: CallAnswer = (body) => ({ jsonrpc: '2.0', id: body['id'] as number, error: { code: -32603, message: 'no' } });
+
+/** The call's result, as one JSON object (MCP: "return one JSON object"), carrying its provenance as a tool's would. */
+const jsonResult: CallAnswer = (body, epoch) => {
+  const callId = ((body['params'] as { arguments: { callId: string } }).arguments).callId;
+  return withProvenance({ jsonrpc: '2.0', id: body['id'] as number, result: { content: [] } }, { epoch, sessionId: '', callId, k: 1, execution: 1, result: true });
+};
+
+/** The reference (2026-07-28) whose every 2026-07-28 tools/call is answered 200 with a JSON body by `answer`, not a stream. */
+function answeringCalls(answer: CallAnswer, counter: { requests: number; refused: number; calls: Set<string> }): Target {
   return {
     ...referenceModernTarget,
-    name: 'reference-modern-refusing-calls',
+    name: 'reference-modern-json-calls',
     open(options) {
       const run = referenceModernTarget.open(options);
       const wrap = (opened: TargetRun): TargetRun => ({
@@ -32,7 +46,8 @@ function refusingCalls(counter: { requests: number; refused: number }): Target {
             const body = request.method === 'POST' ? request.body : null;
             if (body !== null && body['method'] === 'tools/call' && isModernBody(body)) {
               counter.refused += 1;
-              return { status: 200, sessionId: null, streaming: false, body: { jsonrpc: '2.0', id: body['id'] as number, error: { code: -32603, message: 'no' } } };
+              counter.calls.add(((body['params'] as { arguments: { callId: string } }).arguments).callId);
+              return { status: 200, sessionId: null, streaming: false, body: answer(body, incarnation.epoch) };
             }
             return instance.handle(request);
           };
@@ -54,13 +69,26 @@ describe('a 2026-07-28 call whose every exchange is refused', () => {
   it('is re-issued once a liveness round, and every run ends (seeds m.1 .. m.30)', async () => {
     let refusedRuns = 0;
     for (let run = 1; run <= 30; run += 1) {
-      const counter = { requests: 0, refused: 0 };
+      const counter = { requests: 0, refused: 0, calls: new Set<string>() };
       const config = resolveConfig({ seed: `m.${run}`, protocol: '2026-07-28', stepsMax: 20 });
-      const result = await runSimulation(refusingCalls(counter), config, walkChoices(planWalk(config.seed, config.stepsMax, undefined)), { properties: [] });
+      const result = await runSimulation(answeringCalls(refusal, counter), config, walkChoices(planWalk(config.seed, config.stepsMax, undefined)), { properties: [] });
       expect(result.steps + result.healSteps).toBeLessThan(200);
       if (counter.refused > 0) refusedRuns += 1;
     }
     // The walks did make calls, every one of them refused.
     expect(refusedRuns).toBeGreaterThan(10);
+  });
+
+  it('answered with its result as a JSON body instead: taken as its result, so never re-issued (seeds m.1 .. m.30)', async () => {
+    let sent = 0;
+    for (let run = 1; run <= 30; run += 1) {
+      const counter = { requests: 0, refused: 0, calls: new Set<string>() };
+      const config = resolveConfig({ seed: `m.${run}`, protocol: '2026-07-28', stepsMax: 20 });
+      await runSimulation(answeringCalls(jsonResult, counter), config, walkChoices(planWalk(config.seed, config.stepsMax, undefined)), { properties: [] });
+      // One request a call: the result came back in it. (Taken for a refusal, each would be re-issued in the liveness phase.)
+      expect(counter.refused, `seed m.${run}`).toBe(counter.calls.size);
+      sent += counter.refused;
+    }
+    expect(sent).toBeGreaterThan(10);
   });
 });

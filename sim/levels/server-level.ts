@@ -14,6 +14,7 @@ import {
   type Op,
   changeConnection,
   continueAction,
+  jsonAnswerOf,
   noteResponse,
   createActionList,
   actionRecord,
@@ -418,6 +419,20 @@ function endConnection(world: World, connection: SimConnection, handled: number)
   }
 }
 
+/**
+ * A call answered with its response as a JSON body: the body reaches the client as the call's result, as a stream's
+ * one event without an ID would, and the exchange is over (the connection carries the view no longer).
+ */
+function receiveJsonAnswer(world: World, op: Op, response: HttpResponse): void {
+  if (op.kind !== 'handle') return;
+  const connection = world.connections[op.request.connection]!;
+  const body = jsonAnswerOf(world, connection, response);
+  if (body === null) return;
+  receiveAttached(world, connection, { eventId: null, event: null, data: body, retryMs: null });
+  const view = world.views[connection.view]!;
+  if (view.connection === connection.index) view.connection = -1;
+}
+
 /** Handles what the target reported during an operation; `handled` is the connection whose request it was handling, or -1. */
 function drainInbox(world: World, handled = -1): void {
   // Items may be added while draining (never by the handlers here, but cheaply safe).
@@ -654,7 +669,9 @@ function* stepOps(context: ServerRun, kind: number, a: number, b: number): Gener
     // Coverage reads states once the request is made and again once its answer is handled.
     if (context.coverage !== null) context.coverage.observe(world);
     noteDisconnect(world, op);
-    continueAction(world, op, yield op, context.observe);
+    const response = yield op;
+    continueAction(world, op, response, context.observe);
+    if (response !== undefined) receiveJsonAnswer(world, op, response);
     drainInbox(world, op.kind === 'handle' ? op.request.connection : -1);
     for (let cut = settleOp(world, op); cut !== null; cut = settleOp(world, cut)) {
       noteDisconnect(world, cut);

@@ -53,10 +53,13 @@ describe('both eras over the wire', () => {
   });
 
   it('mcp-handler 2.4.0 (an echo tool of its own): both eras found; under --protocol 2026-07-28 every run ends with a verdict', async () => {
-    // It answers a 2026-07-28 tools/call with a JSON body, which the simulated client does not take as a stream: its
-    // liveness phase re-issues the call once a round, and the run ends (it once re-issued for ever).
+    // It answers a 2026-07-28 tools/call with its result as a JSON body: the call's result, so no call is re-issued
+    // (taken for a refusal, each was, and each re-issue again in the same round, for ever).
     const modern = await fuzzServed('--mcp-handler', ['--protocol', '2026-07-28', '--runs', '3']);
     expect(modern.err).toEqual([]);
+    const [, made, answered] = /calls +(\d+) tool calls made, (\d+) responses to them received/.exec(modern.text) ?? [];
+    expect(Number(made)).toBeGreaterThan(0);
+    expect(answered).toBe(made);
     expect(modern.text).toMatch(/serves 2026-07-28 and the 2025 revisions \(asked before the first run\)/);
     expect(modern.text).toMatch(/without the probe tools .*each call is sent as its tool "echo" with a marker in "message"/);
     expect(modern.text).toMatch(/✓ no violation in 3 runs/);
