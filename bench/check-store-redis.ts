@@ -13,7 +13,7 @@ import { connect } from 'node:net';
 import { resourceUsage } from 'node:process';
 import type { StoreCheckResult } from '../check-store/check-event-store.ts';
 import { RECYCLE_HANDLES_DEFAULT, RECYCLE_HEAP_BYTES_DEFAULT, RECYCLE_RUNS_DEFAULT, startContainedCheck } from '../check-store/contained-check.ts';
-import { redisServerAvailable, startRedisServer } from '../check-store/redis-server.ts';
+import { redisServerAvailable, startRedisServer } from '../test/redis-server.ts';
 import { nowMs } from './measure.ts';
 
 /** The figure; `skipped` says why it could not be measured. */

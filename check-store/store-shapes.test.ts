@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkEventStore } from './check-event-store.ts';
-import { type RedisServer, redisServerAvailable, startRedisServer } from './redis-server.ts';
+import { type RedisServer, redisServerAvailable, startRedisServer } from '../test/redis-server.ts';
 
 const FIXTURES = 'check-store/fixtures';
 

@@ -10,7 +10,7 @@ import { resolveConfig } from '../../sim/config.ts';
 import { runSimulation } from '../../sim/engine.ts';
 import { traceLines } from '../../sim/levels/vocabulary.ts';
 import { scriptChoices } from '../../sim/shrink/script.ts';
-import { type RedisServer, redisServerAvailable, startRedisServer } from '../../check-store/redis-server.ts';
+import { type RedisServer, redisServerAvailable, startRedisServer } from '../../test/redis-server.ts';
 import { type WireTarget, createWireTarget } from './wire.target.ts';
 
 /** A quiet interval above the default: the machine running the suite is shared and loaded. */
