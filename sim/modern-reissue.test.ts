@@ -1,5 +1,5 @@
-// A 2026-07-28 call answered with a JSON body: its result when the body is the call's JSON-RPC response (MCP lets a
-// server "return one JSON object" for a POST), else a refusal. And a 2026-07-28 client re-issues a call whose exchange
+// A call answered with a JSON body: its result when the body is the call's JSON-RPC response (MCP lets a server
+// "return one JSON object" for a POST), else a refusal; no SSE stream, so priming-event does not judge it. And a 2026-07-28 client re-issues a call whose exchange
 // broke or was refused once a liveness round: a server that
 // answers every tools/call in a form the client does not take as its result (mcp-handler 2.4.0 answers a 2026-07-28
 // call with a JSON body) ends the run. Before, each re-issue made a fresh view of the call that the same round offered
@@ -7,6 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { referenceModernTarget } from '../targets/reference/reference-modern.target.ts';
+import { referenceTarget } from '../targets/reference/reference.target.ts';
 import type { HttpRequest, HttpResponse, JsonRpcMessage, Target, TargetRun } from '../targets/target.ts';
 import { planWalk, walkChoices } from './choices.ts';
 import { resolveConfig } from './config.ts';
@@ -16,25 +17,25 @@ import { isModernBody, withProvenance } from './tools.ts';
 /** Requests the wrapped server may be sent before the test calls the run endless. */
 const REQUESTS_MAX = 20_000;
 
-/** What the wrapped server answers a 2026-07-28 tools/call with, instead of the reference's stream. */
-type CallAnswer = (body: JsonRpcMessage, epoch: number) => JsonRpcMessage;
+/** What the wrapped server answers a tools/call with, instead of the reference's stream. */
+type CallAnswer = (body: JsonRpcMessage, epoch: number, sessionId: string) => JsonRpcMessage;
 
 /** A JSON-RPC error: no result the client can take as its call's. */
 const refusal: CallAnswer = (body) => ({ jsonrpc: '2.0', id: body['id'] as number, error: { code: -32603, message: 'no' } });
 
 /** The call's result, as one JSON object (MCP: "return one JSON object"), carrying its provenance as a tool's would. */
-const jsonResult: CallAnswer = (body, epoch) => {
+const jsonResult: CallAnswer = (body, epoch, sessionId) => {
   const callId = ((body['params'] as { arguments: { callId: string } }).arguments).callId;
-  return withProvenance({ jsonrpc: '2.0', id: body['id'] as number, result: { content: [] } }, { epoch, sessionId: '', callId, k: 1, execution: 1, result: true });
+  return withProvenance({ jsonrpc: '2.0', id: body['id'] as number, result: { content: [] } }, { epoch, sessionId, callId, k: 1, execution: 1, result: true });
 };
 
-/** The reference (2026-07-28) whose every 2026-07-28 tools/call is answered 200 with a JSON body by `answer`, not a stream. */
-function answeringCalls(answer: CallAnswer, counter: { requests: number; refused: number; calls: Set<string> }): Target {
+/** `base` with every tools/call of the era asked for answered 200 with a JSON body by `answer`, not a stream. */
+function answeringCalls(answer: CallAnswer, counter: { requests: number; refused: number; calls: Set<string> }, base: Target = referenceModernTarget, modern = true): Target {
   return {
-    ...referenceModernTarget,
-    name: 'reference-modern-json-calls',
+    ...base,
+    name: `${base.name}-json-calls`,
     open(options) {
-      const run = referenceModernTarget.open(options);
+      const run = base.open(options);
       const wrap = (opened: TargetRun): TargetRun => ({
         ...opened,
         boot(incarnation, host) {
@@ -44,10 +45,10 @@ function answeringCalls(answer: CallAnswer, counter: { requests: number; refused
             counter.requests += 1;
             if (counter.requests > REQUESTS_MAX) throw new Error(`more than ${REQUESTS_MAX} requests in one run: the run does not end`);
             const body = request.method === 'POST' ? request.body : null;
-            if (body !== null && body['method'] === 'tools/call' && isModernBody(body)) {
+            if (body !== null && body['method'] === 'tools/call' && isModernBody(body) === modern) {
               counter.refused += 1;
               counter.calls.add(((body['params'] as { arguments: { callId: string } }).arguments).callId);
-              return { status: 200, sessionId: null, streaming: false, body: answer(body, incarnation.epoch) };
+              return { status: 200, sessionId: null, streaming: false, body: answer(body, incarnation.epoch, modern ? '' : (request.sessionId ?? '')) };
             }
             return instance.handle(request);
           };
@@ -90,5 +91,19 @@ describe('a 2026-07-28 call whose every exchange is refused', () => {
       sent += counter.refused;
     }
     expect(sent).toBeGreaterThan(10);
+  });
+});
+
+describe('a 2025-11-25 call answered with its result as a JSON body', () => {
+  it('is no SSE stream, so priming-event does not judge it (seeds j.1 .. j.30)', async () => {
+    let answered = 0;
+    for (let run = 1; run <= 30; run += 1) {
+      const counter = { requests: 0, refused: 0, calls: new Set<string>() };
+      const config = resolveConfig({ seed: `j.${run}`, protocol: '2025-11-25', stepsMax: 20 });
+      const result = await runSimulation(answeringCalls(jsonResult, counter, referenceTarget, false), config, walkChoices(planWalk(config.seed, config.stepsMax, undefined)), { properties: ['priming-event'] });
+      expect(result.violation, `seed j.${run}`).toBeNull();
+      answered += counter.refused;
+    }
+    expect(answered).toBeGreaterThan(10);
   });
 });
