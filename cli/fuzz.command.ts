@@ -213,6 +213,8 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
+  // Over the wire a run takes seconds: a stop cuts the one under way off at its next operation.
+  wire?.interruptOn(controller.signal);
   const progress = json ? null : createProgress(io.progress ?? {
     write: () => undefined,
   });

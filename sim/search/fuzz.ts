@@ -378,6 +378,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     let shrink = unshrunk;
     let shrunkTrace: Trace | null = null;
     let flaky = false;
+    let cut = false;
     const skip = known.has(findingKey(candidate.violation)) || stopped() || (shrinkDeadline !== null && sharedWallMs() >= shrinkDeadline);
     if (!skip) {
       // Each shrink still to start gets an equal share of the time left, `parallelism` of them at once.
@@ -391,8 +392,10 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
         ));
       } catch (error) {
         // Only in this thread: a target over the wire runs nowhere else (a worker finds targets by name).
-        if (!(error instanceof NotReproducedError)) throw error;
-        flaky = true;
+        if (error instanceof NotReproducedError) flaky = true;
+        // A stop cut a run of the shrink off (over the wire, where a run takes seconds): the finding is kept as found.
+        else if (stopped()) cut = true;
+        else throw error;
       }
       // Shrunk, the recording of the shortest sequence did not violate the property again: timing decided (over the
       // wire), so the finding is flaky, kept unshrunk with the verdict of the run that found it.
@@ -402,7 +405,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
         flaky = true;
       }
     }
-    const shrunk = !skip && !flaky;
+    const shrunk = !skip && !flaky && !cut;
     // Unshrunk (skipped or flaky), the run that found it; shrunk, as it was recorded where it was shrunk.
     const recorded = shrunkTrace ?? (await inTurn(() => candidateTrace(target, runConfig, candidate, checkedBy(candidate), stopped)));
     // A flaky finding (never a crash): the unshrunk choices, with the verdict of the run that found it, which the

@@ -13,7 +13,7 @@ import { TOOL_NAMES } from '../target.ts';
 import { afterIoPoll, sleepMs, startTimer, wallMs } from './clock.ts';
 import type { ControlEndpoint } from './control-endpoint.ts';
 import { type EchoTool, echoCall, echoMarker, markedProvenance } from './echo-marker.ts';
-import { WireFault } from './wire-error.ts';
+import { WireFault, WireInterrupted } from './wire-error.ts';
 
 /** How the wire target waits for a server; every wait is bounded. */
 export interface SettleTiming {
@@ -75,6 +75,8 @@ export interface WireContext {
   readonly echo: EchoTool | null;
   /** The run's token, which every marker names. */
   readonly run: string;
+  /** Aborted by a stop: every later operation, and a response head still awaited, throws {@link WireInterrupted}. */
+  readonly interrupt?: AbortSignal;
 }
 
 interface WireConnection {
@@ -229,6 +231,7 @@ export class WireServer implements NodeInstance {
   }
 
   private checkAlive(): void {
+    if (this.context.interrupt?.aborted === true) throw new WireInterrupted('a stop cut the run off');
     // An error on the simulator's side while it answered a tool is a harness failure: it ends the run loudly.
     const failure = this.context.control.failure;
     if (failure !== null) throw failure;
@@ -260,13 +263,22 @@ export class WireServer implements NodeInstance {
     this.headsPending += 1;
     const head = new Promise<IncomingMessage>((resolve, reject) => {
       let settled = false;
+      const interrupt = this.context.interrupt;
+      const interrupted = (): void => {
+        if (settled) return;
+        finish();
+        outgoing.destroy();
+        reject(new WireInterrupted('a stop cut the run off'));
+      };
       const finish = (): void => {
         if (settled) return;
         settled = true;
         this.headsPending -= 1;
         timer.cancel();
+        interrupt?.removeEventListener('abort', interrupted);
         this.touch();
       };
+      interrupt?.addEventListener('abort', interrupted, { once: true });
       const timer = startTimer(timing.headMsMax, () => {
         if (settled) return;
         finish();

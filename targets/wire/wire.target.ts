@@ -66,6 +66,8 @@ export interface WireTarget extends Target, AsyncDisposable {
   readonly echo: EchoTool | null;
   /** The action kinds this server cannot be driven through, and why, for the report. */
   unsupported(): readonly { readonly kind: ActionKind; readonly why: string }[];
+  /** Once `signal` is aborted (a stop), the run under way ends at its next operation with WireInterrupted (wire-error.ts). */
+  interruptOn(signal: AbortSignal): void;
   /**
    * Starts the served server (if any) and the control endpoint, and asks the server for its tools; a run's `open` does
    * it too. Bad input (a command that never listens, nothing answering at the URL) throws {@link WireInputError}.
@@ -235,6 +237,7 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
   let eras: readonly ProtocolEra[] | undefined;
   let runs = 0;
   let started = false;
+  let interrupt: AbortSignal | null = null;
 
   const start = async (token: string, epoch: number, node = 0): Promise<void> => {
     const server = processes[node];
@@ -332,6 +335,7 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
           probe: probe!,
           echo,
           run: token,
+          ...(interrupt === null ? {} : { interrupt }),
           fault: () => faultOf(index),
           async restart(epoch) {
             const server = processes[index];
@@ -381,6 +385,9 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
         },
       };
       return topology === null ? run : deploymentRun(run, { nodes: topology.count, balancer: topology.balancer, storeLagSteps: 0 }, runOptions.seed);
+    },
+    interruptOn(signal) {
+      interrupt = signal;
     },
     async stop() {
       await Promise.all(processes.map((server) => server.stop()));
