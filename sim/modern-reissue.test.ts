@@ -11,7 +11,8 @@ import { referenceTarget } from '../targets/reference/reference.target.ts';
 import type { HttpRequest, HttpResponse, JsonRpcMessage, Target, TargetRun } from '../targets/target.ts';
 import { planWalk, walkChoices } from './choices.ts';
 import { resolveConfig } from './config.ts';
-import { runSimulation } from './engine.ts';
+import { type RunResult, runSimulation } from './engine.ts';
+import type { PropertyName } from '../properties/names.ts';
 import { isModernBody, withProvenance } from './tools.ts';
 
 /** Requests the wrapped server may be sent before the test calls the run endless. */
@@ -30,7 +31,7 @@ const jsonResult: CallAnswer = (body, epoch, sessionId) => {
 };
 
 /** `base` with every tools/call of the era asked for answered 200 with a JSON body by `answer`, not a stream. */
-function answeringCalls(answer: CallAnswer, counter: { requests: number; refused: number; calls: Set<string> }, base: Target = referenceModernTarget, modern = true): Target {
+function answeringCalls(answer: CallAnswer, counter: Counter, base: Target, modern: boolean): Target {
   return {
     ...base,
     name: `${base.name}-json-calls`,
@@ -66,44 +67,49 @@ function answeringCalls(answer: CallAnswer, counter: { requests: number; refused
   };
 }
 
+type Counter = { requests: number; refused: number; calls: Set<string> };
+
+/**
+ * Runs seeds `PREFIX.1` .. `PREFIX.30` (20 steps, clients speaking `protocol`) of `base` with its tools/calls of that
+ * era answered by `answer`; `each` sees every run's result and what the server was sent. Returns the calls answered so.
+ */
+async function eachSeed(
+  prefix: string,
+  protocol: '2026-07-28' | '2025-11-25',
+  answer: CallAnswer,
+  properties: readonly PropertyName[],
+  each: (result: RunResult, counter: Counter, seed: string) => void,
+): Promise<number> {
+  const modern = protocol === '2026-07-28';
+  let answered = 0;
+  for (let run = 1; run <= 30; run += 1) {
+    const counter: Counter = { requests: 0, refused: 0, calls: new Set<string>() };
+    const config = resolveConfig({ seed: `${prefix}.${run}`, protocol, stepsMax: 20 });
+    const target = answeringCalls(answer, counter, modern ? referenceModernTarget : referenceTarget, modern);
+    each(await runSimulation(target, config, walkChoices(planWalk(config.seed, config.stepsMax, undefined)), { properties }), counter, config.seed);
+    answered += counter.refused;
+  }
+  return answered;
+}
+
 describe('a 2026-07-28 call whose every exchange is refused', () => {
   it('is re-issued once a liveness round, and every run ends (seeds m.1 .. m.30)', async () => {
-    let refusedRuns = 0;
-    for (let run = 1; run <= 30; run += 1) {
-      const counter = { requests: 0, refused: 0, calls: new Set<string>() };
-      const config = resolveConfig({ seed: `m.${run}`, protocol: '2026-07-28', stepsMax: 20 });
-      const result = await runSimulation(answeringCalls(refusal, counter), config, walkChoices(planWalk(config.seed, config.stepsMax, undefined)), { properties: [] });
-      expect(result.steps + result.healSteps).toBeLessThan(200);
-      if (counter.refused > 0) refusedRuns += 1;
-    }
+    // Every run ends within a bound of steps (the wrapped server throws past REQUESTS_MAX requests).
+    const refused = await eachSeed('m', '2026-07-28', refusal, [], (result) => expect(result.steps + result.healSteps).toBeLessThan(200));
     // The walks did make calls, every one of them refused.
-    expect(refusedRuns).toBeGreaterThan(10);
+    expect(refused).toBeGreaterThan(10);
   });
 
   it('answered with its result as a JSON body instead: taken as its result, so never re-issued (seeds m.1 .. m.30)', async () => {
-    let sent = 0;
-    for (let run = 1; run <= 30; run += 1) {
-      const counter = { requests: 0, refused: 0, calls: new Set<string>() };
-      const config = resolveConfig({ seed: `m.${run}`, protocol: '2026-07-28', stepsMax: 20 });
-      await runSimulation(answeringCalls(jsonResult, counter), config, walkChoices(planWalk(config.seed, config.stepsMax, undefined)), { properties: [] });
-      // One request a call: the result came back in it. (Taken for a refusal, each would be re-issued in the liveness phase.)
-      expect(counter.refused, `seed m.${run}`).toBe(counter.calls.size);
-      sent += counter.refused;
-    }
-    expect(sent).toBeGreaterThan(10);
+    // One request a call: the result came back in it. (Taken for a refusal, each would be re-issued in the liveness phase.)
+    const answered = await eachSeed('m', '2026-07-28', jsonResult, [], (_result, counter, seed) => expect(counter.refused, seed).toBe(counter.calls.size));
+    expect(answered).toBeGreaterThan(10);
   });
 });
 
 describe('a 2025-11-25 call answered with its result as a JSON body', () => {
   it('is no SSE stream, so priming-event does not judge it (seeds j.1 .. j.30)', async () => {
-    let answered = 0;
-    for (let run = 1; run <= 30; run += 1) {
-      const counter = { requests: 0, refused: 0, calls: new Set<string>() };
-      const config = resolveConfig({ seed: `j.${run}`, protocol: '2025-11-25', stepsMax: 20 });
-      const result = await runSimulation(answeringCalls(jsonResult, counter, referenceTarget, false), config, walkChoices(planWalk(config.seed, config.stepsMax, undefined)), { properties: ['priming-event'] });
-      expect(result.violation, `seed j.${run}`).toBeNull();
-      answered += counter.refused;
-    }
+    const answered = await eachSeed('j', '2025-11-25', jsonResult, ['priming-event'], (result, _counter, seed) => expect(result.violation, seed).toBeNull());
     expect(answered).toBeGreaterThan(10);
   });
 });
