@@ -821,10 +821,11 @@ function onNotFound(world: World, connection: SimConnection): void {
 
 /**
  * Continues an action once the target answered `op`: the response is recorded (monitors see it first),
- * and the client reacts. The frames that came with it are handled after this, then {@link followUp}.
+ * and the client reacts. The frames that came with it are handled after this, then {@link followUp}. Returns the call's
+ * result when it came as the JSON body of the answer (jsonAnswerOf), for the level to deliver as a frame; else null.
  */
-export function continueAction(world: World, op: Op, response: HttpResponse | undefined, observeResponse: (connection: SimConnection) => void): void {
-  if (op.kind !== 'handle' || response === undefined) return;
+export function continueAction(world: World, op: Op, response: HttpResponse | undefined, observeResponse: (connection: SimConnection) => void): JsonRpcMessage | null {
+  if (op.kind !== 'handle' || response === undefined) return null;
   const connection = world.connections[op.request.connection]!;
   connection.status = response.status;
   connection.node = response.node ?? 0;
@@ -842,7 +843,7 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
     case 'initialize': {
       if (response.status !== 200 || response.sessionId === null) {
         client.state = step(C, client.state, C.event.initializeFailed);
-        return;
+        return null;
       }
       const session: SimSession = {
         index: world.sessions.length,
@@ -866,7 +867,7 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
       client.standaloneView = -1;
       client.completedView = -1;
       client.views.length = 0;
-      return;
+      return null;
     }
     case 'delete':
       if (response.status === 200 && connection.session !== null) {
@@ -876,7 +877,7 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
           abandonSession(world, connection.session);
         }
       }
-      return;
+      return null;
     case 'standalone':
       if (view !== null) {
         if (response.streaming && response.status === 200) {
@@ -891,13 +892,14 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
           view.outcome = 'refused';
         }
       }
-      return;
-    default:
+      return null;
+    default: {
       // A call answered 200 with its JSON-RPC response as a JSON body (MCP: "return one JSON object"): the view is
-      // carried by this connection while the server level hands the body to it as the call's result (jsonAnswerOf).
-      if (view !== null && jsonAnswerOf(world, connection, response) !== null) {
+      // carried by this connection while the server level hands the body to it as the call's result.
+      const answer = jsonAnswerOf(world, connection, response);
+      if (answer !== null && view !== null) {
         view.connection = connection.index;
-        return;
+        return answer;
       }
       if (response.body !== null) noteResponse(world, connection, response.body);
       if (view !== null) {
@@ -907,7 +909,8 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
           view.outcome = 'refused';
         }
       }
-      return;
+      return null;
+    }
   }
 }
 
@@ -926,7 +929,7 @@ export function noteResponse(world: World, connection: SimConnection, message: J
  * The response a call's own request got as a JSON body (200, not a stream, the JSON-RPC response to the call's request
  * ID), which delivers the call's result as a one-event stream would; null for anything else.
  */
-export function jsonAnswerOf(world: World, connection: SimConnection, response: HttpResponse): JsonRpcMessage | null {
+function jsonAnswerOf(world: World, connection: SimConnection, response: HttpResponse): JsonRpcMessage | null {
   if (response.streaming || response.status !== 200 || response.body === null || connection.view < 0 || !isResponse(response.body)) return null;
   const call = world.views[connection.view]!.call;
   return call !== null && connection.purpose !== 'resume' && response.body['id'] === call.requestId ? response.body : null;

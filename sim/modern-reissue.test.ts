@@ -1,9 +1,9 @@
 // A call answered with a JSON body: its result when the body is the call's JSON-RPC response (MCP lets a server
-// "return one JSON object" for a POST), else a refusal; no SSE stream, so priming-event does not judge it. And a 2026-07-28 client re-issues a call whose exchange
-// broke or was refused once a liveness round: a server that
-// answers every tools/call in a form the client does not take as its result (mcp-handler 2.4.0 answers a 2026-07-28
-// call with a JSON body) ends the run. Before, each re-issue made a fresh view of the call that the same round offered
-// again, and the run never ended (a fuzz over the wire hung there, tens of thousands of requests a minute).
+// "return one JSON object" for a POST), else a refusal; no SSE stream, so priming-event does not judge it. And a
+// 2026-07-28 client re-issues a call whose exchange broke or was refused once a liveness round: a server that answers
+// every tools/call in a form the client does not take as its result (mcp-handler 2.4.0 answers a 2026-07-28 call with
+// a JSON body) ends the run. Before, each re-issue made a fresh view of the call that the same round offered again,
+// and the run never ended (a fuzz over the wire hung there, tens of thousands of requests a minute).
 
 import { describe, expect, it } from 'vitest';
 import { referenceModernTarget } from '../targets/reference/reference-modern.target.ts';

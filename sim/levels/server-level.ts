@@ -14,7 +14,6 @@ import {
   type Op,
   changeConnection,
   continueAction,
-  jsonAnswerOf,
   noteResponse,
   createActionList,
   actionRecord,
@@ -420,14 +419,11 @@ function endConnection(world: World, connection: SimConnection, handled: number)
 }
 
 /**
- * A call answered with its response as a JSON body: the body reaches the client as the call's result, as a stream's
- * one event without an ID would, and the exchange is over (the connection carries the view no longer).
+ * A call answered with its response as a JSON body (continueAction returns it): the body reaches the client as the
+ * call's result, as a stream's one event without an ID would, and the exchange is over (the connection carries the view
+ * no longer).
  */
-function receiveJsonAnswer(world: World, op: Op, response: HttpResponse): void {
-  if (op.kind !== 'handle') return;
-  const connection = world.connections[op.request.connection]!;
-  const body = jsonAnswerOf(world, connection, response);
-  if (body === null) return;
+function receiveJsonAnswer(world: World, connection: SimConnection, body: JsonRpcMessage): void {
   receiveAttached(world, connection, { eventId: null, event: null, data: body, retryMs: null });
   const view = world.views[connection.view]!;
   if (view.connection === connection.index) view.connection = -1;
@@ -669,9 +665,8 @@ function* stepOps(context: ServerRun, kind: number, a: number, b: number): Gener
     // Coverage reads states once the request is made and again once its answer is handled.
     if (context.coverage !== null) context.coverage.observe(world);
     noteDisconnect(world, op);
-    const response = yield op;
-    continueAction(world, op, response, context.observe);
-    if (response !== undefined) receiveJsonAnswer(world, op, response);
+    const answer = continueAction(world, op, yield op, context.observe);
+    if (answer !== null && op.kind === 'handle') receiveJsonAnswer(world, world.connections[op.request.connection]!, answer);
     drainInbox(world, op.kind === 'handle' ? op.request.connection : -1);
     for (let cut = settleOp(world, op); cut !== null; cut = settleOp(world, cut)) {
       noteDisconnect(world, cut);

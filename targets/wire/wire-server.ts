@@ -329,13 +329,12 @@ export class WireServer implements NodeInstance {
     if (!streaming) {
       const text = await this.readAll(response);
       entry.state = 'ended';
+      // Nothing more comes on it: what it alone was expected to carry is expected no more.
+      this.release(entry);
+      await this.settle();
       // A JSON answer to a call is its result (the simulator takes it as one): the marker names its provenance, as in a frame.
       const parsed = parseJsonBody(text);
-      const body = parsed === null ? null : this.withMarker({ eventId: null, event: null, data: parsed, retryMs: null }).data;
-      const provenance = body === null ? null : provenanceOf(body);
-      if (provenance !== null && provenance.result && provenance.callId !== null) this.resultsExpected.delete(provenance.callId);
-      await this.settle();
-      return { status, sessionId, streaming: false, body };
+      return { status, sessionId, streaming: false, body: parsed === null ? null : this.marked(parsed) };
     }
     this.pump(entry, response);
     await this.settle();
@@ -390,9 +389,14 @@ export class WireServer implements NodeInstance {
 
   /** A frame whose result carries an echo marker keeps the provenance the marker names (echo-marker.ts). */
   private withMarker(frame: Frame): Frame {
-    if (this.context.echo === null || frame.data === null) return frame;
-    const provenance = markedProvenance(frame.data, this.context.run);
-    return provenance === null ? frame : { ...frame, data: withProvenance(frame.data, provenance) };
+    const data = frame.data === null ? null : this.marked(frame.data);
+    return data === frame.data ? frame : { ...frame, data };
+  }
+
+  /** A message carrying an echo marker, with the provenance the marker names; any other as it is. */
+  private marked(message: JsonRpcMessage): JsonRpcMessage {
+    const provenance = this.context.echo === null ? null : markedProvenance(message, this.context.run);
+    return provenance === null ? message : withProvenance(message, provenance);
   }
 
   /** Waits until every head has arrived, every released step was taken, and nothing arrived for the quiet interval. */
