@@ -796,6 +796,28 @@ describe('retry-before-close over a server that polls on its own: another defect
   }
 });
 
+describe('status-codes: a 405 to a GET or a DELETE is the server refusing the method, not a session answered wrongly', () => {
+  // "…or else return HTTP 405 Method Not Allowed, indicating that the server does not offer an SSE stream at this
+  // endpoint"; "The server MAY respond to this request with HTTP 405 Method Not Allowed".
+  const noGetNoDelete = wrapHandle(referenceTarget, (request, handle) => (request.method === 'POST' ? handle(request) : { status: 405, sessionId: null, streaming: false, body: null }));
+  const expired = ['client 1 initializes', 'client 1 calls read', "the server expires client 1's session"];
+
+  it("an expired session's resume and DELETE answered 405 by a server that offers neither hold", async () => {
+    for (const last of ['client 1 resumes the stream of c1 with its latest cursor', "client 1 deletes its session"]) {
+      const result = await runScript(noGetNoDelete, [...expired, last], undefined, undefined, ['status-codes']);
+      expect(traceLines(result.trace).at(-1)!.notes.find((note) => note.includes('→'))).toBe('  → 405');
+      expect(result.violation).toBeNull();
+    }
+  });
+
+  it('a 405 to a call of an expired session is still a failure', async () => {
+    const refusesCalls = wrapHandle(referenceTarget, (request, handle) => (request.method === 'POST' && request.sessionId !== null && request.body['method'] === 'tools/call' ? { status: 405, sessionId: null, streaming: false, body: null } : handle(request)));
+    const result = await runScript(refusesCalls, [...expired, 'client 1 calls read'], undefined, undefined, ['status-codes']);
+    expect(result.violation?.property).toBe('status-codes');
+    expect(result.violation?.explanation).toMatch(/yet a call request carrying it got 405, expected 404/);
+  });
+});
+
 describe('the version fault is offered only when the config asks for it (seed 1, 300 runs)', () => {
   const search = (versionFaults: boolean) =>
     fuzz({ target: versionIgnored, config: resolveConfig({ seed: '1', ...(versionFaults ? { versionFaults } : {}) }), runsMax: 300, timeMs: null, stopAtFirst: true, properties: ['unsupported-version-400'] });
@@ -816,6 +838,14 @@ describe('the version fault is offered only when the config asks for it (seed 1,
     const live = await runScript(referenceTarget, ['client 1 initializes', "a proxy sends client 1's DELETE with MCP-Protocol-Version"], undefined, undefined, undefined, true);
     expect(live.violation).toBeNull();
     expect(traceLines(live.trace).at(-1)!.notes).toEqual(['DELETE #2 MCP-Protocol-Version: 1999-01-01', '  → 400']);
+  });
+
+  it("a server that checks the header before the session (400 for an expired session's bad-version GET) breaks neither rule", async () => {
+    const versionFirst = withBadVersionAnswer('version-first', 'checking MCP-Protocol-Version before the session', () => ({ status: 400, sessionId: null, streaming: false, body: null }));
+    const script = ['client 1 initializes', "the server expires client 1's session", "a proxy sends client 1's standalone GET with MCP-Protocol-Version"];
+    const result = await runScript(versionFirst, script, undefined, undefined, undefined, true);
+    expect(traceLines(result.trace).at(-1)!.notes.find((note) => note.includes('→'))).toBe('  → 400');
+    expect(result.violation).toBeNull();
   });
 
   it('without it, no run sends such a header, so the same server holds', async () => {
