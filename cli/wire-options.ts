@@ -3,11 +3,12 @@
 // `--tries`; declared with their help in commands.ts): turning them into a wire target, what the report says about it,
 // and replay's k tries.
 
+import { isModernOnly } from '../properties/index.ts';
 import type { PropertyName } from '../properties/names.ts';
 import { sequenceChoices } from '../sim/choices.ts';
 import { runSimulation } from '../sim/engine.ts';
 import type { ShrinkBounds } from '../sim/shrink/shrink.ts';
-import { NEVER_JUDGED_OVER_THE_WIRE, NOT_JUDGED_WITHOUT_PROBE, judgedProperties } from '../targets/wire/cooperation.ts';
+import { NEVER_JUDGED_OVER_THE_WIRE, NOT_JUDGED_THROUGH_ECHO, NOT_JUDGED_WITHOUT_PROBE, PARTLY_JUDGED_WITHOUT_PROBE, judgedProperties } from '../targets/wire/cooperation.ts';
 import { WireFault, WireInputError } from '../targets/wire/wire-error.ts';
 import type { WireTarget } from '../targets/wire/wire.target.ts';
 import { TargetResolutionError, type WireDescription, resolveTarget, wireDescriptionOfName } from '../targets/resolve-target.ts';
@@ -103,7 +104,8 @@ export async function prepareWire(target: WireTarget, requested: readonly Proper
   // On a server of the 2025 revisions alone the properties never judged over the wire (2026-07-28's) never apply.
   const modern = target.eras?.includes('modern') === true;
   if (target.probe === true && !modern) return requested === undefined ? undefined : [...requested];
-  const judged = judgedProperties(requested, { probe: target.probe === true });
+  // A property of 2026-07-28 alone never applies on a server of the 2025 revisions alone: not listed as judged there.
+  const judged = judgedProperties(requested, { probe: target.probe === true, echo: target.echo !== null }).filter((name) => modern || !isModernOnly(name));
   if (judged.length === 0) {
     await target.stop();
     throw new UsageError(
@@ -137,7 +139,10 @@ export function wireReport(target: WireTarget, checked: readonly PropertyName[] 
   }
   for (const { kind, why } of target.unsupported()) lines.push(`  not driven: ${kind}: ${why}`);
   if (target.probe !== true && checked !== undefined) {
-    lines.push(`  judged: ${checked.join(', ')}; every other property ${NOT_JUDGED_WITHOUT_PROBE}`);
+    lines.push(`  judged: ${checked.join(', ')}; every other property ${target.echo === null ? NOT_JUDGED_WITHOUT_PROBE : NOT_JUDGED_THROUGH_ECHO}`);
+    for (const { name, judged, not } of PARTLY_JUDGED_WITHOUT_PROBE) {
+      if (checked.includes(name)) lines.push(`  partly judged: ${name}: on ${judged}, not on ${not}`);
+    }
   }
   if (target.eras?.includes('modern') === true) {
     lines.push(`  serves 2026-07-28${target.eras.includes('legacy') ? ' and the 2025 revisions' : ' only'} (asked before the first run)`);

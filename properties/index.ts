@@ -23,7 +23,7 @@ import { noSilentGap } from './no-silent-gap.ts';
 import { noWithheldResult } from './no-withheld-result.ts';
 import { oneConnectionPerStream } from './one-connection-per-stream.ts';
 import { primingEvent } from './priming-event.ts';
-import type { Property } from './property.ts';
+import { MODERN, type Property } from './property.ts';
 import { retryBeforeClose } from './retry-before-close.ts';
 import { reusedRequestIdRefused } from './reused-request-id-refused.ts';
 import { resultToItsRequest } from './result-to-its-request.ts';
@@ -72,6 +72,11 @@ export const PROPERTIES: readonly Property[] = PROPERTY_NAMES.map((name) => byNa
 /** True for a property of severity `note`: what it finds is reported and fails nothing (exit codes, JUnit). */
 export function isNote(name: PropertyName): boolean {
   return PROPERTIES.some((property) => property.name === name && property.severity === 'note');
+}
+
+/** True for a property of the 2026-07-28 revision alone: it never applies to a server of the 2025 revisions alone. */
+export function isModernOnly(name: PropertyName): boolean {
+  return PROPERTIES.some((property) => property.name === name && property.revisions.every((revision) => MODERN.includes(revision)));
 }
 
 /** Every property that fails a run (all but the notes), in monitor order: what a search checks unless told one. */

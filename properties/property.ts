@@ -116,5 +116,7 @@ export function describeMessage(arrival: Arrival): string {
   const { provenance } = arrival;
   const what = provenance.callId === null ? `notification #${provenance.k}` : provenance.result ? `the result of ${provenance.callId}` : `progress #${provenance.k} of ${provenance.callId}`;
   const execution = provenance.execution === 1 ? '' : `, execution ${provenance.execution}`;
-  return `${what} (epoch ${provenance.epoch}, session ${provenance.sessionId}${execution})`;
+  // A 2026-07-28 request's messages belong to no session.
+  const session = provenance.sessionId === '' ? 'no session' : `session ${provenance.sessionId}`;
+  return `${what} (epoch ${provenance.epoch}, ${session}${execution})`;
 }

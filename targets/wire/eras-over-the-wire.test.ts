@@ -1,8 +1,9 @@
 // Both eras over the wire: the eras a server serves are asked before the first run (a 2026-07-28 tools/list with no
 // session, an initialize), and `--protocol 2026-07-28` or `mixed` runs against a served server that has them. The SDK
-// 2.4.0's createMcpHandler endpoint and the dual-era reference hold, and mcp-handler 2.4.0's runs end; a planted server that runs a 2026-07-28 request
-// in the legacy session a proxy attached is failed for it; a server of the 2025 revisions alone refuses the revision
-// as bad input, in one line.
+// 2.4.0's createMcpHandler endpoint and the dual-era reference hold, and mcp-handler 2.4.0 holds, judged through its
+// own echo tool; a planted server that runs a 2026-07-28 request in the legacy session a proxy attached is failed for
+// it, and so is one whose 2026-07-28 exchanges carry other calls' results, seen by the echo's marker alone; a server of
+// the 2025 revisions alone refuses the revision as bad input, in one line.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,9 +16,13 @@ const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-eras-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 async function fuzzServed(served: string, extra: readonly string[], steps = 12): Promise<{ code: number; text: string; err: string[] }> {
+  return fuzzCommand(`exec node examples/probe-server.mjs ${served}`, extra, steps);
+}
+
+async function fuzzCommand(command: string, extra: readonly string[], steps = 12): Promise<{ code: number; text: string; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
-  const args = ['fuzz', '--serve', `exec node examples/probe-server.mjs ${served}`, '--steps', String(steps), '--restarts', '0', '--seed', '1', '--no-corpus', '--out', join(scratch, String(outs++)), ...extra];
+  const args = ['fuzz', '--serve', command, '--steps', String(steps), '--restarts', '0', '--seed', '1', '--no-corpus', '--out', join(scratch, String(outs++)), ...extra];
   const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
   return { code, text: out.join('\n'), err };
 }
@@ -62,6 +67,9 @@ describe('both eras over the wire', () => {
     expect(answered).toBe(made);
     expect(modern.text).toMatch(/serves 2026-07-28 and the 2025 revisions \(asked before the first run\)/);
     expect(modern.text).toMatch(/without the probe tools .*each call is sent as its tool "echo" with a marker in "message"/);
+    // Judged through the echo's marker, which names the call and the session it was sent in (none, for 2026-07-28).
+    expect(modern.text).toMatch(/judged: .*modern-exchange-stateless, modern-exchange-own-messages, era-isolation/);
+    expect(modern.text).toMatch(/partly judged: modern-exchange-stateless: on the answers/);
     expect(modern.text).toMatch(/✓ no violation in 3 runs/);
     expect(modern.code).toBe(0);
     // Its 2025 era is stateless (no Mcp-Session-Id): no legacy client gets past its initialize, and that is no pass.
@@ -69,6 +77,32 @@ describe('both eras over the wire', () => {
     expect(legacy.err).toEqual([]);
     expect(legacy.text).toMatch(/\? no verdict in 2 runs .*no tool call was made, and no initialize gave a session/);
     expect(legacy.code).toBe(1);
+  });
+
+  it('without the probe tools, a server\'s own echo tool judges the 2026-07-28 properties: planted bugs found, the correct twin holds', async () => {
+    const echoServer = (flags: string) => `exec node targets/wire/fixtures/echo-server.mjs --modern ${flags}`;
+    // One outbox for every call: a 2026-07-28 call's stream carries the last result sent first. Run 1's first modern
+    // call gets the tools check's result (a legacy session's: era isolation), its second the first's.
+    const leak = await fuzzCommand(echoServer('--leak'), ['--protocol', '2026-07-28', '--runs', '2', '--property', 'modern-exchange-own-messages', '--first']);
+    expect(leak.err).toEqual([]);
+    expect(leak.text).toMatch(/✗ modern-exchange-own-messages violated/);
+    expect(leak.text).toMatch(/the result of \S+ \(epoch \d+, no session\) arrived on connection \d+, the 2026-07-28 exchange of c\d+/);
+    expect(leak.code).toBe(1);
+    const crossEra = await fuzzCommand(echoServer('--leak'), ['--protocol', '2026-07-28', '--runs', '1', '--property', 'era-isolation', '--first']);
+    expect(crossEra.text).toMatch(/✗ era-isolation violated/);
+    expect(crossEra.text).toMatch(/the result of tools-check\/try1 \(epoch 0, session s1\), a legacy session's message, arrived on connection \d+, a 2026-07-28 exchange/);
+    expect(crossEra.code).toBe(1);
+    // A 2026-07-28 answer with an Mcp-Session-Id: a warning, as its sentence's keyword says.
+    const session = await fuzzCommand(echoServer('--modern-session'), ['--protocol', '2026-07-28', '--runs', '2']);
+    expect(session.text).toMatch(/⚠ modern-exchange-stateless violated .*warning: fails only with --strict/);
+    expect(session.text).toMatch(/was answered with Mcp-Session-Id modern-session: the modern era has no session/);
+    expect(session.code).toBe(0);
+    // The same server without the planted bugs, under both eras.
+    const correct = await fuzzCommand(echoServer(''), ['--protocol', 'mixed', '--runs', '4']);
+    expect(correct.err).toEqual([]);
+    expect(correct.text).toMatch(/judged: .*modern-exchange-own-messages, era-isolation/);
+    expect(correct.text).toMatch(/✓ no violation in 4 runs/);
+    expect(correct.code).toBe(0);
   });
 
   it('a server of the 2025 revisions alone: --protocol 2026-07-28 is bad input, in one line', async () => {
