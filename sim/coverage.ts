@@ -313,6 +313,14 @@ export class CoverageObserver {
     this.steps = 0;
   }
 
+  /**
+   * Ends the current run's count here, though the run goes on (a run past the violation that ends the simulation a
+   * search counts, sim/every-violation.ts); nothing of it is observed after.
+   */
+  endRunHere(): void {
+    this.endRun();
+  }
+
   /** Ends the last run's count; the counts are complete after it. */
   finish(): void {
     this.endRun();

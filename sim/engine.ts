@@ -36,6 +36,11 @@ export interface RunResult {
   readonly healSteps: number;
   /** Present when the run was recorded. */
   readonly trace: readonly TraceStep[] | null;
+  /**
+   * With RunOptions.everyViolation, at the server level: what the run made again would give, each time without the
+   * property the one before violated, until one ends with none (sim/every-violation.ts). Absent otherwise.
+   */
+  readonly later?: readonly RunResult[];
 }
 
 /** Liveness-phase rounds at the most; each round lets every execution finish and every client resume once. */
@@ -53,11 +58,19 @@ export interface RunOptions {
   readonly coverage?: CoverageObserver;
   /** Called with the world once the run is over (the policy table reads what each call came to); not at other levels. */
   readonly inspect?: (world: World) => void;
+  /** Go on past each violation and report every one, as {@link RunResult.later} (the server level's only). */
+  readonly everyViolation?: boolean;
 }
 
 /** The level options of a run's options. */
 function levelRunOptions(options: RunOptions): LevelRunOptions {
-  return { record: options.record === true, properties: options.properties ?? null, actions: options.actions ?? null, coverage: options.coverage ?? null };
+  return {
+    record: options.record === true,
+    properties: options.properties ?? null,
+    actions: options.actions ?? null,
+    coverage: options.coverage ?? null,
+    ...(options.everyViolation === true ? { everyViolation: true } : {}),
+  };
 }
 
 /** Runs one simulation of a synchronous or asynchronous target, at the server level or at the target's own level. */
@@ -92,6 +105,13 @@ interface Progress {
  */
 function nextStep(context: LevelRun, source: ChoiceSource, progress: Progress): number | null {
   const { world, list } = context;
+  const every = context.every ?? null;
+  if (every !== null) {
+    // Where a violation would end the run: each one filed since ends a simulation here; the run goes on while a
+    // simulation without them would.
+    every.check(progress.choices, stepsTaken(context, progress), progress.healSteps);
+    if (every.done) return null;
+  }
   if (world.violation !== null || progress.phase === 'done') return null;
   if (progress.phase === 'faults') {
     if (world.step < world.config.stepsMax) {
@@ -134,10 +154,13 @@ function newProgress(): Progress {
   return { phase: 'faults', choices: [], steps: 0, healSteps: 0, acted: false };
 }
 
+/** The fault-phase steps a run ending now reports. */
+function stepsTaken(context: LevelRun, progress: Progress): number {
+  return progress.phase === 'faults' ? context.world.step : progress.steps;
+}
+
 function result(context: LevelRun, progress: Progress): RunResult {
-  const { world } = context;
-  const steps = progress.phase === 'faults' ? world.step : progress.steps;
-  return { violation: world.violation, choices: progress.choices, steps, healSteps: progress.healSteps, trace: context.trace };
+  return { violation: context.world.violation, choices: progress.choices, steps: stepsTaken(context, progress), healSteps: progress.healSteps, trace: context.trace };
 }
 
 /** The one run loop, for every level: a step that does not yield (a synchronous target's) is not awaited. */
@@ -151,7 +174,11 @@ async function runLoop(context: LevelRun, source: ChoiceSource): Promise<RunResu
     if (pending !== undefined) await pending;
     if (progress.phase === 'faults') world.step += 1;
   }
-  return result(context, progress);
+  const every = context.every ?? null;
+  if (every === null) return result(context, progress);
+  every.finish(progress.choices, stepsTaken(context, progress), progress.healSteps);
+  const [first, ...later] = every.results;
+  return { ...first!, later };
 }
 
 /** A choice source that stops at once: ends the fault phase of a stepped run. */

@@ -10,6 +10,7 @@ import { type RequestIdHabit, type Revision, type SimConfig, isModernRevision } 
 import type { Prng } from './prng.ts';
 import type { Provenance } from './tools.ts';
 import type { StepRecord } from './levels/records.ts';
+import type { EveryViolation } from './every-violation.ts';
 
 /** A session the simulator saw created. */
 export interface SimSession {
@@ -354,6 +355,11 @@ export interface World {
    * the run's verdict only when nothing the server is charged with was violated.
    */
   triggered: Violation | null;
+  /**
+   * Set when the run goes on past its violations (sim/every-violation.ts): each is filed there instead of ending the
+   * run or being kept in the fields above. Null: the first violation ends the run.
+   */
+  every: EveryViolation | null;
 }
 
 /** A fresh world for a run; the target instance is booted by the runner. */
@@ -420,6 +426,7 @@ export function createWorld(
     aside: null,
     clientFault: null,
     triggered: null,
+    every: null,
   };
 }
 

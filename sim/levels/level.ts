@@ -6,6 +6,7 @@
 
 import type { ActionList } from '../actions.ts';
 import type { CoverageObserver } from '../coverage.ts';
+import type { EveryViolation } from '../every-violation.ts';
 import type { SimConfig } from '../config.ts';
 import type { TraceStep } from './records.ts';
 import type { Violation, World } from '../world.ts';
@@ -45,6 +46,8 @@ export interface LevelRun {
   nextHeal(): number | null;
   /** The final checks, once the world settled. */
   finish(): void;
+  /** Where the violations of a run that goes on past them are filed (LevelRunOptions.everyViolation); absent: none. */
+  readonly every?: EveryViolation | null;
   /** Releases what the run holds (restores patched globals). Called in `finally`. */
   close(): Promise<void>;
 }
@@ -59,6 +62,11 @@ export interface LevelRunOptions {
   readonly actions: ActionList | null;
   /** Counts the states, transitions and action kinds the run reaches (a fuzz's coverage): the server level's only. */
   readonly coverage: CoverageObserver | null;
+  /**
+   * Go on past each violation, filing it (sim/every-violation.ts), so one run gives what a simulation without each
+   * property violated would: the server level's only; another level ignores it, and its run ends at its violation.
+   */
+  readonly everyViolation?: boolean;
 }
 
 /** What the engine opens every run through: a level (below), or the server level (sim/levels/server-level.ts). */

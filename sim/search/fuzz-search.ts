@@ -115,7 +115,9 @@ export function searchedProperties(target: Target, properties: readonly Property
  * property violated, until a simulation ends with none or no property is left, or `again` says no more (asked before
  * each simulation after the first: a search that stops at its first violation, or that was told to stop now).
  * `each` is given every simulation's result with the properties it checked (null for the first when `properties` is
- * null); a promise it returns is awaited. Returns how many simulations were made.
+ * null); a promise it returns is awaited. Returns how many simulations were made. A first result that carries the
+ * later ones (RunResult.later: the run went on past its violations, sim/every-violation.ts) is read instead of
+ * simulating again: the same results, one simulation.
  */
 export async function eachViolation(
   properties: readonly PropertyName[] | null,
@@ -126,8 +128,11 @@ export async function eachViolation(
 ): Promise<number> {
   let checked = properties;
   let simulations = 0;
+  let later: readonly RunResult[] | undefined;
   for (;;) {
-    const result = await simulate(checked);
+    const result = later === undefined ? await simulate(checked) : later[simulations - 1];
+    if (result === undefined) throw new Error('assertion: a run that went on past its violations reported fewer simulations than it needs');
+    if (simulations === 0) later = result.later;
     simulations += 1;
     const handled = each(result, checked);
     if (handled !== undefined) await handled;
@@ -187,7 +192,10 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
   const observer = coverage === null ? null : new CoverageObserver(coverage);
   // On a real-time target every run is recorded: the one that finds something is kept as it ran.
   const record = target.realTime === true ? { record: true } : {};
-  const options = observer === null ? { ...only, ...record, actions } : { ...only, ...record, actions, coverage: observer };
+  // Every violation of a run from one simulation (sim/every-violation.ts), where the run is a function of its choices
+  // and more than its first violation is wanted; a real-time target's run is made again, as it is recorded as it ran.
+  const every = target.realTime !== true && !plan.stopAtFirst ? { everyViolation: true } : {};
+  const options = observer === null ? { ...only, ...record, ...every, actions } : { ...only, ...record, ...every, actions, coverage: observer };
   let runs = 0;
   let steps = 0;
   let runsReported = 0;

@@ -1,0 +1,89 @@
+// Every violation of one run in one simulation. A search wants each property a run violates, and a simulation stops at
+// its first violation; checking fewer properties changes no step of a run, only which violation ends it, so a search
+// used to make the run again without the property violated, until a simulation ended with none (sim/search/
+// fuzz-search.ts, eachViolation). On a target that fails most runs that simulated each run three times over, its
+// prefix again each time. Here the run goes on past each violation instead, and what each of those simulations would
+// have given is read off the one: the same violations, choices and step counts, in the same order.
+//
+// What a simulation that checks the properties C reports: the first violation of a property of C that ends a run (in
+// the order the hooks report them), as the run stood at the next check the loop makes (sim/engine.ts: a violation
+// ends a run there); or, a run ending with none, the first kept-aside violation of C, else the first a client's fault
+// triggered, else the first note (sim/levels/server-level.ts, finish). Each property counts by its first report of each
+// kind; a property once reported leaves C for the simulations after.
+
+import type { PropertyName } from '../properties/names.ts';
+import type { RunResult } from './engine.ts';
+import type { Violation } from './world.ts';
+
+/** How a level files a violation: one that ends a run, or one kept until the run is over (in this order of rank). */
+export type ViolationKind = 'ends' | 'aside' | 'triggered' | 'noted';
+
+
+export class EveryViolation {
+  /** The properties the next simulation would check. */
+  private readonly left: Set<PropertyName>;
+  /** First reports of the properties left that end a run, since the last check. */
+  private readonly ending: Violation[] = [];
+  /** First reports kept until the run is over, by kind, in the order reported. */
+  private readonly kept: Record<Exclude<ViolationKind, 'ends'>, Violation[]> = { aside: [], triggered: [], noted: [] };
+  /** What each simulation would have reported, in order. */
+  readonly results: RunResult[] = [];
+  /** Told once, when the first simulation would have ended (a search counts only that one). */
+  watcher: { firstEnded(): void } | null = null;
+
+  constructor(checked: readonly PropertyName[]) {
+    this.left = new Set(checked);
+  }
+
+  /** True once no property is left to check: no later simulation would be made. */
+  get done(): boolean {
+    return this.left.size === 0;
+  }
+
+  /** Whether a violation of `property` filed as `kind` now would count: its property is left, and it is its first. */
+  wants(kind: ViolationKind, property: PropertyName): boolean {
+    if (!this.left.has(property)) return false;
+    const list = kind === 'ends' ? this.ending : this.kept[kind];
+    return !list.some((each) => each.property === property);
+  }
+
+  /** A hook's violation of `violation.property`, filed as `kind` (one {@link EveryViolation.wants}). */
+  file(kind: ViolationKind, violation: Violation): void {
+    if (this.wants(kind, violation.property)) (kind === 'ends' ? this.ending : this.kept[kind]).push(violation);
+  }
+
+  /**
+   * The loop's check before a step, the run standing at `choices`, `steps` and `healSteps` (as a run ending now would
+   * report them): each violation filed since the last check ends a simulation here, the next checking one property
+   * fewer.
+   */
+  check(choices: readonly number[], steps: number, healSteps: number): void {
+    if (this.ending.length === 0) return;
+    for (const violation of this.ending) this.end(violation, choices, steps, healSteps);
+    this.ending.length = 0;
+  }
+
+  /** The run is over (its final checks made): the simulations that would have run to the end, the last with none. */
+  finish(choices: readonly number[], steps: number, healSteps: number): void {
+    this.check(choices, steps, healSteps);
+    if (this.done && this.results.length > 0) return;
+    for (const kind of ['aside', 'triggered', 'noted'] as const) {
+      for (const violation of this.kept[kind]) {
+        if (!this.left.has(violation.property)) continue;
+        this.end(violation, choices, steps, healSteps);
+        if (this.done) return;
+      }
+    }
+    this.push(null, choices, steps, healSteps);
+  }
+
+  private end(violation: Violation, choices: readonly number[], steps: number, healSteps: number): void {
+    if (this.results.length === 0) this.watcher?.firstEnded();
+    this.push(violation, choices, steps, healSteps);
+    this.left.delete(violation.property);
+  }
+
+  private push(violation: Violation | null, choices: readonly number[], steps: number, healSteps: number): void {
+    this.results.push({ violation, choices: choices.slice(), steps, healSteps, trace: null });
+  }
+}
