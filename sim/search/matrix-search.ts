@@ -87,7 +87,8 @@ export async function searchRow(target: Target, plan: RowPlan, control: Int32Arr
     const run = ordinal + 1;
     const runConfig: SimConfig = { ...plan.config, seed: runSeed(plan.config.seed, run) };
     const simulate = (checked: readonly PropertyName[] | null): Promise<RunResult> =>
-      runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, levelOf(target)?.faultKinds)), { properties: checked ?? open, actions });
+      // Every violation of the run from one simulation (sim/every-violation.ts): eachViolation reads the rest off it.
+      runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, levelOf(target)?.faultKinds)), { properties: checked ?? open, actions, everyViolation: true });
     simulations += await eachViolation(open, open, () => Atomics.load(control, CONTROL.stop) === 0, simulate, (result, checked) => {
       const cost = result.steps + result.healSteps;
       // Each property checked made this run so far: all of them, when none ended it.
