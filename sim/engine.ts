@@ -109,7 +109,7 @@ function nextStep(context: LevelRun, source: ChoiceSource, progress: Progress): 
   if (every !== null) {
     // Where a violation would end the run: each one filed since ends a simulation here; the run goes on while a
     // simulation without them would.
-    every.check(progress.choices, stepsTaken(context, progress), progress.healSteps);
+    every.check(progress.choices, stepsTaken(context, progress), progress.healSteps, context.trace);
     if (every.done) return null;
   }
   if (world.violation !== null || progress.phase === 'done') return null;
@@ -176,7 +176,7 @@ async function runLoop(context: LevelRun, source: ChoiceSource): Promise<RunResu
   }
   const every = context.every ?? null;
   if (every === null) return result(context, progress);
-  every.finish(progress.choices, stepsTaken(context, progress), progress.healSteps);
+  every.finish(progress.choices, stepsTaken(context, progress), progress.healSteps, context.trace);
   const [first, ...later] = every.results;
   return { ...first!, later };
 }

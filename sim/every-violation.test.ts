@@ -25,6 +25,8 @@ interface Simulated {
   readonly steps: number;
   readonly healSteps: number;
   readonly checked: readonly PropertyName[] | null;
+  /** The recorded steps, as JSON, when the runs were recorded. */
+  readonly trace?: string;
 }
 
 function simulated(result: RunResult, checked: readonly PropertyName[] | null): Simulated {
@@ -38,11 +40,12 @@ function simulated(result: RunResult, checked: readonly PropertyName[] | null): 
     steps: result.steps,
     healSteps: result.healSteps,
     checked: checked === null ? null : [...checked],
+    ...(result.trace === null ? {} : { trace: JSON.stringify(result.trace) }),
   };
 }
 
 /** Every simulation of runs 1 to `runs` of `name`, made again per violation or read off one run, and the coverage. */
-async function everyRun(target: Target, runs: number, protocol: ProtocolChoice | undefined, every: boolean): Promise<{ simulations: Simulated[][]; coverage: string }> {
+async function everyRun(target: Target, runs: number, protocol: ProtocolChoice | undefined, every: boolean, record = false): Promise<{ simulations: Simulated[][]; coverage: string }> {
   const base = resolveConfig({ seed: '1', ...(protocol === undefined ? {} : { protocol }) });
   const counts = emptyCoverage();
   const observer = new CoverageObserver(counts);
@@ -54,6 +57,7 @@ async function everyRun(target: Target, runs: number, protocol: ProtocolChoice |
       runSimulation(target, config, walkChoices(planWalk(config.seed, config.stepsMax)), {
         ...(checked === null ? { coverage: observer } : { properties: checked }),
         ...(every ? { everyViolation: true } : {}),
+        ...(record ? { record: true } : {}),
       });
     await eachViolation(null, searchedProperties(target, null), () => true, simulate, (result, checked) => {
       these.push(simulated(result, checked));
@@ -83,6 +87,15 @@ describe('every violation of a run from one simulation', () => {
       expect(again.simulations.some((run) => run.length >= 2)).toBe(true);
     });
   }
+
+  it('recorded (as a run over the wire is, which is not made again), each simulation keeps the steps it took', async () => {
+    for (const [name, runs] of [['sdk-shared', 20], ['no-owner-check', 100]] as const) {
+      const again = await everyRun(findTarget(name)!, runs, undefined, false, true);
+      const once = await everyRun(findTarget(name)!, runs, undefined, true, true);
+      expect(once.simulations.flat().every((each) => each.trace !== undefined)).toBe(true);
+      expect(once.simulations).toEqual(again.simulations);
+    }
+  });
 
   it('the cases include kept-aside, client-triggered and final-check violations, and violations in the liveness phase', async () => {
     const kinds = new Set<string>();

@@ -12,12 +12,20 @@
 // kind; a property once reported leaves C for the simulations after.
 
 import type { PropertyName } from '../properties/names.ts';
-import type { RunResult } from './engine.ts';
+import type { RunResult, TraceStep } from './engine.ts';
 import type { Violation } from './world.ts';
 
 /** How a level files a violation: one that ends a run, or one kept until the run is over (in this order of rank). */
 export type ViolationKind = 'ends' | 'aside' | 'triggered' | 'noted';
 
+
+/** Where a run stands: what a simulation ending now reports, less its violation. */
+interface RunSoFar {
+  readonly choices: readonly number[];
+  readonly steps: number;
+  readonly healSteps: number;
+  readonly trace: readonly TraceStep[] | null;
+}
 
 export class EveryViolation {
   /** The properties the next simulation would check. */
@@ -57,33 +65,34 @@ export class EveryViolation {
    * report them): each violation filed since the last check ends a simulation here, the next checking one property
    * fewer.
    */
-  check(choices: readonly number[], steps: number, healSteps: number): void {
+  check(choices: readonly number[], steps: number, healSteps: number, trace: readonly TraceStep[] | null): void {
     if (this.ending.length === 0) return;
-    for (const violation of this.ending) this.end(violation, choices, steps, healSteps);
+    for (const violation of this.ending) this.end(violation, { choices, steps, healSteps, trace });
     this.ending.length = 0;
   }
 
   /** The run is over (its final checks made): the simulations that would have run to the end, the last with none. */
-  finish(choices: readonly number[], steps: number, healSteps: number): void {
-    this.check(choices, steps, healSteps);
+  finish(choices: readonly number[], steps: number, healSteps: number, trace: readonly TraceStep[] | null): void {
+    this.check(choices, steps, healSteps, trace);
     if (this.done && this.results.length > 0) return;
+    const run = { choices, steps, healSteps, trace };
     for (const kind of ['aside', 'triggered', 'noted'] as const) {
       for (const violation of this.kept[kind]) {
         if (!this.left.has(violation.property)) continue;
-        this.end(violation, choices, steps, healSteps);
+        this.end(violation, run);
         if (this.done) return;
       }
     }
-    this.push(null, choices, steps, healSteps);
+    this.push(null, run);
   }
 
-  private end(violation: Violation, choices: readonly number[], steps: number, healSteps: number): void {
+  private end(violation: Violation, run: RunSoFar): void {
     if (this.results.length === 0) this.watcher?.firstEnded();
-    this.push(violation, choices, steps, healSteps);
+    this.push(violation, run);
     this.left.delete(violation.property);
   }
 
-  private push(violation: Violation | null, choices: readonly number[], steps: number, healSteps: number): void {
-    this.results.push({ violation, choices: choices.slice(), steps, healSteps, trace: null });
+  private push(violation: Violation | null, run: RunSoFar): void {
+    this.results.push({ violation, choices: run.choices.slice(), steps: run.steps, healSteps: run.healSteps, trace: run.trace === null ? null : run.trace.slice() });
   }
 }

@@ -192,9 +192,9 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
   const observer = coverage === null ? null : new CoverageObserver(coverage);
   // On a real-time target every run is recorded: the one that finds something is kept as it ran.
   const record = target.realTime === true ? { record: true } : {};
-  // Every violation of a run from one simulation (sim/every-violation.ts), where the run is a function of its choices
-  // and more than its first violation is wanted; a real-time target's run is made again, as it is recorded as it ran.
-  const every = target.realTime !== true && !plan.stopAtFirst ? { everyViolation: true } : {};
+  // Every violation of a run from one simulation (sim/every-violation.ts) where more than its first is wanted: a run
+  // over the wire is then not made again either (seconds each), each violation keeping the steps it was recorded in.
+  const every = plan.stopAtFirst ? {} : { everyViolation: true };
   const options = observer === null ? { ...only, ...record, ...every, actions } : { ...only, ...record, ...every, actions, coverage: observer };
   let runs = 0;
   let steps = 0;
