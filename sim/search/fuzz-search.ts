@@ -6,7 +6,8 @@
 // of ordinals and a lane that starts late (a worker still loading) or runs slower (a busy core) makes fewer, never
 // leaving the others idle at the end. A simulation stops at its first violation; unless the search stops at its
 // first, the run is then made again without the property violated, until a simulation ends with none (every property
-// violated in a run gives a candidate; see `eachViolation`).
+// violated in a run gives a candidate; see `eachViolation`), or rather read off one run that goes on past each
+// violation as those simulations would (sim/every-violation.ts).
 // A violation's finding key is its property and its signature (sim/signature.ts: how it happened), so one property
 // may have several counterexamples, up to `perProperty` of them, the keys first seen at the lowest ordinals.
 // Which runs count is decided on ordinals alone: with `stopAtFirst`, the runs up to the first violating ordinal;
