@@ -106,9 +106,9 @@ interface Progress {
 function nextStep(context: LevelRun, source: ChoiceSource, progress: Progress): number | null {
   const { world, list } = context;
   const every = context.every ?? null;
-  if (every !== null) {
-    // Where a violation would end the run: each one filed since ends a simulation here; the run goes on while a
-    // simulation without them would.
+  // Where a violation would end the run: each one filed since ends a simulation here; the run goes on while a
+  // simulation without them would.
+  if (every !== null && every.pending) {
     every.check(progress.choices, stepsTaken(context, progress), progress.healSteps, context.trace);
     if (every.done) return null;
   }
@@ -177,8 +177,8 @@ async function runLoop(context: LevelRun, source: ChoiceSource): Promise<RunResu
   const every = context.every ?? null;
   if (every === null) return result(context, progress);
   every.finish(progress.choices, stepsTaken(context, progress), progress.healSteps, context.trace);
-  const [first, ...later] = every.results;
-  return { ...first!, later };
+  const { results } = every;
+  return results.length === 1 ? results[0]! : { ...results[0]!, later: results.slice(1) };
 }
 
 /** A choice source that stops at once: ends the fault phase of a stepped run. */

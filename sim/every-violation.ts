@@ -18,7 +18,6 @@ import type { Violation } from './world.ts';
 /** How a level files a violation: one that ends a run, or one kept until the run is over (in this order of rank). */
 export type ViolationKind = 'ends' | 'aside' | 'triggered' | 'noted';
 
-
 /** Where a run stands: what a simulation ending now reports, less its violation. */
 interface RunSoFar {
   readonly choices: readonly number[];
@@ -28,8 +27,11 @@ interface RunSoFar {
 }
 
 export class EveryViolation {
-  /** The properties the next simulation would check. */
-  private readonly left: Set<PropertyName>;
+  /** The properties the run checks (null: every one of the level's `total`), less `gone`: what the next simulation would check. */
+  private readonly checked: ReadonlySet<PropertyName> | null;
+  private readonly total: number;
+  /** The properties whose simulation has ended, in order (few: no set is made per run). */
+  private readonly gone: PropertyName[] = [];
   /** First reports of the properties left that end a run, since the last check. */
   private readonly ending: Violation[] = [];
   /** First reports kept until the run is over, by kind, in the order reported. */
@@ -39,18 +41,29 @@ export class EveryViolation {
   /** Told once, when the first simulation would have ended (a search counts only that one). */
   watcher: { firstEnded(): void } | null = null;
 
-  constructor(checked: readonly PropertyName[]) {
-    this.left = new Set(checked);
+  constructor(checked: ReadonlySet<PropertyName> | null, total: number) {
+    this.checked = checked;
+    this.total = checked === null ? total : checked.size;
+  }
+
+  /** Whether the next simulation would check `property`. */
+  private left(property: PropertyName): boolean {
+    return (this.checked === null || this.checked.has(property)) && !this.gone.includes(property);
   }
 
   /** True once no property is left to check: no later simulation would be made. */
   get done(): boolean {
-    return this.left.size === 0;
+    return this.gone.length >= this.total;
+  }
+
+  /** Whether a violation that ends a run was filed since the last check (the loop asks before each step). */
+  get pending(): boolean {
+    return this.ending.length > 0;
   }
 
   /** Whether a violation of `property` filed as `kind` now would count: its property is left, and it is its first. */
   wants(kind: ViolationKind, property: PropertyName): boolean {
-    if (!this.left.has(property)) return false;
+    if (!this.left(property)) return false;
     const list = kind === 'ends' ? this.ending : this.kept[kind];
     return !list.some((each) => each.property === property);
   }
@@ -78,7 +91,7 @@ export class EveryViolation {
     const run = { choices, steps, healSteps, trace };
     for (const kind of ['aside', 'triggered', 'noted'] as const) {
       for (const violation of this.kept[kind]) {
-        if (!this.left.has(violation.property)) continue;
+        if (!this.left(violation.property)) continue;
         this.end(violation, run);
         if (this.done) return;
       }
@@ -89,7 +102,7 @@ export class EveryViolation {
   private end(violation: Violation, run: RunSoFar): void {
     if (this.results.length === 0) this.watcher?.firstEnded();
     this.push(violation, run);
-    this.left.delete(violation.property);
+    this.gone.push(violation.property);
   }
 
   private push(violation: Violation | null, run: RunSoFar): void {
