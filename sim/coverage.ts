@@ -286,8 +286,12 @@ export class CoverageObserver {
     this.survived.length = 0;
   }
 
-  /** Counts the rules the run that ended could not decide (called by `beginRun`, and by `finish` after the last run). */
-  private endRun(): void {
+  /**
+   * Counts the rules the run that ended could not decide (called by `beginRun`, and by `finish` after the last run), and
+   * its calls. Called by a run that goes on past the violation that ends the simulation a search counts
+   * (sim/every-violation.ts), it ends the count there: nothing of the run is observed after.
+   */
+  endRun(): void {
     const world = this.world;
     this.world = null;
     if (world !== null) {
@@ -311,14 +315,6 @@ export class CoverageObserver {
     });
     this.modernClients = false;
     this.steps = 0;
-  }
-
-  /**
-   * Ends the current run's count here, though the run goes on (a run past the violation that ends the simulation a
-   * search counts, sim/every-violation.ts); nothing of it is observed after.
-   */
-  endRunHere(): void {
-    this.endRun();
   }
 
   /** Ends the last run's count; the counts are complete after it. */

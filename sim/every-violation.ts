@@ -68,9 +68,9 @@ export class EveryViolation {
     return !list.some((each) => each.property === property);
   }
 
-  /** A hook's violation of `violation.property`, filed as `kind` (one {@link EveryViolation.wants}). */
+  /** A hook's violation of `violation.property`, filed as `kind`: one {@link EveryViolation.wants} said yes to. */
   file(kind: ViolationKind, violation: Violation): void {
-    if (this.wants(kind, violation.property)) (kind === 'ends' ? this.ending : this.kept[kind]).push(violation);
+    (kind === 'ends' ? this.ending : this.kept[kind]).push(violation);
   }
 
   /**

@@ -102,7 +102,7 @@ function report(world: World, property: Property, verdict: Verdict, answer: Answ
   // Nothing is made for a report no one reads: a property not checked, or (a run going on past its violations) one
   // whose report of this kind is filed already.
   if (every !== null ? !every.wants(kind, property.name) : world.checked !== null && !world.checked.has(property.name)) return;
-  if (every === null && ((kind === 'noted' && world.noted !== null) || (kind === 'aside' && world.aside !== null) || (kind === 'triggered' && world.triggered !== null))) return;
+  if (every === null && kind !== 'ends' && world[kind] !== null) return;
   const explanation = explanationOf(verdict);
   const signature = signatureOf(world.acting, answer, verdict, connection);
   const violation: Violation =
@@ -479,10 +479,9 @@ export class ServerRun implements LevelRun {
     this.finishMonitors = applyingToRun(world, FINISH_MONITORS);
   }
 
-
   /** The first of the simulations a run going on past its violations stands for ended here: its coverage ends too. */
   firstEnded(): void {
-    this.coverage?.endRunHere();
+    this.coverage?.endRun();
     this.coverage = null;
   }
 
