@@ -99,7 +99,8 @@ export interface ContractCheckOutcome {
 
 /**
  * Bounds of one shrink (each candidate one or two runs of the store, milliseconds each): with steps deleted by meaning
- * in runs first (ShrinkOptions.chunks), a few dozen candidates reach what a few hundred would.
+ * in runs early (the shrinker does, after 5 of fast-check's candidates), a few dozen candidates reach what a few
+ * hundred would.
  */
 export const CONTRACT_SHRINK_BOUNDS: ShrinkBounds = { fastCheckEvaluationsMax: 20, passEvaluationsMax: 20 };
 /** Distinct violations reported per property at the most. */
@@ -205,7 +206,6 @@ export async function checkContract(source: StoreSource, options: ContractCheckO
         const shrink = await shrinkChoices(target, config, walked.choices, property, CONTRACT_SHRINK_BOUNDS, {
           properties: [property],
           run: stillFailing,
-          chunks: true,
           stopped: () => timeoutsWaited - timeoutsBefore >= SHRINK_TIMEOUTS_MAX,
           ...(hang ? { record: true } : {}),
         });

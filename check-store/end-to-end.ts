@@ -22,7 +22,7 @@ import type { Trace } from '../traces/trace.ts';
 export const END_TO_END_WINDOW_EVENTS = 64;
 /**
  * Bounds of one end-to-end shrink: each candidate is one to three runs of the SDK; with steps deleted by meaning in
- * runs first (ShrinkOptions.chunks), a few dozen candidates reach what more would.
+ * runs early (the shrinker does, after 5 of fast-check's candidates), a few dozen candidates reach what more would.
  */
 export const END_TO_END_SHRINK_BOUNDS: ShrinkBounds = { fastCheckEvaluationsMax: 20, passEvaluationsMax: 20 };
 /** Distinct store violations reported per property at the most. */
@@ -308,7 +308,7 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
       };
       let shrunk: { readonly choices: readonly number[]; readonly evaluations: number } | null = null;
       try {
-        shrunk = await shrinkChoices(target, config, walked.choices, property, END_TO_END_SHRINK_BOUNDS, { properties: [property], run: differential, chunks: true });
+        shrunk = await shrinkChoices(target, config, walked.choices, property, END_TO_END_SHRINK_BOUNDS, { properties: [property], run: differential });
       } catch (problem) {
         if (!(problem instanceof NotReproducedError)) throw problem;
       }
