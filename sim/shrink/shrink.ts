@@ -70,12 +70,6 @@ export interface ShrinkOptions {
    */
   readonly run?: Simulate;
   /**
-   * The pass that deletes steps by meaning deletes runs of them too, halves first, then quarters, down to single steps,
-   * and runs before fast-check as well as after (default). False: single steps, after fast-check only (as shrinking
-   * was before that pass ran first; kept to measure the two against each other).
-   */
-  readonly chunks?: boolean;
-  /**
    * The signature the counterexample keeps (sim/signature.ts), when given: a run violating the property by another
    * mechanism is another finding, so it does not count (shrinking never relabels one finding as another).
    */
@@ -227,12 +221,10 @@ export async function shrinkChoices(
   // steps): what fast-check then shrinks is short, and its candidates few. On the main job's 30 findings: 4.1 K shrink
   // runs against 10.7 K with fast-check throughout first, and no trace longer, 4 shorter; bench/findings.expected.json
   // 13 shorter, none longer; the default matrix 25 cells shorter, 5 a step longer.
-  const meaning = { count: () => (evaluations += 1), over, charge, keep, simulate, chunks: shrinkOptions.chunks !== false, recordedOf: (sequence: readonly number[]) => violating.get(sequence.join(',')) };
-  if (!over()) best = await fastCheck(best, meaning.chunks ? Math.min(FAST_CHECK_FIRST, Math.floor(bounds.fastCheckEvaluationsMax / 4)) : Infinity);
-  if (meaning.chunks && !over()) {
-    best = await deleteByMeaning(target, config, best, goal, options, bounds.passEvaluationsMax, meaning);
-    if (!over()) best = await fastCheck(best, Infinity);
-  }
+  const meaning = { count: () => (evaluations += 1), over, charge, keep, simulate, recordedOf: (sequence: readonly number[]) => violating.get(sequence.join(',')) };
+  if (!over()) best = await fastCheck(best, Math.min(FAST_CHECK_FIRST, Math.floor(bounds.fastCheckEvaluationsMax / 4)));
+  if (!over()) best = await deleteByMeaning(target, config, best, goal, options, bounds.passEvaluationsMax, meaning);
+  if (!over()) best = await fastCheck(best, Infinity);
   let current: readonly number[] = best;
   let passRuns = 0;
   let improved = true;
@@ -272,8 +264,9 @@ export async function shrinkChoices(
 }
 
 /**
- * Deleting a choice shifts what every later index means; this pass deletes a step and keeps the later steps'
- * actions as they were described, which reaches minima the index-based passes cannot.
+ * Deleting a choice shifts what every later index means; this pass deletes aligned runs of steps (halves, quarters,
+ * down to single steps, from the end) and keeps the later steps' actions as they were described, renumbered as a run
+ * without the deleted steps numbers them, which reaches minima the index-based passes cannot.
  */
 async function deleteByMeaning(
   target: Target,
@@ -288,7 +281,6 @@ async function deleteByMeaning(
     readonly charge: Charge;
     readonly keep: (result: RunResult) => void;
     readonly simulate: Simulate;
-    readonly chunks: boolean;
     /** With ShrinkOptions.record, the violating run of these choices kept (no need to record it again). */
     readonly recordedOf: (choices: readonly number[]) => RunResult | undefined;
   },
@@ -303,8 +295,9 @@ async function deleteByMeaning(
   };
   let current = start;
   const first = await record(current);
-  // The record of the start may be its first run made again (the pass before fast-check): in process it must violate
-  // again, else only timing or the target's own randomness decided the finding; over the wire the shrink goes on.
+  // The record of the start is a run of it made again (the first, when fast-check had no candidate before this pass): in
+  // process it must violate again, else only timing or the target's own randomness decided the finding; over the wire
+  // the shrink goes on.
   if (!isGoal(first.violation, goal) && target.realTime !== true) throw new NotReproducedError(`shrink: the choices given violated ${goal.property} once, and not when they were run again`);
   let steps: readonly TraceStep[] = first.trace ?? [];
   /** The fault-phase steps of `current` (a deletion's candidates are aligned runs of them). */
@@ -312,10 +305,10 @@ async function deleteByMeaning(
   let improved = true;
   while (improved && runs < runsMax && !budget.over()) {
     improved = false;
-    for (let size = budget.chunks ? Math.max(1, Math.floor(length / 2)) : 1; size >= 1; size = size === 1 ? 0 : Math.max(1, Math.floor(size / 2))) {
+    for (let size = Math.max(1, Math.floor(length / 2)); size >= 1; size = size === 1 ? 0 : Math.max(1, Math.floor(size / 2))) {
       // Aligned runs from the end: later steps usually matter least.
       for (let index = length - size; index >= 0 && runs < runsMax && !budget.over(); index -= size) {
-        if (budget.chunks && index + size > length) continue;
+        if (index + size > length) continue;
         runs += 1;
         budget.count();
         await takeTurn();
