@@ -58,16 +58,16 @@ function numberOf(value: unknown, prefix: string): number | null {
 export function faultActionsWithout(steps: readonly TraceStep[] | null, level: LevelName | null | undefined, from: number, count: number): string[] {
   const vocabulary = vocabularyOf(level);
   const faults = (steps ?? []).filter((step) => step.phase === 'faults');
-  // Per numbered field, the numbers first named by a deleted step.
+  // Per numbered field, the numbers first named by a deleted step (a step after them makes nothing they named).
   const gone = NUMBERED_FIELDS.map(([field, prefix]) => {
     const seen = new Set<number>();
     const deleted: number[] = [];
-    faults.forEach((step, index) => {
+    faults.slice(0, from + count).forEach((step, index) => {
       for (const record of [step.action, ...step.observations]) {
         const value = numberOf(record[field], prefix);
         if (value === null || seen.has(value)) continue;
         seen.add(value);
-        if (index >= from && index < from + count) deleted.push(value);
+        if (index >= from) deleted.push(value);
       }
     });
     return deleted;
