@@ -1,11 +1,14 @@
 // The fuzz's flaky findings: a violation that re-running its choices does not repeat (over the wire, timing decides
-// it) is reported as flaky, unshrunk, with the verdict of the run that found it; never a crash.
+// it) is reported as flaky, unshrunk, with the verdict of the run that found it; never a crash. And a run's later
+// findings, shrunk from its first one's shrunk choices.
 
 import { describe, expect, it } from 'vitest';
 import { noOwnerCheckTarget } from '../../targets/planted/no-owner-check.target.ts';
 import { referenceTarget } from '../../targets/reference/reference.target.ts';
 import type { Target } from '../../targets/target.ts';
-import { resolveConfig } from '../config.ts';
+import { crossStreamReplayTarget } from '../../targets/planted/cross-stream-replay.target.ts';
+import { PER_PROPERTY_DEFAULT, resolveConfig } from '../config.ts';
+import { DEFAULT_SHRINK_BOUNDS, shrinkChoices } from '../shrink/shrink.ts';
 import { fuzz } from './fuzz.ts';
 
 /** A target that is the planted bug until `fix()`, then the reference: a violation found before does not repeat. */
@@ -37,5 +40,33 @@ describe('a violation that does not repeat when re-run', () => {
     expect(finding.flaky).toBeUndefined();
     expect(finding.shrunk).toBe(true);
     expect(finding.trace.choices.length).toBeLessThanOrEqual(finding.original.choices.length);
+  });
+});
+
+describe('findings of one run', () => {
+  it('a later one starts from the first one shrunk: fewer shrink runs than shrinking it alone, and no longer', async () => {
+    const config = resolveConfig({ seed: '1' });
+    const outcome = await fuzz({ target: crossStreamReplayTarget, config, runsMax: 2000, timeMs: null, stopAtFirst: false, perProperty: PER_PROPERTY_DEFAULT });
+    // A run's later findings whose first one shrank shorter than they were found (the first: checked the most properties).
+    const followers = outcome.findings.filter((finding) =>
+      outcome.findings.some(
+        (other) =>
+          other.run === finding.run &&
+          (other.trace.unchecked?.length ?? 0) < (finding.trace.unchecked?.length ?? 0) &&
+          other.trace.choices.length < finding.original.choices.length,
+      ),
+    );
+    let fewer = 0;
+    for (const finding of followers) {
+      const violation = finding.original.violation!;
+      const alone = await shrinkChoices(crossStreamReplayTarget, finding.trace.config, finding.original.choices, violation.property, DEFAULT_SHRINK_BOUNDS, {
+        ...(finding.trace.properties === null ? {} : { properties: finding.trace.properties }),
+        ...(violation.signature === undefined ? {} : { signature: violation.signature }),
+      });
+      expect(finding.trace.choices.length).toBeLessThanOrEqual(alone.choices.length);
+      if (finding.shrink.evaluations < alone.evaluations) fewer += 1;
+    }
+    // Runs 130 and 1797: in-order-per-stream from no-redelivery's shrunk choices.
+    expect(fewer).toBeGreaterThanOrEqual(2);
   });
 });

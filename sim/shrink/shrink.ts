@@ -74,6 +74,13 @@ export interface ShrinkOptions {
    * mechanism is another finding, so it does not count (shrinking never relabels one finding as another).
    */
   readonly signature?: string;
+  /**
+   * A shorter sequence to start from instead, when it violates the property too (with the signature), charged
+   * to the server as the choices given are: the shrunk counterexample of another property violated in the same run,
+   * which is often one of this property as well (sim/search/fuzz.ts). Tried with one run; otherwise the shrink starts
+   * from the choices given. Not on a real-time target, whose runs of it could decide either way.
+   */
+  readonly from?: readonly number[];
 }
 
 /** What a shrink keeps: the property, and the signature when one is given. */
@@ -175,6 +182,10 @@ export async function shrinkChoices(
   const found = await violates(choices);
   if (found === null) throw new NotReproducedError(`shrink: the choices given do not violate ${property} when re-run`);
   let best: readonly number[] = found;
+  // The start given with `from`, when its run violates the property as the choices given do (charged to the server if
+  // they are; keeps() says so, now that their run has set the charge): one run more, and far fewer after it.
+  const from = shrinkOptions.from;
+  if (from !== undefined && tried !== null && from.length < best.length) best = (await violates(from)) ?? best;
   // The original run decides where the search starts: charged to the server (keeps() said so), it stays so; triggered
   // by a client's fault, the counterexample without that step is tried first.
   switched = null;
