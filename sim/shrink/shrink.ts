@@ -75,10 +75,11 @@ export interface ShrinkOptions {
    */
   readonly signature?: string;
   /**
-   * A shorter sequence to start from instead, when it violates the property too (with the signature), charged
-   * to the server as the choices given are: the shrunk counterexample of another property violated in the same run,
-   * which is often one of this property as well (sim/search/fuzz.ts). Tried with one run; otherwise the shrink starts
-   * from the choices given. Not on a real-time target, whose runs of it could decide either way.
+   * A shorter sequence to start from instead, when it violates the property too (with the signature), charged as the
+   * choices given are (to the server, or either way where theirs was triggered by a client's fault: keeps()): the
+   * shrunk counterexample of another property violated in the same run, which is often one of this property as well
+   * (sim/search/fuzz.ts). Tried with one run; otherwise the shrink starts from the choices given. Not on a real-time
+   * target, whose runs of it could decide either way.
    */
   readonly from?: readonly number[];
 }
