@@ -23,18 +23,13 @@ function run(): TraceStep[] {
   ];
 }
 
-/** The lines of the run as it would be recorded without those steps. */
-function lines(steps: TraceStep[]): string[] {
-  return faultActions(steps);
-}
-
 describe('faultActionsWithout', () => {
   it('deleting a step renumbers the connections, calls and executions made after it', () => {
     const steps = run();
     // Without client 1's call: c2 becomes c1, execution 2 becomes 1, connection #5 becomes #4; #4 itself was made
     // by the deleted step, and stays as it was named (nothing in the shorter run is that connection).
     expect(faultActionsWithout(steps, null, 2, 1)).toEqual(
-      lines([
+      faultActions([
         step({ kind: 'initialize', client: 1 }),
         step({ kind: 'initialize', client: 2 }),
         step({ kind: 'call', client: 2, tool: 'read' }),
@@ -48,7 +43,7 @@ describe('faultActionsWithout', () => {
   it('deleting a run of steps renumbers by everything the run made', () => {
     // Without client 2's initialize and client 1's call: connections #2–#4 gone, so #5 is #2.
     expect(faultActionsWithout(run(), null, 1, 2)).toEqual(
-      lines([
+      faultActions([
         step({ kind: 'initialize', client: 1 }),
         step({ kind: 'call', client: 2, tool: 'read' }),
         step({ kind: 'serverClose', connection: 2, client: 2 }),

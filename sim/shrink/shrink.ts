@@ -320,7 +320,6 @@ async function deleteByMeaning(
     for (let size = Math.max(1, Math.floor(length / 2)); size >= 1; size = size === 1 ? 0 : Math.max(1, Math.floor(size / 2))) {
       // Aligned runs from the end: later steps usually matter least.
       for (let index = length - size; index >= 0 && runs < runsMax && !budget.over(); index -= size) {
-        if (index + size > length) continue;
         runs += 1;
         budget.count();
         await takeTurn();
