@@ -15,12 +15,13 @@ const scratch = mkdtempSync(join(tmpdir(), 'resumecheck-recycling-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 // A store replaying in reverse: contract findings in its first runs, store findings and transport defects end to end.
-// Seed 7's end-to-end walk of 25 runs finds them in runs 6, 7 and 12 and in 18 and 22, on both sides of the workers'
-// boundaries (seed 2's found them in runs 5 and 25 until the shrinker took run 25's to the shape it took run 5's to: one
-// finding then; seed 3's walk changed when the SDK's tools began to observe the cancellation a closed transport causes).
+// Seed 7's walk of 10 runs a phase finds them in contract runs 1 and 8 and end-to-end runs 6 and 7, on both sides of the
+// workers' boundaries (seed 2's found them in runs 5 and 25 until the shrinker took run 25's to the shape it took run 5's
+// to: one finding then; seed 3's walk changed when the SDK's tools began to observe the cancellation a closed transport
+// causes).
 const STORE = { path: 'check-store/fixtures/planted-stores.ts', exportName: 'reversedStore' } as const;
 
-async function check(recycle: Pick<ContainedOptions, 'recycleRuns' | 'recycleHeapBytes' | 'recycleHandles'>, runs = 25, seed = '7'): Promise<{ result: StoreCheckResult; files: Record<string, string>; seen: string[]; workers: number }> {
+async function check(recycle: Pick<ContainedOptions, 'recycleRuns' | 'recycleHeapBytes' | 'recycleHandles'>, runs = 10, seed = '7'): Promise<{ result: StoreCheckResult; files: Record<string, string>; seen: string[]; workers: number }> {
   const out = mkdtempSync(join(scratch, 'out-'));
   const seen: string[] = [];
   const outcome: ContainedOutcome = await startContainedCheck(STORE, { runs, seed, out, ...recycle }, (violation) => seen.push(`${violation.phase} ${violation.property} run ${violation.run}`)).outcome;
@@ -32,26 +33,26 @@ async function check(recycle: Pick<ContainedOptions, 'recycleRuns' | 'recycleHea
 }
 
 describe('check-store recycles its worker: the same check, byte for byte', () => {
-  it('every 20 runs (boundaries inside both phases and one across them) and never give the same findings and trace files', async () => {
+  it('every 8 runs (boundaries inside both phases and one across them) and never give the same findings and trace files', async () => {
     const whole = await check({});
-    // Nothing grew past a bound: one worker made all 50 runs.
+    // Nothing grew past a bound: one worker made all 20 runs.
     expect(whole.workers).toBe(1);
-    // The check must find something in both phases and across the workers' boundaries, or this test shows nothing:
-    // every 20 runs, end-to-end runs 1-15 share the second worker with contract runs 21-25, and 16-25 are the third's.
+    // The check must find something in both phases and on both sides of each workers' boundary, or this test shows
+    // nothing: every 8 runs, contract run 8 is the first worker's last, contract runs 9-10 share the second worker with
+    // end-to-end runs 1-6, and end-to-end runs 7-10 are the third's.
     expect(whole.result.holds).toBe(false);
-    expect(new Set(whole.result.violations.map((violation) => violation.phase))).toEqual(new Set(['contract', 'end-to-end']));
-    expect(whole.result.violations.some((violation) => violation.phase === 'end-to-end' && violation.run <= 15)).toBe(true);
-    expect(whole.result.violations.some((violation) => violation.phase === 'end-to-end' && violation.run > 15)).toBe(true);
+    expect(whole.result.violations.some((violation) => violation.phase === 'contract' && violation.run === 8)).toBe(true);
+    expect(whole.result.violations.some((violation) => violation.phase === 'end-to-end' && violation.run <= 6)).toBe(true);
+    expect(whole.result.violations.some((violation) => violation.phase === 'end-to-end' && violation.run > 6)).toBe(true);
     expect(whole.result.transportDefects.length).toBeGreaterThan(0);
     expect(Object.keys(whole.files).length).toBeGreaterThan(2);
-    // Every 20 runs puts a boundary inside each phase and one across them (contract runs 21-25 and end-to-end runs
-    // 1-15 share a worker): three workers, each a fresh thread that loads the checker and the SDK cold.
-    const recycled = await check({ recycleRuns: 20 });
+    // Three workers, each a fresh thread that loads the checker and the SDK cold.
+    const recycled = await check({ recycleRuns: 8 });
     expect(recycled.workers).toBe(3);
     expect(recycled.seen).toEqual(whole.seen);
     expect(recycled.result).toEqual(whole.result);
     expect(recycled.files).toEqual(whole.files);
-    // Two checks of 50 runs each, in worker threads; most of the time is shrinking the six findings, twice.
+    // Two checks of 20 runs each, in worker threads; most of the time is shrinking the findings, twice.
   });
 
   it('on evidence: a heap bound every thread exceeds hands over after each run, with the same findings (seed 2, 3 runs per phase)', async () => {
