@@ -157,6 +157,13 @@ export interface SdkTargetSpec {
    */
   readonly components?: { readonly store: string; readonly router: string };
   createStores(incarnation: Incarnation, options: TargetOptions): SdkEventStores;
+  /**
+   * Which requests carry an abort signal of the harness's, aborted when the client drops the connection: 'modern'
+   * (the default) on a server with a modern endpoint only, the one part of the SDK that reads it (SdkServer.handle);
+   * 'every' on every server, as before that was known (targets/sdk/request-signal.test.ts shows both give the
+   * same runs).
+   */
+  readonly requestSignals?: 'modern' | 'every';
 }
 
 /**
@@ -192,8 +199,11 @@ interface ConnectionEntry {
   reader: ReadableStreamDefaultReader<Uint8Array> | null;
   /** open: the body may still carry frames; ended: the server ended it; cut: the client dropped it; dropped: restart. */
   state: 'open' | 'ended' | 'cut' | 'dropped';
-  /** Aborts the web Request's signal: what a Node adapter does when the client's socket closes. */
-  readonly abort: AbortController;
+  /**
+   * Aborts the web Request's signal: what a Node adapter does when the client's socket closes. Null on a server
+   * without a modern endpoint: nothing it runs reads the signal (see {@link SdkServer.handle}).
+   */
+  readonly abort: AbortController | null;
   /**
    * True when the SDK settled without answering the request yet (a 2026-07-28 call on createMcpHandler holds its
    * response until the tool's first message): the harness reported the head as a 200 stream, and what arrives later
@@ -288,15 +298,16 @@ function requestIdOf(request: HttpRequest): RequestId | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-function webRequestOf(request: HttpRequest, signal: AbortSignal): Request {
+function webRequestOf(request: HttpRequest, signal: AbortSignal | undefined): Request {
   const headers = new Headers({ accept: 'application/json, text/event-stream' });
   if (request.sessionId !== null) headers.set('mcp-session-id', request.sessionId);
   if (request.method !== 'DELETE' && request.lastEventId !== null) headers.set('last-event-id', request.lastEventId);
   // The request's own revision headers (none for 2025-03-26 or an initialize), as the wire target sends them too.
   for (const [name, value] of Object.entries(revisionHeadersOf(request))) headers.set(name, value);
-  if (request.method !== 'POST') return new Request(ENDPOINT_URL, { method: request.method, headers, signal });
+  const aborted = signal === undefined ? {} : { signal };
+  if (request.method !== 'POST') return new Request(ENDPOINT_URL, { method: request.method, headers, ...aborted });
   headers.set('content-type', 'application/json');
-  return new Request(ENDPOINT_URL, { method: 'POST', headers, body: JSON.stringify(request.body), signal });
+  return new Request(ENDPOINT_URL, { method: 'POST', headers, body: JSON.stringify(request.body), ...aborted });
 }
 
 /** The 1.x line: `@modelcontextprotocol/sdk`, its transport and McpServer. */
@@ -384,6 +395,7 @@ class SdkServer implements NodeInstance {
     private readonly stores: SdkEventStores,
     private readonly line: SdkLine,
     private readonly routing: SdkRouting,
+    private readonly requestSignals: 'modern' | 'every',
   ) {
     const create = line.createModernEndpoint;
     const wantsModern = routing.dualEra === true || routing.modernOnly === true;
@@ -400,8 +412,13 @@ class SdkServer implements NodeInstance {
     if (this.connections.has(request.connection)) {
       throw new Error(`assertion: connection ${request.connection} was already used in this incarnation`);
     }
-    const abort = new AbortController();
-    const webRequest = webRequestOf(request, abort.signal);
+    // Only the modern endpoint (2.x createMcpHandler) reads the request's signal: the legacy transports of both lines
+    // never look at it. Without a modern endpoint the Request gets no signal of the harness's (unless the spec asks
+    // for one on every request): an AbortController, the signal undici makes to follow it and the DOMException of its
+    // abort cost about 7 % of the main job's CPU, and none of it changes what a run does (the same traces either way:
+    // targets/sdk/request-signal.test.ts).
+    const abort = this.modern === null && this.requestSignals === 'modern' ? null : new AbortController();
+    const webRequest = webRequestOf(request, abort?.signal);
     // A dual-era server splits by era first, with the SDK's own predicate; modern requests never reach a session.
     if (this.modern !== null && (this.routing.modernOnly === true || !(await this.modern.isLegacy(webRequest)))) {
       const modern = this.modern;
@@ -431,7 +448,7 @@ class SdkServer implements NodeInstance {
    * the SDK settles without a response (it holds the head until the tool's first message), the head is reported as
    * a 200 stream and what arrives later is reported on the connection ({@link SdkServer.receiveLate}).
    */
-  private async serve(request: HttpRequest, session: SessionEntry | null, abort: AbortController, send: () => Promise<Response>): Promise<HttpResponse> {
+  private async serve(request: HttpRequest, session: SessionEntry | null, abort: AbortController | null, send: () => Promise<Response>): Promise<HttpResponse> {
     const entry: ConnectionEntry = { connection: request.connection, session, streamId: null, reader: null, state: 'open', abort, deferred: false };
     this.connections.set(request.connection, entry);
     this.handling = { connection: entry, requestId: requestIdOf(request) };
@@ -514,7 +531,7 @@ class SdkServer implements NodeInstance {
       entry.state = 'cut';
       // A disconnect as a Node adapter (@hono/node-server) reports it: the request's signal aborts. The legacy
       // transports never look at it; their only disconnect hook is the cancelled body, which follows.
-      entry.abort.abort();
+      entry.abort?.abort();
       if (entry.reader !== null) await entry.reader.cancel();
     }
     await this.quiescence.settle();
@@ -578,7 +595,7 @@ class SdkServer implements NodeInstance {
     for (const entry of this.connections.values()) {
       if (entry.state !== 'open') continue;
       entry.state = 'dropped';
-      entry.abort.abort();
+      entry.abort?.abort();
       if (entry.reader !== null) await entry.reader.cancel();
     }
     for (const session of this.sessions.values()) await session.transport.close();
@@ -598,7 +615,7 @@ class SdkServer implements NodeInstance {
 
   /** Answers a request the router refuses itself; the connection is recorded as complete, so a later cut is a no-op. */
   private refuse(connection: number, response: HttpResponse): HttpResponse {
-    this.connections.set(connection, { connection, session: null, streamId: null, reader: null, state: 'ended', abort: new AbortController(), deferred: false });
+    this.connections.set(connection, { connection, session: null, streamId: null, reader: null, state: 'ended', abort: null, deferred: false });
     return response;
   }
 
@@ -741,6 +758,7 @@ class SdkServer implements NodeInstance {
 export function createSdkTarget(spec: SdkTargetSpec): Target {
   const line = spec.line ?? SDK_1_LINE;
   const routing = spec.routing ?? SPEC_ROUTING;
+  const requestSignals = spec.requestSignals ?? 'modern';
   const components = spec.components;
   /** This target with its store or router replaced by a correct one; a modern-only endpoint has neither to replace. */
   const replaced = (role: ReplaceableRole): Target | null => {
@@ -767,7 +785,7 @@ export function createSdkTarget(spec: SdkTargetSpec): Target {
         sync: false,
         boot(incarnation: Incarnation, host: TargetHost): ServerInstance {
           if (closed) throw new Error('assertion: boot called on a closed run');
-          const instance = new SdkServer(host, spec.createStores(incarnation, options), line, routing);
+          const instance = new SdkServer(host, spec.createStores(incarnation, options), line, routing, requestSignals);
           instances.push(instance);
           return instance;
         },
@@ -780,7 +798,7 @@ export function createSdkTarget(spec: SdkTargetSpec): Target {
             sharedStores.set(incarnation.epoch, stores);
           }
           // Each node is its own app (its own session routing, transports and McpServers), as separate processes are.
-          const instance = new SdkServer(host, stores, line, routing);
+          const instance = new SdkServer(host, stores, line, routing, requestSignals);
           instances.push(instance);
           return instance;
         },

@@ -1,0 +1,52 @@
+// The harness gives a request an abort signal of its own (aborted when the client drops the connection) only on a
+// server with a modern endpoint, the one part of the SDK that reads it (targets/sdk/sdk-server.ts, SdkServer.handle).
+// Elsewhere it costs time and changes nothing: the same walks give byte-identical traces with a signal on every
+// request, as the harness did before, and without one, on both SDK lines.
+
+import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
+import { describe, expect, it } from 'vitest';
+import { planWalk, walkChoices } from '../../sim/choices.ts';
+import { resolveConfig } from '../../sim/config.ts';
+import { runSimulation } from '../../sim/engine.ts';
+import { recordTrace } from '../../sim/search/fuzz.ts';
+import { serializeTrace } from '../../traces/trace.ts';
+import { REPOSITORY_ROUTER } from '../sdk2/example-routing.ts';
+import { RepositoryExampleEventStore } from '../sdk2/repository-event-store.ts';
+import { SDK_2_LINE } from '../sdk2/sdk2-line.ts';
+import type { Target } from '../target.ts';
+import { type SdkEventStores, type SdkTargetSpec, createSdkTarget } from './sdk-server.ts';
+
+/** One store for every session of an incarnation, as the shared targets (sdk-shared, sdk2-shared) wire it. */
+function sharedStores(create: () => InMemoryEventStore | RepositoryExampleEventStore): () => SdkEventStores {
+  return () => {
+    const store = create();
+    return { forSession: () => store, endSession: () => {} };
+  };
+}
+
+const SPECS: readonly SdkTargetSpec[] = [
+  { name: 'signals-1.x', description: 'the 1.x transport, a shared example store', createStores: sharedStores(() => new InMemoryEventStore()) },
+  { name: 'signals-2.x', description: 'the 2.x transport, a shared example store', line: SDK_2_LINE, routing: REPOSITORY_ROUTER, createStores: sharedStores(() => new RepositoryExampleEventStore()) },
+];
+
+const SEEDS = Array.from({ length: 24 }, (_, index) => `signal${index + 1}`);
+
+describe('a request signal only where the SDK reads it: the same runs as a signal on every request', () => {
+  for (const spec of SPECS) {
+    it(`${spec.name}: ${SEEDS.length} walks record the same traces either way, cuts and restarts among them`, async () => {
+      const without: Target = createSdkTarget(spec);
+      const every: Target = createSdkTarget({ ...spec, requestSignals: 'every' });
+      const kinds = new Set<string>();
+      for (const seed of SEEDS) {
+        const config = resolveConfig({ seed, stepsMax: 30 });
+        const walked = await runSimulation(every, config, walkChoices(planWalk(seed, config.stepsMax)));
+        const trace = await recordTrace(every, config, walked.choices, null);
+        for (const step of trace.steps) kinds.add((step.action as { kind: string }).kind);
+        expect(serializeTrace(await recordTrace(without, config, walked.choices, null)), seed).toBe(serializeTrace(trace));
+      }
+      // The walks must drop connections for the equality to say anything about the signal.
+      expect(kinds).toContain('cut');
+      expect(kinds).toContain('restart');
+    });
+  }
+});
