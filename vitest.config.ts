@@ -5,11 +5,11 @@ export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'traces/found/**', 'dist/**'],
-    // A hang guard, not a budget: a test's work is at most about 50 s on a quiet 2-core machine (check-store's
-    // recycling test, two checks of 50 runs, 41-49 s alone; the planted bug at depth 6 in
-    // sim/search/explore-workers.test.ts, 25 s). Beside six other engineers' work (load 30 on 2 cores) the whole suite
-    // got 0.28 of a core and a 20 s test took over 120 s, so the guard is twelve times the longest test's work. No test sets another one (a shorter guard is
-    // what a busy machine misses).
+    // A hang guard, not a budget: a test's work is at most about 25 s in a full run on a 2-core machine (the README's
+    // main job, 24 s; the planted bug at depth 6 in sim/search/explore-workers.test.ts, 18 s; check-store's recycling
+    // test took 42 s before it was sized down). Beside six other engineers' work (load 30 on 2 cores) the whole suite
+    // got 0.28 of a core and a 20 s test took over 120 s, so the guard is over twenty times the longest test's work.
+    // No test sets another one (a shorter guard is what a busy machine misses).
     testTimeout: 600_000,
     // Hooks start servers, redis and chromium: the same guard (vitest's own is 10 s).
     hookTimeout: 600_000,
