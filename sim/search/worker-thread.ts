@@ -52,21 +52,26 @@ export function compiledTwin(source: URL): URL | null {
   return pathToFileURL(twin);
 }
 
-/** True when every .js file under `dist` is at least as new as its source under `root` (a file without one: no matter). */
+/**
+ * True when every .js file under `dist` is at least as new as its source under `root` (a file without one: no matter).
+ * False when dist/ cannot be read so: a build emptying it meanwhile, or a Node 20 before 20.12 (which names a listed
+ * file's folder `path`, not `parentPath`).
+ */
 function distIsCurrent(root: string, dist: string): boolean {
-  for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
-    const compiled = join(entry.parentPath, entry.name);
-    const source = join(root, relative(dist, compiled)).replace(/\.js$/, '.ts');
-    let sourceMs: number;
-    try {
-      sourceMs = statSync(source).mtimeMs;
-    } catch {
-      continue;
+  try {
+    for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+      if (typeof entry.parentPath !== 'string') return false;
+      const compiled = join(entry.parentPath, entry.name);
+      const source = join(root, relative(dist, compiled)).replace(/\.js$/, '.ts');
+      // A compiled file without a source of that name (a generated one): nothing to compare.
+      if (!existsSync(source)) continue;
+      if (statSync(source).mtimeMs > statSync(compiled).mtimeMs) return false;
     }
-    if (sourceMs > statSync(compiled).mtimeMs) return false;
+    return true;
+  } catch {
+    return false;
   }
-  return true;
 }
 
 /** A pool worker's failure before it said it was ready: it could not load what it was started on (it threw). */
