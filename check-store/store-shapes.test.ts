@@ -18,7 +18,7 @@ interface Shape {
   readonly durable?: boolean;
   /**
    * Steps of the broken variant's runs, when fewer than the default catch it: every call of the timer store waits in
-   * real time, and so does every candidate of its findings' shrinks (7.6 s at the default, 0.5 s at 8 steps alone).
+   * real time, and so does every candidate of its findings' shrinks (9.6 s at the default, 0.5 s at 8 steps, alone).
    */
   readonly caughtSteps?: number;
 }

@@ -3,8 +3,9 @@
 import { spawn } from 'node:child_process';
 
 /**
- * Runs node with `args` to its end (in `cwd`, with `env` added to this process's): its exit status and what it printed. No clock: vitest.config.ts's guard is the
- * only bound (a spawnSync would block the very thread that guard runs in).
+ * Runs node with `args` to its end (in `cwd`, with `env` added to this process's): its exit status and what it
+ * printed. No clock: vitest.config.ts's guard is the only bound (a spawnSync would block the very thread that guard
+ * runs in).
  */
 export function runNode(args: readonly string[], cwd?: string, env?: Readonly<Record<string, string>>): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, args, { ...(cwd === undefined ? {} : { cwd }), ...(env === undefined ? {} : { env: { ...process.env, ...env } }), stdio: ['ignore', 'pipe', 'pipe'] });
