@@ -370,14 +370,13 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
   // (ShrinkOptions.from). On the main job (sdk-shared, --no-corpus, seed 1) such a later finding takes 31 to 129
   // shrink runs where it took 64 to 282, and the job 3.7 K against 4.1 K; no trace is longer.
   // A real-time target's findings do not take one (ShrinkOptions.from): each leads itself, in the usual order.
-  const leaders = chosen.map((candidate, index) => {
-    let leader = index;
-    if (target.realTime === true) return leader;
-    chosen.forEach((other, at) => {
-      if (other.ordinal === candidate.ordinal && ((other.pass ?? 0) < (chosen[leader]!.pass ?? 0) || ((other.pass ?? 0) === (chosen[leader]!.pass ?? 0) && at < leader))) leader = at;
-    });
-    return leader;
+  // A run's leader: its finding of the lowest pass, the first of them on a tie.
+  const leaderOfRun = new Map<number, number>();
+  chosen.forEach((candidate, index) => {
+    const leader = leaderOfRun.get(candidate.ordinal);
+    if (leader === undefined || (candidate.pass ?? 0) < (chosen[leader]!.pass ?? 0)) leaderOfRun.set(candidate.ordinal, index);
   });
+  const leaders = chosen.map((candidate, index) => (target.realTime === true ? index : leaderOfRun.get(candidate.ordinal)!));
   const settled: ((finding: Finding) => void)[] = [];
   const leaderDone = chosen.map((_, index) => new Promise<Finding>((resolve) => (settled[index] = resolve)));
   // Longest first (ties: in order), so with several at once the long shrink of a long run does not start last while

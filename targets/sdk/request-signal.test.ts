@@ -3,7 +3,6 @@
 // Elsewhere it costs time and changes nothing: the same walks give byte-identical traces with a signal on every
 // request, as the harness did before, and without one, on both SDK lines.
 
-import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { describe, expect, it } from 'vitest';
 import { planWalk, walkChoices } from '../../sim/choices.ts';
 import { resolveConfig } from '../../sim/config.ts';
@@ -11,22 +10,15 @@ import { runSimulation } from '../../sim/engine.ts';
 import { recordTrace } from '../../sim/search/fuzz.ts';
 import { serializeTrace } from '../../traces/trace.ts';
 import { REPOSITORY_ROUTER } from '../sdk2/example-routing.ts';
-import { RepositoryExampleEventStore } from '../sdk2/repository-event-store.ts';
 import { SDK_2_LINE } from '../sdk2/sdk2-line.ts';
+import { repositorySharedStores } from '../sdk2/sdk2-shared.target.ts';
 import type { Target } from '../target.ts';
-import { type SdkEventStores, type SdkTargetSpec, createSdkTarget } from './sdk-server.ts';
-
-/** One store for every session of an incarnation, as the shared targets (sdk-shared, sdk2-shared) wire it. */
-function sharedStores(create: () => InMemoryEventStore | RepositoryExampleEventStore): () => SdkEventStores {
-  return () => {
-    const store = create();
-    return { forSession: () => store, endSession: () => {} };
-  };
-}
+import { type SdkTargetSpec, createSdkTarget } from './sdk-server.ts';
+import { sharedExampleStores } from './sdk-shared.target.ts';
 
 const SPECS: readonly SdkTargetSpec[] = [
-  { name: 'signals-1.x', description: 'the 1.x transport, a shared example store', createStores: sharedStores(() => new InMemoryEventStore()) },
-  { name: 'signals-2.x', description: 'the 2.x transport, a shared example store', line: SDK_2_LINE, routing: REPOSITORY_ROUTER, createStores: sharedStores(() => new RepositoryExampleEventStore()) },
+  { name: 'signals-1.x', description: 'the 1.x transport, a shared example store', createStores: sharedExampleStores },
+  { name: 'signals-2.x', description: 'the 2.x transport, a shared example store', line: SDK_2_LINE, routing: REPOSITORY_ROUTER, createStores: repositorySharedStores },
 ];
 
 const SEEDS = Array.from({ length: 24 }, (_, index) => `signal${index + 1}`);
