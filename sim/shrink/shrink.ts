@@ -1,7 +1,7 @@
 // Shrinking a counterexample: a few of fast-check's candidates over the choice sequence (its boldest: chunks removed),
 // then a pass that deletes steps by what they do (halves, quarters, down to single steps, the later steps keeping
-// their meaning), then fast-check's shrinker from what is left (chunk removal, values toward 0), then a bounded pass
-// that removes single steps and lowers single choices until nothing more goes, and the pass by meaning again.
+// their meaning), then a bounded pass that removes single steps and puts another kind of action in a step's place
+// (the first of each kind listed before it) until nothing more goes, and the pass by meaning again.
 // The property violated must stay the same, and so must the signature when one is given (sim/signature.ts: how it
 // happened), so the minimal trace shows the bug that was found. A finding a client's
 // own fault triggered (a request ID reused in flight) is first tried without that step: a counterexample the server
@@ -46,7 +46,7 @@ export class NotReproducedError extends Error {
 
 /** Bounds of one shrink. */
 export interface ShrinkBounds {
-  /** Runs fast-check may make. */
+  /** Runs fast-check may make (at the most {@link FAST_CHECK_FIRST}). */
   readonly fastCheckEvaluationsMax: number;
   /** Runs the final pass may make. */
   readonly passEvaluationsMax: number;
@@ -115,8 +115,10 @@ function turnTaker(): () => Promise<void> {
 }
 
 /**
- * fast-check's candidates from the sequence as found, before the pass by meaning shortens it: at the most this many,
- * and a quarter of the shrink's bound on them (check-store's shrinks, of 20, keep most for the short sequence).
+ * fast-check's candidates from the sequence as found, before the pass by meaning shortens it: at the most this many.
+ * Its first are its boldest (a prefix dropped, which gives every later choice another meaning), and where its walk
+ * lands decides minima no later pass reaches: at 40, the main job's 30 findings shrink to the same lengths in 2.7 K runs
+ * against 3.2 K, but 10 of the default matrix's cells end longer (4 shorter).
  */
 const FAST_CHECK_FIRST = 100;
 
@@ -180,6 +182,28 @@ export async function shrinkChoices(
     if (verdict === 'charged-now') switched = result.choices;
     return verdict === null ? null : result.choices;
   };
+  /**
+   * The kind of each action every step of a run of `sequence` offered: one run, made as candidates are (a caller's
+   * `run` may make more of the same choices, which it takes from that run's; the list is of its first).
+   */
+  const listedKinds = async (sequence: readonly number[]): Promise<readonly (readonly number[])[]> => {
+    evaluations += 1;
+    await takeTurn();
+    const kinds: number[][] = [];
+    await simulate(
+      target,
+      config,
+      {
+        choose(_world, list) {
+          if (kinds.length >= sequence.length) return null;
+          kinds.push(Array.from(list.kind.subarray(0, list.count)));
+          return sequence[kinds.length - 1]! % list.count;
+        },
+      },
+      { ...options, actions },
+    );
+    return kinds;
+  };
   const found = await violates(choices);
   if (found === null) throw new NotReproducedError(`shrink: the choices given do not violate ${property} when re-run`);
   let best: readonly number[] = found;
@@ -194,24 +218,20 @@ export async function shrinkChoices(
     const untriggered = await withoutClientFaults(target, config, best, goal, options, charge, () => (evaluations += 1), simulate);
     if (untriggered !== null) best = untriggered;
   }
-  let fastCheckRuns = 0;
   /**
-   * fast-check's shrinker from `start`, for `cap` candidates at the most (and the shrink's bound on all of them); its
-   * first candidate is `start` itself. The first time, that candidate is run again for real: a finding that does not
-   * reproduce (over the wire, or a target whose runs are not a function of their choices) is told apart there, never
-   * answered from the cache.
+   * fast-check's shrinker from `start`, for `cap` candidates at the most; its first candidate is `start` itself, run
+   * again for real: a finding that does not reproduce (over the wire, or a target whose runs are not a function of
+   * their choices) is told apart there, never answered from the cache.
    */
   const fastCheck = async (start: readonly number[], cap: number): Promise<readonly number[]> => {
-    const first = fastCheckRuns === 0;
     let shortest = start;
     let ran = 0;
     const checked = await fc.check(
       fc.asyncProperty(fc.array(fc.nat({ max: CHOICE_MAX }), { maxLength: start.length }), async (sequence) => {
         // Past the bound every candidate "passes", which ends the shrink where it stands.
-        if (fastCheckRuns >= bounds.fastCheckEvaluationsMax || ran >= cap || over()) return true;
-        fastCheckRuns += 1;
+        if (ran >= cap || over()) return true;
         ran += 1;
-        const consumed = await violates(sequence, first && ran === 1);
+        const consumed = await violates(sequence, ran === 1);
         // The first counterexample the server is charged with replaces a triggered one, whatever its length.
         if (switched !== null) {
           shortest = switched;
@@ -224,19 +244,24 @@ export async function shrinkChoices(
     // On a real-time target the start may not violate again when fast-check re-runs it: the shrink goes on from it.
     // In process it must: not again is a finding that only timing or randomness of the target's own decided. (A shrink
     // that was over before fast-check's first run ran nothing.)
-    if (first && !checked.failed && ran > 0 && target.realTime !== true) throw new NotReproducedError(`shrink: the choices given violated ${property} once, and not when fast-check re-ran them`);
+    if (!checked.failed && ran > 0 && target.realTime !== true) throw new NotReproducedError(`shrink: the choices given violated ${property} once, and not when fast-check re-ran them`);
     return shortest;
   };
   // fast-check's first candidates from the sequence as found are its boldest: whole parts of it dropped by index,
   // which gives the later choices other meanings, a jump to another (often much shorter) counterexample that deleting
   // steps by meaning cannot make. Then runs of steps that do not matter go, by meaning (halves, quarters, down to single
-  // steps): what fast-check then shrinks is short, and its candidates few. On the main job's 30 findings: 4.1 K shrink
-  // runs against 10.7 K with fast-check throughout first, and no trace longer, 4 shorter; bench/findings.expected.json
-  // 13 shorter, none longer; the default matrix 25 cells shorter, 5 a step longer.
-  const meaning = { count: () => (evaluations += 1), over, charge, keep, simulate, recordedOf: (sequence: readonly number[]) => violating.get(sequence.join(',')) };
-  if (!over()) best = await fastCheck(best, Math.min(FAST_CHECK_FIRST, Math.floor(bounds.fastCheckEvaluationsMax / 4)));
+  // steps), and what is left is short: the pass below tries each step without it and with each other kind of action.
+  const meaning = {
+    count: () => (evaluations += 1),
+    over,
+    charge,
+    keep,
+    simulate,
+    recordedOf: (sequence: readonly number[]) => violating.get(sequence.join(',')),
+    fixpoints: tried === null ? null : new Set<string>(),
+  };
+  if (!over()) best = await fastCheck(best, Math.min(FAST_CHECK_FIRST, bounds.fastCheckEvaluationsMax));
   if (!over()) best = await deleteByMeaning(target, config, best, goal, options, bounds.passEvaluationsMax, meaning);
-  if (!over()) best = await fastCheck(best, Infinity);
   let current: readonly number[] = best;
   let passRuns = 0;
   let improved = true;
@@ -253,8 +278,14 @@ export async function shrinkChoices(
         improved = true;
       }
     }
+    // Another action in a step's place, of a kind listed before it: the first of each kind, lowest first. Another of
+    // the same kind (the other client's, another connection's) seldom makes a shorter counterexample possible, and a
+    // step offers many actions of a few kinds (on sdk2-shared five steps into a run, 48 of 16 kinds). The kinds each
+    // step offered are listed by a run of the choices.
+    let listed = await listedKinds(current);
     for (let index = 0; index < current.length && passing(); index += 1) {
-      for (let lower = 0; lower < current[index]! && passing(); lower += 1) {
+      for (const lower of firstOfEachKind(listed[index], current[index]!)) {
+        if (!passing()) break;
         passRuns += 1;
         const candidate = [...current];
         candidate[index] = lower;
@@ -264,6 +295,7 @@ export async function shrinkChoices(
         if (consumed !== null && (charged || consumed.length <= current.length)) {
           current = consumed;
           improved = true;
+          listed = await listedKinds(current);
           break;
         }
       }
@@ -295,8 +327,17 @@ async function deleteByMeaning(
     readonly simulate: Simulate;
     /** With ShrinkOptions.record, the violating run of these choices kept (no need to record it again). */
     readonly recordedOf: (choices: readonly number[]) => RunResult | undefined;
+    /**
+     * In process, the sequences (joined by commas) a whole round of this pass left as they were, or null. From one of
+     * them the pass would run that round again, to the same answers: a run is a function of its choices. Whether a
+     * triggered finding is still accepted does not change that: a round that shortened nothing while it was ran no
+     * candidate charged to the server (that would have replaced the finding) and none triggered and shorter, so once it
+     * is not, every candidate of the round is still refused.
+     */
+    readonly fixpoints: Set<string> | null;
   },
 ): Promise<readonly number[]> {
+  if (budget.fixpoints?.has(start.join(',')) === true) return start;
   let runs = 0;
   const takeTurn = turnTaker();
   const level = levelOf(target)?.name;
@@ -339,6 +380,7 @@ async function deleteByMeaning(
       }
     }
   }
+  if (!improved && runs < runsMax && !budget.over()) budget.fixpoints?.add(current.join(','));
   return current;
 }
 
@@ -406,4 +448,21 @@ async function withoutClientFaults(
     current = result.choices;
   }
   return null;
+}
+
+/**
+ * The values below `below` whose action is the first of its kind in the list (`kinds`, a step's listed kinds), lowest
+ * first; every value below it when the step was not listed (the run ended before it).
+ */
+function firstOfEachKind(kinds: readonly number[] | undefined, below: number): number[] {
+  const values: number[] = [];
+  const seen = new Set<number>();
+  for (let value = 0; value < below; value += 1) {
+    if (kinds !== undefined) {
+      if (value >= kinds.length || seen.has(kinds[value]!)) continue;
+      seen.add(kinds[value]!);
+    }
+    values.push(value);
+  }
+  return values;
 }
