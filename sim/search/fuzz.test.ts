@@ -9,7 +9,7 @@ import type { Target } from '../../targets/target.ts';
 import { crossStreamReplayTarget } from '../../targets/planted/cross-stream-replay.target.ts';
 import { PER_PROPERTY_DEFAULT, resolveConfig } from '../config.ts';
 import { DEFAULT_SHRINK_BOUNDS, shrinkChoices } from '../shrink/shrink.ts';
-import { fuzz } from './fuzz.ts';
+import { type Finding, type FuzzOutcome, fuzz } from './fuzz.ts';
 
 /** A target that is the planted bug until `fix()`, then the reference: a violation found before does not repeat. */
 function fixedLater(): { target: Target; fix(): void } {
@@ -44,9 +44,29 @@ describe('a violation that does not repeat when re-run', () => {
 });
 
 describe('findings of one run', () => {
+  // The planted cross-stream-replay target's 2 000 runs, once for the tests below, with the order its shrinks ended in.
+  const shrunkInOrder: Finding[] = [];
+  let fuzzed: Promise<FuzzOutcome> | null = null;
+  const crossStreamReplay = (): Promise<FuzzOutcome> =>
+    (fuzzed ??= fuzz({ target: crossStreamReplayTarget, config: resolveConfig({ seed: '1' }), runsMax: 2000, timeMs: null, stopAtFirst: false, perProperty: PER_PROPERTY_DEFAULT, onFinding: (finding) => void shrunkInOrder.push(finding) }));
+  /** The finding of the same run that checked the most properties: the one a run's later findings start from. */
+  const leaderOf = (findings: readonly Finding[], finding: Finding): Finding =>
+    findings.filter((other) => other.run === finding.run).reduce((best, other) => ((other.trace.unchecked?.length ?? 0) < (best.trace.unchecked?.length ?? 0) ? other : best));
+
+  it('a later one is shrunk once its first one is, in its place by length, not after every other first one', async () => {
+    const outcome = await crossStreamReplay();
+    expect(shrunkInOrder).toHaveLength(outcome.findings.length);
+    const position = (finding: Finding): number => shrunkInOrder.indexOf(finding);
+    const followers = shrunkInOrder.filter((finding) => leaderOf(shrunkInOrder, finding) !== finding);
+    expect(followers.length).toBeGreaterThan(0);
+    for (const finding of followers) expect(position(finding)).toBeGreaterThan(position(leaderOf(shrunkInOrder, finding)));
+    // One thread: longest first among those ready, so a long run's later finding comes before the short runs' first ones.
+    const lastLeader = Math.max(...shrunkInOrder.filter((finding) => leaderOf(shrunkInOrder, finding) === finding).map(position));
+    expect(followers.some((finding) => position(finding) < lastLeader)).toBe(true);
+  });
+
   it('a later one starts from the first one shrunk: fewer shrink runs than shrinking it alone, and no longer', async () => {
-    const config = resolveConfig({ seed: '1' });
-    const outcome = await fuzz({ target: crossStreamReplayTarget, config, runsMax: 2000, timeMs: null, stopAtFirst: false, perProperty: PER_PROPERTY_DEFAULT });
+    const outcome = await crossStreamReplay();
     // A run's later findings whose first one shrank shorter than they were found (the first: checked the most properties).
     const followers = outcome.findings.filter((finding) =>
       outcome.findings.some(

@@ -380,14 +380,23 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
   const settled: ((finding: Finding) => void)[] = [];
   const leaderDone = chosen.map((_, index) => new Promise<Finding>((resolve) => (settled[index] = resolve)));
   // Longest first (ties: in order), so with several at once the long shrink of a long run does not start last while
-  // the other threads wait for it; a run's later findings after every leader, so a thread that takes one finds its
-  // leader started; each finding keeps its place in `findings` whatever the order.
-  const follows = (index: number): number => (leaders[index] === index ? 0 : 1);
-  const order = chosen.map((_, index) => index).sort((left, right) => follows(left) - follows(right) || chosen[right]!.choices.length - chosen[left]!.choices.length || left - right);
-  let next = 0;
+  // the other threads wait for it. A run's later finding is ready once its leader's shrink is done (it may start from
+  // the leader's shrunk choices), and then takes its place by length: a thread that finds none ready waits for the next
+  // leader to finish. (Later findings after every leader left a thread idle at the end of the main job while the other
+  // shrank one of 25 steps, a leader long done.) Each finding keeps its place in `findings` whatever the order.
+  const waiting = chosen.map((_, index) => index).sort((left, right) => chosen[right]!.choices.length - chosen[left]!.choices.length || left - right);
+  const ready = (index: number): boolean => leaders[index] === index || findings[leaders[index]!] !== null;
+  const takeNext = async (): Promise<number | undefined> => {
+    for (;;) {
+      const at = waiting.findIndex(ready);
+      if (at >= 0) return waiting.splice(at, 1)[0];
+      if (waiting.length === 0) return undefined;
+      await Promise.race(waiting.map((index) => leaderDone[leaders[index]!]!));
+    }
+  };
+  let started = 0;
   const shrinkDeadline = deadline(SHRINK_SHARE);
-  const shrinkOne = async (position: number): Promise<void> => {
-    const index = order[position]!;
+  const shrinkOne = async (index: number, position: number): Promise<void> => {
     const candidate = chosen[index]!;
     const property = candidate.violation.property;
     const signature = candidate.violation.signature;
@@ -398,7 +407,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     let shrunkTrace: Trace | null = null;
     let flaky = false;
     let cut = false;
-    // A run's later finding waits for its leader's (started before it), whose shrunk choices it may start from.
+    // A run's later finding starts once its leader's is done (ready), from its shrunk choices where they serve.
     const led = leaders[index] === index ? null : await leaderDone[leaders[index]!]!;
     const skip = known.has(findingKey(candidate.violation)) || stopped() || (shrinkDeadline !== null && sharedWallMs() >= shrinkDeadline);
     if (!skip) {
@@ -448,10 +457,9 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     await options.onFinding?.(finding);
   };
   const shrinkers = Array.from({ length: Math.min(executor.parallelism, chosen.length) }, async () => {
-    while (next < chosen.length) {
-      const position = next;
-      next += 1;
-      await shrinkOne(position);
+    for (let index = await takeNext(); index !== undefined; index = await takeNext()) {
+      started += 1;
+      await shrinkOne(index, started - 1);
     }
   });
   await Promise.all(shrinkers);
