@@ -62,7 +62,7 @@ export interface SdkEventStores {
 
 /** The parts of a line's `WebStandardStreamableHTTPServerTransport` the harness uses (the same in 1.x and 2.x). */
 export interface SdkTransport {
-  handleRequest(request: Request): Promise<Response>;
+  handleRequest(request: Request, options?: { readonly parsedBody?: unknown }): Promise<Response>;
   closeSSEStream(requestId: RequestId): void;
   closeStandaloneSSEStream(): void;
   close(): Promise<void>;
@@ -158,12 +158,14 @@ export interface SdkTargetSpec {
   readonly components?: { readonly store: string; readonly router: string };
   createStores(incarnation: Incarnation, options: TargetOptions): SdkEventStores;
   /**
-   * Which requests carry an abort signal of the harness's, aborted when the client drops the connection: 'modern'
-   * (the default) on a server with a modern endpoint only, the one part of the SDK that reads it (SdkServer.handle);
-   * 'every' on every server, as before that was known (targets/sdk/request-signal.test.ts shows both give the
-   * same runs).
+   * How a request reaches a server without a modern endpoint: 'lean' (the default) with no abort signal of the
+   * harness's (only the modern endpoint reads one) and its body handed over parsed (`handleRequest(request,
+   * { parsedBody })`, as the SDK's Express examples do after `express.json()`); 'whole' with a signal aborted when the
+   * client drops the connection and the body as bytes the transport reads and parses, as the harness did before. A
+   * server with a modern endpoint always gets it whole: the endpoint and its era check read both.
+   * targets/sdk/request-shape.test.ts shows the two give the same runs.
    */
-  readonly requestSignals?: 'modern' | 'every';
+  readonly requests?: 'lean' | 'whole';
 }
 
 /**
@@ -298,7 +300,8 @@ function requestIdOf(request: HttpRequest): RequestId | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-function webRequestOf(request: HttpRequest, signal: AbortSignal | undefined): Request {
+/** The web Request of `request`: with `signal` when given, and without its body when `body` is false. */
+function webRequestOf(request: HttpRequest, signal: AbortSignal | undefined, body: boolean): Request {
   const headers = new Headers({ accept: 'application/json, text/event-stream' });
   if (request.sessionId !== null) headers.set('mcp-session-id', request.sessionId);
   if (request.method !== 'DELETE' && request.lastEventId !== null) headers.set('last-event-id', request.lastEventId);
@@ -307,7 +310,7 @@ function webRequestOf(request: HttpRequest, signal: AbortSignal | undefined): Re
   const aborted = signal === undefined ? {} : { signal };
   if (request.method !== 'POST') return new Request(ENDPOINT_URL, { method: request.method, headers, ...aborted });
   headers.set('content-type', 'application/json');
-  return new Request(ENDPOINT_URL, { method: 'POST', headers, body: JSON.stringify(request.body), ...aborted });
+  return new Request(ENDPOINT_URL, { method: 'POST', headers, ...(body ? { body: JSON.stringify(request.body) } : {}), ...aborted });
 }
 
 /** The 1.x line: `@modelcontextprotocol/sdk`, its transport and McpServer. */
@@ -395,7 +398,7 @@ class SdkServer implements NodeInstance {
     private readonly stores: SdkEventStores,
     private readonly line: SdkLine,
     private readonly routing: SdkRouting,
-    private readonly requestSignals: 'modern' | 'every',
+    private readonly requests: 'lean' | 'whole',
   ) {
     const create = line.createModernEndpoint;
     const wantsModern = routing.dualEra === true || routing.modernOnly === true;
@@ -412,13 +415,16 @@ class SdkServer implements NodeInstance {
     if (this.connections.has(request.connection)) {
       throw new Error(`assertion: connection ${request.connection} was already used in this incarnation`);
     }
-    // Only the modern endpoint (2.x createMcpHandler) reads the request's signal: the legacy transports of both lines
-    // never look at it. Without a modern endpoint the Request gets no signal of the harness's (unless the spec asks
-    // for one on every request): an AbortController, the signal undici makes to follow it and the DOMException of its
-    // abort cost about 7 % of the main job's CPU, and none of it changes what a run does (the same traces either way:
-    // targets/sdk/request-signal.test.ts).
-    const abort = this.modern === null && this.requestSignals === 'modern' ? null : new AbortController();
-    const webRequest = webRequestOf(request, abort?.signal);
+    // Only the modern endpoint (2.x createMcpHandler) reads the request's signal, and it and the SDK's era check read
+    // the body: the legacy transports of both lines never look at the signal and take a body already parsed. Without
+    // a modern endpoint (and unless the spec asks for whole requests) the Request gets no signal and no body, which the
+    // transport is handed parsed: the AbortController, the signal undici makes to follow it and the DOMException of its
+    // abort cost about 7 % of the main job's CPU, the body's stream and its reading about 8 % more (whole process, 6
+    // paired runs, median CPU 1.09x with the body as bytes), and none of it changes what a run does (the same traces
+    // either way: targets/sdk/request-shape.test.ts).
+    const lean = this.modern === null && this.requests === 'lean';
+    const abort = lean ? null : new AbortController();
+    const webRequest = webRequestOf(request, abort?.signal, !lean);
     // A dual-era server splits by era first, with the SDK's own predicate; modern requests never reach a session.
     if (this.modern !== null && (this.routing.modernOnly === true || !(await this.modern.isLegacy(webRequest)))) {
       const modern = this.modern;
@@ -440,7 +446,9 @@ class SdkServer implements NodeInstance {
       return this.refuse(request.connection, unknownSession(request));
     }
     const transport = session.transport;
-    return this.serve(request, session, abort, () => transport.handleRequest(webRequest));
+    // Parsed afresh, as express.json() would: the transport's objects are never the simulator's.
+    const parsedBody: unknown = lean && request.method === 'POST' ? JSON.parse(JSON.stringify(request.body)) : undefined;
+    return this.serve(request, session, abort, () => (parsedBody === undefined ? transport.handleRequest(webRequest) : transport.handleRequest(webRequest, { parsedBody })));
   }
 
   /**
@@ -758,7 +766,7 @@ class SdkServer implements NodeInstance {
 export function createSdkTarget(spec: SdkTargetSpec): Target {
   const line = spec.line ?? SDK_1_LINE;
   const routing = spec.routing ?? SPEC_ROUTING;
-  const requestSignals = spec.requestSignals ?? 'modern';
+  const requests = spec.requests ?? 'lean';
   const components = spec.components;
   /** This target with its store or router replaced by a correct one; a modern-only endpoint has neither to replace. */
   const replaced = (role: ReplaceableRole): Target | null => {
@@ -785,7 +793,7 @@ export function createSdkTarget(spec: SdkTargetSpec): Target {
         sync: false,
         boot(incarnation: Incarnation, host: TargetHost): ServerInstance {
           if (closed) throw new Error('assertion: boot called on a closed run');
-          const instance = new SdkServer(host, spec.createStores(incarnation, options), line, routing, requestSignals);
+          const instance = new SdkServer(host, spec.createStores(incarnation, options), line, routing, requests);
           instances.push(instance);
           return instance;
         },
@@ -798,7 +806,7 @@ export function createSdkTarget(spec: SdkTargetSpec): Target {
             sharedStores.set(incarnation.epoch, stores);
           }
           // Each node is its own app (its own session routing, transports and McpServers), as separate processes are.
-          const instance = new SdkServer(host, stores, line, routing, requestSignals);
+          const instance = new SdkServer(host, stores, line, routing, requests);
           instances.push(instance);
           return instance;
         },

@@ -59,9 +59,9 @@ function recordingVersions(target: Target, line: SdkLine, seen: (string | null)[
       createTransport(options) {
         const transport = line.createTransport(options);
         const handle = transport.handleRequest.bind(transport);
-        transport.handleRequest = (request) => {
+        transport.handleRequest = (request, options) => {
           seen.push(request.headers.get('mcp-protocol-version'));
-          return handle(request);
+          return handle(request, options);
         };
         return transport;
       },
