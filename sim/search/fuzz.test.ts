@@ -60,7 +60,7 @@ describe('findings of one run', () => {
     const followers = shrunkInOrder.filter((finding) => leaderOf(shrunkInOrder, finding) !== finding);
     expect(followers.length).toBeGreaterThan(0);
     for (const finding of followers) expect(position(finding)).toBeGreaterThan(position(leaderOf(shrunkInOrder, finding)));
-    // One thread: longest first among those ready, so a long run's later finding comes before the short runs' first ones.
+    // One thread: longest first among those ready, so a long run's later finding comes before short runs' first ones.
     const lastLeader = Math.max(...shrunkInOrder.filter((finding) => leaderOf(shrunkInOrder, finding) === finding).map(position));
     expect(followers.some((finding) => position(finding) < lastLeader)).toBe(true);
   });

@@ -118,8 +118,8 @@ function turnTaker(): () => Promise<void> {
 /**
  * fast-check's candidates from the sequence as found, before the pass by meaning shortens it: at the most this many.
  * Its first are its boldest (a prefix dropped, which gives every later choice another meaning), and where its walk
- * lands decides minima no later pass reaches: at 40, the main job's 30 findings shrink to the same lengths in 2.9 K runs
- * against 3.3 K, but 9 of the default matrix's cells end longer (4 shorter).
+ * lands decides minima no later pass reaches: at 40, the main job's 30 findings shrink to the same lengths in 2.9 K
+ * runs against 3.3 K, but 9 of the default matrix's cells end longer (4 shorter).
  */
 const FAST_CHECK_FIRST = 100;
 
@@ -184,8 +184,8 @@ export async function shrinkChoices(
     return verdict === null ? null : result.choices;
   };
   /**
-   * The actions each step of a run of `sequence` offered (their kinds and first operands): one run, made as candidates are
-   * (a caller's `run` may make more of the same choices, which it takes from that run's; the list is of its first).
+   * The actions each step of a run of `sequence` offered (their kinds and first operands): one run, made as candidates
+   * are (a caller's `run` may make more of the same choices, which it takes from that run's; the list is of its first).
    */
   const listedActions = async (sequence: readonly number[]): Promise<readonly ListedStep[]> => {
     evaluations += 1;
@@ -251,7 +251,7 @@ export async function shrinkChoices(
   // fast-check's first candidates from the sequence as found are its boldest: whole parts of it dropped by index,
   // which gives the later choices other meanings, a jump to another (often much shorter) counterexample that deleting
   // steps by meaning cannot make. Then runs of steps that do not matter go, by meaning (halves, quarters, down to single
-  // steps), and what is left is short: the pass below tries each step without it and with each other kind of action.
+  // steps), and what is left is short: the pass below tries each step without it and with another action in its place.
   const meaning = {
     count: () => (evaluations += 1),
     over,
@@ -333,9 +333,9 @@ async function deleteByMeaning(
     /**
      * In process, the sequences (joined by commas) a whole round of this pass left as they were, or null. From one of
      * them the pass would run that round again, to the same answers: a run is a function of its choices. Whether a
-     * triggered finding is still accepted does not change that: a round that shortened nothing while it was ran no
-     * candidate charged to the server (that would have replaced the finding) and none triggered and shorter, so once it
-     * is not, every candidate of the round is still refused.
+     * triggered finding is still accepted does not change that: a round that shortened nothing while one was accepted
+     * met no candidate charged to the server (it would have replaced the finding) and none triggered and shorter, so
+     * once none is, every candidate of the round is still refused.
      */
     readonly fixpoints: Set<string> | null;
   },
