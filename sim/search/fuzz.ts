@@ -367,8 +367,8 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
   const findings: (Finding | null)[] = chosen.map(() => null);
   // Several findings of one run (properties violated by the same steps, often) are shrunk one after another: the
   // first found leads, and the others start from its shrunk choices where those violate their property too
-  // (ShrinkOptions.from). On the main job (sdk-shared, --no-corpus, seed 1) such a later finding takes 31 to 129
-  // shrink runs where it took 64 to 282, and the job 3.7 K against 4.1 K; no trace is longer.
+  // (ShrinkOptions.from). When that came (99109bd), such a later finding of the main job (sdk-shared, --no-corpus,
+  // seed 1) took 31 to 129 shrink runs where it had taken 64 to 282, and the job 3.7 K against 4.1 K; no trace longer.
   // A real-time target's findings do not take one (ShrinkOptions.from): each leads itself, in the usual order.
   // A run's leader: its finding of the lowest pass, the first of them on a tie.
   const leaderOfRun = new Map<number, number>();

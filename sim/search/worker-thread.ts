@@ -15,9 +15,10 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  */
 export function startWorkerModule(beside: string, name: string, workerData: unknown, options: Omit<WorkerOptions, 'eval' | 'workerData'> = {}): Worker {
   if (beside.endsWith('.ts')) {
-    const compiled = compiledTwin(new URL(`./${name}.ts`, beside));
+    const source = new URL(`./${name}.ts`, beside);
+    const compiled = compiledTwin(source);
     if (compiled !== null) return new Worker(compiled, { ...options, workerData });
-    const entry = new URL(`./${name}.ts`, beside).href;
+    const entry = source.href;
     // tsx as this module finds it: the worker's evaluated code resolves a bare name from the working directory, which
     // need not hold this checkout's node_modules (a run from another folder).
     const tsx = import.meta.resolve('tsx/esm/api');

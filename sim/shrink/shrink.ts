@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import type { PropertyName } from '../../properties/names.ts';
 import type { Target } from '../../targets/target.ts';
 import type { SimConfig } from '../config.ts';
-import { type RunResult, runSimulation } from '../engine.ts';
+import { type ChoiceSource, type RunResult, runSimulation } from '../engine.ts';
 import { sequenceChoices } from '../choices.ts';
 import { describedChoices } from './script.ts';
 import { createActionList } from '../actions.ts';
@@ -191,18 +191,15 @@ export async function shrinkChoices(
     evaluations += 1;
     await takeTurn();
     const listed: ListedStep[] = [];
-    await simulate(
-      target,
-      config,
-      {
-        choose(_world, list) {
-          if (listed.length >= sequence.length) return null;
-          listed.push({ kind: list.kind.slice(0, list.count), a: list.a.slice(0, list.count) });
-          return sequence[listed.length - 1]! % list.count;
-        },
+    const replay = sequenceChoices(sequence);
+    const listing: ChoiceSource = {
+      choose(world, list) {
+        const choice = replay.choose(world, list);
+        if (choice !== null) listed.push({ kind: list.kind.slice(0, list.count), a: list.a.slice(0, list.count) });
+        return choice;
       },
-      { ...options, actions },
-    );
+    };
+    await simulate(target, config, listing, { ...options, actions });
     return listed;
   };
   const found = await violates(choices);

@@ -448,7 +448,7 @@ class SdkServer implements NodeInstance {
     const transport = session.transport;
     // Parsed afresh, as express.json() would: the transport's objects are never the simulator's.
     const parsedBody: unknown = lean && request.method === 'POST' ? JSON.parse(JSON.stringify(request.body)) : undefined;
-    return this.serve(request, session, abort, () => (parsedBody === undefined ? transport.handleRequest(webRequest) : transport.handleRequest(webRequest, { parsedBody })));
+    return this.serve(request, session, abort, () => transport.handleRequest(webRequest, parsedBody === undefined ? undefined : { parsedBody }));
   }
 
   /**
