@@ -103,10 +103,33 @@ function sideRun(checkout: Checkout, run: TimedRun, failed: string | null): Side
   return { checkout: checkout.label, wallMs: run.wallMs, cpuMs: run.cpuMs, exitCode: run.exitCode, timedOut: run.timedOut, failed: run.timedOut ? null : failed, load: loadavg()[0]! };
 }
 
-function failure(run: TimedRun): string {
+function failure(run: Pick<TimedRun, 'exitCode' | 'stderr'>): string {
   // Colour codes (vitest's, say) are dropped: the line goes into the README.
   const last = (run.stderr.replace(/\u001b\[[0-9;]*m/g, '').trim().split('\n').at(-1) ?? '').slice(0, 200);
   return `exit ${run.exitCode ?? 'by signal'}${last === '' ? '' : `: ${last}`}`;
+}
+
+/** Failed tests named at the most in a suite's failure, each with the first line of its error. */
+const SUITE_FAILURES_NAMED = 5;
+
+/**
+ * Why `npm test` failed: the tests vitest lists as failed (its `FAIL  file > test` lines), each with the first line of
+ * its error after it, so a test that fails only under load is named; the last line of its output when it lists none
+ * (the build or the type check failed).
+ */
+export function suiteFailure(run: Pick<TimedRun, 'exitCode' | 'stdout' | 'stderr'>): string {
+  const lines = `${run.stdout}\n${run.stderr}`.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+  const named: string[] = [];
+  lines.forEach((line, index) => {
+    const test = /^\s*FAIL\s+(.+?)\s*$/.exec(line)?.[1];
+    if (test === undefined) return;
+    const error = lines.slice(index + 1).find((next) => next.trim() !== '')?.trim() ?? '';
+    const entry = `${test}${error === '' ? '' : ` (${error.slice(0, 120)})`}`;
+    if (!named.includes(entry)) named.push(entry);
+  });
+  if (named.length === 0) return failure(run);
+  const more = named.length > SUITE_FAILURES_NAMED ? `; and ${named.length - SUITE_FAILURES_NAMED} more` : '';
+  return `exit ${run.exitCode ?? 'by signal'}: ${named.length} failed: ${named.slice(0, SUITE_FAILURES_NAMED).join('; ')}${more}`;
 }
 
 /** A fresh `--out` directory for one process, removed after it. */
@@ -172,8 +195,9 @@ async function measureSuite(checkouts: readonly Checkout[], plan: GoalsPlan, log
   for (const checkout of checkouts) {
     const loadBefore = loadavg()[0]!;
     const run = await timedRun('npm', ['test'], { cwd: checkout.dir, capMs: plan.capMs.suite });
-    sides.push({ ...sideRun(checkout, run, run.exitCode === 0 ? null : failure(run)), loadBefore, loadAfter: loadavg()[0]! });
-    log(`  npm test: ${checkout.label} ${formatMs(run.wallMs)} (exit ${run.exitCode})`);
+    const failed = run.exitCode === 0 ? null : suiteFailure(run);
+    sides.push({ ...sideRun(checkout, run, failed), loadBefore, loadAfter: loadavg()[0]! });
+    log(`  npm test: ${checkout.label} ${formatMs(run.wallMs)} (${failed ?? 'exit 0'})`);
   }
   return { measured: true, sides };
 }
