@@ -4,7 +4,7 @@
  * POSTs `body` to `${control}/${route}` and returns the JSON answer, or null when the simulator refuses (the run is
  * over: 410, or any other non-200) or cannot be reached: a probe tool then stops quietly.
  */
-export async function controlCall(control: string, route: 'start' | 'next' | 'cancelled', body: unknown): Promise<Record<string, unknown> | null> {
+export async function controlCall(control: string, route: 'start' | 'next' | 'cancelled' | 'handled', body: unknown): Promise<Record<string, unknown> | null> {
   try {
     const response = await fetch(`${control}/${route}`, {
       method: 'POST',

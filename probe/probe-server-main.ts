@@ -11,13 +11,15 @@ import { TARGET_ENTRIES, targetEntry } from '../targets/registry.ts';
 import { SDK_APP_STORES, type SdkAppStore } from './sdk-app-stores.ts';
 import type { ServedTarget } from './serve-target.ts';
 
-const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared|none|redis|redis-unscoped] [--tools probe|echo] | --sdk2 | --mcp-handler] [--window N] [--port N]
+const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared|none|redis|redis-unscoped] [--store-write-latency-ms N] [--tools probe|echo] | --sdk2 | --mcp-handler] [--window N] [--port N]
   --target NAME  a built-in target served over HTTP (default: reference); \`resumecheck targets\` lists them
   --sdk          the MCP SDK 1.32.2 app (McpServer per session + its transport) with registerProbeTools
   --sdk2         the MCP SDK 2.4.0 app (@modelcontextprotocol/server) with registerProbeTools
   --mcp-handler  mcp-handler 2.4.0's createMcpHandler with an \`echo\` tool of its own (no probe tools), both eras
   --store S      with --sdk: the SDK example's InMemoryEventStore per session (default) or shared by all sessions, or none;
                  or Redis at $REDIS_URL, shared by every process, scoped to each session (redis) or keyed by stream alone (redis-unscoped, a bug)
+  --store-write-latency-ms N  with --sdk and a store: each write to it waits N ms (0–10000) first, as a store that
+                 acknowledges a write once replicated does
   --tools T      with --sdk: the probe tools (default), or only an \`echo\` tool of its own (T = echo), as a user's server`;
 
 function fail(message: string): never {
@@ -31,7 +33,7 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
   try {
     ({ values } = parseArgs({
       args,
-      options: { target: { type: 'string' }, sdk: { type: 'boolean' }, sdk2: { type: 'boolean' }, 'mcp-handler': { type: 'boolean' }, store: { type: 'string' }, tools: { type: 'string' }, window: { type: 'string' }, port: { type: 'string' } },
+      options: { target: { type: 'string' }, sdk: { type: 'boolean' }, sdk2: { type: 'boolean' }, 'mcp-handler': { type: 'boolean' }, store: { type: 'string' }, 'store-write-latency-ms': { type: 'string' }, tools: { type: 'string' }, window: { type: 'string' }, port: { type: 'string' } },
       strict: true,
     }));
   } catch (error) {
@@ -48,7 +50,7 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
   let served: ServedTarget;
   let what: string;
   if (values['mcp-handler'] === true) {
-    if (values.target !== undefined || values.sdk === true || values.sdk2 === true || values.store !== undefined || values.tools !== undefined) fail('--mcp-handler goes alone');
+    if (values.target !== undefined || values.sdk === true || values.sdk2 === true || values.store !== undefined || values['store-write-latency-ms'] !== undefined || values.tools !== undefined) fail('--mcp-handler goes alone');
     // A dev dependency of resumecheck's: an installed resumecheck has it only when the user installed it too.
     const app = await import('./mcp-handler-app.ts').catch((error: unknown) => {
       if ((error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND') fail('--mcp-handler needs the mcp-handler package: npm install mcp-handler@2.4.0');
@@ -58,7 +60,7 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
     served = await serveMcpHandlerApp({ port });
     what = 'mcp-handler 2.4.0 with an echo tool';
   } else if (values.sdk2 === true) {
-    if (values.target !== undefined || values.sdk === true || values.store !== undefined || values.tools !== undefined) fail('--sdk2 goes alone');
+    if (values.target !== undefined || values.sdk === true || values.store !== undefined || values['store-write-latency-ms'] !== undefined || values.tools !== undefined) fail('--sdk2 goes alone');
     const { serveSdk2App } = await import('./sdk2-app.ts');
     served = await serveSdk2App({ port });
     what = 'the SDK 2.4.0 app with the probe tools';
@@ -69,11 +71,15 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
     if (store.startsWith('redis') && (env['REDIS_URL'] ?? '') === '') fail(`--store ${store} needs $REDIS_URL (redis://127.0.0.1:PORT)`);
     const tools = values.tools ?? 'probe';
     if (tools !== 'probe' && tools !== 'echo') fail('--tools takes probe or echo');
+    const latencyText = values['store-write-latency-ms'] ?? '0';
+    if (!/^\d{1,5}$/.test(latencyText) || Number(latencyText) > 10_000) fail('--store-write-latency-ms takes a whole number of milliseconds from 0 to 10000');
+    const storeWriteLatencyMs = Number(latencyText);
+    if (storeWriteLatencyMs > 0 && store === 'none') fail('--store-write-latency-ms needs a store');
     const { serveSdkApp } = await import('./sdk-app.ts');
-    served = await serveSdkApp({ port, store, tools, ...(env['REDIS_URL'] === undefined ? {} : { redisUrl: env['REDIS_URL'] }) });
-    what = `the SDK app with ${tools === 'echo' ? 'an echo tool only' : 'the probe tools'}, store ${store}`;
+    served = await serveSdkApp({ port, store, tools, storeWriteLatencyMs, ...(env['REDIS_URL'] === undefined ? {} : { redisUrl: env['REDIS_URL'] }) });
+    what = `the SDK app with ${tools === 'echo' ? 'an echo tool only' : 'the probe tools'}, store ${store}${storeWriteLatencyMs > 0 ? ` (${storeWriteLatencyMs} ms a write)` : ''}`;
   } else {
-    if (values.store !== undefined || values.tools !== undefined) fail('--store and --tools go with --sdk');
+    if (values.store !== undefined || values['store-write-latency-ms'] !== undefined || values.tools !== undefined) fail('--store, --store-write-latency-ms and --tools go with --sdk');
     const name = values.target ?? 'reference';
     const entry = targetEntry(name);
     if (entry === undefined) fail(`unknown target ${JSON.stringify(name)}; known: ${TARGET_ENTRIES.map((known) => known.name).join(', ')}`);

@@ -31,9 +31,64 @@ export interface ProbeToolContext {
   readonly sendNotification?: (notification: never) => Promise<void>;
   /** 1.x: the request's `_meta`, with the progress token the client (or a proxy on its way) sent. */
   readonly _meta?: { readonly progressToken?: unknown } | undefined;
-  readonly mcpReq?: { readonly notify?: (notification: never) => Promise<void>; readonly _meta?: { readonly progressToken?: unknown } | undefined; readonly signal?: AbortSignal };
+  readonly mcpReq?: { readonly id?: string | number; readonly notify?: (notification: never) => Promise<void>; readonly _meta?: { readonly progressToken?: unknown } | undefined; readonly signal?: AbortSignal };
   /** 1.x: the request's abort signal (2.x: `mcpReq.signal`), fired when the server cancels the request. */
   readonly signal?: AbortSignal;
+  /** 1.x: the JSON-RPC ID of the request the tool runs for (2.x: `mcpReq.id`). */
+  readonly requestId?: string | number;
+}
+
+/**
+ * Sessions whose transport says when a response has been handed to it ({@link acknowledgeResults}), and, by session and
+ * request ID, what to do once the response to a probe call is: tell the control endpoint that its result is handled.
+ * A request re-sent while in flight (a proxy's retry) runs twice under one ID: its results are acknowledged in order.
+ */
+const acknowledging = new Set<string>();
+const resultHandled = new Map<string, (() => void)[]>();
+
+function requestKey(sessionId: string, requestId: string | number): string {
+  return `${sessionId}\n${typeof requestId}:${requestId}`;
+}
+
+/** The part of a transport (1.x or 2.x) {@link acknowledgeResults} wraps. */
+export interface AcknowledgedTransport {
+  send(message: never, options?: never): Promise<void>;
+}
+
+/**
+ * Makes the probe tools of session `sessionId` tell the control endpoint when their result has been through the
+ * transport's `send` (stored in its event store, written to the call's stream if it has one, or refused): an app whose
+ * store does I/O calls this on each session's transport, so that resumecheck waits for the result to be stored before
+ * it takes its next step, not for a quiet interval that a loaded machine outlasts. Without it the tools work as before.
+ */
+export function acknowledgeResults(transport: AcknowledgedTransport, sessionId: string): void {
+  acknowledging.add(sessionId);
+  const send = transport.send.bind(transport) as (message: unknown, options?: unknown) => Promise<void>;
+  transport.send = (async (message: unknown, options?: unknown) => {
+    try {
+      await send(message, options);
+    } finally {
+      const id = typeof message === 'object' && message !== null && ('result' in message || 'error' in message) ? (message as { id?: unknown }).id : undefined;
+      const key = typeof id === 'string' || typeof id === 'number' ? requestKey(sessionId, id) : null;
+      const waiting = key === null ? undefined : resultHandled.get(key);
+      const handled = waiting?.shift();
+      if (waiting?.length === 0) resultHandled.delete(key!);
+      handled?.();
+    }
+  }) as AcknowledgedTransport['send'];
+}
+
+/**
+ * Forgets session `sessionId`, whose transport closed: a result of it not sent yet never will be (the SDK drops the
+ * response of a request its closing aborted), so it is acknowledged now, and nothing of the session again.
+ */
+export function forgetAcknowledgedSession(sessionId: string): void {
+  acknowledging.delete(sessionId);
+  for (const [key, waiting] of resultHandled) {
+    if (!key.startsWith(`${sessionId}\n`)) continue;
+    resultHandled.delete(key);
+    for (const handled of waiting) handled();
+  }
 }
 
 /** The progress token of the request the tool runs for, as it arrived, or undefined when it carried none. */
@@ -70,9 +125,17 @@ function refused(text: string): ToolResult {
 async function runUnderControl(tool: string, callId: string, control: string, context: ProbeToolContext): Promise<ToolResult> {
   const sessionId = context.sessionId ?? '';
   const send = (context.sendNotification ?? context.mcpReq?.notify) as ((notification: ProbeNotification) => Promise<void>) | undefined;
-  const start = await controlCall(control, 'start', { callId, tool, sessionId });
+  const requestId = context.requestId ?? context.mcpReq?.id;
+  // Whether this call's result will be acknowledged once its transport has it (acknowledgeResults), said at start.
+  const acknowledges = requestId !== undefined && acknowledging.has(sessionId);
+  const start = await controlCall(control, 'start', { callId, tool, sessionId, ...(acknowledges ? { acknowledges: true } : {}) });
   const execution = start?.['execution'];
   if (typeof execution !== 'number') return refused('resumecheck: the control endpoint did not start this execution');
+  const onResult = (): void => {
+    if (!acknowledges) return;
+    const key = requestKey(sessionId, requestId);
+    resultHandled.set(key, [...(resultHandled.get(key) ?? []), () => void controlCall(control, 'handled', { execution })]);
+  };
   // The server cancels the request (2026-07-28: a client disconnect): the tool says so, and takes no step after.
   const signal = context.signal ?? context.mcpReq?.signal;
   let cancelled: Promise<unknown> | null = null;
@@ -82,14 +145,21 @@ async function runUnderControl(tool: string, callId: string, control: string, co
   if (signal?.aborted === true) onAbort();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    return await stepUnderControl(execution, control, context, send, () => cancelled);
+    return await stepUnderControl(execution, control, context, send, () => cancelled, onResult);
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
 }
 
 /** Takes the execution's steps as the control endpoint gives them, until its result or its cancellation. */
-async function stepUnderControl(execution: number, control: string, context: ProbeToolContext, send: ((notification: ProbeNotification) => Promise<void>) | undefined, cancelled: () => Promise<unknown> | null): Promise<ToolResult> {
+async function stepUnderControl(
+  execution: number,
+  control: string,
+  context: ProbeToolContext,
+  send: ((notification: ProbeNotification) => Promise<void>) | undefined,
+  cancelled: () => Promise<unknown> | null,
+  onResult: () => void,
+): Promise<ToolResult> {
   for (let steps = 0; steps < EXECUTION_STEPS_MAX; steps += 1) {
     const next = cancelled() === null ? await controlCall(control, 'next', { execution }) : null;
     const stopped = cancelled();
@@ -98,7 +168,11 @@ async function stepUnderControl(execution: number, control: string, context: Pro
       return refused('resumecheck: the server cancelled this call');
     }
     if (next === null) return refused('resumecheck: the control endpoint ended this execution (the run is over)');
-    if (next['kind'] === 'result') return next['result'] as ToolResult;
+    if (next['kind'] === 'result') {
+      // Before the SDK sends it: its transport's send then acknowledges it (acknowledgeResults).
+      onResult();
+      return next['result'] as ToolResult;
+    }
     try {
       // Related to this call's request: the SDK sends it on the call's stream, or stores it while disconnected.
       await send?.(withReceivedProgressToken(next['message'] as ProbeNotification, progressTokenOf(context)));

@@ -1,14 +1,16 @@
 // The MCP SDK 1.32.2 app as its examples build it (one McpServer and StreamableHTTPServerTransport per session, routed
 // by Mcp-Session-Id, the example InMemoryEventStore per session or shared, or no store), with the probe tools
-// registered by the one line a user adds: `registerProbeTools(server)`.
+// registered by the one line a user adds: `registerProbeTools(server)`. Each session's transport acknowledges the probe
+// tools' results once it has been through sending them (acknowledgeResults): a store doing I/O (Redis) holds a result
+// some time after the tool returned it, and resumecheck waits for that, not for a quiet interval.
 
 import { createServer, type Server } from 'node:http';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { type EventStore, StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { registerProbeTools } from './probe-tools.ts';
-import { nextMillisecond } from './clock.ts';
+import { acknowledgeResults, forgetAcknowledgedSession, registerProbeTools } from './probe-tools.ts';
+import { nextMillisecond, sleepMs } from './clock.ts';
 import { newSessionId } from './random.ts';
 import { type ServedTarget, listenOnLoopback } from './serve-target.ts';
 
@@ -35,16 +37,28 @@ function registerEcho(server: McpServer): void {
   });
 }
 
-/** Serves the SDK app on 127.0.0.1:`port`. */
-export async function serveSdkApp(options: { port: number; store: SdkAppStore; tools?: SdkAppTools; redisUrl?: string }): Promise<ServedTarget> {
+/** `store` with each write waiting `ms` first, as a store that acknowledges a write once it is replicated or on disk does. */
+function withWriteLatency(store: EventStore, ms: number): EventStore {
+  return {
+    async storeEvent(streamId, message) {
+      await sleepMs(ms);
+      return store.storeEvent(streamId, message);
+    },
+    ...(store.getStreamIdForEventId === undefined ? {} : { getStreamIdForEventId: (eventId: string) => store.getStreamIdForEventId!(eventId) }),
+    replayEventsAfter: (lastEventId, handlers) => store.replayEventsAfter(lastEventId, handlers),
+  };
+}
+
+/** Serves the SDK app on 127.0.0.1:`port`; `storeWriteLatencyMs` delays each write to its store (default 0). */
+export async function serveSdkApp(options: { port: number; store: SdkAppStore; tools?: SdkAppTools; redisUrl?: string; storeWriteLatencyMs?: number }): Promise<ServedTarget> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const shared = new InMemoryEventStore();
   const redisStore = options.store === 'redis' || options.store === 'redis-unscoped' ? await import('./redis-event-store.ts') : null;
   const redis = redisStore === null ? null : await redisStore.connectRedis(options.redisUrl);
   /** The store of the session `sessionId` is about to be: the example's, its own or shared, or Redis, scoped to it or not. */
   const storeFor = (sessionId: string): EventStore => {
-    if (redisStore !== null && redis !== null) return redisStore.redisEventStore(redis, options.store === 'redis' ? sessionId : null);
-    return options.store === 'per-session' ? new InMemoryEventStore() : shared;
+    const store = redisStore !== null && redis !== null ? redisStore.redisEventStore(redis, options.store === 'redis' ? sessionId : null) : options.store === 'per-session' ? new InMemoryEventStore() : shared;
+    return (options.storeWriteLatencyMs ?? 0) > 0 ? withWriteLatency(store, options.storeWriteLatencyMs!) : store;
   };
   const server: Server = createServer((request, response) => {
     void (async () => {
@@ -88,7 +102,9 @@ export async function serveSdkApp(options: { port: number; store: SdkAppStore; t
         });
         created.onclose = () => {
           if (created.sessionId !== undefined) transports.delete(created.sessionId);
+          forgetAcknowledgedSession(newSession);
         };
+        acknowledgeResults(created, newSession);
         const mcp = new McpServer({ name: 'resumecheck-probe-sdk-app', version: '0.1.0' }, { capabilities: { logging: {} } });
         if (options.tools === 'echo') registerEcho(mcp);
         else registerProbeTools(mcp);

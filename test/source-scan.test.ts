@@ -19,7 +19,7 @@ const EXEMPT: Readonly<Record<string, string>> = {
   'targets/wire/clock.ts': 'the wire target waits for a server on a socket: a bounded wait and a quiet interval',
   'event-store/random.ts': "the event store's epoch token when created without one (simulations pass their own)",
   'probe/random.ts': "the served probe server's session IDs, a real server's: the simulator never depends on their values",
-  'probe/clock.ts': "the served SDK app's echo waits for the next millisecond, a real server's time: the simulator never reads it",
+  'probe/clock.ts': "the served SDK app's echo waits for the next millisecond, and its store's writes for their latency (--store-write-latency-ms), a real server's time: the simulator never reads it",
 };
 
 /** Each banned name and the pattern that finds it in code. */

@@ -2,7 +2,9 @@
 // executions stay under the simulator's control over the wire exactly as in process (docs/probe-tools.md). A probe
 // tool asks `start` for its execution number, then `next` for each step; `next` blocks until the simulator chooses
 // to advance that execution, then answers the notification to send or the result to return. A tool the server cancelled
-// says so with `cancelled`: it takes no step after, and the simulator stops offering steps of it.
+// says so with `cancelled`: it takes no step after, and the simulator stops offering steps of it. A tool that said at
+// start that its result will be acknowledged (`acknowledges`: its app's transport tells, probe/probe-tools.ts'
+// acknowledgeResults) calls `handled` once the server has been through sending that result (stored, written or refused).
 // In a deployment of several nodes (`fuzz --serve-node`) each node's tools call back a URL of their own
 // (`/run/TOKEN/node/K/...`), so each execution is started through the node that runs it and dies with that node.
 
@@ -24,6 +26,10 @@ interface ExecutionGate {
   credits: number;
   /** A notification step was answered and the tool has not come back for the next one yet. */
   unacknowledged: boolean;
+  /** Its tool said at start that the server acknowledges its result (`handled`) once it has been through sending it. */
+  readonly acknowledges: boolean;
+  /** Its result was handed to an acknowledging tool, and `handled` has not come yet. */
+  unhandled: boolean;
   waiter: ServerResponse | null;
   finished: boolean;
   steps: number;
@@ -54,6 +60,8 @@ export interface ControlEndpoint {
    * node `node` alone (a node's crash or restart), whose executions then take no step again.
    */
   dropPending(node?: number): void;
+  /** Forgets the results not acknowledged yet (a settle waited its bound out for them): none is waited for again. */
+  forgetUnhandled(): void;
   /** Lets an execution take its next step (now, if its tool is waiting; else when it next asks). */
   release(execution: number): void;
   /** Steps released and not yet taken by their tools: the simulator waits for these before it looks. */
@@ -63,6 +71,11 @@ export interface ControlEndpoint {
    * its next `next` is the acknowledgement that the notification is written: the simulator waits for these too.
    */
   readonly unacknowledged: number;
+  /**
+   * Results handed to tools whose server acknowledges them (`handled`) and has not yet: the server has not been through
+   * sending them (storing them in its event store, above all, where a later resume reads them). Waited for as well.
+   */
+  readonly unhandled: number;
   /** Called on every control request and answer, so the target's settle sees the server is busy. */
   onActivity: () => void;
   /** Called when an execution of call `callId` on `node` is handed its result, so the target can expect the result's frame. */
@@ -120,6 +133,7 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
   let binding: Binding | null = null;
   let unconsumed = 0;
   let unacknowledged = 0;
+  let unhandled = 0;
   let failure: Error | null = null;
   const server: Server = createServer();
   const endpoint: ControlEndpoint = {
@@ -140,6 +154,7 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
       binding = null;
       unconsumed = 0;
       unacknowledged = 0;
+      unhandled = 0;
       if (old === null) return;
       for (const gate of old.gates.values()) if (gate.waiter !== null) answer(gate.waiter, 410, { error: 'the run is over' });
     },
@@ -149,15 +164,22 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
         if (node !== undefined && gate.node !== node) continue;
         unconsumed -= gate.credits;
         if (gate.unacknowledged) unacknowledged -= 1;
+        if (gate.unhandled) unhandled -= 1;
         gate.credits = 0;
         gate.unacknowledged = false;
+        gate.unhandled = false;
         // A node that went down took its tools with it: nothing of theirs is waited for, or answered, again.
         if (node !== undefined) gate.finished = true;
       }
       if (node === undefined) {
         unconsumed = 0;
         unacknowledged = 0;
+        unhandled = 0;
       }
+    },
+    forgetUnhandled() {
+      for (const gate of binding?.gates.values() ?? []) gate.unhandled = false;
+      unhandled = 0;
     },
     release(execution) {
       if (binding === null) return;
@@ -179,6 +201,9 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     get unacknowledged() {
       return unacknowledged;
     },
+    get unhandled() {
+      return unhandled;
+    },
     onActivity: () => {},
     onResult: () => {},
     onNotification: () => {},
@@ -195,10 +220,10 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     },
   };
 
-  function gateOf(bound: Binding, execution: number, callId = '', node = 0): ExecutionGate {
+  function gateOf(bound: Binding, execution: number, callId = '', node = 0, acknowledges = false): ExecutionGate {
     let gate = bound.gates.get(execution);
     if (gate === undefined) {
-      gate = { callId, node, credits: 0, unacknowledged: false, waiter: null, finished: false, steps: 0 };
+      gate = { callId, node, credits: 0, unacknowledged: false, acknowledges, unhandled: false, waiter: null, finished: false, steps: 0 };
       bound.gates.set(execution, gate);
     }
     return gate;
@@ -217,6 +242,10 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     }
     if (next.kind === 'result') {
       gate.finished = true;
+      if (gate.acknowledges) {
+        gate.unhandled = true;
+        unhandled += 1;
+      }
       endpoint.onResult(gate.callId, gate.node);
     } else {
       gate.unacknowledged = true;
@@ -260,8 +289,8 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
   });
 
   async function answerControl(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const match = /^\/run\/([\w-]{1,64})(?:\/node\/(\d{1,2}))?\/(start|next|cancelled)$/.exec(request.url ?? '');
-    if (request.method !== 'POST' || match === null) return answer(response, 404, { error: 'POST /run/TOKEN/start, /run/TOKEN/next or /run/TOKEN/cancelled' });
+    const match = /^\/run\/([\w-]{1,64})(?:\/node\/(\d{1,2}))?\/(start|next|cancelled|handled)$/.exec(request.url ?? '');
+    if (request.method !== 'POST' || match === null) return answer(response, 404, { error: 'POST /run/TOKEN/start, /run/TOKEN/next, /run/TOKEN/cancelled or /run/TOKEN/handled' });
     const body = await readJson(request);
     endpoint.onActivity();
     const bound = binding;
@@ -272,19 +301,26 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
       const node = Number(match[2] ?? 0);
       const host = bound.hosts.get(node);
       if (host === undefined) return answer(response, 410, { error: `node ${node} is not up in the run in progress` });
-      const { callId, tool, sessionId } = body;
-      if (typeof callId !== 'string' || typeof sessionId !== 'string' || !(TOOL_NAMES as readonly unknown[]).includes(tool)) {
-        return answer(response, 400, { error: 'start takes { callId: string, tool: "read" | "append" | "work", sessionId: string }' });
+      const { callId, tool, sessionId, acknowledges } = body;
+      if (typeof callId !== 'string' || typeof sessionId !== 'string' || !(TOOL_NAMES as readonly unknown[]).includes(tool) || (acknowledges !== undefined && typeof acknowledges !== 'boolean')) {
+        return answer(response, 400, { error: 'start takes { callId: string, tool: "read" | "append" | "work", sessionId: string, acknowledges?: boolean }' });
       }
       // Attributed to the session the call was sent in (the IDs resumecheck put in the call), when it sent it.
       const execution = host.startExecution({ callId, tool: tool as ToolName, sessionId: endpoint.sessionOfCall(callId, sessionId, node) });
-      gateOf(bound, execution, callId, node);
+      gateOf(bound, execution, callId, node, acknowledges === true);
       return answer(response, 200, { execution });
     }
     const execution = body['execution'];
     const gate = typeof execution === 'number' ? bound.gates.get(execution) : undefined;
     if (gate === undefined || typeof execution !== 'number') return answer(response, 400, { error: `${verb} takes { execution } as start answered it` });
     if (verb === 'cancelled') return cancel(bound, execution, gate, response);
+    if (verb === 'handled') {
+      if (gate.unhandled) {
+        gate.unhandled = false;
+        unhandled -= 1;
+      }
+      return answer(response, 200, {});
+    }
     if (gate.finished) return answer(response, 400, { error: `execution ${execution} already returned its result` });
     if (gate.unacknowledged) {
       gate.unacknowledged = false;

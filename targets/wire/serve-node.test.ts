@@ -16,13 +16,16 @@ import { type WireTarget, createWireTarget } from './wire.target.ts';
 /** A quiet interval above the default: the machine running the suite is shared and loaded. */
 const QUIET_MS = 40;
 const PROPERTIES = ['no-cross-session-delivery', 'no-cross-stream-replay'] as const;
+/** A slow store's latency per write, in milliseconds: far above the quiet interval. */
+const STORE_LATENCY_MS = 150;
 
 const started: WireTarget[] = [];
 
-async function deploy(store: 'redis' | 'redis-unscoped'): Promise<WireTarget> {
+/** Each write to the store `latencyMs` later, as a store that acknowledges a write once replicated; 0 by default. */
+async function deploy(store: 'redis' | 'redis-unscoped', latencyMs = 0): Promise<WireTarget> {
   const target = await createWireTarget({
     url: null,
-    serve: `node examples/probe-server.mjs --sdk --store ${store}`,
+    serve: `node examples/probe-server.mjs --sdk --store ${store}${latencyMs > 0 ? ` --store-write-latency-ms ${latencyMs}` : ''}`,
     allowRemote: false,
     timing: { quietMs: QUIET_MS },
     nodes: { count: 2, balancer: 'sticky' },
@@ -112,13 +115,17 @@ describe.skipIf(!REDIS)('the SDK app on 2 nodes over one redis-server started he
     await wire.stop();
   });
 
-  it("scoped to its session: another session's cursor is refused (400), where the unscoped store replays client 2's result into session 1", async () => {
-    const scoped = await deploy('redis');
+  // Each write to the store 150 ms late: client 2's result is in the store well after its tool returned it, and the run reads
+  // it by the app's acknowledgement of the result (probe/probe-tools.ts, acknowledgeResults), not by a quiet interval
+  // (without it the unscoped store's replay came before the result was stored, and the run held: seen on a loaded
+  // machine at 0 ms, every time at 60 ms).
+  it("scoped to its session: another session's cursor is refused (400), where the unscoped store replays client 2's result into session 1 (its writes 150 ms late)", async () => {
+    const scoped = await deploy('redis', STORE_LATENCY_MS);
     const held = await runSimulation(scoped, config, scriptChoices(FOREIGN_CURSOR), { record: true, properties: [...PROPERTIES] });
     expect(held.violation).toBeNull();
     expect(traceLines(held.trace)[FOREIGN_CURSOR.length - 1]!.notes.some((note) => /→ 400 \(node [12]\)/.test(note))).toBe(true);
     await scoped.stop();
-    const unscoped = await deploy('redis-unscoped');
+    const unscoped = await deploy('redis-unscoped', STORE_LATENCY_MS);
     const broken = await runSimulation(unscoped, config, scriptChoices(FOREIGN_CURSOR), { record: true, properties: [...PROPERTIES] });
     expect(broken.violation?.property).toBe('no-cross-session-delivery');
     expect(broken.violation?.explanation).toMatch(/^the result of c1 \(epoch 1, session \S+\) was delivered to session \S+ on connection 5$/);

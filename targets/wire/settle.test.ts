@@ -1,7 +1,9 @@
 // A settle over the wire waits for what the server was handed to send, bounded; what the bound cut short is expected
 // no more. Driven into the state on the SDK 1.32.2 app (one process on 127.0.0.1): a proxy re-sends a call in flight,
 // the SDK sends the first execution's result on the newer request's stream and never sends the second's (the request ID
-// is answered), while the first connection stays open. Asserted in settles counted, not in time.
+// is answered), while the first connection stays open. Asserted in settles counted, not in time. And a result its tool
+// returned is waited for until the server acknowledges it (probe/probe-tools.ts, acknowledgeResults), however late its
+// store writes it.
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../sim/config.ts';
@@ -38,5 +40,25 @@ describe('a settle over the wire, the SDK app (one process)', () => {
     const waitedForC1 = wire.stats.cutShortFor.filter((awaited) => awaited.includes('the result of c1'));
     expect(waitedForC1.length).toBeGreaterThanOrEqual(1);
     expect(waitedForC1.length).toBeLessThanOrEqual(2);
+  });
+
+  // The shared example store, each write 150 ms late: client 2's result reaches the store long after the quiet
+  // interval, and client 1's resume with client 2's cursor (a proxy's mix-up) is sent only once the app acknowledged
+  // it. Without the acknowledgement the resume came first and replayed nothing (every time, at this latency).
+  it("a result stored after its tool returned it is waited for: a resume with another session's cursor replays it (a MUST)", async () => {
+    const wire = await createWireTarget({ url: null, serve: 'node examples/probe-server.mjs --sdk --store shared --store-write-latency-ms 150', allowRemote: false });
+    started.push(wire);
+    const script = [
+      'client 1 initializes',
+      'client 2 initializes',
+      'client 2 calls read',
+      'the network cuts connection #4 (client 2)',
+      'the server advances c1 (read, execution 1)',
+      "client 1 resumes with client 2's cursor (a proxy mixes sessions up)",
+    ];
+    const result = await runSimulation(wire, resolveConfig({ seed: 'settle-store', restartsMax: 0, clients: 2 }), scriptChoices(script), { record: true, properties: ['no-cross-session-delivery'] });
+    expect(result.steps).toBe(script.length);
+    expect(result.violation?.property).toBe('no-cross-session-delivery');
+    expect(result.violation?.explanation).toMatch(/^the result of c1 \(epoch 1, session \S+\) was delivered to session \S+ on connection 5$/);
   });
 });

@@ -399,7 +399,10 @@ export class WireServer implements NodeInstance {
     return provenance === null ? message : withProvenance(message, provenance);
   }
 
-  /** Waits until every head has arrived, every released step was taken, and nothing arrived for the quiet interval. */
+  /**
+   * Waits until every head has arrived, every released step was taken (and every result acknowledged where its server
+   * does), and nothing arrived for the quiet interval.
+   */
   private async settle(): Promise<void> {
     const { timing, stats, control } = this.context;
     const started = wallMs();
@@ -415,10 +418,11 @@ export class WireServer implements NodeInstance {
         // every later settle of the run would otherwise wait out the bound for it again.
         this.framesExpected.clear();
         this.resultsExpected.clear();
+        control.forgetUnhandled();
         break;
       }
       const quietFor = now - this.lastActivityMs;
-      const waiting = this.headsPending > 0 || control.unconsumed > 0 || control.unacknowledged > 0 || this.resultsExpected.size > 0 || this.framesExpected.size > 0;
+      const waiting = this.headsPending > 0 || control.unconsumed > 0 || control.unacknowledged > 0 || control.unhandled > 0 || this.resultsExpected.size > 0 || this.framesExpected.size > 0;
       if (!waiting && (this.quietOptional || quietFor >= timing.quietMs)) {
         // Quiet by the clock; but bytes that arrived while this process was not running are read only in the next
         // I/O poll, after the timers. Let that poll run, and settle only if it brought nothing.
@@ -440,6 +444,7 @@ export class WireServer implements NodeInstance {
       ...(this.headsPending > 0 ? [`${this.headsPending} response head(s)`] : []),
       ...(control.unconsumed > 0 ? [`${control.unconsumed} released tool step(s)`] : []),
       ...(control.unacknowledged > 0 ? [`${control.unacknowledged} acknowledgement(s)`] : []),
+      ...(control.unhandled > 0 ? [`${control.unhandled} result(s) the server has not been through sending`] : []),
       ...[...this.resultsExpected].map((callId) => `the result of ${callId}`),
       ...[...this.framesExpected.values()].map(({ callId, sessionId }) => (callId === null ? `a notification in session ${sessionId}` : `a notification of ${callId}`)),
     ];
