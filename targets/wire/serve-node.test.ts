@@ -11,6 +11,7 @@ import { runSimulation } from '../../sim/engine.ts';
 import { traceLines } from '../../sim/levels/vocabulary.ts';
 import { scriptChoices } from '../../sim/shrink/script.ts';
 import { type RedisServer, redisServerAvailable, startRedisServer } from '../../test/redis-server.ts';
+import { FOREIGN_CURSOR_SCRIPT } from './fixtures/foreign-cursor.ts';
 import { type WireTarget, createWireTarget } from './wire.target.ts';
 
 /** A quiet interval above the default: the machine running the suite is shared and loaded. */
@@ -62,15 +63,6 @@ const TWO_STANDALONE = [
   'the server notifies client 1 on its standalone stream',
   'client 2 resumes its standalone stream with its latest cursor',
 ];
-// A proxy hands client 1's resume client 2's cursor: a store scoped to its session refuses it.
-const FOREIGN_CURSOR = [
-  'client 1 initializes',
-  'client 2 initializes',
-  'client 2 calls read',
-  'the network cuts connection #4 (client 2)',
-  'the server advances c1 (read, execution 1)',
-  "client 1 resumes with client 2's cursor (a proxy mixes sessions up)",
-];
 const config = resolveConfig({ seed: 'serve-node', restartsMax: 0, clients: 2 });
 
 const REDIS = redisServerAvailable();
@@ -121,12 +113,12 @@ describe.skipIf(!REDIS)('the SDK app on 2 nodes over one redis-server started he
   // machine at 0 ms, every time at 60 ms).
   it("scoped to its session: another session's cursor is refused (400), where the unscoped store replays client 2's result into session 1 (its writes 150 ms late)", async () => {
     const scoped = await deploy('redis', STORE_LATENCY_MS);
-    const held = await runSimulation(scoped, config, scriptChoices(FOREIGN_CURSOR), { record: true, properties: [...PROPERTIES] });
+    const held = await runSimulation(scoped, config, scriptChoices(FOREIGN_CURSOR_SCRIPT), { record: true, properties: [...PROPERTIES] });
     expect(held.violation).toBeNull();
-    expect(traceLines(held.trace)[FOREIGN_CURSOR.length - 1]!.notes.some((note) => /→ 400 \(node [12]\)/.test(note))).toBe(true);
+    expect(traceLines(held.trace)[FOREIGN_CURSOR_SCRIPT.length - 1]!.notes.some((note) => /→ 400 \(node [12]\)/.test(note))).toBe(true);
     await scoped.stop();
     const unscoped = await deploy('redis-unscoped', STORE_LATENCY_MS);
-    const broken = await runSimulation(unscoped, config, scriptChoices(FOREIGN_CURSOR), { record: true, properties: [...PROPERTIES] });
+    const broken = await runSimulation(unscoped, config, scriptChoices(FOREIGN_CURSOR_SCRIPT), { record: true, properties: [...PROPERTIES] });
     expect(broken.violation?.property).toBe('no-cross-session-delivery');
     expect(broken.violation?.explanation).toMatch(/^the result of c1 \(epoch 1, session \S+\) was delivered to session \S+ on connection 5$/);
     await unscoped.stop();

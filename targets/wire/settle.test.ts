@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../sim/config.ts';
 import { runSimulation } from '../../sim/engine.ts';
 import { scriptChoices } from '../../sim/shrink/script.ts';
+import { FOREIGN_CURSOR_SCRIPT } from './fixtures/foreign-cursor.ts';
 import { type WireTarget, createWireTarget } from './wire.target.ts';
 
 const SCRIPT = [
@@ -48,16 +49,8 @@ describe('a settle over the wire, the SDK app (one process)', () => {
   it("a result stored after its tool returned it is waited for: a resume with another session's cursor replays it (a MUST)", async () => {
     const wire = await createWireTarget({ url: null, serve: 'node examples/probe-server.mjs --sdk --store shared --store-write-latency-ms 150', allowRemote: false });
     started.push(wire);
-    const script = [
-      'client 1 initializes',
-      'client 2 initializes',
-      'client 2 calls read',
-      'the network cuts connection #4 (client 2)',
-      'the server advances c1 (read, execution 1)',
-      "client 1 resumes with client 2's cursor (a proxy mixes sessions up)",
-    ];
-    const result = await runSimulation(wire, resolveConfig({ seed: 'settle-store', restartsMax: 0, clients: 2 }), scriptChoices(script), { record: true, properties: ['no-cross-session-delivery'] });
-    expect(result.steps).toBe(script.length);
+    const result = await runSimulation(wire, resolveConfig({ seed: 'settle-store', restartsMax: 0, clients: 2 }), scriptChoices(FOREIGN_CURSOR_SCRIPT), { record: true, properties: ['no-cross-session-delivery'] });
+    expect(result.steps).toBe(FOREIGN_CURSOR_SCRIPT.length);
     expect(result.violation?.property).toBe('no-cross-session-delivery');
     expect(result.violation?.explanation).toMatch(/^the result of c1 \(epoch 1, session \S+\) was delivered to session \S+ on connection 5$/);
   });
