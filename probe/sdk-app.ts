@@ -44,8 +44,8 @@ function withWriteLatency(store: EventStore, ms: number): EventStore {
       await sleepMs(ms);
       return store.storeEvent(streamId, message);
     },
-    ...(store.getStreamIdForEventId === undefined ? {} : { getStreamIdForEventId: (eventId: string) => store.getStreamIdForEventId!(eventId) }),
-    replayEventsAfter: (lastEventId, handlers) => store.replayEventsAfter(lastEventId, handlers),
+    ...(store.getStreamIdForEventId === undefined ? {} : { getStreamIdForEventId: store.getStreamIdForEventId.bind(store) }),
+    replayEventsAfter: store.replayEventsAfter.bind(store),
   };
 }
 
