@@ -3,8 +3,8 @@
 // reached (commands the server processed, from INFO stats, over the check's time), and the peak RSS of this process
 // after a 200-run check and after the 2000-run one (flat memory: the second is not much above the first). Each check
 // runs as the CLI runs it: in a worker thread (contained-check.ts), replaced by a fresh one only on evidence (its heap
-// past RECYCLE_HEAP_BYTES_DEFAULT, or more than RECYCLE_HANDLES_DEFAULT handles left open) or after
-// RECYCLE_RUNS_DEFAULT runs at the latest; the figure counts the worker threads each check took. So the figure is the
+// past RECYCLE_DEFAULTS.heapBytes, or more than RECYCLE_DEFAULTS.handles handles left open) or after
+// RECYCLE_DEFAULTS.runs runs at the latest (targets/module/wear.ts); the figure counts the worker threads each check took. So the figure is the
 // CLI's memory, worker threads included (maxRSS is the whole process's). The baseline is the same check,
 // same runs and seed, of the in-memory counter store (check-store/fixtures/counter-store.ts): the same checker with no
 // I/O, so the ratio is what Redis round trips cost.
@@ -12,7 +12,8 @@
 import { connect } from 'node:net';
 import { resourceUsage } from 'node:process';
 import type { StoreCheckResult } from '../check-store/check-event-store.ts';
-import { RECYCLE_HANDLES_DEFAULT, RECYCLE_HEAP_BYTES_DEFAULT, RECYCLE_RUNS_DEFAULT, startContainedCheck } from '../check-store/contained-check.ts';
+import { startContainedCheck } from '../check-store/contained-check.ts';
+import { RECYCLE_DEFAULTS } from '../targets/module/wear.ts';
 import { redisServerAvailable, startRedisServer } from '../test/redis-server.ts';
 import { nowMs } from './measure.ts';
 
@@ -84,9 +85,9 @@ export async function measureCheckStoreRedis(options: { readonly runs: number; r
       peakRssAfterShortMib: 0,
       peakRssAfterLongMib: 0,
       shortRuns,
-      recycleRuns: RECYCLE_RUNS_DEFAULT,
-      recycleHeapBytes: RECYCLE_HEAP_BYTES_DEFAULT,
-      recycleHandles: RECYCLE_HANDLES_DEFAULT,
+      recycleRuns: RECYCLE_DEFAULTS.runs,
+      recycleHeapBytes: RECYCLE_DEFAULTS.heapBytes,
+      recycleHandles: RECYCLE_DEFAULTS.handles,
       workersShort: 0,
       workersLong: 0,
       workersBaseline: 0,
@@ -119,9 +120,9 @@ export async function measureCheckStoreRedis(options: { readonly runs: number; r
       peakRssAfterShortMib,
       peakRssAfterLongMib,
       shortRuns,
-      recycleRuns: RECYCLE_RUNS_DEFAULT,
-      recycleHeapBytes: RECYCLE_HEAP_BYTES_DEFAULT,
-      recycleHandles: RECYCLE_HANDLES_DEFAULT,
+      recycleRuns: RECYCLE_DEFAULTS.runs,
+      recycleHeapBytes: RECYCLE_DEFAULTS.heapBytes,
+      recycleHandles: RECYCLE_DEFAULTS.handles,
       workersShort: short.workers,
       workersLong,
       workersBaseline: baseline.workers,

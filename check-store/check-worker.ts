@@ -2,7 +2,6 @@
 // timers cannot take the checker down silently: the main thread (contained-check.ts) watches the worker, and this side
 // reports each violation as it is found, names every store call in a shared slot, and beats while its loop turns.
 
-import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { startBeating } from '../targets/module/heartbeat.ts';
@@ -10,7 +9,8 @@ import { type StoreSource, type StoreWorld, moduleSource } from '../targets/modu
 import { type EventStoreFactory, type StoreModuleRef, StoreModuleError, firstLine } from '../targets/module/store-module.ts';
 import { callSlotWriter, type CallSlotWriter } from './call-slot.ts';
 import { type CheckEventStoreOptions, type StoreCheckProgress, advanceStoreCheck } from './check-event-store.ts';
-import { LEAKED_HANDLES_WARNING, type RecycleBounds, type WorkerReport, type WorkerRequest } from './contained-check.ts';
+import { type RecycleBounds, wearGauge } from '../targets/module/wear.ts';
+import { LEAKED_HANDLES_WARNING, type WorkerReport, type WorkerRequest } from './contained-check.ts';
 
 
 function describeArgument(value: unknown): string {
@@ -92,17 +92,15 @@ async function run(port: NonNullable<typeof parentPort>): Promise<void> {
   });
   const send = (report: WorkerReport): void => port.postMessage(report);
   const before = resourceCounts();
-  const handlesBefore = process.getActiveResourcesInfo().length;
-  // The evidence that a fresh thread should go on: the module instances the runs imported (never freed) or what the
-  // store left open have grown past their bounds.
-  const pause = (): boolean => getHeapStatistics().used_heap_size > recycle.heapBytes || process.getActiveResourcesInfo().length - handlesBefore > recycle.handles;
+  // The evidence that a fresh thread should go on (targets/module/wear.ts).
+  const gauge = wearGauge(recycle);
   try {
     const advanced = await advanceStoreCheck(
       tracedSource(moduleSource(ref), slot),
       { ...options, stopped: () => stopped, onViolation: (violation) => send({ type: 'violation', violation }) },
       progress,
       recycle.runs,
-      { pause },
+      { pause: gauge.worn },
     );
     // One warning per check: each thread's runs leave their own handles, and the first thread to see some says so.
     const leaked = advanced.teardown.some((line) => line.startsWith(LEAKED_HANDLES_WARNING)) ? null : leakedResources(before, resourceCounts());

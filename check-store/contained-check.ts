@@ -18,6 +18,7 @@ import { startWorkerModule } from '../sim/search/worker-thread.ts';
 import { every, realNowMs } from '../targets/module/clock.ts';
 import { beatWatch, blockedAfterMs } from '../targets/module/heartbeat.ts';
 import type { StoreModuleRef } from '../targets/module/store-module.ts';
+import { RECYCLE_DEFAULTS, type RecycleBounds } from '../targets/module/wear.ts';
 import { callSlotReader, createCallSlotBuffer } from './call-slot.ts';
 import { type CheckEventStoreOptions, STORE_CHECK_NOT_BEGUN, type StoreCheckProgress, type StoreCheckResult, type StoreViolation, storeCheckResult } from './check-event-store.ts';
 
@@ -46,31 +47,17 @@ export type ContainedOutcome =
 export const INTERRUPT_GRACE_MS = 800;
 /** How often the main thread looks at the worker's heartbeat. */
 const WATCH_MS = 100;
-/** Runs (of either phase) one worker makes at the most before a fresh one goes on, whatever the evidence. */
-export const RECYCLE_RUNS_DEFAULT = 100_000;
-/** Bytes of the worker's JavaScript heap in use, seen between two runs, past which a fresh worker goes on. */
-export const RECYCLE_HEAP_BYTES_DEFAULT = 256 * 2 ** 20;
-/** Handles (timers, sockets, ...) the worker's event loop holds beyond those it held at its start, past which a fresh worker goes on. */
-export const RECYCLE_HANDLES_DEFAULT = 64;
 /** The start of the teardown warning about handles a store left open. */
 export const LEAKED_HANDLES_WARNING = 'the store left handles open';
 /**
- * Serializable options only: the worker gets no functions. When a worker is recycled: `recycleRuns` (see
- * {@link RECYCLE_RUNS_DEFAULT}), `recycleHeapBytes` ({@link RECYCLE_HEAP_BYTES_DEFAULT}), `recycleHandles`
- * ({@link RECYCLE_HANDLES_DEFAULT}).
+ * Serializable options only: the worker gets no functions. When a worker is recycled: `recycleRuns`,
+ * `recycleHeapBytes` and `recycleHandles` (targets/module/wear.ts: RecycleBounds, defaults RECYCLE_DEFAULTS).
  */
 export type ContainedOptions = Omit<CheckEventStoreOptions, 'onViolation' | 'stopped'> & {
   readonly recycleRuns?: number;
   readonly recycleHeapBytes?: number;
   readonly recycleHandles?: number;
 };
-
-/** What the worker is told besides the check: when to hand its progress back. */
-export interface RecycleBounds {
-  readonly runs: number;
-  readonly heapBytes: number;
-  readonly handles: number;
-}
 
 /** A running contained check. */
 export interface ContainedCheck {
@@ -93,7 +80,7 @@ function removeTemporaries(directory: string | null): void {
 export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptions, onViolation: (violation: StoreViolation) => void): ContainedCheck {
   const slot = createCallSlotBuffer();
   const reader = callSlotReader(slot);
-  const { recycleRuns = RECYCLE_RUNS_DEFAULT, recycleHeapBytes = RECYCLE_HEAP_BYTES_DEFAULT, recycleHandles = RECYCLE_HANDLES_DEFAULT, ...checkOptions } = options;
+  const { recycleRuns = RECYCLE_DEFAULTS.runs, recycleHeapBytes = RECYCLE_DEFAULTS.heapBytes, recycleHandles = RECYCLE_DEFAULTS.handles, ...checkOptions } = options;
   const recycle: RecycleBounds = { runs: recycleRuns, heapBytes: recycleHeapBytes, handles: recycleHandles };
   let workers = 0;
   // A worker making no run would hand over the same progress for ever.

@@ -162,6 +162,11 @@ export interface LaneHooks {
    * counted, keeping what was done; false (or no hook) lets the error through.
    */
   onRunError?(error: unknown): boolean;
+  /**
+   * Asked after each run: true ends the lane there, paused, for a fresh thread to go on from the next ordinal (a
+   * contained worker worn by a user's module, targets/module/wear.ts). The ordinals are shared, so nothing is lost.
+   */
+  pause?(): boolean;
 }
 
 /** A lane's totals. */
@@ -169,6 +174,8 @@ export interface LaneOutcome {
   readonly runs: number;
   readonly steps: number;
   readonly coverage: CoverageCounts | null;
+  /** True when the lane ended because `pause` said so, with ordinals maybe left for a fresh thread. */
+  readonly paused?: boolean;
 }
 
 /** How often a lane reports progress and lets the event loop run (signals, messages), in ms. */
@@ -213,6 +220,7 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
   let deadline: number | null = null;
   let simulated = 0;
   let violated = false;
+  let paused = false;
   const simulate = (checked: readonly PropertyName[] | null): Promise<RunResult> => {
     const choices = walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, levelOf(target)?.faultKinds));
     // The first simulation is the run as a search counts it (coverage too); the ones made again check fewer properties.
@@ -289,10 +297,14 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
     }
     // Later ordinals of this lane are all past this one: with stopAtFirst none of them can count.
     if (plan.stopAtFirst && violated) break;
+    if (hooks.pause?.() === true) {
+      paused = true;
+      break;
+    }
   }
   hooks.onProgress(runs - runsReported, steps - stepsReported);
   observer?.finish();
-  return { runs, steps, coverage };
+  return paused ? { runs, steps, coverage, paused } : { runs, steps, coverage };
 }
 
 /** True when `candidate` was found before `other`: in an earlier run, or in the same run by an earlier simulation. */

@@ -6,7 +6,8 @@ import { startBeating } from '../../targets/module/heartbeat.ts';
 import type { Target } from '../../targets/target.ts';
 import { emptyCoverage } from '../coverage.ts';
 import { type ShrinkTask, shrinkTask } from './fuzz.ts';
-import { type LanePlan, searchLane } from './fuzz-search.ts';
+import { type LaneHooks, type LanePlan, searchLane } from './fuzz-search.ts';
+import { type RecycleBounds, wearGauge } from '../../targets/module/wear.ts';
 import { type InProcessDescription, resolveTarget, targetNameOf } from '../../targets/resolve-target.ts';
 
 /** What the pool sends a worker. */
@@ -20,27 +21,49 @@ export type WorkerRequest =
 export type WorkerReply =
   | { readonly kind: 'candidate'; readonly candidate: import('./fuzz-search.ts').Candidate }
   | { readonly kind: 'progress'; readonly runs: number; readonly steps: number }
-  | { readonly kind: 'searched'; readonly runs: number; readonly steps: number; readonly coverage: import('../coverage.ts').CoverageCounts | null }
-  | { readonly kind: 'shrunk'; readonly id: number; readonly result: import('./fuzz.ts').ShrunkTask }
+  /** `paused`: the worker is worn (targets/module/wear.ts) and a fresh one should go on with the lane. */
+  | { readonly kind: 'searched'; readonly runs: number; readonly steps: number; readonly coverage: import('../coverage.ts').CoverageCounts | null; readonly paused: boolean }
+  /** `worn`: a fresh worker should make the next shrink. */
+  | { readonly kind: 'shrunk'; readonly id: number; readonly result: import('./fuzz.ts').ShrunkTask; readonly worn: boolean }
   | { readonly kind: 'matrix-done'; readonly id: number; readonly result: import('./matrix-search.ts').MatrixTaskResult }
   | { readonly kind: 'failed'; readonly message: string }
   | { readonly kind: 'ready' };
 
-async function handle(target: Target, request: Exclude<WorkerRequest, { kind: 'matrix' }>, reply: (message: WorkerReply) => void): Promise<void> {
+/** A contained worker's wear (targets/module/wear.ts): runs made, and whether it should hand over; null when never. */
+interface Wear {
+  ran(runs: number): void;
+  worn(): boolean;
+}
+
+/** The wear of a worker recycled by `bounds`, counted from now. */
+function wearOf(bounds: RecycleBounds): Wear {
+  const gauge = wearGauge(bounds);
+  let made = 0;
+  return {
+    ran(runs) {
+      made += runs;
+    },
+    worn: () => made >= bounds.runs || gauge.worn(),
+  };
+}
+
+async function handle(target: Target, request: Exclude<WorkerRequest, { kind: 'matrix' }>, wear: Wear | null, reply: (message: WorkerReply) => void): Promise<void> {
   if (request.kind === 'search') {
     const coverage = request.plan.coverage ? emptyCoverage() : null;
-    const lane = await searchLane(
-      target,
-      request.plan,
-      request.control,
-      { onCandidate: (candidate) => reply({ kind: 'candidate', candidate }), onProgress: (runs, steps) => reply({ kind: 'progress', runs, steps }) },
-      coverage,
-    );
-    reply({ kind: 'searched', runs: lane.runs, steps: lane.steps, coverage: lane.coverage });
+    const hooks: LaneHooks = { onCandidate: (candidate) => reply({ kind: 'candidate', candidate }), onProgress: (runs, steps) => reply({ kind: 'progress', runs, steps }) };
+    if (wear !== null) {
+      hooks.pause = () => {
+        wear.ran(1);
+        return wear.worn();
+      };
+    }
+    const lane = await searchLane(target, request.plan, request.control, hooks, coverage);
+    reply({ kind: 'searched', runs: lane.runs, steps: lane.steps, coverage: lane.coverage, paused: lane.paused === true });
     return;
   }
   const result = await shrinkTask(target, request.task, request.control);
-  reply({ kind: 'shrunk', id: request.id, result });
+  wear?.ran(result.shrink.evaluations);
+  reply({ kind: 'shrunk', id: request.id, result, worn: wear?.worn() === true });
 }
 
 /** Marks the workerData of a fuzz worker, so this module does nothing in any other thread that loads it. */
@@ -64,7 +87,7 @@ async function handleMatrix(request: Extract<WorkerRequest, { kind: 'matrix' }>,
 }
 
 const port = parentPort;
-const data = workerData as { mark?: unknown; target?: InProcessDescription | null; beat?: Int32Array | null } | null;
+const data = workerData as { mark?: unknown; target?: InProcessDescription | null; beat?: Int32Array | null; recycle?: RecycleBounds | null } | null;
 // A worker of the matrix is started with no target (target null): it answers matrix tasks only.
 if (port !== null && data !== null && typeof data === 'object' && data.mark === FUZZ_WORKER_MARK && typeof data.target === 'object') {
   const description = data.target ?? null;
@@ -75,6 +98,8 @@ if (port !== null && data !== null && typeof data === 'object' && data.mark === 
   const failed = (error: unknown): void => reply({ kind: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   const runner = matrixRunner();
   (description === null ? Promise.resolve(null) : resolveTarget(description)).then((target) => {
+    // Gauged from here: what loading left (the checker, the SDK, the module's first instance) is the thread's own.
+    const wear = data.recycle === undefined || data.recycle === null ? null : wearOf(data.recycle);
     port.on('message', (request: WorkerRequest) => {
       if (request.kind === 'matrix') {
         handleMatrix(request, runner, reply).catch(failed);
@@ -84,7 +109,7 @@ if (port !== null && data !== null && typeof data === 'object' && data.mark === 
         reply({ kind: 'failed', message: 'worker: a matrix worker has no target of its own' });
         return;
       }
-      handle(target, request, reply).catch(failed);
+      handle(target, request, wear, reply).catch(failed);
     });
     // Loaded: requests sent meanwhile were kept for the listener; the pool can tell its start-up apart.
     reply({ kind: 'ready' });

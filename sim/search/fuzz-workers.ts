@@ -19,6 +19,7 @@ import { type PoolWorker as PoolWorkerOf, WorkerLoadError, askPoolWorker, closeP
 import { every, realNowMs } from '../../targets/module/clock.ts';
 import { beatWatch, blockedAfterMs } from '../../targets/module/heartbeat.ts';
 import { STORE_CALL_TIMEOUT_MS } from '../../targets/module/module.target.ts';
+import { RECYCLE_DEFAULTS, type RecycleBounds } from '../../targets/module/wear.ts';
 
 type PoolWorker = PoolWorkerOf<WorkerReply>;
 
@@ -29,6 +30,8 @@ export interface WorkerPoolExecutor extends FuzzExecutor {
    * a caller that times the start-up apart or wants every lane running from the first run.
    */
   ready(): Promise<void>;
+  /** How many times a contained worker, worn by the user's module (targets/module/wear.ts), was replaced by a fresh one. */
+  recycled(): number;
 }
 
 /**
@@ -54,15 +57,22 @@ class BlockedWorker extends Error {
   override readonly name = 'BlockedWorker';
 }
 
-/** A thread a shrink can run in: this one, or a worker. */
-type ShrinkSlot = { readonly kind: 'here' } | { readonly kind: 'worker'; readonly entry: PoolWorker };
+/** A thread a shrink can run in: this one, or the worker at a place of the pool. */
+type ShrinkSlot = { readonly kind: 'here' } | { readonly kind: 'worker'; readonly index: number };
 
 /**
  * An executor of `count` threads for `target` (this thread and `count - 1` workers), which a worker must be able to
- * build again from its description (targets/resolve-target.ts).
+ * build again from its description (targets/resolve-target.ts). Contained, a worker worn by the user's module (its
+ * heap or its handles past `recycle`'s bounds, default RECYCLE_DEFAULTS) hands over between two runs to a fresh one,
+ * which goes on with its lane from the next ordinal, or makes the next shrink: the same findings, bounded memory.
  */
-export async function workerPoolExecutor(target: Target, count: number, options: { readonly contained?: boolean } = {}): Promise<WorkerPoolExecutor> {
+export async function workerPoolExecutor(
+  target: Target,
+  count: number,
+  options: { readonly contained?: boolean; readonly recycle?: Partial<RecycleBounds> } = {},
+): Promise<WorkerPoolExecutor> {
   const contained = options.contained === true;
+  const recycle: RecycleBounds | null = contained ? { ...RECYCLE_DEFAULTS, ...options.recycle } : null;
   // A worker builds the target again from its description (plain data), through the resolver the CLI uses.
   const description = await workerDescriptionOf(target);
   if (description === null) throw new Error(`fuzz: --workers needs a target a worker can build again (one the target resolver built, or a built-in one); ${target.name} is not one`);
@@ -71,11 +81,19 @@ export async function workerPoolExecutor(target: Target, count: number, options:
   // Contained, every lane and shrink is a worker's: this thread runs nothing of the target.
   // Contained, each worker beats a shared counter while its loop turns (sim/search/fuzz-worker.ts), and this thread watches.
   const beats = Array.from({ length: contained ? size : size - 1 }, () => (contained ? new Int32Array(new SharedArrayBuffer(4)) : null));
-  const pool: PoolWorker[] = beats.map((beat) =>
-    startPoolWorker<WorkerReply>('fuzz-worker', { mark: 'resumecheck-fuzz-worker', target: description, beat }, 'fuzz worker'),
-  );
-  const stopWatch = contained ? watchHeartbeats(pool, beats) : () => {};
-  const idle: ShrinkSlot[] = [...(contained ? [] : [{ kind: 'here' } as const]), ...pool.map((entry): ShrinkSlot => ({ kind: 'worker', entry }))];
+  const start = (index: number): PoolWorker =>
+    startPoolWorker<WorkerReply>('fuzz-worker', { mark: 'resumecheck-fuzz-worker', target: description, beat: beats[index], recycle }, 'fuzz worker');
+  const pool: PoolWorker[] = beats.map((_, index) => start(index));
+  const watch = contained ? watchHeartbeats(pool, beats) : null;
+  let recycled = 0;
+  /** The worker at `index` worn: it goes (with its module instances and whatever the store left open) before a fresh one starts. */
+  const replace = async (index: number): Promise<void> => {
+    await closePoolWorkers([pool[index]!], 'fuzz worker');
+    pool[index] = start(index);
+    watch?.restart(index);
+    recycled += 1;
+  };
+  const idle: ShrinkSlot[] = [...(contained ? [] : [{ kind: 'here' } as const]), ...pool.map((_, index): ShrinkSlot => ({ kind: 'worker', index }))];
   /** Asks a worker; contained, its going down is the verdict, naming what it was doing (`what`). */
   const askContained = async <T>(control: Int32Array, what: (control: Int32Array) => string, asked: () => Promise<T>): Promise<T> => {
     try {
@@ -102,6 +120,7 @@ export async function workerPoolExecutor(target: Target, count: number, options:
     async ready() {
       await Promise.all(pool.map((entry) => entry.loaded));
     },
+    recycled: () => recycled,
     async search(plans, control, hooks) {
       const lanes: Promise<LaneOutcome>[] = plans.map((plan, index) => {
         if (index === 0 && !contained) {
@@ -109,20 +128,37 @@ export async function workerPoolExecutor(target: Target, count: number, options:
           const coverage = plan.coverage ? emptyCoverage() : null;
           return searchLane(target, plan, control, { ...hooks, turn }, coverage);
         }
-        const entry = pool[(contained ? index : index - 1) % pool.length]!;
+        const place = (contained ? index : index - 1) % pool.length;
         // Contained, a lane records its candidates itself and says which run it makes (the control block's run cells).
         const lanePlan = contained ? { ...plan, lane: index, recordCandidates: true } : plan;
         const during = (cells: Int32Array): string => {
           const run = Atomics.load(cells, LANE_RUN_CELLS + index);
           return run === 0 ? 'while loading' : `in run ${run} (seed ${plan.config.seed}.${run})`;
         };
-        return askContained(control, during, () =>
-          ask<LaneOutcome>(entry, { kind: 'search', plan: lanePlan, control }, (reply, resolve) => {
-            if (reply.kind === 'candidate') void hooks.onCandidate(reply.candidate);
-            else if (reply.kind === 'progress') hooks.onProgress(reply.runs, reply.steps);
-            else if (reply.kind === 'searched') resolve(reply);
-          }),
-        );
+        const searchThere = (): Promise<LaneOutcome> =>
+          askContained(control, during, () =>
+            ask<LaneOutcome>(pool[place]!, { kind: 'search', plan: lanePlan, control }, (reply, resolve) => {
+              if (reply.kind === 'candidate') void hooks.onCandidate(reply.candidate);
+              else if (reply.kind === 'progress') hooks.onProgress(reply.runs, reply.steps);
+              else if (reply.kind === 'searched') resolve(reply);
+            }),
+          );
+        return (async (): Promise<LaneOutcome> => {
+          // A worn worker's lane goes on in a fresh one from the next ordinal, while any is left to claim.
+          const parts: LaneOutcome[] = [];
+          for (;;) {
+            const part = await searchThere();
+            parts.push(part);
+            const next = Atomics.load(control, CONTROL.next);
+            if (part.paused !== true || Atomics.load(control, CONTROL.stop) !== 0 || next >= plan.runsMax || next > Atomics.load(control, CONTROL.bound)) break;
+            await replace(place);
+          }
+          return {
+            runs: parts.reduce((sum, part) => sum + part.runs, 0),
+            steps: parts.reduce((sum, part) => sum + part.steps, 0),
+            coverage: mergeLaneCoverage(parts.map((part) => part.coverage)),
+          };
+        })();
       });
       const outcomes = await Promise.all(lanes);
       return {
@@ -141,18 +177,19 @@ export async function workerPoolExecutor(target: Target, count: number, options:
         }
         shrinkId += 1;
         const id = shrinkId;
-        const entry = slot.entry;
-        return await askContained(control, () => `while shrinking the counterexample of seed ${task.config.seed} (${task.property})`, () =>
-          ask<ShrunkTask>(entry, { kind: 'shrink', id, task, control }, (reply, resolve) => {
-            if (reply.kind === 'shrunk' && reply.id === id) resolve(reply.result);
+        const shrunk = await askContained(control, () => `while shrinking the counterexample of seed ${task.config.seed} (${task.property})`, () =>
+          ask<{ result: ShrunkTask; worn: boolean }>(pool[slot.index]!, { kind: 'shrink', id, task, control }, (reply, resolve) => {
+            if (reply.kind === 'shrunk' && reply.id === id) resolve(reply);
           }),
         );
+        if (shrunk.worn) await replace(slot.index);
+        return shrunk.result;
       } finally {
         idle.push(slot);
       }
     },
     async close() {
-      stopWatch();
+      watch?.stop();
       await closePoolWorkers(pool, 'fuzz worker');
     },
   };
@@ -160,11 +197,12 @@ export async function workerPoolExecutor(target: Target, count: number, options:
 
 /**
  * Watches contained workers' heartbeats: a worker whose count has not moved for {@link BLOCKED_MS} (once it has beaten;
- * the startup bound before) is terminated, and the request it was answering fails as blocked. Returns the stop.
+ * the startup bound before) is terminated, and the request it was answering fails as blocked. `restart(index)`: the
+ * worker at that place is a fresh one, under the startup bound again.
  */
-function watchHeartbeats(pool: readonly PoolWorker[], beats: readonly (Int32Array | null)[]): () => void {
+function watchHeartbeats(pool: readonly PoolWorker[], beats: readonly (Int32Array | null)[]): { stop(): void; restart(index: number): void } {
   const watches = beats.map((beat) => beatWatch(() => Atomics.load(beat!, 0), BLOCKED_MS));
-  return every(WATCH_MS, () => {
+  const stop = every(WATCH_MS, () => {
     const now = realNowMs();
     pool.forEach((entry, index) => {
       if (!watches[index]!.stalled(now) || entry.dead !== null) return;
@@ -174,4 +212,5 @@ function watchHeartbeats(pool: readonly PoolWorker[], beats: readonly (Int32Arra
       void entry.worker.terminate();
     });
   });
+  return { stop, restart: (index) => watches[index]!.restart() };
 }

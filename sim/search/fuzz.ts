@@ -4,6 +4,7 @@
 
 import type { PropertyName } from '../../properties/names.ts';
 import type { Target } from '../../targets/target.ts';
+import type { RecycleBounds } from '../../targets/module/wear.ts';
 import { RESUMECHECK_VERSION, TRACE_FORMAT_VERSION, type Trace } from '../../traces/trace.ts';
 import { sequenceChoices } from '../choices.ts';
 import { sharedWallMs } from '../clock.ts';
@@ -50,6 +51,8 @@ export interface FuzzOptions {
    * (sim/search/fuzz-workers.ts) naming the run, not the process.
    */
   readonly contained?: boolean;
+  /** Contained, when a worker worn by the user's module hands over to a fresh one (default RECYCLE_DEFAULTS). */
+  readonly recycle?: Partial<RecycleBounds>;
   /** Count the states, transitions and action kinds the runs reach. */
   readonly coverage?: boolean;
   /**
@@ -267,7 +270,7 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzOutcome> {
   if (workers <= 1 && options.contained !== true) return fuzzWith(options, inThreadExecutor(options.target));
   // Loaded only when asked for: the pool brings worker_threads and a loader for the worker's own modules.
   const { workerPoolExecutor } = await import('./fuzz-workers.ts');
-  const executor = await workerPoolExecutor(options.target, Math.max(1, workers), { contained: options.contained === true });
+  const executor = await workerPoolExecutor(options.target, Math.max(1, workers), { contained: options.contained === true, ...(options.recycle === undefined ? {} : { recycle: options.recycle }) });
   try {
     return await fuzzWith(options, executor);
   } finally {
