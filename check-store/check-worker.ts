@@ -3,70 +3,13 @@
 // reports each violation as it is found, names every store call in a shared slot, and beats while its loop turns.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { startBeating } from '../targets/module/heartbeat.ts';
-import { type StoreSource, type StoreWorld, moduleSource } from '../targets/module/module.target.ts';
-import { type EventStoreFactory, type StoreModuleRef, StoreModuleError, firstLine } from '../targets/module/store-module.ts';
-import { callSlotWriter, type CallSlotWriter } from './call-slot.ts';
+import { moduleSource } from '../targets/module/module.target.ts';
+import { type StoreModuleRef, StoreModuleError, firstLine } from '../targets/module/store-module.ts';
+import { callSlotWriter, installStoreCallSlot } from '../targets/module/call-slot.ts';
 import { type CheckEventStoreOptions, type StoreCheckProgress, advanceStoreCheck } from './check-event-store.ts';
 import { type RecycleBounds, wearGauge } from '../targets/module/wear.ts';
 import { LEAKED_HANDLES_WARNING, type WorkerReport, type WorkerRequest } from './contained-check.ts';
-
-
-function describeArgument(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-/** The store with each call named in the slot before it is made. */
-function tracedStore(store: EventStore, slot: CallSlotWriter, world: string): EventStore {
-  const traced: EventStore = {
-    storeEvent: (streamId, message) => {
-      slot.call(`storeEvent(${describeArgument(streamId)}, ${describeArgument(message)}) in the run of seed ${world}`);
-      return store.storeEvent(streamId, message);
-    },
-    replayEventsAfter: (lastEventId, options) => {
-      slot.call(`replayEventsAfter(${describeArgument(lastEventId)}, …) in the run of seed ${world}`);
-      return store.replayEventsAfter(lastEventId, options);
-    },
-  };
-  const lookup = store.getStreamIdForEventId;
-  if (lookup !== undefined) {
-    traced.getStreamIdForEventId = (eventId) => {
-      slot.call(`getStreamIdForEventId(${describeArgument(eventId)}) in the run of seed ${world}`);
-      return lookup.call(store, eventId);
-    };
-  }
-  return traced;
-}
-
-/** The module's source with its factory, its stores' calls and its teardown named in the slot. */
-function tracedSource(source: StoreSource, slot: CallSlotWriter): StoreSource {
-  const wrap = (factory: EventStoreFactory, world: string): EventStoreFactory => async (context) => {
-    slot.call(`the factory (session ${describeArgument(context.sessionId)}, incarnation ${context.epoch}) in the run of seed ${world}`);
-    const store = await factory(context);
-    return typeof store === 'object' && store !== null && typeof store.storeEvent === 'function' && typeof store.replayEventsAfter === 'function' ? tracedStore(store, slot, world) : store;
-  };
-  return {
-    ref: source.ref,
-    factoryFor: async (world) => {
-      slot.call(`importing the module for the run of seed ${world}`);
-      return wrap(await source.factoryFor(world), world);
-    },
-    openWorld: async (world): Promise<StoreWorld> => {
-      slot.call(`importing the module for the run of seed ${world}`);
-      const opened = await source.openWorld(world);
-      return {
-        factory: wrap(opened.factory, world),
-        onRunEnd: opened.onRunEnd,
-        end: (timeoutMs) => {
-          slot.call(`the run-end hooks and close() of the run of seed ${world}`);
-          return opened.end(timeoutMs);
-        },
-      };
-    },
-  };
-}
 
 /** The kinds of handle and request this thread's event loop holds, counted. */
 function resourceCounts(): Map<string, number> {
@@ -85,6 +28,8 @@ function leakedResources(before: Map<string, number>, after: Map<string, number>
 async function run(port: NonNullable<typeof parentPort>): Promise<void> {
   const { ref, options, slot: buffer, progress, recycle } = workerData as { ref: StoreModuleRef; options: CheckEventStoreOptions; slot: SharedArrayBuffer; progress: StoreCheckProgress; recycle: RecycleBounds };
   const slot = callSlotWriter(buffer);
+  // Every store call of the module source made below is named in the slot, for the verdict if the store stops the thread.
+  installStoreCallSlot(slot);
   const stopBeat = startBeating(() => slot.beat());
   let stopped = false;
   port.on('message', (message: WorkerRequest) => {
@@ -96,7 +41,7 @@ async function run(port: NonNullable<typeof parentPort>): Promise<void> {
   const gauge = wearGauge(recycle);
   try {
     const advanced = await advanceStoreCheck(
-      tracedSource(moduleSource(ref), slot),
+      moduleSource(ref),
       { ...options, stopped: () => stopped, onViolation: (violation) => send({ type: 'violation', violation }) },
       progress,
       recycle.runs,

@@ -18,8 +18,8 @@ import { startWorkerModule } from '../sim/search/worker-thread.ts';
 import { every, realNowMs } from '../targets/module/clock.ts';
 import { beatWatch, blockedAfterMs } from '../targets/module/heartbeat.ts';
 import type { StoreModuleRef } from '../targets/module/store-module.ts';
+import { callSlotReader, createCallSlotBuffer } from '../targets/module/call-slot.ts';
 import { RECYCLE_DEFAULTS, type RecycleBounds } from '../targets/module/wear.ts';
-import { callSlotReader, createCallSlotBuffer } from './call-slot.ts';
 import { type CheckEventStoreOptions, STORE_CHECK_NOT_BEGUN, type StoreCheckProgress, type StoreCheckResult, type StoreViolation, storeCheckResult } from './check-event-store.ts';
 
 /** What the main thread tells the worker. */

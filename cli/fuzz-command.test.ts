@@ -268,13 +268,16 @@ describe('SIGINT during fuzz --time 1h (seed 1)', () => {
 describe('a user\'s module is contained: nothing of it runs in the fuzz\'s own thread', () => {
   const store = (name: string): string => `module:${join(ROOT, 'check-store', 'fixtures', 'misbehaving-stores.ts')}#${name}`;
 
-  for (const [name, cause] of [
-    ['exitingStore', /the thread exited with code 0/],
-    ['timerThrowsStore', /lost connection to the database/],
+  // Each names the store call its thread was in or had made last, as check-store does (targets/module/call-slot.ts).
+  for (const [name, call, cause] of [
+    // Its third storeEvent exits.
+    ['exitingStore', /storeEvent\(/, /the thread exited with code 0/],
+    // A storeEvent schedules the timer that throws.
+    ['timerThrowsStore', /storeEvent\(/, /lost connection to the database/],
     // Its replayEventsAfter spins without yielding: the worker's heartbeat stops, and the pool terminates it.
-    ['busyStore', /it blocked the thread for over 5000 ms \(a busy loop or a synchronous wait\); a server using it would stop answering the same way$/],
+    ['busyStore', /replayEventsAfter\(/, /it blocked the thread for over 5000 ms \(a busy loop or a synchronous wait\); a server using it would stop answering the same way$/],
   ] as const) {
-    it(`${name}: one verdict line naming the run, exit 1, with one worker or two`, async () => {
+    it(`${name}: one verdict line naming the run and the store call, exit 1, with one worker or two`, async () => {
       for (const workers of ['1', '2']) {
         const summary = join(scratch, `contained-${name}-${workers}.json`);
         const result = await run(['fuzz', '--target', store(name), '--runs', '20', '--workers', workers, '--no-corpus', '--out', join(scratch, 'contained'), '--summary', summary]);
@@ -282,7 +285,8 @@ describe('a user\'s module is contained: nothing of it runs in the fuzz\'s own t
         expect(result.err).toEqual([]);
         // The header, then the verdict: the process that called process.exit was a worker, not this one.
         expect(result.out).toHaveLength(2);
-        expect(result.out[1]).toMatch(/^✗ module:.*took its worker thread down in run \d+ \(seed 1\.\d+\): /);
+        expect(result.out[1]).toMatch(/^✗ module:.*took its worker thread down (in run \d+ \(seed 1\.\d+\)|while shrinking the counterexample of seed 1\.\d+ \([a-z-]+\)), during or after .+? in the run of seed 1\.\d+: /);
+        expect(result.out[1]!.split(', during or after ')[1]).toMatch(call);
         expect(result.out[1]).toMatch(cause);
         expect((JSON.parse(readFileSync(summary, 'utf8')) as { exitCode: number; contained: string }).contained).toMatch(cause);
       }

@@ -2,6 +2,7 @@
 // sent, for the target described in its workerData (built through the CLI's resolver), and answers with plain data.
 
 import { parentPort, workerData } from 'node:worker_threads';
+import { callSlotWriter, installStoreCallSlot } from '../../targets/module/call-slot.ts';
 import { startBeating } from '../../targets/module/heartbeat.ts';
 import type { Target } from '../../targets/target.ts';
 import { emptyCoverage } from '../coverage.ts';
@@ -87,13 +88,17 @@ async function handleMatrix(request: Extract<WorkerRequest, { kind: 'matrix' }>,
 }
 
 const port = parentPort;
-const data = workerData as { mark?: unknown; target?: InProcessDescription | null; beat?: Int32Array | null; recycle?: RecycleBounds | null } | null;
+const data = workerData as { mark?: unknown; target?: InProcessDescription | null; slot?: SharedArrayBuffer | null; recycle?: RecycleBounds | null } | null;
 // A worker of the matrix is started with no target (target null): it answers matrix tasks only.
 if (port !== null && data !== null && typeof data === 'object' && data.mark === FUZZ_WORKER_MARK && typeof data.target === 'object') {
   const description = data.target ?? null;
-  const beat = data.beat ?? null;
-  // Contained: its pool terminates it once the beats stop (sim/search/fuzz-workers.ts); loading the user's module is watched too.
-  if (beat !== null) startBeating(() => Atomics.add(beat, 0, 1));
+  // Contained: its pool terminates it once the beats stop (sim/search/fuzz-workers.ts); loading the user's module is
+  // watched too, and each store call is named in the slot (targets/module/call-slot.ts) before it is made.
+  if (data.slot !== undefined && data.slot !== null) {
+    const slot = callSlotWriter(data.slot);
+    installStoreCallSlot(slot);
+    startBeating(() => slot.beat());
+  }
   const reply = (message: WorkerReply): void => port.postMessage(message);
   const failed = (error: unknown): void => reply({ kind: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   const runner = matrixRunner();

@@ -17,6 +17,7 @@ import { CONTROL, LANE_RUN_CELLS, type LaneOutcome, searchLane } from './fuzz-se
 import { workerDescriptionOf } from '../../targets/resolve-target.ts';
 import { type PoolWorker as PoolWorkerOf, WorkerLoadError, askPoolWorker, closePoolWorkers, startPoolWorker } from './worker-thread.ts';
 import { every, realNowMs } from '../../targets/module/clock.ts';
+import { callSlotReader, createCallSlotBuffer } from '../../targets/module/call-slot.ts';
 import { beatWatch, blockedAfterMs } from '../../targets/module/heartbeat.ts';
 import { STORE_CALL_TIMEOUT_MS } from '../../targets/module/module.target.ts';
 import { RECYCLE_DEFAULTS, type RecycleBounds } from '../../targets/module/wear.ts';
@@ -79,12 +80,20 @@ export async function workerPoolExecutor(
   const size = Math.min(Math.max(1, count), WORKERS_MAX);
   const turn = createTurn();
   // Contained, every lane and shrink is a worker's: this thread runs nothing of the target.
-  // Contained, each worker beats a shared counter while its loop turns (sim/search/fuzz-worker.ts), and this thread watches.
-  const beats = Array.from({ length: contained ? size : size - 1 }, () => (contained ? new Int32Array(new SharedArrayBuffer(4)) : null));
-  const start = (index: number): PoolWorker =>
-    startPoolWorker<WorkerReply>('fuzz-worker', { mark: 'resumecheck-fuzz-worker', target: description, beat: beats[index], recycle }, 'fuzz worker');
-  const pool: PoolWorker[] = beats.map((_, index) => start(index));
-  const watch = contained ? watchHeartbeats(pool, beats) : null;
+  // Contained, each worker beats a call slot of its own while its loop turns and names there each store call before it
+  // makes it (sim/search/fuzz-worker.ts, targets/module/call-slot.ts), and this thread watches: a fresh slot a worker.
+  const slots: (SharedArrayBuffer | null)[] = Array.from({ length: contained ? size : size - 1 }, () => null);
+  const start = (index: number): PoolWorker => {
+    slots[index] = contained ? createCallSlotBuffer() : null;
+    return startPoolWorker<WorkerReply>('fuzz-worker', { mark: 'resumecheck-fuzz-worker', target: description, slot: slots[index], recycle }, 'fuzz worker');
+  };
+  const pool: PoolWorker[] = slots.map((_, index) => start(index));
+  const watch = contained ? watchHeartbeats(pool, slots) : null;
+  /** The store call the worker at `place` made last, as its slot says; null when it made none. */
+  const lastCall = (place: number): string | null => {
+    const slot = slots[place];
+    return slot === null || slot === undefined ? null : callSlotReader(slot).lastCall();
+  };
   let recycled = 0;
   /** The worker at `index` worn: it goes (with its module instances and whatever the store left open) before a fresh one starts. */
   const replace = async (index: number): Promise<void> => {
@@ -95,7 +104,7 @@ export async function workerPoolExecutor(
   };
   const idle: ShrinkSlot[] = [...(contained ? [] : [{ kind: 'here' } as const]), ...pool.map((_, index): ShrinkSlot => ({ kind: 'worker', index }))];
   /** Asks a worker; contained, its going down is the verdict, naming what it was doing (`what`). */
-  const askContained = async <T>(control: Int32Array, what: (control: Int32Array) => string, asked: () => Promise<T>): Promise<T> => {
+  const askContained = async <T>(control: Int32Array, place: number, what: (control: Int32Array) => string, asked: () => Promise<T>): Promise<T> => {
     try {
       return await asked();
     } catch (error) {
@@ -107,7 +116,9 @@ export async function workerPoolExecutor(
       // its work: this thread loaded the same module already, so it is no verdict on it, and says so in one line.
       if (error instanceof WorkerLoadError) throw new Error(`a fuzz worker thread could not load the target: ${cause.replace(/^(Error: )?fuzz worker: target /, '')}`);
       const consequence = error instanceof BlockedWorker ? 'stop answering' : 'go down';
-      throw new ContainedFailure(`${target.name} took its worker thread down ${what(control)}: ${cause.replace(/^fuzz worker /, 'the thread ')}; a server using it would ${consequence} the same way`);
+      const call = lastCall(place);
+      const during = call === null ? '' : `, during or after ${call}`;
+      throw new ContainedFailure(`${target.name} took its worker thread down ${what(control)}${during}: ${cause.replace(/^fuzz worker /, 'the thread ')}; a server using it would ${consequence} the same way`);
     }
   };
   let shrinkId = 0;
@@ -136,7 +147,7 @@ export async function workerPoolExecutor(
           return run === 0 ? 'while loading' : `in run ${run} (seed ${plan.config.seed}.${run})`;
         };
         const searchThere = (): Promise<LaneOutcome> =>
-          askContained(control, during, () =>
+          askContained(control, place, during, () =>
             ask<LaneOutcome>(pool[place]!, { kind: 'search', plan: lanePlan, control }, (reply, resolve) => {
               if (reply.kind === 'candidate') void hooks.onCandidate(reply.candidate);
               else if (reply.kind === 'progress') hooks.onProgress(reply.runs, reply.steps);
@@ -177,7 +188,7 @@ export async function workerPoolExecutor(
         }
         shrinkId += 1;
         const id = shrinkId;
-        const shrunk = await askContained(control, () => `while shrinking the counterexample of seed ${task.config.seed} (${task.property})`, () =>
+        const shrunk = await askContained(control, slot.index, () => `while shrinking the counterexample of seed ${task.config.seed} (${task.property})`, () =>
           ask<{ result: ShrunkTask; worn: boolean }>(pool[slot.index]!, { kind: 'shrink', id, task, control }, (reply, resolve) => {
             if (reply.kind === 'shrunk' && reply.id === id) resolve(reply);
           }),
@@ -200,8 +211,8 @@ export async function workerPoolExecutor(
  * the startup bound before) is terminated, and the request it was answering fails as blocked. `restart(index)`: the
  * worker at that place is a fresh one, under the startup bound again.
  */
-function watchHeartbeats(pool: readonly PoolWorker[], beats: readonly (Int32Array | null)[]): { stop(): void; restart(index: number): void } {
-  const watches = beats.map((beat) => beatWatch(() => Atomics.load(beat!, 0), BLOCKED_MS));
+function watchHeartbeats(pool: readonly PoolWorker[], slots: readonly (SharedArrayBuffer | null)[]): { stop(): void; restart(index: number): void } {
+  const watches = slots.map((_, index) => beatWatch(() => callSlotReader(slots[index]!).beats(), BLOCKED_MS));
   const stop = every(WATCH_MS, () => {
     const now = realNowMs();
     pool.forEach((entry, index) => {

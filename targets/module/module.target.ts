@@ -16,6 +16,7 @@ import {
   importStoreFactory,
   importStoreModule,
 } from './store-module.ts';
+import { tracedSource } from './call-slot.ts';
 import { withTimeout } from './clock.ts';
 import { FUNCTION_SOURCE_LABEL, MODULE_TARGET_PREFIX, moduleTargetName, parseModuleTargetName } from './module-name.ts';
 import { patchNodeCrypto } from './random.ts';
@@ -76,14 +77,15 @@ function storeWorld(factory: EventStoreFactory, close: (() => unknown) | null): 
  * before), so state the module keeps starts empty, also when the same world is run again (shrinking, recording).
  */
 export function moduleSource(ref: StoreModuleRef): StoreSource {
-  return {
+  // In a thread that watches for a store stopping it (a contained worker), each call is named in its slot.
+  return tracedSource({
     ref,
     factoryFor: (world) => importStoreFactory(ref, world),
     openWorld: async (world) => {
       const exports = await importStoreModule(ref, world);
       return storeWorld(exports.factory, exports.close);
     },
-  };
+  });
 }
 
 /** A store source from a factory function: the same function serves every world. */
