@@ -173,7 +173,6 @@ function whole(value: unknown, name: string, least: number, most: number): numbe
   return value;
 }
 
-
 /** The strictness a `strict` option gives: true is `warning`, false or absent `failure`; anything else is bad input. */
 function strictnessOption(strict: CheckEventStoreOptions['strict']): Strictness {
   if (strict === undefined || strict === false) return 'failure';
@@ -278,8 +277,8 @@ export function validateCheckOptions(options: CheckEventStoreOptions): void {
 
 /**
  * What a check has done so far: all it keeps across runs, so that a fresh worker thread can go on from the next run
- * (the CLI recycles its worker every few hundred runs: Node never frees a module, and each run imports the store's
- * module afresh). Structured-cloneable; {@link storeCheckResult} turns it into the verdict.
+ * (the CLI recycles its worker once worn, targets/module/wear.ts: Node never frees a module, and each run imports the
+ * store's module afresh). Structured-cloneable; {@link storeCheckResult} turns it into the verdict.
  */
 export interface StoreCheckProgress {
   /** True once the store was found usable (the probe is made once per check, before any run). */
@@ -302,9 +301,9 @@ export const STORE_CHECK_NOT_BEGUN: StoreCheckProgress = { probed: false, contra
 
 /**
  * Makes at most `runsNow` more runs (contract first, then end to end) of the check described by `progress`, on a
- * store source (the CLI's worker wraps the source to name each store call); `handOver.pause`, asked between runs,
- * returns earlier (the worker sees evidence that it should be recycled). The same runs, made in one call or in
- * several (in fresh threads), give the same violations and the same trace bytes.
+ * store source (in the CLI's worker, a module source names each store call in the worker's slot); `handOver.pause`,
+ * asked between runs, returns earlier (the worker sees evidence that it should be recycled). The same runs, made in
+ * one call or in several (in fresh threads), give the same violations and the same trace bytes.
  */
 export async function advanceStoreCheck(
   source: StoreSource,
