@@ -14,10 +14,10 @@ import type { RecycleBounds } from './wear.ts';
 const STORES = 'check-store/fixtures/planted-stores.ts';
 const MISBEHAVING = 'check-store/fixtures/misbehaving-stores.ts';
 
-/** A contained fuzz of `store` in one worker (seed 1): what it found, as trace bytes, and how many workers were replaced. */
-async function contained(store: string, runsMax: number, recycle: Partial<RecycleBounds>, properties?: readonly string[], perProperty = 1): Promise<{ runs: number; steps: number; found: string[]; recycled: number }> {
+/** A contained fuzz of `store` in `workers` workers (seed 1): what it found, as trace bytes, and how many workers were replaced. */
+async function contained(store: string, runsMax: number, recycle: Partial<RecycleBounds>, properties?: readonly string[], perProperty = 1, workers = 1): Promise<{ runs: number; steps: number; found: string[]; recycled: number }> {
   const target = await resolveTarget(await describeTargetName(`module:${store}`));
-  const executor = await workerPoolExecutor(target, 1, { contained: true, recycle });
+  const executor = await workerPoolExecutor(target, workers, { contained: true, recycle });
   try {
     const outcome = await fuzzWith(
       {
@@ -38,14 +38,18 @@ async function contained(store: string, runsMax: number, recycle: Partial<Recycl
   }
 }
 
-describe('a contained fuzz recycles a worker its module wore, and finds the same (seed 1, one worker)', () => {
-  it('every 4 runs: the lane goes on in a fresh worker from the next run, making the same runs', async () => {
+describe('a contained fuzz recycles a worker its module wore, and finds the same (seed 1)', () => {
+  it('a bound of runs a worker: the lane goes on in a fresh worker from the next run, the same runs, with one worker or two', async () => {
     // The correct in-memory store, judged on a property it holds: nothing to shrink, the search alone.
     const whole = await contained('check-store/fixtures/core-store.ts', 10, {}, ['no-cross-session-delivery']);
     expect(whole).toMatchObject({ runs: 10, found: [], recycled: 0 });
     const recycled = await contained('check-store/fixtures/core-store.ts', 10, { runs: 4 }, ['no-cross-session-delivery']);
     // After runs 4 and 8; none after run 10, the last.
     expect(recycled).toEqual({ ...whole, recycled: 2 });
+    // Two workers, each lane claiming the next run from the other's: both recycled, the same runs.
+    const two = await contained('check-store/fixtures/core-store.ts', 10, { runs: 3 }, ['no-cross-session-delivery'], 1, 2);
+    expect(two.recycled).toBeGreaterThanOrEqual(2);
+    expect(two).toEqual({ ...whole, recycled: two.recycled });
   });
 
   it('on evidence: a heap bound the worker is past at once hands over after each run, with the same findings', async () => {
