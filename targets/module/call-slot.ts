@@ -1,11 +1,10 @@
 // What a worker running a user's store is doing, readable by the thread that watches it even while the worker is
 // stuck: a shared buffer holding a heartbeat count and the description of the store call under way (or the last one
 // made). A worker installs its slot's writer once (installStoreCallSlot); every store module source made in that thread
-// after it (moduleSource) names each call in it: check-store's contained check and the contained fuzz's workers alike,
+// after it (moduleSource, in module.target.ts) names each call in it: check-store's contained check and the contained fuzz's workers alike,
 // so a store that blocks or ends its thread is named with the call it was in.
 
 import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { StoreSource, StoreWorld } from './module.target.ts';
 import type { EventStoreFactory } from './store-module.ts';
 
 /** Bytes of the description kept; a longer one is cut. */
@@ -67,6 +66,11 @@ export function installStoreCallSlot(slot: CallSlotWriter): void {
   installed = slot;
 }
 
+/** The slot installed in this thread, or null. */
+export function installedStoreCallSlot(): CallSlotWriter | null {
+  return installed;
+}
+
 function describeArgument(value: unknown): string {
   const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
@@ -94,35 +98,11 @@ function tracedStore(store: EventStore, slot: CallSlotWriter, world: string): Ev
   return traced;
 }
 
-/**
- * The source with its factory, its stores' calls, its import and its teardown named in the installed slot; the source
- * itself when this thread installed none.
- */
-export function tracedSource(source: StoreSource): StoreSource {
-  const slot = installed;
-  if (slot === null) return source;
-  const wrap = (factory: EventStoreFactory, world: string): EventStoreFactory => async (context) => {
+/** The factory of one world with each store it makes, and the call of it, named in `slot`. */
+export function tracedFactory(factory: EventStoreFactory, slot: CallSlotWriter, world: string): EventStoreFactory {
+  return async (context) => {
     slot.call(`the factory (session ${describeArgument(context.sessionId)}, incarnation ${context.epoch}) in the run of seed ${world}`);
     const store = await factory(context);
     return typeof store === 'object' && store !== null && typeof store.storeEvent === 'function' && typeof store.replayEventsAfter === 'function' ? tracedStore(store, slot, world) : store;
-  };
-  return {
-    ref: source.ref,
-    factoryFor: async (world) => {
-      slot.call(`importing the module for the run of seed ${world}`);
-      return wrap(await source.factoryFor(world), world);
-    },
-    openWorld: async (world): Promise<StoreWorld> => {
-      slot.call(`importing the module for the run of seed ${world}`);
-      const opened = await source.openWorld(world);
-      return {
-        factory: wrap(opened.factory, world),
-        onRunEnd: opened.onRunEnd,
-        end: (timeoutMs) => {
-          slot.call(`the run-end hooks and close() of the run of seed ${world}`);
-          return opened.end(timeoutMs);
-        },
-      };
-    },
   };
 }

@@ -16,7 +16,7 @@ import {
   importStoreFactory,
   importStoreModule,
 } from './store-module.ts';
-import { tracedSource } from './call-slot.ts';
+import { installedStoreCallSlot, tracedFactory } from './call-slot.ts';
 import { withTimeout } from './clock.ts';
 import { FUNCTION_SOURCE_LABEL, MODULE_TARGET_PREFIX, moduleTargetName, parseModuleTargetName } from './module-name.ts';
 import { patchNodeCrypto } from './random.ts';
@@ -86,6 +86,34 @@ export function moduleSource(ref: StoreModuleRef): StoreSource {
       return storeWorld(exports.factory, exports.close);
     },
   });
+}
+
+/**
+ * The source with its import, its factory, its stores' calls and its teardown named in this thread's call slot
+ * (call-slot.ts); the source itself when this thread installed none.
+ */
+function tracedSource(source: StoreSource): StoreSource {
+  const slot = installedStoreCallSlot();
+  if (slot === null) return source;
+  return {
+    ref: source.ref,
+    factoryFor: async (world) => {
+      slot.call(`importing the module for the run of seed ${world}`);
+      return tracedFactory(await source.factoryFor(world), slot, world);
+    },
+    openWorld: async (world): Promise<StoreWorld> => {
+      slot.call(`importing the module for the run of seed ${world}`);
+      const opened = await source.openWorld(world);
+      return {
+        factory: tracedFactory(opened.factory, slot, world),
+        onRunEnd: opened.onRunEnd,
+        end: (timeoutMs) => {
+          slot.call(`the run-end hooks and close() of the run of seed ${world}`);
+          return opened.end(timeoutMs);
+        },
+      };
+    },
+  };
 }
 
 /** A store source from a factory function: the same function serves every world. */
