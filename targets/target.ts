@@ -284,6 +284,13 @@ export interface Target extends TargetInfo {
    */
   readonly realTime?: boolean;
   /**
+   * True when a run may go otherwise for the same choices although it keeps no real time: a user's store module, which
+   * may keep state the simulator does not reset between runs (globals, files, a database). A shrink candidate then
+   * counts as still failing only when a second run of the choices it consumed violates alike (sim/shrink/shrink.ts:
+   * confirmedRun), so a failure that does not repeat cannot steer the shrink.
+   */
+  readonly flakyRuns?: boolean;
+  /**
    * For attribution (sim/shrink/attribution.ts): this target with its `role` component replaced by a correct one (the store
    * by resumecheck/event-store, the router by the specification's routing), everything else the same; null when it
    * has no such component to replace (a modern-only endpoint has no store). Absent: the target is not assembled.

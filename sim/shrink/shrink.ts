@@ -99,6 +99,22 @@ function isGoal(violation: Violation | null | undefined, goal: Goal): violation 
 /** What runs a candidate: runSimulation, or a caller's wrapping of it. */
 export type Simulate = typeof runSimulation;
 
+/**
+ * `simulate` for a target whose runs may differ for the same choices (Target.flakyRuns): a run's violation counts only
+ * when a second run of the choices it consumed violates alike (the same property and signature); otherwise the run is
+ * returned with no violation. A failure that does not repeat cannot steer a shrink, nor start one.
+ */
+export function confirmedRun(simulate: Simulate = runSimulation): Simulate {
+  return async (target, config, choices, options) => {
+    const tried = await simulate(target, config, choices, options);
+    if (tried.violation === null) return tried;
+    const { record: _record, ...again } = options ?? {};
+    const second = await simulate(target, config, sequenceChoices(tried.choices), again);
+    const alike = second.violation !== null && second.violation.property === tried.violation.property && second.violation.signature === tried.violation.signature;
+    return alike ? tried : { ...tried, violation: null };
+  };
+}
+
 /** How often a long shrink lets the event loop run (signals, messages, a contained worker's heartbeat): in evaluations, and in wall time. */
 const YIELD_EVERY_EVALUATIONS = 64;
 const YIELD_EVERY_MS = 50;
@@ -137,7 +153,8 @@ export async function shrinkChoices(
 ): Promise<ShrinkResult> {
   let evaluations = 0;
   const takeTurn = turnTaker();
-  const simulate = shrinkOptions.run ?? runSimulation;
+  // A target whose runs may differ for the same choices: a candidate fails only when it fails twice alike.
+  const simulate = shrinkOptions.run ?? (target.flakyRuns === true ? confirmedRun() : runSimulation);
   const goal: Goal = { property, signature: shrinkOptions.signature };
   const actions = createActionList();
   const options = {

@@ -186,6 +186,8 @@ export function createModuleTarget(source: StoreSource, options: { shared: boole
     kind: 'module',
     description,
     breaks: [],
+    // The store may keep what the simulator does not reset between runs (globals, files, a database).
+    flakyRuns: true,
     takeHangs: () => hangs.splice(0, hangs.length),
     async open(runOptions: TargetOptions): Promise<TargetRun> {
       let world: StoreWorld | null = null;

@@ -14,6 +14,8 @@ export function storeLevelTarget(source: StoreSource, options: StoreLevelOptions
     kind: 'module',
     description: `the EventStore from ${name.slice(MODULE_TARGET_PREFIX.length)} driven directly under its contract${options.shared ? ', one instance shared by all sessions of an incarnation' : ', one instance per session'}`,
     breaks: [],
+    // The store may keep what the simulator does not reset between runs (globals, files, a database).
+    flakyRuns: true,
     level: storeLevel(source, options),
     open() {
       throw new Error(`assertion: ${name} at the store level is run by the engine at its level, not through open()`);

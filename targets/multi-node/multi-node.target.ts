@@ -43,9 +43,10 @@ export function multiNodeTarget(base: Target, topology: Topology): Target {
     kind: base.kind,
     description: `${base.description}; ${topology.nodes} nodes behind a ${topology.balancer} balancer over one shared storage${topology.storeLagSteps > 0 ? `, writes reaching other nodes ${topology.storeLagSteps} operations late` : ''}`,
     breaks: base.breaks,
-    // What the base target says of itself holds of every node: the SDK it runs, the eras it serves.
+    // What the base target says of itself holds of every node: the SDK it runs, the eras it serves, runs that may differ.
     ...(base.sdk === undefined ? {} : { sdk: base.sdk }),
     ...(base.eras === undefined ? {} : { eras: base.eras }),
+    ...(base.flakyRuns === true ? { flakyRuns: true } : {}),
     async open(options) {
       const run = await base.open(options);
       if (run.bootNode === undefined) {
