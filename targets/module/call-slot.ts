@@ -1,8 +1,8 @@
 // What a worker running a user's store is doing, readable by the thread that watches it even while the worker is
 // stuck: a shared buffer holding a heartbeat count and the description of the store call under way (or the last one
-// made). A worker installs its slot's writer once (installStoreCallSlot); every store module source made in that thread
-// after it (moduleSource, in module.target.ts) names each call in it: check-store's contained check and the contained fuzz's workers alike,
-// so a store that blocks or ends its thread is named with the call it was in.
+// made). A worker installs its slot's writer once (installStoreCallSlot); every store module source made in that
+// thread after it (moduleSource, in module.target.ts) names each call in it. check-store's contained check and the
+// contained fuzz's workers both do, so a store that blocks or ends its thread is named with the call it was in.
 
 import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { EventStoreFactory } from './store-module.ts';
@@ -11,7 +11,7 @@ import type { EventStoreFactory } from './store-module.ts';
 const TEXT_BYTES = 512;
 const HEADER_BYTES = 8;
 
-/** The shared buffer of one contained check. */
+/** The shared buffer of one contained worker. */
 export function createCallSlotBuffer(): SharedArrayBuffer {
   return new SharedArrayBuffer(HEADER_BYTES + TEXT_BYTES);
 }
