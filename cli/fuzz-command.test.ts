@@ -268,6 +268,25 @@ describe('SIGINT during fuzz --time 1h (seed 1)', () => {
 describe('a user\'s module is contained: nothing of it runs in the fuzz\'s own thread', () => {
   const store = (name: string): string => `module:${join(ROOT, 'check-store', 'fixtures', 'misbehaving-stores.ts')}#${name}`;
 
+  // Its calls never settle: each outlasts the call timeout (3 s), and the first ends the fuzz with the store's verdict,
+  // not with runs of a minute each (every later call would wait as long) and a pass.
+  const never = `module:${join(ROOT, 'check-store', 'fixtures', 'never-settling-stores.ts')}#neverStore`;
+  it('a store call that never settles: one verdict line naming the run and the call, exit 1, with one worker or two', async () => {
+    for (const workers of ['1', '2']) {
+      const result = await run(['fuzz', '--target', never, '--runs', '20', '--workers', workers, '--no-corpus', '--out', join(scratch, 'never')]);
+      expect(result.code).toBe(1);
+      expect(result.err).toEqual([]);
+      expect(result.out).toHaveLength(2);
+      expect(result.out[1]).toMatch(/^✗ module:.*#neverStore: a store call never settled in run 1 \(seed 1\.1\): storeEvent\(".*", …\) did not settle within 3000 ms; inside the transport it hangs the request it serves$/);
+    }
+  });
+
+  it('replayed on such a store, a trace gives the same verdict in one line, exit 1', async () => {
+    const result = await run(['replay', join(ROOT, 'traces', 'corpus', 'sdk--exactly-once-execution.json'), '--target', never]);
+    expect(result.code).toBe(1);
+    expect(result.out.filter((line) => line.startsWith('✗'))).toEqual([expect.stringMatching(/^✗ a store call never settled: storeEvent\(".*", …\) did not settle within 3000 ms; inside the transport it hangs the request it serves$/)]);
+  });
+
   // Each names the store call its thread was in or had made last, as check-store does (targets/module/call-slot.ts).
   for (const [name, call, cause] of [
     // Its third storeEvent exits.

@@ -67,6 +67,12 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
       io.err(`resumecheck: ${error.message}`);
       return 2;
     }
+    // A user's store whose call outlasted the call timeout ended a run of a module target (replay, shrink, script): the
+    // store's verdict, one line, as a contained fuzz gives it (named, not imported: the module target loads the SDK).
+    if (error instanceof Error && error.name === 'StoreHangError') {
+      io.out(`✗ a store call never settled: ${error.message}; inside the transport it hangs the request it serves`);
+      return 1;
+    }
     throw error;
   }
 }

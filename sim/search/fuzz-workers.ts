@@ -115,6 +115,10 @@ export async function workerPoolExecutor(
       // A worker that could not load (it threw, it did not exit or block) failed before the user's module ran any of
       // its work: this thread loaded the same module already, so it is no verdict on it, and says so in one line.
       if (error instanceof WorkerLoadError) throw new Error(`a fuzz worker thread could not load the target: ${cause.replace(/^(Error: )?fuzz worker: target /, '')}`);
+      // A store call that outlasted the call timeout ended the run (targets/module/module.target.ts): the thread is up,
+      // and every later call could wait as long again; the verdict is check-store's calls-settle, in one line.
+      const hung = /^(?:Error: )?StoreHangError: (.*)$/.exec(cause);
+      if (hung !== null) throw new ContainedFailure(`${target.name}: a store call never settled ${what(control)}: ${hung[1]}; inside the transport it hangs the request it serves`);
       const consequence = error instanceof BlockedWorker ? 'stop answering' : 'go down';
       const call = lastCall(place);
       const during = call === null ? '' : `, during or after ${call}`;

@@ -4,7 +4,7 @@
 
 import type { EventStore } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { createSdkTarget } from '../sdk/sdk-server.ts';
-import type { Incarnation, Target, TargetOptions, TargetRun } from '../target.ts';
+import type { Incarnation, NodeBootOptions, ServerInstance, Target, TargetHost, TargetOptions, TargetRun } from '../target.ts';
 import {
   type EventStoreFactory,
   type StoreContext,
@@ -150,6 +150,33 @@ function settleWithin<T>(call: () => Promise<T>, what: string, hangs: string[], 
   });
 }
 
+/** The operations of a server instance after which a store call that hung ends the run. */
+const OPERATIONS: ReadonlySet<PropertyKey> = new Set(['handle', 'cut', 'advance', 'notify', 'closeConnection', 'expire', 'crashNode', 'restartNode', 'catchUp', 'abortExecution']);
+
+/**
+ * The instance with each operation failing the run with a StoreHangError once a store call did not settle within the
+ * call timeout: every later call could wait as long again, and the verdict is known (a fuzz of the module says so in
+ * one line, sim/search/fuzz-workers.ts). check-store's end-to-end phase takes its hangs off the target instead.
+ */
+function endingOnHang<T extends ServerInstance>(instance: T, hangs: readonly string[]): T {
+  const hung = (): string | undefined => hangs.find((hang) => !hang.startsWith('teardown: '));
+  const after = <R>(result: R): R => {
+    const hang = hung();
+    if (hang !== undefined) throw new StoreHangError(hang);
+    return result;
+  };
+  return new Proxy(instance, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function' || !OPERATIONS.has(key)) return value;
+      return (...args: unknown[]) => {
+        const result: unknown = (value as (...items: unknown[]) => unknown).apply(target, args);
+        return result instanceof Promise ? result.then(after) : after(result);
+      };
+    },
+  });
+}
+
 /** The store as the transport gets it: the same methods, each guarded against hanging. */
 function guardStore(inner: EventStore, hangs: string[], timeoutMs: number, busy: { pending: number }): EventStore {
   const store: EventStore = {
@@ -173,7 +200,7 @@ function contextFor(incarnation: Incarnation, options: TargetOptions, flags: { s
  * without `shared`, the factory is called for each new session; with it, once per incarnation (eagerly, at boot).
  * A factory that throws or returns no EventStore during a run is bad input ({@link StoreModuleError}).
  */
-export function createModuleTarget(source: StoreSource, options: { shared: boolean; durable?: boolean; callTimeoutMs?: number }): ModuleTarget {
+export function createModuleTarget(source: StoreSource, options: { shared: boolean; durable?: boolean; callTimeoutMs?: number; hangEndsRun?: boolean }): ModuleTarget {
   const { shared } = options;
   const durable = options.durable ?? false;
   const timeoutMs = options.callTimeoutMs ?? STORE_CALL_TIMEOUT_MS;
@@ -236,12 +263,13 @@ export function createModuleTarget(source: StoreSource, options: { shared: boole
         throw new StoreModuleError(`${where}: ${firstLine(error)}`);
       }
       const opened = world;
+      const ending = options.hangEndsRun === true ? <T extends ServerInstance>(instance: T): T => endingOnHang(instance, hangs) : <T>(instance: T): T => instance;
       return {
         sync: run.sync,
-        boot: (incarnation, host) => run.boot(incarnation, host),
+        boot: (incarnation, host) => ending(run.boot(incarnation, host)),
         // On several nodes (--nodes), each node is its own SDK app over the incarnation's stores, as the SDK targets' are:
         // with +shared, one store instance every node writes to and resumes from (a Redis store behind a balancer).
-        ...(run.bootNode === undefined ? {} : { bootNode: run.bootNode.bind(run) }),
+        ...(run.bootNode === undefined ? {} : { bootNode: (incarnation: Incarnation, host: TargetHost, nodeOptions: NodeBootOptions) => ending(run.bootNode!(incarnation, host, nodeOptions)) }),
         async close() {
           try {
             await run.close();
@@ -275,5 +303,5 @@ export function moduleSourceOfName(name: string): { readonly source: StoreSource
 /** The module target a name stands for (`resumecheck replay` of a check-store trace), or null for other names. */
 export function moduleTargetFromName(name: string): ModuleTarget | null {
   const named = moduleSourceOfName(name);
-  return named === null ? null : createModuleTarget(named.source, { shared: named.shared, durable: named.durable });
+  return named === null ? null : createModuleTarget(named.source, { shared: named.shared, durable: named.durable, hangEndsRun: true });
 }
