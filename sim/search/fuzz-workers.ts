@@ -17,7 +17,7 @@ import { CONTROL, LANE_RUN_CELLS, type LaneOutcome, searchLane } from './fuzz-se
 import { workerDescriptionOf } from '../../targets/resolve-target.ts';
 import { type PoolWorker as PoolWorkerOf, WorkerLoadError, askPoolWorker, closePoolWorkers, startPoolWorker } from './worker-thread.ts';
 import { every, realNowMs } from '../../targets/module/clock.ts';
-import { callSlotReader, createCallSlotBuffer } from '../../targets/module/call-slot.ts';
+import { type CallSlotReader, callSlotReader, createCallSlotBuffer } from '../../targets/module/call-slot.ts';
 import { beatWatch, blockedAfterMs } from '../../targets/module/heartbeat.ts';
 import { STORE_CALL_TIMEOUT_MS } from '../../targets/module/module.target.ts';
 import { RECYCLE_DEFAULTS, type RecycleBounds } from '../../targets/module/wear.ts';
@@ -82,18 +82,16 @@ export async function workerPoolExecutor(
   // Contained, every lane and shrink is a worker's: this thread runs nothing of the target.
   // Contained, each worker beats a call slot of its own while its loop turns and names there each store call before it
   // makes it (sim/search/fuzz-worker.ts, targets/module/call-slot.ts), and this thread watches: a fresh slot a worker.
-  const slots: (SharedArrayBuffer | null)[] = Array.from({ length: contained ? size : size - 1 }, () => null);
+  const slots: (CallSlotReader | null)[] = Array.from({ length: contained ? size : size - 1 }, () => null);
   const start = (index: number): PoolWorker => {
-    slots[index] = contained ? createCallSlotBuffer() : null;
-    return startPoolWorker<WorkerReply>('fuzz-worker', { mark: 'resumecheck-fuzz-worker', target: description, slot: slots[index], recycle }, 'fuzz worker');
+    const slot = contained ? createCallSlotBuffer() : null;
+    slots[index] = slot === null ? null : callSlotReader(slot);
+    return startPoolWorker<WorkerReply>('fuzz-worker', { mark: 'resumecheck-fuzz-worker', target: description, slot, recycle }, 'fuzz worker');
   };
   const pool: PoolWorker[] = slots.map((_, index) => start(index));
   const watch = contained ? watchHeartbeats(pool, slots) : null;
   /** The store call the worker at `place` made last, as its slot says; null when it made none. */
-  const lastCall = (place: number): string | null => {
-    const slot = slots[place];
-    return slot === null || slot === undefined ? null : callSlotReader(slot).lastCall();
-  };
+  const lastCall = (place: number): string | null => slots[place]?.lastCall() ?? null;
   let recycled = 0;
   /** The worker at `index` worn: it goes (with its module instances and whatever the store left open) before a fresh one starts. */
   const replace = async (index: number): Promise<void> => {
@@ -215,8 +213,8 @@ export async function workerPoolExecutor(
  * the startup bound before) is terminated, and the request it was answering fails as blocked. `restart(index)`: the
  * worker at that place is a fresh one, under the startup bound again.
  */
-function watchHeartbeats(pool: readonly PoolWorker[], slots: readonly (SharedArrayBuffer | null)[]): { stop(): void; restart(index: number): void } {
-  const watches = slots.map((_, index) => beatWatch(() => callSlotReader(slots[index]!).beats(), BLOCKED_MS));
+function watchHeartbeats(pool: readonly PoolWorker[], slots: readonly (CallSlotReader | null)[]): { stop(): void; restart(index: number): void } {
+  const watches = slots.map((_, index) => beatWatch(() => slots[index]!.beats(), BLOCKED_MS));
   const stop = every(WATCH_MS, () => {
     const now = realNowMs();
     pool.forEach((entry, index) => {

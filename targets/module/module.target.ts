@@ -263,7 +263,7 @@ export function createModuleTarget(source: StoreSource, options: { shared: boole
         throw new StoreModuleError(`${where}: ${firstLine(error)}`);
       }
       const opened = world;
-      const ending = options.hangEndsRun === true ? <T extends ServerInstance>(instance: T): T => endingOnHang(instance, hangs) : <T>(instance: T): T => instance;
+      const ending = <T extends ServerInstance>(instance: T): T => (options.hangEndsRun === true ? endingOnHang(instance, hangs) : instance);
       return {
         sync: run.sync,
         boot: (incarnation, host) => ending(run.boot(incarnation, host)),
