@@ -31,10 +31,10 @@ function freshDir(): string {
 
 describe('containment: the store runs in a worker thread, seed 1', () => {
   const cases: ReadonlyArray<{ readonly store: string; readonly verdict: RegExp }> = [
-    { store: 'exitingStore', verdict: /^✗ the store ended the checker's thread \(process\.exit\(0\) or the like\) during or after storeEvent\(.*\) in the run of seed 1\.c\d+/ },
-    { store: 'busyStore', verdict: /^✗ the store blocked the checker's thread for over 2200 ms \(a busy loop or a synchronous wait\) during or after replayEventsAfter\(.*\) in the run of seed 1\.c\d+/ },
+    { store: 'exitingStore', verdict: /^✗ the store ended the checker's thread \(process\.exit\(0\) or the like\) during or after storeEvent\(.*\) in the run of seed 1\.c\.\d+/ },
+    { store: 'busyStore', verdict: /^✗ the store blocked the checker's thread for over 2200 ms \(a busy loop or a synchronous wait\) during or after replayEventsAfter\(.*\) in the run of seed 1\.c\.\d+/ },
     // A timer fires after the call that set it: the verdict names the last store call made before the error.
-    { store: 'timerThrowsStore', verdict: /^✗ the store's code threw an uncaught error \(lost connection to the database\) during or after (storeEvent|replayEventsAfter|getStreamIdForEventId)\(.*\) in the run of seed 1\.c\d+/ },
+    { store: 'timerThrowsStore', verdict: /^✗ the store's code threw an uncaught error \(lost connection to the database\) during or after (storeEvent|replayEventsAfter|getStreamIdForEventId)\(.*\) in the run of seed 1\.c\.\d+/ },
   ];
   for (const { store, verdict } of cases) {
     it(`${store}: one verdict line naming the call and the seed, exit 1`, async () => {

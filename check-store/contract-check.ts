@@ -1,24 +1,24 @@
-// The contract phase: the store level (sim/levels/store-level.ts) run by the engine, one seeded walk a run with the
-// level's swarm weights, each run judged against every store property. Each distinct violation of a property (up to
-// a bound) is shrunk by the engine's shrinker (a candidate counts as failing only when a second run fails too) and
-// recorded as a trace of the one format; one that does not reproduce when re-run is reported as flaky, with how often.
+// The contract phase: the store level (sim/levels/store-level.ts) fuzzed by the engine's fuzz (sim/search/fuzz.ts), in
+// this thread: each run a seeded walk with the level's swarm weights, judged against every store property; up to a bound
+// of distinct violations a property (by signature, sim/signature.ts), each shrunk by the engine's shrinker (a candidate
+// counts as failing only when a second run fails too: the store level's runs may differ for the same choices) and
+// recorded as a trace of the one format. One that does not reproduce when re-run is reported flaky, with how often.
+// A run in which a store call never settled is the search's last: every later run could wait out the timeout too.
 
 import { JUDGED_STORE_PROPERTIES } from '../properties/stores/index.ts';
 import type { StorePropertyName } from '../properties/names.ts';
-import { createActionList } from '../sim/actions.ts';
-import { planWalk, sequenceChoices, walkChoices } from '../sim/choices.ts';
-import type { ActionList } from '../sim/actions.ts';
-import type { SimConfig } from '../sim/config.ts';
-import { type RunResult, type TraceStep, runSimulation } from '../sim/engine.ts';
-import { packTrace, recordTrace } from '../sim/search/fuzz.ts';
+import { sequenceChoices } from '../sim/choices.ts';
+import { type TraceStep, runSimulation } from '../sim/engine.ts';
+import { type Finding, type FuzzCheckpoint, fuzzWith, inThreadExecutor, runSeed } from '../sim/search/fuzz.ts';
 import { type StoreLevelSizes, type StoreRunReport, storeLevelConfig } from '../sim/levels/store-level.ts';
-import { NotReproducedError, type ShrinkBounds, type Simulate, shrinkChoices } from '../sim/shrink/shrink.ts';
+import { type ShrinkBounds, SHRINK_TIMEOUTS_MAX } from '../sim/shrink/shrink.ts';
 import type { Violation } from '../sim/world.ts';
 import { type StoreSource, parseModuleTargetName } from '../targets/module/module.target.ts';
 import { storeLevelTarget } from '../targets/module/store-level.target.ts';
 import type { Target } from '../targets/target.ts';
 import type { Trace } from '../traces/trace.ts';
-import { levelOf } from '../sim/levels/level.ts';
+
+export { SHRINK_TIMEOUTS_MAX };
 
 /** A store-level trace of a violation. */
 export type StoreTrace = Trace & { readonly verdict: Violation };
@@ -26,44 +26,41 @@ export type StoreTrace = Trace & { readonly verdict: Violation };
 /** What the contract phase is asked to do. */
 export interface ContractCheckOptions {
   readonly shared: boolean;
-  /** Runs at the most (the phase stops early once every property has used its shrink attempts). */
+  /** Runs at the most (the phase stops early once every property has its bound of distinct violations). */
   readonly runs: number;
   readonly seed: string;
   /** Sizes and the call timeout (defaults: the store level's), and `durable`. */
   readonly config?: StoreLevelSizes & { readonly durable?: boolean };
   /** Called with each finding as soon as it is recorded (the CLI writes its trace then). */
   readonly onFinding?: (finding: ContractFinding) => void | Promise<void>;
-  /** Asked between runs: true stops the phase (an interrupted check keeps what it found). */
+  /** Asked between runs and shrinks: true stops the phase (an interrupted check keeps what it found, unshrunk). */
   readonly stopped?: () => boolean;
   /** Distinct violations kept per property; default {@link DISTINCT_VIOLATIONS_MAX}. */
   readonly distinctMax?: number;
-  /** What an earlier part of the same check did (in another worker thread): go on from its next run; default none. */
+  /** What an earlier part of the same check did (in another worker thread): go on from there; default none. */
   readonly progress?: ContractProgress | null;
   /** Runs this call makes at the most before it returns its progress (the CLI recycles its worker then); default all. */
   readonly runsNow?: number;
   /**
-   * Asked between runs, after the first of this call: true returns the progress so far, not done, for a fresh
-   * thread to go on from (the CLI's worker, when it sees its memory or its open handles grow).
+   * Asked after each run and shrink, after the first of this call: true returns the progress so far, not done, for a
+   * fresh thread to go on from (the CLI's worker, when it sees its memory or its open handles grow).
    */
   readonly pause?: () => boolean;
 }
 
 /**
- * What the contract phase has done so far: all it keeps across runs, so that another thread can go on from the next
- * run and reach the same findings (a run is a function of the seed and its number). Structured-cloneable.
+ * What the contract phase has done so far: all it keeps, so that another thread can go on from it and reach the same
+ * findings (a run is a function of the seed and its number). Structured-cloneable.
  */
 export interface ContractProgress {
-  /** The number of the last run made (0: none yet). */
+  /** The runs made so far. */
   readonly runs: number;
-  /** True when the phase has ended (every run made, every property's bound reached, or stopped). */
+  /** True when the phase has ended (every run made, every property's bound reached, a call that hung, or stopped). */
   readonly done: boolean;
-  /** The distinct violations found, in the order found. */
+  /** The findings recorded, in the order shrunk. */
   readonly findings: readonly ContractFinding[];
-  /** Shrinks made per property. */
-  readonly shrinks: ReadonlyArray<readonly [StorePropertyName, number]>;
-  /** Shrunk shapes and explanation gists seen (see shapeOf, gistOf). */
-  readonly shapes: readonly string[];
-  readonly gists: readonly string[];
+  /** Where the fuzz paused (null: not begun, or over). */
+  readonly fuzz: FuzzCheckpoint | null;
   readonly teardown: readonly string[];
   /** Waits for the store that ran out the call timeout, in runs and shrinks alike. */
   readonly timeoutsWaited: number;
@@ -105,12 +102,6 @@ export interface ContractCheckOutcome {
 export const CONTRACT_SHRINK_BOUNDS: ShrinkBounds = { fastCheckEvaluationsMax: 20, passEvaluationsMax: 20 };
 /** Distinct violations reported per property at the most. */
 export const DISTINCT_VIOLATIONS_MAX = 3;
-/**
- * Call timeouts one shrink may wait for: a candidate whose call hangs costs a whole timeout, so a store whose calls
- * never settle would otherwise take minutes to shrink. With a run ending at its first timeout, this bounds a check of
- * such a store to about this many timeouts and one more.
- */
-export const SHRINK_TIMEOUTS_MAX = 5;
 /** Re-runs of a finding that did not reproduce, to say how flaky it is. */
 const FLAKY_RERUNS = 5;
 /** Teardown problems kept. */
@@ -120,139 +111,93 @@ const JUDGED: readonly StorePropertyName[] = JUDGED_STORE_PROPERTIES.map((proper
 
 /** The seed of contract run `run` of a check seeded with `seed`. */
 export function contractRunSeed(seed: string, run: number): string {
-  return `${seed}.c${run}`;
+  return runSeed(`${seed}.c`, run);
 }
 
-/** The shape of a violation for telling distinct ones apart: its property and the kinds of its operations. */
-function shapeOf(property: StorePropertyName, kinds: readonly number[]): string {
-  return `${property}|${kinds.join(',')}`;
-}
-
-/** The explanation with the run's particulars (IDs, labels, numbers) taken out: a cheap guess at "the same defect". */
-function gistOf(violation: Violation): string {
-  return `${violation.property}|${violation.explanation.replace(/"(?:[^"\\]|\\.)*"/g, 'S').replace(/\b[A-Z]\d*\.(?:post\d+|standalone)(?:#\d+)?/g, 'L').replace(/\b(?:session|replay) #?[A-Z0-9]+\b/g, 'N').replace(/\d+/g, 'n')}`;
-}
-
-/** Runs the contract phase. */
+/** Runs the contract phase (or the next part of it, from `options.progress`). */
 export async function checkContract(source: StoreSource, options: ContractCheckOptions): Promise<ContractCheckOutcome> {
   const earlier = options.progress ?? null;
-  const order: ContractFinding[] = [...(earlier?.findings ?? [])];
-  const found = new Map<StorePropertyName, ContractFinding[]>();
-  for (const finding of order) {
-    const property = finding.trace.verdict.property as StorePropertyName;
-    found.set(property, [...(found.get(property) ?? []), finding]);
-  }
-  const shrinks = new Map<StorePropertyName, number>(earlier?.shrinks ?? []);
-  const shapes = new Set<string>(earlier?.shapes ?? []);
-  const gists = new Set<string>(earlier?.gists ?? []);
+  const findings: ContractFinding[] = [...(earlier?.findings ?? [])];
   const teardown: string[] = [...(earlier?.teardown ?? [])];
-  const distinctMax = options.distinctMax ?? DISTINCT_VIOLATIONS_MAX;
-  // Shrinks per property at the most (a violation whose shrunk shape was seen already used one up).
-  const shrinksMax = 2 * distinctMax;
-  let runs = earlier?.runs ?? 0;
-  const first = runs + 1;
-  const last = Math.min(options.runs, first - 1 + (options.runsNow ?? options.runs));
-  const exhausted = (): boolean => JUDGED.every((property) => (shrinks.get(property) ?? 0) >= shrinksMax || (found.get(property)?.length ?? 0) >= distinctMax);
   let timeoutsWaited = earlier?.timeoutsWaited ?? 0;
   let hungRun = earlier?.hungRun ?? null;
-  // What the latest run of the store came to (every violation, its timeouts, its steps' kinds).
-  const latest: { report: StoreRunReport | null } = { report: null };
+  const ended = (runs: number): ContractCheckOutcome => {
+    const progress: ContractProgress = { runs, done: true, findings, fuzz: null, teardown, timeoutsWaited, hungRun };
+    return { runs, findings: inPropertyOrder(findings), teardown, progress, timeoutsWaited, hungRun };
+  };
+  if (earlier?.done === true) return ended(earlier.runs);
+  // What the latest run of the store came to; a search run in which a call never settled ends the search.
+  let latest: StoreRunReport | null = null;
   const { durable = false, ...sizes } = options.config ?? {};
   const target = storeLevelTarget(source, {
     shared: options.shared,
     durable,
-    onRunEnd: (report) => {
-      latest.report = report;
+    onRunEnd(report) {
+      latest = report;
       timeoutsWaited += report.timeoutsWaited;
+      for (const problem of report.teardown) if (teardown.length < TEARDOWN_PROBLEMS_MAX) teardown.push(`a run of seed ${report.seed}: ${problem}`);
     },
   });
-  const walk = levelOf(target)!;
-  const actions = createActionList();
-  for (let run = first; earlier?.done !== true && hungRun === null && run <= last && !exhausted() && options.stopped?.() !== true && (run === first || options.pause?.() !== true); run += 1) {
-    runs = run;
-    const config = storeLevelConfig(contractRunSeed(options.seed, run), sizes);
-    const walked = await runSimulation(target, config, walkChoices(planWalk(config.seed, config.stepsMax, walk.faultKinds, walk.walk)), { actions });
-    const report = latest.report!;
-    for (const problem of report.teardown) if (teardown.length < TEARDOWN_PROBLEMS_MAX) teardown.push(`run ${run} (seed ${config.seed}): ${problem}`);
-    for (const property of JUDGED) {
-      const violation = report.violations.find((candidate) => candidate.property === property);
-      if (violation === undefined) continue;
-      const list = found.get(property) ?? [];
-      if (list.length >= distinctMax || (shrinks.get(property) ?? 0) >= shrinksMax) continue;
-      const gist = gistOf(violation);
-      if (gists.has(gist)) continue;
-      gists.add(gist);
-      shrinks.set(property, (shrinks.get(property) ?? 0) + 1);
-      // A call that outlasted the whole call timeout is as settled a verdict as the checker can afford: a candidate
-      // that hung is not confirmed by a second run, and the last one is recorded as it ran (each re-run would cost
-      // another timeout); the shrink's real time is bounded by the timeouts its candidates cost.
-      const hang = property === 'calls-settle' && report.timeoutsWaited > 0;
-      const timeoutsBefore = timeoutsWaited;
-      const kinds = new Map<string, readonly number[]>();
-      const stillFailing: Simulate = async (candidateTarget, candidateConfig, choices, runOptions) => {
-        const tried = await runSimulation(candidateTarget, candidateConfig, choices, runOptions);
-        if (tried.violation?.property !== property) return tried;
-        const tryReport = latest.report!;
-        if (!(hang && tryReport.timeoutsWaited > 0)) {
-          // A candidate counts as failing only if it fails again on a second run: a flaky store cannot steer the shrink.
-          const again = await runSimulation(candidateTarget, candidateConfig, sequenceChoices(tried.choices), { properties: [property], actions });
-          if (again.violation?.property !== property) return { ...tried, violation: null };
-        }
-        kinds.set(tried.choices.join(','), tryReport.kinds);
-        return tried;
-      };
-      let finding: ContractFinding;
-      try {
-        const shrink = await shrinkChoices(target, config, walked.choices, property, CONTRACT_SHRINK_BOUNDS, {
-          properties: [property],
-          run: stillFailing,
-          stopped: () => timeoutsWaited - timeoutsBefore >= SHRINK_TIMEOUTS_MAX,
-          ...(hang ? { record: true } : {}),
-        });
-        const shape = shapeOf(property, kinds.get(shrink.choices.join(',')) ?? []);
-        if (shapes.has(shape)) continue;
-        shapes.add(shape);
-        const trace = shrink.recorded === undefined ? await recordTrace(target, config, shrink.choices, shrink, [property]) : packTrace(target, config, shrink.recorded, shrink, [property]);
-        const reproduced = trace.verdict?.property === property;
-        const verdict = reproduced ? trace.verdict! : violation;
-        // Shrunk, two findings that read alike (IDs and labels aside) are one defect.
-        const shrunkGist = gistOf(verdict);
-        if (gist !== shrunkGist && gists.has(shrunkGist)) continue;
-        gists.add(shrunkGist);
-        const shrinkCut = shrink.cutShort === true ? `shrinking stopped after ${SHRINK_TIMEOUTS_MAX} call timeouts` : null;
-        finding = { run, trace: { ...trace, verdict }, flaky: reproduced ? null : { reproduced: 0, reruns: 1 }, shrinkCut };
-      } catch (error) {
-        if (!(error instanceof NotReproducedError)) throw error;
-        finding = { run, ...(await flakyFinding(target, config, walked, property, violation, actions)), shrinkCut: null };
-      }
-      list.push(finding);
-      found.set(property, list);
-      order.push(finding);
-      await options.onFinding?.(finding);
-    }
-    // Every later run could wait a timeout again, and the verdict is known: the phase ends with this run.
-    if (report.timeoutsWaited > 0 && (found.get('calls-settle')?.length ?? 0) > 0) hungRun = run;
-  }
-  const done = earlier?.done === true || hungRun !== null || runs >= options.runs || exhausted() || options.stopped?.() === true;
-  const progress: ContractProgress = { runs, done, findings: order, shrinks: [...shrinks], shapes: [...shapes], gists: [...gists], teardown, timeoutsWaited, hungRun };
-  return { runs, findings: JUDGED.flatMap((property) => found.get(property) ?? []), teardown, progress, timeoutsWaited, hungRun };
+  const base = storeLevelConfig(`${options.seed}.c`, sizes);
+  const resume = earlier?.fuzz ?? null;
+  // Runs are made in order in this thread: the search's k-th run of this call is run `next + k`.
+  let searchRuns = resume?.next ?? 0;
+  const firstRun = searchRuns;
+  const abort = new AbortController();
+  const outcome = await fuzzWith(
+    {
+      target,
+      config: base,
+      runsMax: options.runs,
+      timeMs: null,
+      properties: JUDGED,
+      stopAtFirst: false,
+      perProperty: options.distinctMax ?? DISTINCT_VIOLATIONS_MAX,
+      shrinkBounds: CONTRACT_SHRINK_BOUNDS,
+      signal: abort.signal,
+      resume,
+      pause: () => {
+        if (options.stopped?.() === true) abort.abort();
+        return options.pause?.() === true || (options.runsNow !== undefined && searchRuns - firstRun >= options.runsNow);
+      },
+      lastRun: () => {
+        searchRuns += 1;
+        const hung = latest !== null && latest.timeoutsWaited > 0 && latest.violations.some((violation) => violation.property === 'calls-settle');
+        if (hung) hungRun = searchRuns;
+        return hung;
+      },
+      onFinding: async (finding) => {
+        const found = await contractFinding(target, finding);
+        findings.push(found);
+        await options.onFinding?.(found);
+      },
+    },
+    inThreadExecutor(target),
+  );
+  if (outcome.checkpoint === null || outcome.interrupted) return ended(outcome.runs);
+  const progress: ContractProgress = { runs: outcome.runs, done: false, findings, fuzz: outcome.checkpoint, teardown, timeoutsWaited, hungRun };
+  return { runs: outcome.runs, findings: inPropertyOrder(findings), teardown, progress, timeoutsWaited, hungRun };
 }
 
-/** A violation whose run did not fail again: how often re-running its choices showed it, and the trace of the run. */
-async function flakyFinding(
-  target: Target,
-  config: SimConfig,
-  walked: RunResult,
-  property: StorePropertyName,
-  seen: Violation,
-  actions: ActionList,
-): Promise<Pick<ContractFinding, 'trace' | 'flaky'>> {
+/** Findings in property order, then in the order found. */
+function inPropertyOrder(findings: readonly ContractFinding[]): ContractFinding[] {
+  return JUDGED.flatMap((property) => findings.filter((finding) => finding.trace.verdict.property === property));
+}
+
+/**
+ * The fuzz's finding as the contract phase reports it: a flaky one (its run did not fail again) with how often
+ * re-running its choices showed it; a shrink cut short by the call timeouts its candidates waited, said so.
+ */
+async function contractFinding(target: Target, finding: Finding): Promise<ContractFinding> {
+  const trace = finding.trace as StoreTrace;
+  const shrinkCut = finding.shrunk && finding.shrink.cutShort === true ? `shrinking stopped after ${SHRINK_TIMEOUTS_MAX} call timeouts` : null;
+  if (finding.flaky !== true) return { run: finding.run, trace, flaky: null, shrinkCut };
+  const property = trace.verdict.property;
   let reproduced = 0;
   for (let attempt = 0; attempt < FLAKY_RERUNS; attempt += 1) {
-    if ((await runSimulation(target, config, sequenceChoices(walked.choices), { properties: [property], actions })).violation?.property === property) reproduced += 1;
+    if ((await runSimulation(target, trace.config, sequenceChoices(trace.choices), { properties: [property] })).violation?.property === property) reproduced += 1;
   }
-  const trace = await recordTrace(target, config, walked.choices, null, [property]);
-  return { trace: { ...trace, verdict: trace.verdict?.property === property ? trace.verdict : seen }, flaky: { reproduced, reruns: FLAKY_RERUNS + 1 } };
+  return { run: finding.run, trace, flaky: { reproduced, reruns: FLAKY_RERUNS + 1 }, shrinkCut };
 }
 
 /** Replays a store-level trace against the store from `source`: every violation the same choices give now, and the steps. */

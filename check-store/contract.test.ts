@@ -35,7 +35,9 @@ describe(`contract phase, seed ${SEED}, ${RUNS} runs`, () => {
       expect(finding, `${property} not found; found ${outcome.findings.map((f) => f.trace.verdict.property).join(', ')}`).toBeDefined();
       const trace = finding!.trace;
       expect(trace.shrink!.shrunkLength).toBeLessThanOrEqual(trace.shrink!.originalLength);
-      expect(trace.shrink!.shrunkLength).toBeLessThanOrEqual(12);
+      // A shrink whose candidates hang stops after a few call timeouts (a bound on real time), and says so.
+      if (finding!.shrinkCut === null) expect(trace.shrink!.shrunkLength).toBeLessThanOrEqual(12);
+      else expect(property).toBe('calls-settle');
       expect(trace.steps.length).toBe(trace.choices.length + 1);
       const replayed = await replayContractTrace(source, trace);
       expect(replayed.violations.map((violation) => violation.property)).toContain(property);

@@ -62,8 +62,9 @@ describe('check-store recycles its worker: the same check, byte for byte', () =>
     const recycled = await check({ recycleHeapBytes: 1 }, 3, '2');
     expect(whole.workers).toBe(1);
     expect(whole.result.violations.length).toBeGreaterThan(0);
-    // Contract runs 1-3 one per worker; the third worker's call goes on into end-to-end run 1, then 2 and 3 one each.
-    expect(recycled.workers).toBe(5);
+    // Contract runs 1-3 one per worker; the fourth shrinks the contract's finding and goes on into end-to-end run 1,
+    // then 2 and 3 one each.
+    expect(recycled.workers).toBe(6);
     expect(recycled.seen).toEqual(whole.seen);
     expect(recycled.result).toEqual(whole.result);
     expect(recycled.files).toEqual(whole.files);

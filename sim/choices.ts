@@ -3,7 +3,7 @@
 import { ACTION_KINDS, type ActionKind, FAULT_KINDS, NODE_FAULT_KINDS, VERSION_FAULT_KINDS } from './config.ts';
 import type { ActionList } from './actions.ts';
 import type { ChoiceSource } from './engine.ts';
-import type { WalkShape } from './levels/level.ts';
+import type { Level, WalkShape } from './levels/level.ts';
 import { type Prng, createPrng } from './prng.ts';
 
 /** Replays a choice sequence; each choice is reduced modulo the enabled actions, so any sequence is a valid run. */
@@ -75,6 +75,14 @@ export function planWalk(seed: string, stepsMax: number, faultKinds: readonly nu
   // "Stop here" is a draw too: the walk's length is chosen, so short runs are as likely as long ones.
   const length = 1 + prng.below(stepsMax);
   return { weights, swarm, length, prng, ...(shape.byKind === true ? { byKind: true } : {}) };
+}
+
+/**
+ * The random walk of a run of `config` at `level` (absent: the server level): its fault kinds and its weights, the
+ * walk every search makes (fuzz lanes, the matrix, check-store's phases).
+ */
+export function levelWalk(config: { readonly seed: string; readonly stepsMax: number }, level: Pick<Level, 'faultKinds' | 'walk'> | undefined): ChoiceSource {
+  return walkChoices(planWalk(config.seed, config.stepsMax, level?.faultKinds, level?.walk));
 }
 
 /** A kind among those enabled by weight (uniformly when they all weigh nothing), then one of its actions uniformly. */

@@ -37,7 +37,7 @@ export interface RunResult {
   /** Present when the run was recorded. */
   readonly trace: readonly TraceStep[] | null;
   /**
-   * With RunOptions.everyViolation, at the server level: what the run made again would give, each time without the
+   * With RunOptions.everyViolation, at the server and store levels: what the run made again would give, each time without the
    * property the one before violated, until one ends with none (sim/every-violation.ts). Absent otherwise.
    */
   readonly later?: readonly RunResult[];
@@ -58,7 +58,7 @@ export interface RunOptions {
   readonly coverage?: CoverageObserver;
   /** Called with the world once the run is over (the policy table reads what each call came to); not at other levels. */
   readonly inspect?: (world: World) => void;
-  /** Go on past each violation and report every one, as {@link RunResult.later} (the server level's only). */
+  /** Go on past each violation and report every one, as {@link RunResult.later} (the server and store levels'). */
   readonly everyViolation?: boolean;
 }
 

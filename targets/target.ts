@@ -291,6 +291,13 @@ export interface Target extends TargetInfo {
    */
   readonly flakyRuns?: boolean;
   /**
+   * How many waits its runs have made so far that ran out a call timeout (a store call that never settled: each costs
+   * the timeout in real time). A run that waited so is not run again to confirm it (sim/shrink/shrink.ts: confirmedRun),
+   * a shrink records its candidates' runs rather than running the shortest again, and stops once its candidates have
+   * waited a few times (SHRINK_TIMEOUTS_MAX; sim/search/fuzz.ts: shrinkTask). Absent: its runs never wait so.
+   */
+  readonly timeoutsWaited?: () => number;
+  /**
    * For attribution (sim/shrink/attribution.ts): this target with its `role` component replaced by a correct one (the store
    * by resumecheck/event-store, the router by the specification's routing), everything else the same; null when it
    * has no such component to replace (a modern-only endpoint has no store). Absent: the target is not assembled.

@@ -64,7 +64,8 @@ export interface LevelRunOptions {
   readonly coverage: CoverageObserver | null;
   /**
    * Go on past each violation, filing it (sim/every-violation.ts), so one run gives what a simulation without each
-   * property violated would: the server level's only; another level ignores it, and its run ends at its violation.
+   * property violated would: the server level's and the store level's (whose judge runs once the world has settled);
+   * the client level ignores it, and its run ends at its violation.
    */
   readonly everyViolation?: boolean;
 }

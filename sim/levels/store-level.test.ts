@@ -7,9 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { moduleSource } from '../../targets/module/module.target.ts';
 import { storeLevelTarget } from '../../targets/module/store-level.target.ts';
 import { serializeTrace } from '../../traces/trace.ts';
-import { planWalk, walkChoices } from '../choices.ts';
+import { levelWalk, sequenceChoices } from '../choices.ts';
 import { runSimulation } from '../engine.ts';
 import { recordTrace } from '../search/fuzz.ts';
+import { eachViolation } from '../search/fuzz-search.ts';
+import { STORE_PROPERTY_NAMES } from '../../properties/names.ts';
 import { scriptChoices } from '../shrink/script.ts';
 import { type StoreRunReport, storeLevelConfig } from './store-level.ts';
 import { levelOf } from './level.ts';
@@ -28,7 +30,7 @@ describe('the store level', () => {
   it('records byte-identical traces for the same seed and choices (reversedStore, seed s.3)', async () => {
     const target = planted('reversedStore');
     const config = storeLevelConfig('s.3');
-    const walked = await runSimulation(target, config, walkChoices(planWalk(config.seed, config.stepsMax, levelOf(target)!.faultKinds, levelOf(target)!.walk)));
+    const walked = await runSimulation(target, config, levelWalk(config, levelOf(target)));
     const first = serializeTrace(await recordTrace(target, config, walked.choices, null));
     expect(walked.steps).toBeGreaterThan(0);
     expect(serializeTrace(await recordTrace(target, config, walked.choices, null))).toBe(first);
@@ -43,6 +45,24 @@ describe('the store level', () => {
     // The liveness phase is the one final drain.
     expect(racy.trace!.at(-1)).toMatchObject({ phase: 'liveness', action: { kind: 'drain' } });
     expect(traceLines(racy.trace, 'store').at(-1)!.action).toBe('every held send returns and every call is awaited (end of run)');
+  });
+
+  it('one run going on past its violations gives what each run made again without the property violated gives (seeds s.1 to s.12)', async () => {
+    let violations = 0;
+    for (let seed = 1; seed <= 12; seed += 1) {
+      const target = planted('reversedStore');
+      const config = storeLevelConfig(`s.${seed}`);
+      const walked = await runSimulation(target, config, levelWalk(config, levelOf(target)));
+      const made: unknown[] = [];
+      await eachViolation(null, STORE_PROPERTY_NAMES, () => true, (properties) => runSimulation(target, config, sequenceChoices(walked.choices), properties === null ? {} : { properties }), (result) => {
+        made.push(result);
+      });
+      const every = await runSimulation(target, config, sequenceChoices(walked.choices), { everyViolation: true });
+      const { later = [], ...first } = every;
+      expect([first, ...later]).toEqual(made);
+      violations += made.length - 1;
+    }
+    expect(violations).toBeGreaterThan(3);
   });
 
   it('tells onRunEnd every violation, also of the properties the run did not check (seed s.1)', async () => {

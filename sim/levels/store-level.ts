@@ -14,6 +14,8 @@ import type { StepRecord, TraceStep } from './records.ts';
 import { createPrng } from '../prng.ts';
 import type { Violation } from '../world.ts';
 import type { Level, LevelRun, LevelRunOptions } from './level.ts';
+import { EveryViolation } from '../every-violation.ts';
+import { STORE_PROPERTY_NAMES } from '../../properties/names.ts';
 import { STORE_ACTION_KINDS, STORE_KINDS, type StoreActionKind, describeStoreAction, enumerateStoreActions, openIncarnation, performStoreAction, storeActionRecord, storeActionsMax } from './store-actions.ts';
 import { type StoreSettings, StoreWorld } from './store-world.ts';
 
@@ -62,6 +64,8 @@ const SWARM_KINDS: readonly StoreActionKind[] = ['replayForeign', 'replayPreRest
 
 /** What one store-level run came to, beyond its verdict: told to the level's `onRunEnd` when the run closes. */
 export interface StoreRunReport {
+  /** The run's seed. */
+  readonly seed: string;
   /** Every violation the judge found, of every property (checked or not), in report order; empty for a run cut short. */
   readonly violations: readonly Violation[];
   /** What went wrong ending the run (an onRunEnd hook or the module's close() threw or hung), one line each. */
@@ -87,6 +91,11 @@ class StoreLevelRun implements LevelRun {
   private violations: readonly Violation[] = [];
   /** Notes of what happened before the first step (the shared store's factory call), given to the first step. */
   private opening: StepRecord[] | null;
+  /**
+   * With everyViolation: every violation the judge finds, filed as kept until the run is over (the judge runs once the
+   * world has settled), so one run gives what a simulation without each property violated would.
+   */
+  readonly every: EveryViolation | null;
 
   constructor(
     readonly world: StoreWorld,
@@ -97,6 +106,7 @@ class StoreLevelRun implements LevelRun {
     private readonly onRunEnd: ((report: StoreRunReport) => void) | undefined,
   ) {
     this.trace = options.record ? [] : null;
+    this.every = options.everyViolation === true ? new EveryViolation(world.checked, STORE_PROPERTY_NAMES.length) : null;
     this.opening = options.record ? [] : null;
     world.notes = this.opening;
   }
@@ -140,6 +150,8 @@ class StoreLevelRun implements LevelRun {
     // (`settled` past the last fault step: the final drain), then what the judge saw.
     this.violations = judgeStore(world).map((violation) => ({ ...violation, signature: violation.signature ?? this.signatureAt(violation.step) }));
     world.violation = this.violations.find((violation) => world.checked === null || world.checked.has(violation.property)) ?? null;
+    const { every } = this;
+    if (every !== null) for (const violation of this.violations) if (every.wants('aside', violation.property)) every.file('aside', violation);
   }
 
   /** The signature of a violation seen at `step`: the action kind of that fault step, or `settled` past the last. */
@@ -159,7 +171,7 @@ class StoreLevelRun implements LevelRun {
     } finally {
       this.restore();
     }
-    this.onRunEnd?.({ violations: this.violations, teardown, timeoutsWaited: world.timeoutsWaited, kinds: this.kinds });
+    this.onRunEnd?.({ seed: world.settings.seed, violations: this.violations, teardown, timeoutsWaited: world.timeoutsWaited, kinds: this.kinds });
   }
 }
 

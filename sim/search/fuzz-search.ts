@@ -19,7 +19,7 @@
 import { type PropertyName, levelPropertyNames } from '../../properties/names.ts';
 import type { Target } from '../../targets/target.ts';
 import { createActionList } from '../actions.ts';
-import { planWalk, sequenceChoices, walkChoices } from '../choices.ts';
+import { levelWalk, sequenceChoices } from '../choices.ts';
 import { macrotaskTurn, sharedWallMs } from '../clock.ts';
 import type { SimConfig } from '../config.ts';
 import { CoverageObserver, type CoverageCounts } from '../coverage.ts';
@@ -167,6 +167,8 @@ export interface LaneHooks {
    * contained worker worn by a user's module, targets/module/wear.ts). The ordinals are shared, so nothing is lost.
    */
   pause?(): boolean;
+  /** Asked after each run: true makes it the lane's last, not paused (the search is over). */
+  last?(): boolean;
 }
 
 /** A lane's totals. */
@@ -222,7 +224,7 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
   let violated = false;
   let paused = false;
   const simulate = (checked: readonly PropertyName[] | null): Promise<RunResult> => {
-    const choices = walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, levelOf(target)?.faultKinds));
+    const choices = levelWalk(runConfig, levelOf(target));
     // The first simulation is the run as a search counts it (coverage too); the ones made again check fewer properties.
     const runOptions = checked === plan.properties ? options : { ...record, actions, properties: checked! };
     const config = runConfig;
@@ -297,6 +299,7 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
     }
     // Later ordinals of this lane are all past this one: with stopAtFirst none of them can count.
     if (plan.stopAtFirst && violated) break;
+    if (hooks.last?.() === true) break;
     if (hooks.pause?.() === true) {
       paused = true;
       break;

@@ -11,9 +11,9 @@ import { sharedWallMs } from '../clock.ts';
 import type { SimConfig } from '../config.ts';
 import { type CoverageCounts, emptyCoverage, mergeCoverage } from '../coverage.ts';
 import { type RunResult, runSimulation } from '../engine.ts';
-import { CONTROL, CandidateBook, type Candidate, type LanePlan, createControl, runSeed, searchLane, searchedProperties } from './fuzz-search.ts';
+import { CONTROL, CandidateBook, type Candidate, type LaneHooks, type LanePlan, createControl, runSeed, searchLane, searchedProperties } from './fuzz-search.ts';
 import { findingKey } from '../signature.ts';
-import { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, NotReproducedError, shrinkChoices } from '../shrink/shrink.ts';
+import { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, NotReproducedError, SHRINK_TIMEOUTS_MAX, shrinkChoices } from '../shrink/shrink.ts';
 import { levelOf } from '../levels/level.ts';
 
 export { runSeed } from './fuzz-search.ts';
@@ -67,6 +67,20 @@ export interface FuzzOptions {
   readonly known?: ReadonlySet<string>;
   /** Ends the fuzz now: the search stops and nothing more is shrunk. */
   readonly signal?: AbortSignal;
+  /**
+   * Asked after each run and each shrink this call makes (in this thread: an executor of one lane that is not
+   * contained): true ends the call there, its outcome carrying a checkpoint that a later call (`resume`, in a fresh
+   * thread) goes on from. Runs are a function of the seed and their number, so the findings are those one call gives.
+   * check-store's worker hands over so once its user's module has worn it (targets/module/wear.ts).
+   */
+  readonly pause?: () => boolean;
+  /** Where an earlier call of the same fuzz paused: it goes on from there. Coverage counts this call's runs. */
+  readonly resume?: FuzzCheckpoint | null;
+  /**
+   * Asked after each run (in this thread, as `pause`): true makes it the search's last, and its findings are shrunk
+   * (a store whose call never settled: every later run could wait out the timeout too).
+   */
+  readonly lastRun?: () => boolean;
   /** The first counterexample of each finding key, recorded unshrunk as soon as it is found (to be written at once). */
   readonly onDiscovery?: (discovery: { readonly run: number; readonly trace: Trace }) => void | Promise<void>;
   /** Each finding, once shrunk (or given up on) and recorded. */
@@ -77,6 +91,23 @@ export interface FuzzOptions {
    * keeping what was found (unshrunk); false, or no hook, lets the error through.
    */
   readonly onRunError?: (error: unknown) => boolean;
+}
+
+/**
+ * All a fuzz keeps across its runs and shrinks, for another call to go on from (FuzzOptions.resume). Plain data: it
+ * crosses to a fresh worker thread.
+ */
+export interface FuzzCheckpoint {
+  /** The next ordinal to run, and the runs and steps made before it. */
+  readonly next: number;
+  readonly runs: number;
+  readonly steps: number;
+  /** Every candidate the lanes reported, in the order they did. */
+  readonly candidates: readonly Candidate[];
+  /** True once the search is over (its last run made): the findings are being shrunk. */
+  readonly searched: boolean;
+  /** The findings shrunk so far, in the order of the candidates chosen (null: not yet). */
+  readonly findings: readonly (Finding | null)[];
 }
 
 /** Where a fuzz stands, for a progress line. */
@@ -121,6 +152,8 @@ export interface FuzzOutcome {
   readonly elapsedMs: number;
   /** Of it, the search's share (lanes running), for runs/s figures. */
   readonly searchMs: number;
+  /** Null once the fuzz is over; else where `pause` ended this call, to go on from (`findings` are those shrunk so far). */
+  readonly checkpoint: FuzzCheckpoint | null;
 }
 
 /** Re-runs `choices` with recording on and packs the result as a trace. */
@@ -188,7 +221,11 @@ export interface FuzzExecutor {
   readonly parallelism: number;
   /** True when every lane and shrink runs in a worker and this thread runs nothing of the target (a user's module). */
   readonly contained?: boolean;
-  search(plans: readonly LanePlan[], control: Int32Array, hooks: { onCandidate(candidate: Candidate): void | Promise<void>; onProgress(runs: number, steps: number): void }): Promise<{ runs: number; steps: number; coverage: CoverageCounts | null }>;
+  search(
+    plans: readonly LanePlan[],
+    control: Int32Array,
+    hooks: { onCandidate(candidate: Candidate): void | Promise<void>; onProgress(runs: number, steps: number): void } & Pick<LaneHooks, 'pause' | 'last'>,
+  ): Promise<{ runs: number; steps: number; coverage: CoverageCounts | null; paused?: boolean }>;
   /**
    * Shrinks one counterexample and records the shrunk run as a trace, in the thread that shrank it (so no other
    * thread waits for this one's turn to record it); `control`'s stop cell ends the shrink early.
@@ -220,14 +257,18 @@ export interface ShrunkTask {
 
 /** Makes one shrink in this thread and records the shrunk run; `control`'s stop cell ends the shrink early. */
 export async function shrinkTask(target: Target, task: ShrinkTask, control: Int32Array): Promise<ShrunkTask> {
-  const realTime = target.realTime === true;
+  // A target whose runs may wait out a call timeout records its candidates too (its shortest is not run again, which
+  // could wait once more), and its shrink ends once they have waited SHRINK_TIMEOUTS_MAX times.
+  const waited = target.timeoutsWaited;
+  const waitsBefore = waited?.() ?? 0;
+  const record = target.realTime === true || waited !== undefined;
   const { recorded, ...shrink } = await shrinkChoices(target, task.config, task.choices, task.property, task.bounds, {
     ...(task.properties === null ? {} : { properties: task.properties }),
     ...(task.signature === undefined ? {} : { signature: task.signature }),
     deadlineMs: task.deadlineMs,
     ...(task.from === undefined ? {} : { from: task.from }),
-    stopped: () => Atomics.load(control, CONTROL.stop) !== 0,
-    ...(realTime ? { record: true } : {}),
+    stopped: () => Atomics.load(control, CONTROL.stop) !== 0 || (waited !== undefined && waited() - waitsBefore >= SHRINK_TIMEOUTS_MAX),
+    ...(record ? { record: true } : {}),
   });
   // A real-time target's shrunk trace is the shrink's own run of those choices, which violated the property; a re-run
   // might not (the finding would then be relabelled, or dropped). Any other target's re-run is the same run.
@@ -249,6 +290,7 @@ export function inThreadExecutor(target: Target): FuzzExecutor {
         const lane = await searchLane(target, plan, control, hooks, coverage);
         runs += lane.runs;
         steps += lane.steps;
+        if (lane.paused === true) return { runs, steps, coverage, paused: true };
       }
       return { runs, steps, coverage };
     },
@@ -306,12 +348,27 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     const unchecked = searchedNames.filter((name) => !made.includes(name));
     return unchecked.length === 0 ? trace : { ...trace, unchecked };
   };
+  const resume = options.resume ?? null;
+  if ((options.pause !== undefined || options.lastRun !== undefined || resume !== null) && (executor.parallelism > 1 || executor.contained === true)) {
+    throw new Error('assertion: a fuzz pauses, resumes and ends its search on a run in this thread alone');
+  }
   const book = new CandidateBook({ stopAtFirst, propertiesChecked: searchedNames.length, perProperty });
+  // Every candidate reported, in order: offered again in that order, they make the book what it was (a checkpoint's).
+  const offered: Candidate[] = [];
+  for (const candidate of resume?.candidates ?? []) {
+    offered.push(candidate);
+    book.offer(candidate);
+  }
+  if (resume !== null) {
+    Atomics.store(control, CONTROL.next, resume.next);
+    Atomics.store(control, CONTROL.found, book.size);
+    Atomics.store(control, CONTROL.bound, book.bound());
+  }
   const discoveries: Promise<void>[] = [];
   // Runs made in this thread (recording traces) take the thread's turn, with any lane or shrink the executor runs here.
   const inTurn = <T>(task: () => Promise<T>): Promise<T> => executor.turn(task);
-  let runs = 0;
-  let steps = 0;
+  let runs = resume?.runs ?? 0;
+  let steps = resume?.steps ?? 0;
   const progress = (phase: FuzzProgress['phase']): void => {
     const elapsedMs = sharedWallMs() - startedMs;
     const remainingMs = options.timeMs === null ? null : Math.max(0, options.timeMs - elapsedMs);
@@ -330,8 +387,10 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     coverage: options.coverage === true,
   }));
   const searchStartedMs = sharedWallMs();
-  const searched = await executor.search(plans, control, {
+  const searchOver = resume?.searched === true;
+  const searched = searchOver ? { runs: 0, steps: 0, coverage: null } : await executor.search(plans, control, {
     onCandidate(candidate) {
+      offered.push(candidate);
       if (!book.offer(candidate)) return;
       Atomics.store(control, CONTROL.found, book.size);
       // The bound may only have come down; lanes read it before their next run.
@@ -359,15 +418,35 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
             return true;
           },
         }),
+    ...(options.pause === undefined ? {} : { pause: options.pause }),
+    ...(options.lastRun === undefined ? {} : { last: options.lastRun }),
   });
   const searchMs = sharedWallMs() - searchStartedMs;
-  runs = searched.runs;
-  steps = searched.steps;
+  runs = (resume?.runs ?? 0) + searched.runs;
+  steps = (resume?.steps ?? 0) + searched.steps;
   await Promise.all(discoveries);
+  const outcome = (findings: readonly (Finding | null)[], checkpoint: FuzzCheckpoint | null): FuzzOutcome => {
+    options.signal?.removeEventListener('abort', stop);
+    const done = findings.filter((finding): finding is Finding => finding !== null);
+    return {
+      runs,
+      steps,
+      finding: done[0] ?? null,
+      findings: done,
+      interrupted: options.signal?.aborted === true,
+      coverage: searched.coverage,
+      elapsedMs: sharedWallMs() - startedMs,
+      searchMs,
+      checkpoint,
+    };
+  };
+  const checkpoint = (findings: readonly (Finding | null)[], over: boolean): FuzzCheckpoint => ({ next: Atomics.load(control, CONTROL.next), runs, steps, candidates: offered, searched: over, findings });
+  if ('paused' in searched && searched.paused === true) return outcome([], checkpoint([], false));
 
   // Shrinking: the chosen candidates, at most `parallelism` at a time, each within a share of the budget left.
   const chosen = book.chosen();
-  const findings: (Finding | null)[] = chosen.map(() => null);
+  const findings: (Finding | null)[] = chosen.map((_, index) => (searchOver ? (resume.findings[index] ?? null) : null));
+  if (searchOver && resume.findings.length !== chosen.length) throw new Error('assertion: a checkpoint whose findings are not those its candidates choose');
   // Several findings of one run (properties violated by the same steps, often) are shrunk one after another: the
   // first found leads, and the others start from its shrunk choices where those violate their property too
   // (ShrinkOptions.from). When that came (99109bd), such a later finding of the main job (sdk-shared, --no-corpus,
@@ -382,12 +461,13 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
   const leaders = chosen.map((candidate, index) => (target.realTime === true ? index : leaderOfRun.get(candidate.ordinal)!));
   const settled: ((finding: Finding) => void)[] = [];
   const leaderDone = chosen.map((_, index) => new Promise<Finding>((resolve) => (settled[index] = resolve)));
+  findings.forEach((finding, index) => finding !== null && settled[index]!(finding));
   // Longest first (ties: in order), so with several at once the long shrink of a long run does not start last while
   // the other threads wait for it. A run's later finding is ready once its leader's shrink is done (it may start from
   // the leader's shrunk choices), and then takes its place by length: a thread that finds none ready waits for the next
   // leader to finish. (Later findings after every leader left a thread idle at the end of the main job while the other
   // shrank one of 25 steps, a leader long done.) Each finding keeps its place in `findings` whatever the order.
-  const waiting = chosen.map((_, index) => index).sort((left, right) => chosen[right]!.choices.length - chosen[left]!.choices.length || left - right);
+  const waiting = chosen.flatMap((_, index) => (findings[index] === null ? [index] : [])).sort((left, right) => chosen[right]!.choices.length - chosen[left]!.choices.length || left - right);
   const ready = (index: number): boolean => leaders[index] === index || findings[leaders[index]!] !== null;
   const takeNext = async (): Promise<number | undefined> => {
     for (;;) {
@@ -459,25 +539,24 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     settled[index]!(finding);
     await options.onFinding?.(finding);
   };
+  // A call pauses only once it has made progress (a run or a shrink), so that every call does.
+  let progressed = searched.runs > 0;
+  let paused = false;
   const shrinkers = Array.from({ length: Math.min(executor.parallelism, chosen.length) }, async () => {
-    for (let index = await takeNext(); index !== undefined; index = await takeNext()) {
+    for (;;) {
+      if (progressed && waiting.length > 0 && options.pause?.() === true) {
+        paused = true;
+        return;
+      }
+      const index = await takeNext();
+      if (index === undefined) return;
       started += 1;
       await shrinkOne(index, started - 1);
+      progressed = true;
     }
   });
   await Promise.all(shrinkers);
-  options.signal?.removeEventListener('abort', stop);
-  const done = findings.filter((finding): finding is Finding => finding !== null);
-  return {
-    runs,
-    steps,
-    finding: done[0] ?? null,
-    findings: done,
-    interrupted: options.signal?.aborted === true,
-    coverage: searched.coverage,
-    elapsedMs: sharedWallMs() - startedMs,
-    searchMs,
-  };
+  return outcome(findings, paused ? checkpoint(findings, true) : null);
 }
 
 /**

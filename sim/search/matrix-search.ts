@@ -16,7 +16,7 @@ import type { PropertyName } from '../../properties/names.ts';
 import { type Attribution, attributeFinding } from '../shrink/attribution.ts';
 import type { Target } from '../../targets/target.ts';
 import { createActionList } from '../actions.ts';
-import { planWalk, walkChoices } from '../choices.ts';
+import { levelWalk } from '../choices.ts';
 import { macrotaskTurn, sharedWallMs } from '../clock.ts';
 import type { SimConfig } from '../config.ts';
 import { type RunResult, runSimulation } from '../engine.ts';
@@ -88,7 +88,7 @@ export async function searchRow(target: Target, plan: RowPlan, control: Int32Arr
     const runConfig: SimConfig = { ...plan.config, seed: runSeed(plan.config.seed, run) };
     const simulate = (checked: readonly PropertyName[] | null): Promise<RunResult> =>
       // Every violation of the run from one simulation (sim/every-violation.ts): eachViolation reads the rest off it.
-      runSimulation(target, runConfig, walkChoices(planWalk(runConfig.seed, runConfig.stepsMax, levelOf(target)?.faultKinds)), { properties: checked ?? open, actions, everyViolation: true });
+      runSimulation(target, runConfig, levelWalk(runConfig, levelOf(target)), { properties: checked ?? open, actions, everyViolation: true });
     simulations += await eachViolation(open, open, () => Atomics.load(control, CONTROL.stop) === 0, simulate, (result, checked) => {
       const cost = result.steps + result.healSteps;
       // Each property checked made this run so far: all of them, when none ended it.

@@ -106,14 +106,24 @@ export type Simulate = typeof runSimulation;
  */
 export function confirmedRun(simulate: Simulate = runSimulation): Simulate {
   return async (target, config, choices, options) => {
+    const waitsBefore = target.timeoutsWaited?.() ?? 0;
     const tried = await simulate(target, config, choices, options);
     if (tried.violation === null) return tried;
+    // A run that waited out a call timeout is as settled a verdict as real time affords: another would wait again.
+    if ((target.timeoutsWaited?.() ?? 0) > waitsBefore) return tried;
     const { record: _record, ...again } = options ?? {};
     const second = await simulate(target, config, sequenceChoices(tried.choices), again);
     const alike = second.violation !== null && second.violation.property === tried.violation.property && second.violation.signature === tried.violation.signature;
     return alike ? tried : { ...tried, violation: null };
   };
 }
+
+/**
+ * Waits that ran out a call timeout one shrink may cost (Target.timeoutsWaited): a candidate whose call hangs costs a
+ * whole timeout, so a store whose calls never settle would otherwise take minutes to shrink. With a run ending at its
+ * first timeout, this bounds the shrink of such a store to about this many timeouts.
+ */
+export const SHRINK_TIMEOUTS_MAX = 5;
 
 /** How often a long shrink lets the event loop run (signals, messages, a contained worker's heartbeat): in evaluations, and in wall time. */
 const YIELD_EVERY_EVALUATIONS = 64;

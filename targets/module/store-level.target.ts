@@ -9,6 +9,15 @@ import { MODULE_TARGET_PREFIX, type StoreSource, moduleSourceOfName, moduleTarge
 /** The store from `source` at the store level, used as `options` say. */
 export function storeLevelTarget(source: StoreSource, options: StoreLevelOptions): LevelTarget {
   const name = moduleTargetName(source.ref, options);
+  // A call that never settles costs its run the call timeout: searches and shrinks bound what such runs may cost.
+  let timeoutsWaited = 0;
+  const level = storeLevel(source, {
+    ...options,
+    onRunEnd(report) {
+      timeoutsWaited += report.timeoutsWaited;
+      options.onRunEnd?.(report);
+    },
+  });
   return {
     name,
     kind: 'module',
@@ -16,7 +25,8 @@ export function storeLevelTarget(source: StoreSource, options: StoreLevelOptions
     breaks: [],
     // The store may keep what the simulator does not reset between runs (globals, files, a database).
     flakyRuns: true,
-    level: storeLevel(source, options),
+    timeoutsWaited: () => timeoutsWaited,
+    level,
     open() {
       throw new Error(`assertion: ${name} at the store level is run by the engine at its level, not through open()`);
     },
