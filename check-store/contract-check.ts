@@ -9,7 +9,8 @@ import { JUDGED_STORE_PROPERTIES } from '../properties/stores/index.ts';
 import type { StorePropertyName } from '../properties/names.ts';
 import { sequenceChoices } from '../sim/choices.ts';
 import { type TraceStep, runSimulation } from '../sim/engine.ts';
-import { type Finding, type FuzzCheckpoint, fuzzWith, inThreadExecutor, runSeed } from '../sim/search/fuzz.ts';
+import { type Finding, type FuzzCheckpoint, inThreadExecutor, runSeed } from '../sim/search/fuzz.ts';
+import { type PhaseControl, fuzzPhase } from './phase.ts';
 import { type StoreLevelSizes, type StoreRunReport, storeLevelConfig } from '../sim/levels/store-level.ts';
 import { type ShrinkBounds, SHRINK_TIMEOUTS_MAX } from '../sim/shrink/shrink.ts';
 import type { Violation } from '../sim/world.ts';
@@ -24,7 +25,7 @@ export { SHRINK_TIMEOUTS_MAX };
 export type StoreTrace = Trace & { readonly verdict: Violation };
 
 /** What the contract phase is asked to do. */
-export interface ContractCheckOptions {
+export interface ContractCheckOptions extends PhaseControl {
   readonly shared: boolean;
   /** Runs at the most (the phase stops early once every property has its bound of distinct violations). */
   readonly runs: number;
@@ -33,19 +34,10 @@ export interface ContractCheckOptions {
   readonly config?: StoreLevelSizes & { readonly durable?: boolean };
   /** Called with each finding as soon as it is recorded (the CLI writes its trace then). */
   readonly onFinding?: (finding: ContractFinding) => void | Promise<void>;
-  /** Asked between runs and shrinks: true stops the phase (an interrupted check keeps what it found, unshrunk). */
-  readonly stopped?: () => boolean;
   /** Distinct violations kept per property; default {@link DISTINCT_VIOLATIONS_MAX}. */
   readonly distinctMax?: number;
   /** What an earlier part of the same check did (in another worker thread): go on from there; default none. */
   readonly progress?: ContractProgress | null;
-  /** Runs this call makes at the most before it returns its progress (the CLI recycles its worker then); default all. */
-  readonly runsNow?: number;
-  /**
-   * Asked after each run and shrink, after the first of this call: true returns the progress so far, not done, for a
-   * fresh thread to go on from (the CLI's worker, when it sees its memory or its open handles grow).
-   */
-  readonly pause?: () => boolean;
 }
 
 /**
@@ -138,39 +130,26 @@ export async function checkContract(source: StoreSource, options: ContractCheckO
       for (const problem of report.teardown) if (teardown.length < TEARDOWN_PROBLEMS_MAX) teardown.push(`a run of seed ${report.seed}: ${problem}`);
     },
   });
-  const base = storeLevelConfig(`${options.seed}.c`, sizes);
-  const resume = earlier?.fuzz ?? null;
-  // Runs are made in order in this thread: the search's k-th run of this call is run `next + k`.
-  let searchRuns = resume?.next ?? 0;
-  const firstRun = searchRuns;
-  const abort = new AbortController();
-  const outcome = await fuzzWith(
+  const outcome = await fuzzPhase(
+    options,
+    earlier?.fuzz ?? null,
     {
       target,
-      config: base,
+      config: storeLevelConfig(`${options.seed}.c`, sizes),
       runsMax: options.runs,
-      timeMs: null,
       properties: JUDGED,
-      stopAtFirst: false,
       perProperty: options.distinctMax ?? DISTINCT_VIOLATIONS_MAX,
       shrinkBounds: CONTRACT_SHRINK_BOUNDS,
-      signal: abort.signal,
-      resume,
-      pause: () => {
-        if (options.stopped?.() === true) abort.abort();
-        return options.pause?.() === true || (options.runsNow !== undefined && searchRuns - firstRun >= options.runsNow);
-      },
-      lastRun: () => {
-        searchRuns += 1;
-        const hung = latest !== null && latest.timeoutsWaited > 0 && latest.violations.some((violation) => violation.property === 'calls-settle');
-        if (hung) hungRun = searchRuns;
-        return hung;
-      },
       onFinding: async (finding) => {
         const found = await contractFinding(target, finding);
         findings.push(found);
         await options.onFinding?.(found);
       },
+    },
+    (run) => {
+      const hung = latest !== null && latest.timeoutsWaited > 0 && latest.violations.some((violation) => violation.property === 'calls-settle');
+      if (hung) hungRun = run;
+      return hung;
     },
     inThreadExecutor(target),
   );

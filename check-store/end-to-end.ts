@@ -1,32 +1,39 @@
-// The end-to-end phase: the store inside the real SDK transport (a module target), fuzzed with the simulator. The
-// verdict is about the store, so it is differential: when a run violates a property on the module target, sdk-core
-// (resumecheck's own store in the same transport) is driven through the same actions (kind and operands, step by
-// step, not merely the same choice numbers). If sdk-core violates the property too, or cannot take the same actions,
-// the transport is to blame (recorded once per property; the run goes on without that property). Otherwise the
-// store is: shrunk by the engine's shrinker with "violates P on the module target twice and not on sdk-core",
-// recorded, and fuzzing goes on for other distinct violations, up to a bound per property.
+// The end-to-end phase: the store inside the real SDK transport (a module target), fuzzed by the engine's fuzz
+// (sim/search/fuzz.ts) in this thread, every run made through `endToEndRun` below. The verdict is about the store, so
+// it is differential: when a run violates a property on the module target, sdk-core (resumecheck's own store in the
+// same transport) is driven through the same actions (kind and operands, step by step, not merely the same choice
+// numbers). If sdk-core violates the property too, or cannot take the same actions, the transport is to blame
+// (recorded once per property, and the property is not held against the store again); otherwise the violation
+// stands. So a shrink candidate still fails when it violates the property on the module target twice (its runs may
+// differ) and not on sdk-core. A run the store makes fail inside the transport (an error the SDK passes on to the
+// server's code) is a violation of store-calls-succeed when sdk-core completes the same actions; a run in which a
+// store call never settled is reported as a hang. Either is the search's last run.
 
 import { PROPERTIES, PROPERTY_NAMES, type PropertyName } from '../properties/index.ts';
-import { type ActionKey, followActions, planWalk, recordChoices, sequenceChoices, walkChoices } from '../sim/choices.ts';
+import { type ActionKey, followActions, recordChoices } from '../sim/choices.ts';
 import { ACTION_KINDS, DEFAULT_CONFIG, type SimConfig, resolveConfig } from '../sim/config.ts';
-import { type ChoiceSource, type RunResult, runSimulation } from '../sim/engine.ts';
-import { recordTrace, runSeed } from '../sim/search/fuzz.ts';
-import { NotReproducedError, type ShrinkBounds, type Simulate, shrinkChoices } from '../sim/shrink/shrink.ts';
+import { type RunResult, runSimulation } from '../sim/engine.ts';
+import { type Finding, type FuzzCheckpoint, inThreadExecutor, runSeed } from '../sim/search/fuzz.ts';
+import { type PhaseControl, fuzzPhase } from './phase.ts';
+import type { ShrinkBounds, Simulate } from '../sim/shrink/shrink.ts';
 import { type ModuleTarget, type StoreSource, createModuleTarget } from '../targets/module/module.target.ts';
 import { StoreModuleError, firstLine } from '../targets/module/store-module.ts';
 import { sdkCoreTarget } from '../targets/sdk/index.ts';
-import type { Target } from '../targets/target.ts';
 import type { Trace } from '../traces/trace.ts';
 
 /** Events each stream retains in this phase: more than any run stores, so sdk-core, the reference, never evicts. */
 export const END_TO_END_WINDOW_EVENTS = 64;
 /**
- * Bounds of one end-to-end shrink: each candidate is one to three runs of the SDK; with steps deleted by meaning in
+ * Bounds of one end-to-end shrink: each candidate is one to four runs of the SDK; with steps deleted by meaning in
  * runs early (the shrinker does, after 5 of fast-check's candidates), a few dozen candidates reach what more would.
  */
 export const END_TO_END_SHRINK_BOUNDS: ShrinkBounds = { fastCheckEvaluationsMax: 20, passEvaluationsMax: 20 };
-/** Distinct store violations reported per property at the most. */
+/** Distinct store violations reported per property at the most (distinct by signature). */
 export const END_TO_END_DISTINCT_MAX = 2;
+/** A run the store made fail inside the transport, as the fuzz files it. */
+const STORE_CALLS_SUCCEED = 'store-calls-succeed';
+/** Teardown problems kept. */
+const TEARDOWN_PROBLEMS_MAX = 5;
 
 /** Sizes of the simulated runs (defaults: the simulator's). */
 export interface EndToEndSizes {
@@ -38,7 +45,7 @@ export interface EndToEndSizes {
 }
 
 /** What the end-to-end phase is asked to do. */
-export interface EndToEndOptions {
+export interface EndToEndOptions extends PhaseControl {
   readonly shared: boolean;
   /** Storage and sessions outlive restarts: the phase then makes no restarts (the simulator's restart kills sessions). */
   readonly durable?: boolean;
@@ -48,34 +55,24 @@ export interface EndToEndOptions {
   readonly sizes?: EndToEndSizes;
   /** Called with each finding as soon as it is made (the CLI writes its trace then). */
   readonly onFinding?: (finding: EndToEndFinding) => void | Promise<void>;
-  /** Asked between runs: true stops the phase. */
-  readonly stopped?: () => boolean;
-  /** What an earlier part of the same check did (in another worker thread): go on from its next run; default none. */
+  /** What an earlier part of the same check did (in another worker thread): go on from there; default none. */
   readonly progress?: EndToEndProgress | null;
-  /** Runs this call makes at the most before it returns its progress (the CLI recycles its worker then); default all. */
-  readonly runsNow?: number;
-  /**
-   * Asked between runs, after the first of this call: true returns the progress so far, not done, for a fresh
-   * thread to go on from (the CLI's worker, when it sees its memory or its open handles grow).
-   */
-  readonly pause?: () => boolean;
 }
 
 /**
- * What the end-to-end phase has done so far: all it keeps across runs, so that another thread can go on from the next
- * run and reach the same findings (a run is a function of the seed and its number). Structured-cloneable.
+ * What the end-to-end phase has done so far: all it keeps, so that another thread can go on from it and reach the same
+ * findings (a run is a function of the seed and its number). Structured-cloneable.
  */
 export interface EndToEndProgress {
-  /** The number of the last run made (0: none yet), and the steps of the runs that completed. */
+  /** The runs made so far, and the steps of those that completed. */
   readonly runs: number;
   readonly steps: number;
   /** True when the phase has ended (every run made, a hang or a failing run, or stopped). */
   readonly done: boolean;
   readonly findings: readonly EndToEndFinding[];
   readonly transportDefects: readonly TransportDefect[];
-  /** Store findings per property, and the shrunk shapes seen. */
-  readonly perProperty: ReadonlyArray<readonly [PropertyName, number]>;
-  readonly shapes: readonly string[];
+  /** Where the fuzz paused (null: not begun, or over). */
+  readonly fuzz: FuzzCheckpoint | null;
   readonly teardown: readonly string[];
 }
 
@@ -147,30 +144,6 @@ function statementOf(property: PropertyName): string {
   return PROPERTIES.find((candidate) => candidate.name === property)?.statement ?? property;
 }
 
-/** One run's outcome: its result, or the error it failed with, and the choices and actions it took. */
-interface WalkedRun {
-  readonly result: RunResult | null;
-  readonly error: unknown;
-  readonly choices: readonly number[];
-  readonly actions: readonly ActionKey[];
-}
-
-/**
- * Runs a target from `source`, recording the action of each step, so that sdk-core can be driven through the same
- * actions. A run that fails (a store error the SDK passes on to the server's code) is returned as its error; a user's
- * bad module is thrown (bad input).
- */
-async function runRecorded(target: Target, config: SimConfig, source: ChoiceSource, properties: readonly PropertyName[], record = false): Promise<WalkedRun> {
-  const recorded = recordChoices(source);
-  try {
-    const result = await runSimulation(target, config, recorded.source, { properties, ...(record ? { record: true } : {}) });
-    return { result, error: null, choices: recorded.choices, actions: recorded.actions };
-  } catch (error) {
-    if (error instanceof StoreModuleError) throw error;
-    return { result: null, error, choices: recorded.choices, actions: recorded.actions };
-  }
-}
-
 /** The actions of a run that failed before it could be recorded, as `kind a b`. */
 export function describeActions(actions: readonly ActionKey[]): string[] {
   return actions.map((action) => `${ACTION_KINDS[action.kind] ?? `kind ${action.kind}`} ${action.a} ${action.b}`);
@@ -192,145 +165,150 @@ async function reference(config: SimConfig, actions: readonly ActionKey[], prope
   return property !== null && result.violation?.property === property ? 'violates' : 'holds';
 }
 
-/** A run that does not count as still failing, as the shrinker is told it. */
-function holding(run: WalkedRun): RunResult {
-  return run.result === null ? { violation: null, choices: run.choices, steps: run.choices.length, healSteps: 0, trace: null } : { ...run.result, violation: null };
+/** What the latest run through {@link endToEndRun} came to, beyond its result. */
+interface LatestRun {
+  /** A store call that never settled in it (its first), or null. */
+  hang: string | null;
+  /** True when the store made it fail inside the transport. */
+  failed: boolean;
+  /** The actions of each run the store made fail, by its choices (a failing run records no steps). */
+  readonly actions: Map<string, readonly ActionKey[]>;
 }
 
-/** Runs the end-to-end phase against the store from `source`. */
+/**
+ * Runs of the module target as the phase judges them (see the header): each violation sdk-core shares (or whose
+ * actions it cannot take) dropped, and told to `onDefect` while `defects` are being gathered; a run the store made fail
+ * read as a violation of store-calls-succeed (or as no violation, when sdk-core cannot take its actions either); a run
+ * in which a store call hung read as no violation, the hang told through `latest`. A user's bad module is thrown (bad
+ * input); a run that fails on sdk-core too is a harness bug.
+ */
+function endToEndRun(target: ModuleTarget, known: ReadonlySet<PropertyName>, latest: LatestRun, onDefect: (defect: TransportDefect) => void, takeProblems: () => string[]): Simulate {
+  return async (_target, config, source, options = {}) => {
+    const recorded = recordChoices(source);
+    // The properties the transport is to blame for are not checked: a run goes on to the store's own violations.
+    const properties = (options.properties ?? PROPERTY_NAMES).filter((property) => property !== STORE_CALLS_SUCCEED && !known.has(property));
+    let result: RunResult;
+    try {
+      result = await runSimulation(target, config, recorded.source, { ...options, properties });
+    } catch (error) {
+      latest.hang = takeProblems()[0] ?? null;
+      if (error instanceof StoreModuleError) throw error;
+      const verdict = latest.hang === null ? await reference(config, recorded.actions, null) : 'diverges';
+      if (verdict === 'fails') throw new Error(`end-to-end run ${config.seed} fails on ${target.name} and on sdk-core alike (a harness bug): ${firstLine(error)}`, { cause: error });
+      const steps = recorded.choices.length;
+      latest.failed = verdict === 'holds';
+      if (latest.failed) latest.actions.set(recorded.choices.join(','), recorded.actions);
+      const checked = options.properties === undefined || options.properties.includes(STORE_CALLS_SUCCEED as PropertyName);
+      const violation = latest.failed && checked ? { property: STORE_CALLS_SUCCEED as PropertyName, step: steps, explanation: firstLine(error), signature: 'a store call rejected' } : null;
+      const failed: RunResult = { violation, choices: recorded.choices, steps, healSteps: 0, trace: options.record === true ? [] : null };
+      // Going on past its violation, the run made again without it: it fails the same way, and no other is seen.
+      return options.everyViolation === true && violation !== null ? { ...failed, later: [{ ...failed, violation: null }] } : failed;
+    }
+    latest.hang = takeProblems()[0] ?? null;
+    latest.failed = false;
+    const stands = async (violation: NonNullable<RunResult['violation']>, choices: readonly number[]): Promise<boolean> => {
+      if (latest.hang !== null || known.has(violation.property)) return false;
+      const verdict = await reference(config, recorded.actions, violation.property);
+      if (verdict === 'holds') return true;
+      onDefect({ property: violation.property, statement: statementOf(violation.property), explanation: violation.explanation, seed: config.seed, choices, reproducedOnSdkCore: verdict === 'violates' });
+      return false;
+    };
+    if (options.everyViolation !== true) return result.violation === null || (await stands(result.violation, result.choices)) ? result : { ...result, violation: null };
+    const simulations = [result, ...(result.later ?? [])].map(({ later: _later, ...each }) => each);
+    const kept: RunResult[] = [];
+    for (const each of simulations) {
+      if (each.violation === null) {
+        kept.push(each);
+        break;
+      }
+      if (await stands(each.violation, each.choices)) kept.push(each);
+    }
+    // Every violation dropped: the run as a simulation checking none of them would report it (the last, with none).
+    const last = simulations.at(-1)!;
+    if (kept.length === 0 || kept.at(-1)!.violation !== null) kept.push({ ...last, violation: null });
+    return kept.length === 1 ? kept[0]! : { ...kept[0]!, later: kept.slice(1) };
+  };
+}
+
+/** Runs the end-to-end phase against the store from `source` (or the next part of it, from `options.progress`). */
 export async function checkEndToEnd(source: StoreSource, options: EndToEndOptions): Promise<EndToEndOutcome> {
-  const target: ModuleTarget = createModuleTarget(source, { shared: options.shared, durable: options.durable ?? false, ...(options.callTimeoutMs === undefined ? {} : { callTimeoutMs: options.callTimeoutMs }) });
+  const target = createModuleTarget(source, { shared: options.shared, durable: options.durable ?? false, ...(options.callTimeoutMs === undefined ? {} : { callTimeoutMs: options.callTimeoutMs }) });
   const earlier = options.progress ?? null;
   const defects = new Map<PropertyName, TransportDefect>((earlier?.transportDefects ?? []).map((defect) => [defect.property, defect]));
   const findings: EndToEndFinding[] = [...(earlier?.findings ?? [])];
-  const perProperty = new Map<PropertyName, number>(earlier?.perProperty ?? []);
-  const shapes = new Set<string>(earlier?.shapes ?? []);
   const teardown: string[] = [...(earlier?.teardown ?? [])];
-  let steps = earlier?.steps ?? 0;
-  let runs = earlier?.runs ?? 0;
-  // A hang or a failing run ends the phase (its later steps never ran).
-  let ended = earlier?.done === true;
-  const first = runs + 1;
-  const last = Math.min(options.runs, first - 1 + (options.runsNow ?? options.runs));
-  const add = async (finding: EndToEndFinding): Promise<void> => {
-    findings.push(finding);
-    await options.onFinding?.(finding);
+  const ended = (runs: number, steps: number, fuzz: FuzzCheckpoint | null): EndToEndOutcome => {
+    const progress: EndToEndProgress = { runs, steps, done: fuzz === null, findings, transportDefects: [...defects.values()], fuzz, teardown };
+    return { runs, steps, findings, transportDefects: progress.transportDefects, teardown, progress };
   };
-  // Hangs and teardown problems a run left, apart from a finding: a hang is the store's; teardown is reported apart.
-  const takeHangs = (): string[] => {
+  if (earlier?.done === true) return ended(earlier.runs, earlier.steps, null);
+  // Hangs and teardown problems a run left: a hang is the store's; teardown is reported apart.
+  const takeProblems = (): string[] => {
     const all = target.takeHangs();
-    for (const line of all.filter((item) => item.startsWith('teardown: '))) if (teardown.length < 5) teardown.push(line);
+    for (const line of all.filter((item) => item.startsWith('teardown: '))) if (teardown.length < TEARDOWN_PROBLEMS_MAX) teardown.push(line);
     return all.filter((item) => !item.startsWith('teardown: '));
   };
-  runsLoop: for (let run = first; !ended && run <= last && options.stopped?.() !== true && (run === first || options.pause?.() !== true); run += 1) {
-    runs = run;
-    const config = endToEndConfig(runSeed(options.seed, run), options);
-    // Properties the transport broke, or that have their bound of findings, are set aside so the walk can go on.
-    const checked = new Set<PropertyName>(PROPERTY_NAMES.filter((property) => !defects.has(property) && (perProperty.get(property) ?? 0) < END_TO_END_DISTINCT_MAX));
-    for (let attempt = 0; attempt <= PROPERTY_NAMES.length && checked.size > 0; attempt += 1) {
-      const walked = await runRecorded(target, config, walkChoices(planWalk(config.seed, config.stepsMax)), [...checked]);
-      const { result, error } = walked;
-      const hangs = takeHangs();
-      if (hangs.length > 0) {
-        await add({ kind: 'hang', run, seed: config.seed, explanation: hangs[0]! });
-        ended = true;
-        break runsLoop;
-      }
-      if (result === null) {
-        const verdict = await reference(config, walked.actions, null);
-        if (verdict === 'fails') {
-          throw new Error(`end-to-end run ${config.seed} fails on ${target.name} and on sdk-core alike (a harness bug): ${firstLine(error)}`, { cause: error });
-        }
-        if (verdict === 'diverges') break;
-        // A failing run counts as violating store-calls-succeed, for the shrinker, when sdk-core completes its actions.
-        const failing: Simulate = async (candidateTarget, candidateConfig, choices) => {
-          const tried = await runRecorded(candidateTarget, candidateConfig, choices, [...checked]);
-          takeHangs();
-          if (tried.result !== null || (await reference(candidateConfig, tried.actions, null)) !== 'holds') return holding(tried);
-          return { violation: { property: 'store-calls-succeed', step: tried.choices.length, explanation: firstLine(tried.error) }, choices: tried.choices, steps: tried.choices.length, healSteps: 0, trace: null };
-        };
-        let shrunk: { readonly choices: readonly number[]; readonly evaluations: number } | null = null;
-        try {
-          shrunk = await shrinkChoices(target, config, walked.choices, 'store-calls-succeed', END_TO_END_SHRINK_BOUNDS, { run: failing });
-        } catch (problem) {
-          if (!(problem instanceof NotReproducedError)) throw problem;
-        }
-        const final = shrunk === null ? walked : await runRecorded(target, config, sequenceChoices(shrunk.choices), [...checked]);
-        takeHangs();
-        await add({
-          kind: 'failure',
-          run,
-          seed: config.seed,
-          explanation: `the run failed inside the SDK transport: ${firstLine(final.error ?? error)} (sdk-core completes the same actions)${shrunk === null ? ' (flaky: the same choices did not fail again)' : ''}`,
-          steps: describeActions(final.actions),
-          choices: final.choices,
-          originalLength: walked.choices.length,
-          evaluations: shrunk?.evaluations ?? 1,
-        });
-        // A failing run ends the walk: its later steps never ran.
-        ended = true;
-        break runsLoop;
-      }
-      if (result.violation === null) {
-        steps += result.steps + result.healSteps;
-        break;
-      }
-      const property = result.violation.property;
-      const verdict = await reference(config, walked.actions, property);
-      if (verdict === 'violates' || verdict === 'diverges' || verdict === 'fails') {
-        if (!defects.has(property)) {
-          defects.set(property, {
-            property,
-            statement: statementOf(property),
-            explanation: result.violation.explanation,
-            seed: config.seed,
-            choices: result.choices,
-            reproducedOnSdkCore: verdict === 'violates',
-          });
-        }
-        checked.delete(property);
-        continue;
-      }
-      steps += result.steps + result.healSteps;
-      checked.delete(property);
-      // A candidate still fails when it violates the property twice on the module target (a flaky store cannot steer
-      // the shrink) and sdk-core holds on the same actions.
-      const actionsOf = new Map<string, readonly ActionKey[]>([[walked.choices.join(','), walked.actions]]);
-      const differential: Simulate = async (candidateTarget, candidateConfig, choices, runOptions) => {
-        const tried = await runRecorded(candidateTarget, candidateConfig, choices, [property], runOptions?.record === true);
-        takeHangs();
-        if (tried.result?.violation?.property !== property) return holding(tried);
-        const again = await runRecorded(candidateTarget, candidateConfig, sequenceChoices(tried.choices), [property]);
-        takeHangs();
-        if (again.result?.violation?.property !== property || (await reference(candidateConfig, tried.actions, property)) !== 'holds') return holding(tried);
-        actionsOf.set(tried.choices.join(','), tried.actions);
-        return tried.result;
-      };
-      let shrunk: { readonly choices: readonly number[]; readonly evaluations: number } | null = null;
-      try {
-        shrunk = await shrinkChoices(target, config, walked.choices, property, END_TO_END_SHRINK_BOUNDS, { properties: [property], run: differential });
-      } catch (problem) {
-        if (!(problem instanceof NotReproducedError)) throw problem;
-      }
-      const kept = shrunk?.choices ?? walked.choices;
-      const shape = `${property}|${(actionsOf.get(kept.join(',')) ?? []).map((action) => action.kind).join(',')}`;
-      if (shapes.has(shape)) continue;
-      shapes.add(shape);
-      const trace = await recordTrace(target, config, kept, { choices: kept, originalLength: walked.choices.length, evaluations: shrunk?.evaluations ?? 1 }, [property]);
-      takeHangs();
-      const reproduced = trace.verdict?.property === property;
-      perProperty.set(property, (perProperty.get(property) ?? 0) + 1);
-      await add({
-        kind: 'violation',
-        run,
-        trace: reproduced ? trace : { ...trace, verdict: { ...result.violation } },
-        originalLength: walked.choices.length,
-        evaluations: shrunk?.evaluations ?? 1,
-        flaky: shrunk !== null && reproduced ? null : { reproduced: reproduced ? 1 : 0, reruns: 1 },
-      });
-    }
+  const latest: LatestRun = { hang: null, failed: false, actions: new Map() };
+  // Transport defects are gathered from the search's runs; a shrink's candidate that sdk-core shares only fails to fail.
+  let searching = true;
+  // Once the transport is to blame for a property, it is not held against the store again.
+  const known = new Set(defects.keys());
+  const run = endToEndRun(target, known, latest, (defect) => {
+    if (!searching || defects.has(defect.property)) return;
+    defects.set(defect.property, defect);
+    known.add(defect.property);
+  }, takeProblems);
+  const base = endToEndConfig(options.seed, options);
+  const resume = earlier?.fuzz ?? null;
+  const outcome = await fuzzPhase(
+    options,
+    resume,
+    {
+      target,
+      config: base,
+      runsMax: options.runs,
+      properties: [...PROPERTY_NAMES, STORE_CALLS_SUCCEED as PropertyName],
+      perProperty: END_TO_END_DISTINCT_MAX,
+      shrinkBounds: END_TO_END_SHRINK_BOUNDS,
+      onProgress: (progress) => {
+        if (progress.phase === 'shrink') searching = false;
+      },
+      onFinding: async (finding) => {
+        const found = endToEndFinding(finding, latest.actions);
+        findings.push(found);
+        await options.onFinding?.(found);
+      },
+    },
+    // A hang or a failing run ends the search: its later steps never ran, and every later run could do the same.
+    (run) => {
+      if (latest.hang !== null) findings.push({ kind: 'hang', run, seed: runSeed(base.seed, run), explanation: latest.hang });
+      return latest.hang !== null || latest.failed;
+    },
+    inThreadExecutor(target, run),
+  );
+  // A hang found in the search is told once the search is over (it has no trace to shrink).
+  for (const hang of findings.filter((finding) => finding.kind === 'hang' && finding.run > (resume?.next ?? 0))) await options.onFinding?.(hang);
+  return ended(outcome.runs, outcome.steps, outcome.interrupted ? null : outcome.checkpoint);
+}
+
+/** The fuzz's finding as the phase reports it: a run the store made fail, with its shrunk actions; else a violation. */
+function endToEndFinding(finding: Finding, actionsOf: ReadonlyMap<string, readonly ActionKey[]>): EndToEndFinding {
+  const { trace } = finding;
+  const flaky = finding.flaky === true ? { reproduced: 0, reruns: 1 } : null;
+  if (trace.verdict?.property === STORE_CALLS_SUCCEED) {
+    return {
+      kind: 'failure',
+      run: finding.run,
+      seed: trace.seed,
+      explanation: `the run failed inside the SDK transport: ${trace.verdict.explanation} (sdk-core completes the same actions)${flaky === null ? '' : ' (flaky: the same choices did not fail again)'}`,
+      steps: describeActions(actionsOf.get(trace.choices.join(',')) ?? []),
+      choices: trace.choices,
+      originalLength: finding.shrink.originalLength,
+      evaluations: finding.shrink.evaluations,
+    };
   }
-  const done = ended || runs >= options.runs || options.stopped?.() === true;
-  const progress: EndToEndProgress = { runs, steps, done, findings, transportDefects: [...defects.values()], perProperty: [...perProperty], shapes: [...shapes], teardown };
-  return { runs, steps, findings, transportDefects: progress.transportDefects, teardown, progress };
+  // Its trace checks its property alone: replayed, it shows that violation, not one the transport is to blame for.
+  const { unchecked: _unchecked, ...recorded } = trace;
+  const property = trace.verdict === null ? [] : [trace.verdict.property];
+  return { kind: 'violation', run: finding.run, trace: { ...recorded, properties: property }, originalLength: finding.shrink.originalLength, evaluations: finding.shrink.evaluations, flaky };
 }

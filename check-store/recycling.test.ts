@@ -38,14 +38,13 @@ describe('check-store recycles its worker: the same check, byte for byte', () =>
     const whole = await check({});
     // Nothing grew past a bound: one worker made all 20 runs.
     expect(whole.workers).toBe(1);
-    // The check must find something in both phases and in each worker, or this test shows nothing: every 8 runs,
-    // contract runs 1-8 are the first worker's, contract runs 9-10 share the second worker with end-to-end runs 1-6,
-    // and end-to-end runs 7-10 are the third's. End-to-end run 6 is the second worker's last, and run 7 the third's
-    // first.
+    // The check must find something in both phases on a worker's last run, or this test shows nothing: every 8 runs,
+    // contract runs 1-8 are the first worker's; contract runs 9-10, the contract's shrinks and end-to-end runs 1-6 the
+    // second's; end-to-end runs 7-10 and its shrinks the third's. Contract run 8 and end-to-end run 6 each find what
+    // the next worker shrinks, from the checkpoint it was handed.
     expect(whole.result.holds).toBe(false);
-    expect(whole.result.violations.some((violation) => violation.phase === 'contract' && violation.run <= 8)).toBe(true);
+    expect(whole.result.violations.some((violation) => violation.phase === 'contract' && violation.run === 8)).toBe(true);
     expect(whole.result.violations.some((violation) => violation.phase === 'end-to-end' && violation.run === 6)).toBe(true);
-    expect(whole.result.violations.some((violation) => violation.phase === 'end-to-end' && violation.run === 7)).toBe(true);
     expect(whole.result.transportDefects.length).toBeGreaterThan(0);
     expect(Object.keys(whole.files).length).toBeGreaterThan(2);
     // Three workers, each a fresh thread that loads the checker and the SDK cold.
@@ -63,8 +62,8 @@ describe('check-store recycles its worker: the same check, byte for byte', () =>
     expect(whole.workers).toBe(1);
     expect(whole.result.violations.length).toBeGreaterThan(0);
     // Contract runs 1-3 one per worker; the fourth shrinks the contract's finding and goes on into end-to-end run 1,
-    // then 2 and 3 one each.
-    expect(recycled.workers).toBe(6);
+    // then 2 and 3 one each, and the seventh shrinks the end-to-end finding.
+    expect(recycled.workers).toBe(7);
     expect(recycled.seen).toEqual(whole.seen);
     expect(recycled.result).toEqual(whole.result);
     expect(recycled.files).toEqual(whole.files);

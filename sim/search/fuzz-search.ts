@@ -24,6 +24,7 @@ import { macrotaskTurn, sharedWallMs } from '../clock.ts';
 import type { SimConfig } from '../config.ts';
 import { CoverageObserver, type CoverageCounts } from '../coverage.ts';
 import { type RunResult, runSimulation } from '../engine.ts';
+import type { Simulate } from '../shrink/shrink.ts';
 import { findingKey } from '../signature.ts';
 import type { Violation } from '../world.ts';
 import { levelOf } from '../levels/level.ts';
@@ -167,6 +168,8 @@ export interface LaneHooks {
    * contained worker worn by a user's module, targets/module/wear.ts). The ordinals are shared, so nothing is lost.
    */
   pause?(): boolean;
+  /** How each run is made, when not by runSimulation alone (an executor's own `run`, sim/search/fuzz.ts). */
+  run?: Simulate;
   /** Asked after each run: true makes it the lane's last, not paused (the search is over). */
   last?(): boolean;
 }
@@ -212,6 +215,7 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
   let stepsReported = 0;
   let yieldedMs = sharedWallMs();
   const turn = hooks.turn;
+  const simulateRun = hooks.run ?? runSimulation;
   /** Per finding key (sim/signature.ts), the length of the shortest candidate this lane has reported. */
   const shortestSent = new Map<string, number>();
   const all = searchedProperties(target, plan.properties);
@@ -228,7 +232,7 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
     // The first simulation is the run as a search counts it (coverage too); the ones made again check fewer properties.
     const runOptions = checked === plan.properties ? options : { ...record, actions, properties: checked! };
     const config = runConfig;
-    return turn === undefined ? runSimulation(target, config, choices, runOptions) : turn(() => runSimulation(target, config, choices, runOptions));
+    return turn === undefined ? simulateRun(target, config, choices, runOptions) : turn(() => simulateRun(target, config, choices, runOptions));
   };
   const sendCandidate = async (result: RunResult & { readonly violation: Violation }, checked: readonly PropertyName[] | null): Promise<void> => {
     // A candidate no shorter than an earlier one of this lane for the same key is one the book drops (an
@@ -240,7 +244,7 @@ export async function searchLane(target: Target, plan: LanePlan, control: Int32A
     shortestSent.set(key, result.choices.length);
     // Recorded here when asked to (the run again, recording on: the same run in process), or as it ran on a real-time target.
     const config = runConfig;
-    const recordRun = (): Promise<RunResult> => runSimulation(target, config, sequenceChoices(result.choices), { ...(checked === null ? {} : { properties: checked }), record: true });
+    const recordRun = (): Promise<RunResult> => simulateRun(target, config, sequenceChoices(result.choices), { ...(checked === null ? {} : { properties: checked }), record: true });
     const recorded =
       target.realTime === true
         ? result

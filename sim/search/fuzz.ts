@@ -13,7 +13,7 @@ import { type CoverageCounts, emptyCoverage, mergeCoverage } from '../coverage.t
 import { type RunResult, runSimulation } from '../engine.ts';
 import { CONTROL, CandidateBook, type Candidate, type LaneHooks, type LanePlan, createControl, runSeed, searchLane, searchedProperties } from './fuzz-search.ts';
 import { findingKey } from '../signature.ts';
-import { type ShrinkBounds, type ShrinkResult, DEFAULT_SHRINK_BOUNDS, NotReproducedError, SHRINK_TIMEOUTS_MAX, shrinkChoices } from '../shrink/shrink.ts';
+import { type ShrinkBounds, type ShrinkResult, type Simulate, DEFAULT_SHRINK_BOUNDS, NotReproducedError, SHRINK_TIMEOUTS_MAX, confirmedRun, shrinkChoices } from '../shrink/shrink.ts';
 import { levelOf } from '../levels/level.ts';
 
 export { runSeed } from './fuzz-search.ts';
@@ -163,8 +163,9 @@ export async function recordTrace(
   choices: readonly number[],
   shrink: ShrinkResult | null,
   properties: readonly PropertyName[] | null = null,
+  run: Simulate = runSimulation,
 ): Promise<Trace> {
-  const recorded = await runSimulation(target, config, sequenceChoices(choices), { record: true, ...(properties === null ? {} : { properties }) });
+  const recorded = await run(target, config, sequenceChoices(choices), { record: true, ...(properties === null ? {} : { properties }) });
   return packTrace(target, config, recorded, shrink, properties);
 }
 
@@ -221,6 +222,8 @@ export interface FuzzExecutor {
   readonly parallelism: number;
   /** True when every lane and shrink runs in a worker and this thread runs nothing of the target (a user's module). */
   readonly contained?: boolean;
+  /** How its runs are made (lanes, shrinks, recordings), when not by runSimulation alone (inThreadExecutor's `run`). */
+  readonly run?: Simulate;
   search(
     plans: readonly LanePlan[],
     control: Int32Array,
@@ -256,7 +259,7 @@ export interface ShrunkTask {
 }
 
 /** Makes one shrink in this thread and records the shrunk run; `control`'s stop cell ends the shrink early. */
-export async function shrinkTask(target: Target, task: ShrinkTask, control: Int32Array): Promise<ShrunkTask> {
+export async function shrinkTask(target: Target, task: ShrinkTask, control: Int32Array, run?: Simulate): Promise<ShrunkTask> {
   // A target whose runs may wait out a call timeout records its candidates too (its shortest is not run again, which
   // could wait once more), and its shrink ends once they have waited SHRINK_TIMEOUTS_MAX times.
   const waited = target.timeoutsWaited;
@@ -269,25 +272,32 @@ export async function shrinkTask(target: Target, task: ShrinkTask, control: Int3
     ...(task.from === undefined ? {} : { from: task.from }),
     stopped: () => Atomics.load(control, CONTROL.stop) !== 0 || (waited !== undefined && waited() - waitsBefore >= SHRINK_TIMEOUTS_MAX),
     ...(record ? { record: true } : {}),
+    // An executor's own run, confirmed as runSimulation would be for a target whose runs may differ.
+    ...(run === undefined ? {} : { run: target.flakyRuns === true ? confirmedRun(run) : run }),
   });
   // A real-time target's shrunk trace is the shrink's own run of those choices, which violated the property; a re-run
   // might not (the finding would then be relabelled, or dropped). Any other target's re-run is the same run.
-  const trace = recorded === undefined ? await recordTrace(target, task.config, shrink.choices, shrink, task.properties) : packTrace(target, task.config, recorded, shrink, task.properties);
+  const trace = recorded === undefined ? await recordTrace(target, task.config, shrink.choices, shrink, task.properties, run) : packTrace(target, task.config, recorded, shrink, task.properties);
   return { shrink, trace };
 }
 
-/** Runs lanes and shrinks in this thread, one at a time. */
-export function inThreadExecutor(target: Target): FuzzExecutor {
+/**
+ * Runs lanes and shrinks in this thread, one at a time; every run through `run` when given (check-store's end-to-end
+ * phase: a run judged against sdk-core, a run the store made fail read as a violation).
+ */
+export function inThreadExecutor(target: Target, run?: Simulate): FuzzExecutor {
+  const hooks = run === undefined ? {} : { run };
   return {
     parallelism: 1,
+    ...hooks,
     // The lane waits for what a candidate's recording returns before its next run, so its runs need no turn.
     turn: createTurn(),
-    async search(plans, control, hooks) {
+    async search(plans, control, laneHooks) {
       let runs = 0;
       let steps = 0;
       const coverage = plans[0]?.coverage === true ? emptyCoverage() : null;
       for (const plan of plans) {
-        const lane = await searchLane(target, plan, control, hooks, coverage);
+        const lane = await searchLane(target, plan, control, { ...laneHooks, ...hooks }, coverage);
         runs += lane.runs;
         steps += lane.steps;
         if (lane.paused === true) return { runs, steps, coverage, paused: true };
@@ -295,7 +305,7 @@ export function inThreadExecutor(target: Target): FuzzExecutor {
       return { runs, steps, coverage };
     },
     shrink(task, control) {
-      return shrinkTask(target, task, control);
+      return shrinkTask(target, task, control, run);
     },
     async close() {},
   };
@@ -398,7 +408,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       // Written at once only while its property may still keep it (a property's first `perProperty` keys to arrive).
       if (options.onDiscovery === undefined || known.has(findingKey(candidate.violation)) || !book.mayKeep(candidate.violation)) return;
       const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, candidate.run) };
-      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: withUnchecked(await candidateTrace(target, runConfig, candidate, checkedBy(candidate), stopped), candidate) }));
+      const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: withUnchecked(await candidateTrace(target, runConfig, candidate, checkedBy(candidate), stopped, executor.run), candidate) }));
       discoveries.push(discovery);
       // Awaited with the others after the search; marked handled now, so a failure waits for that.
       discovery.catch(() => undefined);
@@ -530,7 +540,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     }
     const shrunk = !skip && !flaky && !cut;
     // Unshrunk (skipped or flaky), the run that found it; shrunk, as it was recorded where it was shrunk.
-    const recorded = shrunkTrace ?? (await inTurn(() => candidateTrace(target, runConfig, candidate, checkedBy(candidate), stopped)));
+    const recorded = shrunkTrace ?? (await inTurn(() => candidateTrace(target, runConfig, candidate, checkedBy(candidate), stopped, executor.run)));
     // A flaky finding (never a crash): the unshrunk choices, with the verdict of the run that found it, which the
     // re-run to record them need not repeat.
     const trace: Trace = withUnchecked(flaky ? withVerdict(recorded, candidate.violation) : recorded, candidate);
@@ -564,9 +574,9 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
  * choices may go otherwise, and its steps would not show what the verdict says); on any other, a re-run of its
  * choices with recording on, which is the same run (its verdict is the finding's, should the two ever differ).
  */
-async function candidateTrace(target: Target, config: SimConfig, candidate: Candidate, properties: readonly PropertyName[] | null, stopped: () => boolean): Promise<Trace> {
+async function candidateTrace(target: Target, config: SimConfig, candidate: Candidate, properties: readonly PropertyName[] | null, stopped: () => boolean, run?: Simulate): Promise<Trace> {
   if (candidate.recorded !== undefined) return packTrace(target, config, candidate.recorded, null, properties);
-  return recordAfterFinding(target, config, candidate, properties, stopped);
+  return recordAfterFinding(target, config, candidate, properties, stopped, run);
 }
 
 /**
@@ -579,9 +589,10 @@ async function recordAfterFinding(
   candidate: { readonly choices: readonly number[]; readonly violation: NonNullable<Trace['verdict']> },
   checked: readonly PropertyName[] | null,
   stopped: () => boolean,
+  run?: Simulate,
 ): Promise<Trace> {
   try {
-    return withVerdict(await recordTrace(target, config, candidate.choices, null, checked), candidate.violation);
+    return withVerdict(await recordTrace(target, config, candidate.choices, null, checked, run), candidate.violation);
   } catch (error) {
     if (!stopped()) throw error;
     return traceOf(target, config, checked, { choices: candidate.choices, steps: [], verdict: candidate.violation }, null);

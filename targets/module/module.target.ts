@@ -133,6 +133,11 @@ export interface ModuleTarget extends Target {
   takeHangs(): string[];
 }
 
+/** A line of the hang log that is a store call waited out (not a teardown problem). */
+function isWait(line: string): boolean {
+  return !line.startsWith('teardown: ');
+}
+
 /** Calls `call` now (its synchronous part runs at once, as the transport's would) and fails it if it never settles. */
 function settleWithin<T>(call: () => Promise<T>, what: string, hangs: string[], timeoutMs: number, busy: { pending: number }): Promise<T> {
   let promise: Promise<T>;
@@ -159,7 +164,7 @@ const OPERATIONS: ReadonlySet<PropertyKey> = new Set(['handle', 'cut', 'advance'
  * one line, sim/search/fuzz-workers.ts). check-store's end-to-end phase takes its hangs off the target instead.
  */
 function endingOnHang<T extends ServerInstance>(instance: T, hangs: readonly string[]): T {
-  const hung = (): string | undefined => hangs.find((hang) => !hang.startsWith('teardown: '));
+  const hung = (): string | undefined => hangs.find(isWait);
   const after = <R>(result: R): R => {
     const hang = hung();
     if (hang !== undefined) throw new StoreHangError(hang);
@@ -207,6 +212,7 @@ export function createModuleTarget(source: StoreSource, options: { shared: boole
   const name = moduleTargetName(source.ref, { shared });
   const where = source.ref === null ? 'the factory' : source.ref.path;
   const hangs: string[] = [];
+  let waitsTaken = 0;
   const description = `MCP TypeScript SDK 1.32 transport + McpServer with the EventStore from ${name.slice(MODULE_TARGET_PREFIX.length)}${shared ? ', one instance shared by all sessions of an incarnation' : ', one instance per session'}`;
   return {
     name,
@@ -215,7 +221,13 @@ export function createModuleTarget(source: StoreSource, options: { shared: boole
     breaks: [],
     // The store may keep what the simulator does not reset between runs (globals, files, a database).
     flakyRuns: true,
-    takeHangs: () => hangs.splice(0, hangs.length),
+    takeHangs: () => {
+      const taken = hangs.splice(0, hangs.length);
+      waitsTaken += taken.filter(isWait).length;
+      return taken;
+    },
+    // Each store call that did not settle waited out the call timeout.
+    timeoutsWaited: () => waitsTaken + hangs.filter(isWait).length,
     async open(runOptions: TargetOptions): Promise<TargetRun> {
       let world: StoreWorld | null = null;
       const busy = { pending: 0 };
