@@ -49,8 +49,13 @@ export interface CheckEventStoreOptions {
   readonly sizes?: StoreCheckSizes;
   /** Write each violation's trace into this folder (the CLI's --out) as soon as it is found; default: none written. */
   readonly out?: string | null;
-  /** Called with each violation as soon as it is found (its trace already written with `out`). */
+  /** Called with each violation as soon as it is found and shrunk (its trace already written with `out`). */
   readonly onViolation?: (violation: StoreViolation) => void;
+  /**
+   * Called as soon as a run violates a property by a mechanism not seen before, before it is shrunk (each phase
+   * shrinks what it found once its runs are made): the phase, the property, the run and its steps.
+   */
+  readonly onDiscovery?: (discovery: StoreDiscovery) => void;
   /** Asked between runs: true stops the check, which returns what it found so far (`interrupted`). */
   readonly stopped?: () => boolean;
 }
@@ -69,6 +74,14 @@ export interface StoreCheckSizes {
   readonly window?: number;
   /** Restarts per contract run. */
   readonly restarts?: number;
+}
+
+/** A violation found in a run, not yet shrunk: {@link CheckEventStoreOptions.onDiscovery}. */
+export interface StoreDiscovery {
+  readonly phase: 'contract' | 'end-to-end';
+  readonly property: string;
+  readonly run: number;
+  readonly steps: number;
 }
 
 /** A violation the store causes. */
@@ -323,6 +336,8 @@ export async function advanceStoreCheck(
     violations.push(violation);
     options.onViolation?.(violation);
   };
+  const discoveries = (phase: StoreDiscovery['phase']) =>
+    options.onDiscovery === undefined ? {} : { onDiscovery: ({ run, trace }: { run: number; trace: Trace }) => options.onDiscovery!({ phase, property: trace.verdict?.property ?? '', run, steps: trace.choices.length }) };
   let left = runsNow;
   let contract = progress.contract;
   if (contract?.done !== true) {
@@ -332,6 +347,7 @@ export async function advanceStoreCheck(
       seed,
       config: contractSizes(checked.sizes, durable, callTimeoutMs),
       stopped,
+      ...discoveries('contract'),
       progress: contract,
       runsNow: left,
       ...(handOver.pause === undefined ? {} : { pause: handOver.pause }),
@@ -366,6 +382,7 @@ export async function advanceStoreCheck(
         ...(checked.sizes.streams === undefined ? {} : { callsPerSessionMax: checked.sizes.streams }),
       },
       stopped,
+      ...discoveries('end-to-end'),
       progress: endToEnd,
       runsNow: left,
       // A phase begun in this call makes its first run whatever `pause` says: every call makes progress.

@@ -42,7 +42,7 @@ async function run(port: NonNullable<typeof parentPort>): Promise<void> {
   try {
     const advanced = await advanceStoreCheck(
       moduleSource(ref),
-      { ...options, stopped: () => stopped, onViolation: (violation) => send({ type: 'violation', violation }) },
+      { ...options, stopped: () => stopped, onViolation: (violation) => send({ type: 'violation', violation }), onDiscovery: (discovery) => send({ type: 'discovery', discovery }) },
       progress,
       recycle.runs,
       { pause: gauge.worn },

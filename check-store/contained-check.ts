@@ -20,7 +20,7 @@ import { beatWatch, blockedAfterMs } from '../targets/module/heartbeat.ts';
 import type { StoreModuleRef } from '../targets/module/store-module.ts';
 import { callSlotReader, createCallSlotBuffer } from '../targets/module/call-slot.ts';
 import { RECYCLE_DEFAULTS, type RecycleBounds } from '../targets/module/wear.ts';
-import { type CheckEventStoreOptions, STORE_CHECK_NOT_BEGUN, type StoreCheckProgress, type StoreCheckResult, type StoreViolation, storeCheckResult } from './check-event-store.ts';
+import { type CheckEventStoreOptions, STORE_CHECK_NOT_BEGUN, type StoreCheckProgress, type StoreCheckResult, type StoreDiscovery, type StoreViolation, storeCheckResult } from './check-event-store.ts';
 
 /** What the main thread tells the worker. */
 export type WorkerRequest = { readonly type: 'stop' };
@@ -28,6 +28,7 @@ export type WorkerRequest = { readonly type: 'stop' };
 /** What the worker tells the main thread. */
 export type WorkerReport =
   | { readonly type: 'violation'; readonly violation: StoreViolation }
+  | { readonly type: 'discovery'; readonly discovery: StoreDiscovery }
   /** The worker made its runs: the check's progress (done, or to go on from in a fresh worker). */
   | { readonly type: 'progress'; readonly progress: StoreCheckProgress }
   | { readonly type: 'bad-input'; readonly message: string }
@@ -53,7 +54,7 @@ export const LEAKED_HANDLES_WARNING = 'the store left handles open';
  * Serializable options only: the worker gets no functions. When a worker is recycled: `recycleRuns`,
  * `recycleHeapBytes` and `recycleHandles` (targets/module/wear.ts: RecycleBounds, defaults RECYCLE_DEFAULTS).
  */
-export type ContainedOptions = Omit<CheckEventStoreOptions, 'onViolation' | 'stopped'> & {
+export type ContainedOptions = Omit<CheckEventStoreOptions, 'onViolation' | 'onDiscovery' | 'stopped'> & {
   readonly recycleRuns?: number;
   readonly recycleHeapBytes?: number;
   readonly recycleHandles?: number;
@@ -75,9 +76,9 @@ function removeTemporaries(directory: string | null): void {
 
 /**
  * Starts the check of the store module `ref` in a worker. `onViolation` is called with each violation as the worker
- * finds it (its trace already written).
+ * finds and shrinks it (its trace already written), `onDiscovery` as soon as a run shows it.
  */
-export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptions, onViolation: (violation: StoreViolation) => void): ContainedCheck {
+export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptions, onViolation: (violation: StoreViolation) => void, onDiscovery: (discovery: StoreDiscovery) => void = () => {}): ContainedCheck {
   const slot = createCallSlotBuffer();
   const reader = callSlotReader(slot);
   const { recycleRuns = RECYCLE_DEFAULTS.runs, recycleHeapBytes = RECYCLE_DEFAULTS.heapBytes, recycleHandles = RECYCLE_DEFAULTS.handles, ...checkOptions } = options;
@@ -142,6 +143,9 @@ export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptio
         case 'violation':
           violations.push(report.violation);
           onViolation(report.violation);
+          return;
+        case 'discovery':
+          onDiscovery(report.discovery);
           return;
         case 'progress':
           return next(report.progress);

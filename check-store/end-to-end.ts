@@ -177,12 +177,15 @@ interface LatestRun {
 
 /**
  * Runs of the module target as the phase judges them (see the header): each violation sdk-core shares (or whose
- * actions it cannot take) dropped, and told to `onDefect` while `defects` are being gathered; a run the store made fail
+ * actions it cannot take) dropped and told to `onDefect` (with whether the store was found to break that property in
+ * another run); a run the store made fail
  * read as a violation of store-calls-succeed (or as no violation, when sdk-core cannot take its actions either); a run
  * in which a store call hung read as no violation, the hang told through `latest`. A user's bad module is thrown (bad
  * input); a run that fails on sdk-core too is a harness bug.
  */
-function endToEndRun(target: ModuleTarget, known: ReadonlySet<PropertyName>, latest: LatestRun, onDefect: (defect: TransportDefect) => void, takeProblems: () => string[]): Simulate {
+function endToEndRun(target: ModuleTarget, known: ReadonlySet<PropertyName>, latest: LatestRun, onDefect: (defect: TransportDefect, storeToo: boolean) => void, takeProblems: () => string[]): Simulate {
+  // Properties a run has violated where sdk-core held: the store's, whatever a later run shows of the transport.
+  const storeCharged = new Set<PropertyName>();
   return async (_target, config, source, options = {}) => {
     const recorded = recordChoices(source);
     // The properties the transport is to blame for are not checked: a run goes on to the store's own violations.
@@ -208,9 +211,13 @@ function endToEndRun(target: ModuleTarget, known: ReadonlySet<PropertyName>, lat
     latest.failed = false;
     const stands = async (violation: NonNullable<RunResult['violation']>, choices: readonly number[]): Promise<boolean> => {
       if (latest.hang !== null || known.has(violation.property)) return false;
-      const verdict = await reference(config, recorded.actions, violation.property);
-      if (verdict === 'holds') return true;
-      onDefect({ property: violation.property, statement: statementOf(violation.property), explanation: violation.explanation, seed: config.seed, choices, reproducedOnSdkCore: verdict === 'violates' });
+      // sdk-core takes the actions a run that ended at this violation took: a run going on past it took more.
+      const verdict = await reference(config, recorded.actions.slice(0, choices.length), violation.property);
+      if (verdict === 'holds') {
+        storeCharged.add(violation.property);
+        return true;
+      }
+      onDefect({ property: violation.property, statement: statementOf(violation.property), explanation: violation.explanation, seed: config.seed, choices, reproducedOnSdkCore: verdict === 'violates' }, storeCharged.has(violation.property));
       return false;
     };
     if (options.everyViolation !== true) return result.violation === null || (await stands(result.violation, result.choices)) ? result : { ...result, violation: null };
@@ -251,10 +258,12 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
   const latest: LatestRun = { hang: null, failed: false, actions: new Map() };
   // Transport defects are gathered from the search's runs; a shrink's candidate that sdk-core shares only fails to fail.
   let searching = true;
-  // Once the transport is to blame for a property, it is not held against the store again.
+  // Once the transport is to blame for a property, it is not checked again.
   const known = new Set(defects.keys());
-  const run = endToEndRun(target, known, latest, (defect) => {
-    if (!searching || defects.has(defect.property)) return;
+  // A property's first verdict decides whom it is charged to: one the store was found to break stays checked (its
+  // findings are shrunk and judged run by run), and a run where sdk-core breaks it too is not held against the store.
+  const run = endToEndRun(target, known, latest, (defect, storeToo) => {
+    if (!searching || storeToo || defects.has(defect.property)) return;
     defects.set(defect.property, defect);
     known.add(defect.property);
   }, takeProblems);

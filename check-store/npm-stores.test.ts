@@ -30,6 +30,16 @@ describe('npm packages\' event stores, seed 1', () => {
     expect(result.violations.find((violation) => violation.property === 'replay-exact')?.explanation).toMatch(/the store returned "[0-9a-f-]{36}" instead of the stream's ID/);
   });
 
+  it("server-everything's store, end to end: cross-stream replays and the stored priming placeholder are the store's, shrunk, never the transport's", async () => {
+    const result = await checkEventStore(`${FIXTURES}/server-everything-store.js`, { contractRuns: 1, endToEndRuns: 45 });
+    const endToEnd = result.violations.filter((violation) => violation.phase === 'end-to-end' && violation.severity === 'failure');
+    expect([...new Set(endToEnd.map((violation) => violation.property))].sort()).toEqual(['no-cross-stream-replay', 'well-formed-messages']);
+    // Each judged against sdk-core on the actions up to its violation, and shrunk so: none flaky, none the transport's.
+    expect(endToEnd.every((violation) => violation.flaky === null && violation.shrink !== null && violation.shrink.shrunkLength <= 5)).toBe(true);
+    expect(result.transportDefects.map((defect) => defect.property)).not.toContain('no-cross-stream-replay');
+    expect(result.transportDefects.map((defect) => defect.property)).not.toContain('well-formed-messages');
+  });
+
   it('the agents Durable Object store holds with --durable (advice only: a forged cursor names its stream)', async () => {
     const result = await checkEventStore(`${FIXTURES}/agents-durable-object-store.js`, { runs: 20, durable: true });
     expect(result.holds).toBe(true);

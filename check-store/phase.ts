@@ -4,6 +4,7 @@
 // is the last (a store call that never settled, a run the store made fail).
 
 import { type FuzzCheckpoint, type FuzzExecutor, type FuzzOptions, type FuzzOutcome, fuzzWith } from '../sim/search/fuzz.ts';
+import type { Trace } from '../traces/trace.ts';
 
 /** How the check drives a phase. */
 export interface PhaseControl {
@@ -16,6 +17,8 @@ export interface PhaseControl {
    * fresh thread to go on from (the CLI's worker, when it sees its memory or its open handles grow).
    */
   readonly pause?: () => boolean;
+  /** Told of the first run that violates each property by a mechanism of its own, as soon as it is found (unshrunk). */
+  readonly onDiscovery?: (discovery: { readonly run: number; readonly trace: Trace }) => void;
 }
 
 /** What a phase asks of the fuzz, beyond how it is driven: its target, runs, properties and hooks. */
@@ -33,6 +36,7 @@ export function fuzzPhase(control: PhaseControl, resume: FuzzCheckpoint | null, 
   return fuzzWith(
     {
       ...options,
+      ...(control.onDiscovery === undefined ? {} : { onDiscovery: control.onDiscovery }),
       timeMs: null,
       stopAtFirst: false,
       signal: abort.signal,

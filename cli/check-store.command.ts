@@ -256,11 +256,20 @@ export async function commandCheckStore({ values, positionals }: ParsedArgs, io:
     io.out('');
   };
   header();
-  const check = startContainedCheck(ref, options, (violation) => {
-    if (json) return;
-    header();
-    printViolation(io, violation);
-  });
+  const check = startContainedCheck(
+    ref,
+    options,
+    (violation) => {
+      if (json) return;
+      header();
+      printViolation(io, violation);
+    },
+    (discovery) => {
+      if (json) return;
+      header();
+      io.out(`found ${discovery.property} (${discovery.phase}) in run ${discovery.run} (${discovery.steps} ${discovery.phase === 'contract' ? 'operations' : 'steps'}); shrunk once the phase's runs are made`);
+    },
+  );
   const removeHandlers = onInterrupt(() => check.interrupt());
   let outcome: ContainedOutcome;
   try {
