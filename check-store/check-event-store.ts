@@ -11,6 +11,7 @@ import { STRICTNESSES, type Strictness, failsAt } from '../properties/severity.t
 import { type StoreSource, functionSource, moduleSource, moduleTargetName } from '../targets/module/module.target.ts';
 import { type EventStoreFactory, type StoreModuleRef, StoreModuleError, callFactory, checkStoreModulePath, probeContext } from '../targets/module/store-module.ts';
 import type { Trace } from '../traces/trace.ts';
+import type { Violation } from '../sim/world.ts';
 import type { StorePropertyName } from '../properties/names.ts';
 import type { Severity } from '../properties/severity.ts';
 import { SHARED_ISOLATION_NOTE, storeProperty } from '../properties/stores/index.ts';
@@ -337,7 +338,7 @@ export async function advanceStoreCheck(
     options.onViolation?.(violation);
   };
   const discoveries = (phase: StoreDiscovery['phase']) =>
-    options.onDiscovery === undefined ? {} : { onDiscovery: ({ run, trace }: { run: number; trace: Trace }) => options.onDiscovery!({ phase, property: trace.verdict?.property ?? '', run, steps: trace.choices.length }) };
+    options.onDiscovery === undefined ? {} : { onFound: ({ run, violation, choices }: { run: number; violation: Violation; choices: readonly number[] }) => options.onDiscovery!({ phase, property: violation.property, run, steps: choices.length }) };
   let left = runsNow;
   let contract = progress.contract;
   if (contract?.done !== true) {

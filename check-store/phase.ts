@@ -4,7 +4,6 @@
 // is the last (a store call that never settled, a run the store made fail).
 
 import { type FuzzCheckpoint, type FuzzExecutor, type FuzzOptions, type FuzzOutcome, fuzzWith } from '../sim/search/fuzz.ts';
-import type { Trace } from '../traces/trace.ts';
 
 /** How the check drives a phase. */
 export interface PhaseControl {
@@ -18,11 +17,11 @@ export interface PhaseControl {
    */
   readonly pause?: () => boolean;
   /** Told of the first run that violates each property by a mechanism of its own, as soon as it is found (unshrunk). */
-  readonly onDiscovery?: (discovery: { readonly run: number; readonly trace: Trace }) => void;
+  readonly onFound?: FuzzOptions['onFound'];
 }
 
 /** What a phase asks of the fuzz, beyond how it is driven: its target, runs, properties and hooks. */
-export type PhaseFuzz = Omit<FuzzOptions, 'timeMs' | 'stopAtFirst' | 'signal' | 'resume' | 'pause' | 'lastRun'>;
+export type PhaseFuzz = Omit<FuzzOptions, 'timeMs' | 'stopAtFirst' | 'signal' | 'resume' | 'pause' | 'lastRun' | 'onFound'>;
 
 /**
  * Fuzzes a phase's target from `resume` (null: from the start), every violation of every run looked for; `endsSearch`
@@ -36,7 +35,7 @@ export function fuzzPhase(control: PhaseControl, resume: FuzzCheckpoint | null, 
   return fuzzWith(
     {
       ...options,
-      ...(control.onDiscovery === undefined ? {} : { onDiscovery: control.onDiscovery }),
+      ...(control.onFound === undefined ? {} : { onFound: control.onFound }),
       timeMs: null,
       stopAtFirst: false,
       signal: abort.signal,

@@ -9,6 +9,7 @@ import { RESUMECHECK_VERSION, TRACE_FORMAT_VERSION, type Trace } from '../../tra
 import { sequenceChoices } from '../choices.ts';
 import { sharedWallMs } from '../clock.ts';
 import type { SimConfig } from '../config.ts';
+import type { Violation } from '../world.ts';
 import { type CoverageCounts, emptyCoverage, mergeCoverage } from '../coverage.ts';
 import { type RunResult, runSimulation } from '../engine.ts';
 import { CONTROL, CandidateBook, type Candidate, type LaneHooks, type LanePlan, createControl, runSeed, searchLane, searchedProperties } from './fuzz-search.ts';
@@ -81,6 +82,8 @@ export interface FuzzOptions {
    * (a store whose call never settled: every later run could wait out the timeout too).
    */
   readonly lastRun?: () => boolean;
+  /** The first counterexample of each finding key as soon as it is found, as it was found: nothing is run again for it. */
+  readonly onFound?: (found: { readonly run: number; readonly violation: Violation; readonly choices: readonly number[] }) => void;
   /** The first counterexample of each finding key, recorded unshrunk as soon as it is found (to be written at once). */
   readonly onDiscovery?: (discovery: { readonly run: number; readonly trace: Trace }) => void | Promise<void>;
   /** Each finding, once shrunk (or given up on) and recorded. */
@@ -405,8 +408,10 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       Atomics.store(control, CONTROL.found, book.size);
       // The bound may only have come down; lanes read it before their next run.
       Atomics.store(control, CONTROL.bound, book.bound());
-      // Written at once only while its property may still keep it (a property's first `perProperty` keys to arrive).
-      if (options.onDiscovery === undefined || known.has(findingKey(candidate.violation)) || !book.mayKeep(candidate.violation)) return;
+      // Told at once only while its property may still keep it (a property's first `perProperty` keys to arrive).
+      if (known.has(findingKey(candidate.violation)) || !book.mayKeep(candidate.violation)) return;
+      options.onFound?.({ run: candidate.run, violation: candidate.violation, choices: candidate.choices });
+      if (options.onDiscovery === undefined) return;
       const runConfig: SimConfig = { ...config, seed: runSeed(config.seed, candidate.run) };
       const discovery = inTurn(async () => options.onDiscovery!({ run: candidate.run, trace: withUnchecked(await candidateTrace(target, runConfig, candidate, checkedBy(candidate), stopped, executor.run), candidate) }));
       discoveries.push(discovery);
