@@ -35,9 +35,8 @@ describe(`contract phase, seed ${SEED}, ${RUNS} runs`, () => {
       expect(finding, `${property} not found; found ${outcome.findings.map((f) => f.trace.verdict.property).join(', ')}`).toBeDefined();
       const trace = finding!.trace;
       expect(trace.shrink!.shrunkLength).toBeLessThanOrEqual(trace.shrink!.originalLength);
-      // A shrink whose candidates hang stops after a few call timeouts (a bound on real time), and says so.
-      if (finding!.shrinkCut === null) expect(trace.shrink!.shrunkLength).toBeLessThanOrEqual(12);
-      else expect(property).toBe('calls-settle');
+      // A hang's shrink too, within its few call timeouts: steps that do not matter go by meaning first.
+      expect(trace.shrink!.shrunkLength).toBeLessThanOrEqual(12);
       expect(trace.steps.length).toBe(trace.choices.length + 1);
       const replayed = await replayContractTrace(source, trace);
       expect(replayed.violations.map((violation) => violation.property)).toContain(property);

@@ -229,7 +229,12 @@ export async function shrinkChoices(
     await simulate(target, config, listing, { ...options, actions });
     return listed;
   };
+  const waitsBefore = target.timeoutsWaited?.() ?? 0;
   const found = await violates(choices);
+  // A counterexample whose run waited out a call timeout (a call that never settled) costs a timeout a candidate that
+  // keeps it: steps that do not matter go by meaning first (halves, then quarters: few candidates), before fast-check's
+  // boldest candidates, most of which would keep the hang and cost a timeout each for little.
+  const hung = (target.timeoutsWaited?.() ?? 0) > waitsBefore;
   if (found === null) throw new NotReproducedError(`shrink: the choices given do not violate ${property} when re-run`);
   let best: readonly number[] = found;
   // The start given with `from`, when its run violates the property as the choices given do (charged to the server if
@@ -285,6 +290,7 @@ export async function shrinkChoices(
     recordedOf: (sequence: readonly number[]) => violating.get(sequence.join(',')),
     fixpoints: tried === null ? null : new Set<string>(),
   };
+  if (hung && !over()) best = await deleteByMeaning(target, config, best, goal, options, bounds.passEvaluationsMax, meaning);
   if (!over()) best = await fastCheck(best, Math.min(FAST_CHECK_FIRST, bounds.fastCheckEvaluationsMax));
   if (!over()) best = await deleteByMeaning(target, config, best, goal, options, bounds.passEvaluationsMax, meaning);
   let current: readonly number[] = best;
