@@ -9,7 +9,7 @@ import { JUDGED_STORE_PROPERTIES } from '../properties/stores/index.ts';
 import type { StorePropertyName } from '../properties/names.ts';
 import { sequenceChoices } from '../sim/choices.ts';
 import { type TraceStep, runSimulation } from '../sim/engine.ts';
-import { type Finding, type FuzzCheckpoint, inThreadExecutor, runSeed } from '../sim/search/fuzz.ts';
+import { type Finding, type FuzzCheckpoint, inThreadExecutor } from '../sim/search/fuzz.ts';
 import { type PhaseControl, fuzzPhase } from './phase.ts';
 import { type StoreLevelSizes, type StoreRunReport, storeLevelConfig } from '../sim/levels/store-level.ts';
 import { type ShrinkBounds, SHRINK_TIMEOUTS_MAX } from '../sim/shrink/shrink.ts';
@@ -18,8 +18,6 @@ import { type StoreSource, parseModuleTargetName } from '../targets/module/modul
 import { storeLevelTarget } from '../targets/module/store-level.target.ts';
 import type { Target } from '../targets/target.ts';
 import type { Trace } from '../traces/trace.ts';
-
-export { SHRINK_TIMEOUTS_MAX };
 
 /** A store-level trace of a violation. */
 export type StoreTrace = Trace & { readonly verdict: Violation };
@@ -101,11 +99,6 @@ const TEARDOWN_PROBLEMS_MAX = 5;
 /** The properties the contract phase judges, in report order. */
 const JUDGED: readonly StorePropertyName[] = JUDGED_STORE_PROPERTIES.map((property) => property.name);
 
-/** The seed of contract run `run` of a check seeded with `seed`. */
-export function contractRunSeed(seed: string, run: number): string {
-  return runSeed(`${seed}.c`, run);
-}
-
 /** Runs the contract phase (or the next part of it, from `options.progress`). */
 export async function checkContract(source: StoreSource, options: ContractCheckOptions): Promise<ContractCheckOutcome> {
   const earlier = options.progress ?? null;
@@ -135,6 +128,7 @@ export async function checkContract(source: StoreSource, options: ContractCheckO
     earlier?.fuzz ?? null,
     {
       target,
+      // Run N's seed is `SEED.c.N` (the fuzz's runSeed of this base).
       config: storeLevelConfig(`${options.seed}.c`, sizes),
       runsMax: options.runs,
       properties: JUDGED,

@@ -145,7 +145,7 @@ function statementOf(property: PropertyName): string {
 }
 
 /** The actions of a run that failed before it could be recorded, as `kind a b`. */
-export function describeActions(actions: readonly ActionKey[]): string[] {
+function describeActions(actions: readonly ActionKey[]): string[] {
   return actions.map((action) => `${ACTION_KINDS[action.kind] ?? `kind ${action.kind}`} ${action.a} ${action.b}`);
 }
 
@@ -177,13 +177,13 @@ interface LatestRun {
 
 /**
  * Runs of the module target as the phase judges them (see the header): each violation sdk-core shares (or whose
- * actions it cannot take) dropped and told to `onDefect` (with whether the store was found to break that property in
- * another run); a run the store made fail
- * read as a violation of store-calls-succeed (or as no violation, when sdk-core cannot take its actions either); a run
- * in which a store call hung read as no violation, the hang told through `latest`. A user's bad module is thrown (bad
- * input); a run that fails on sdk-core too is a harness bug.
+ * actions it cannot take) dropped, and told to `onDefect` unless the store was found to break that property in another
+ * run (a property's first verdict decides whom it is charged to); a run the store made fail read as a violation of
+ * store-calls-succeed (or as no violation, when sdk-core cannot take its actions either); a run in which a store call
+ * hung read as no violation, the hang told through `latest`. A user's bad module is thrown (bad input); a run that
+ * fails on sdk-core too is a harness bug.
  */
-function endToEndRun(target: ModuleTarget, known: ReadonlySet<PropertyName>, latest: LatestRun, onDefect: (defect: TransportDefect, storeToo: boolean) => void, takeProblems: () => string[]): Simulate {
+function endToEndRun(target: ModuleTarget, known: ReadonlySet<PropertyName>, latest: LatestRun, onDefect: (defect: TransportDefect) => void, takeProblems: () => string[]): Simulate {
   // Properties a run has violated where sdk-core held: the store's, whatever a later run shows of the transport.
   const storeCharged = new Set<PropertyName>();
   return async (_target, config, source, options = {}) => {
@@ -217,7 +217,7 @@ function endToEndRun(target: ModuleTarget, known: ReadonlySet<PropertyName>, lat
         storeCharged.add(violation.property);
         return true;
       }
-      onDefect({ property: violation.property, statement: statementOf(violation.property), explanation: violation.explanation, seed: config.seed, choices, reproducedOnSdkCore: verdict === 'violates' }, storeCharged.has(violation.property));
+      if (!storeCharged.has(violation.property)) onDefect({ property: violation.property, statement: statementOf(violation.property), explanation: violation.explanation, seed: config.seed, choices, reproducedOnSdkCore: verdict === 'violates' });
       return false;
     };
     if (options.everyViolation !== true) return result.violation === null || (await stands(result.violation, result.choices)) ? result : { ...result, violation: null };
@@ -260,10 +260,8 @@ export async function checkEndToEnd(source: StoreSource, options: EndToEndOption
   let searching = true;
   // Once the transport is to blame for a property, it is not checked again.
   const known = new Set(defects.keys());
-  // A property's first verdict decides whom it is charged to: one the store was found to break stays checked (its
-  // findings are shrunk and judged run by run), and a run where sdk-core breaks it too is not held against the store.
-  const run = endToEndRun(target, known, latest, (defect, storeToo) => {
-    if (!searching || storeToo || defects.has(defect.property)) return;
+  const run = endToEndRun(target, known, latest, (defect) => {
+    if (!searching || defects.has(defect.property)) return;
     defects.set(defect.property, defect);
     known.add(defect.property);
   }, takeProblems);

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../cli/main.ts';
 import { moduleSource } from '../targets/module/module.target.ts';
 import { IMPORT_TIMEOUT_FLOOR_MS } from './check-event-store.ts';
-import { SHRINK_TIMEOUTS_MAX, checkContract } from './contract-check.ts';
+import { checkContract } from './contract-check.ts';
+import { SHRINK_TIMEOUTS_MAX } from '../sim/shrink/shrink.ts';
 
 const NEVER = 'check-store/fixtures/never-settling-stores.ts';
 
