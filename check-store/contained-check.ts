@@ -1,7 +1,8 @@
-// check-store's containment: the check runs in a worker thread, so whatever the store does — process.exit, a busy
-// loop, an uncaught error from its timers, a connection that never closes — the main thread stays in charge and gives
-// one verdict line naming the store call and the seed. An interruption (SIGINT, SIGTERM) stops the worker, keeps every
-// trace written so far and leaves no temporary file.
+// check-store's containment: the check runs in a contained fuzz worker (sim/search/fuzz-workers.ts: the thread
+// names each store call and beats while its loop turns, and this thread watches), so whatever the store does —
+// process.exit, a busy loop, an uncaught error from its timers, a connection that never closes — the main thread stays
+// in charge and gives one verdict line naming the store call and the seed. An interruption (SIGINT, SIGTERM) stops the
+// worker, keeps every trace written so far and leaves no temporary file.
 //
 // The worker is recycled on evidence that it should be: each simulated run imports the store's module afresh (so its
 // module-level state starts empty) and Node's ESM loader never frees a module, so a thread whose heap has grown past
@@ -13,26 +14,30 @@
 
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Worker } from 'node:worker_threads';
-import { startWorkerModule } from '../sim/search/worker-thread.ts';
-import { every, realNowMs } from '../targets/module/clock.ts';
-import { beatWatch, blockedAfterMs } from '../targets/module/heartbeat.ts';
-import type { StoreModuleRef } from '../targets/module/store-module.ts';
-import { callSlotReader, createCallSlotBuffer } from '../targets/module/call-slot.ts';
-import { RECYCLE_DEFAULTS, type RecycleBounds } from '../targets/module/wear.ts';
-import { type CheckEventStoreOptions, STORE_CHECK_NOT_BEGUN, type StoreCheckProgress, type StoreCheckResult, type StoreDiscovery, type StoreViolation, storeCheckResult } from './check-event-store.ts';
+import { BlockedWorker, type PoolMember, startContainedWorker } from '../sim/search/fuzz-workers.ts';
+import type { WorkerReply, WorkerRequest, WorkerTask } from '../sim/search/fuzz-worker.ts';
+import { CONTROL, createControl } from '../sim/search/fuzz-search.ts';
+import { WorkerExitError, WorkerLoadError, WorkerTaskError, askPoolWorker } from '../sim/search/worker-thread.ts';
+import { every } from '../targets/module/clock.ts';
+import { blockedAfterMs } from '../targets/module/heartbeat.ts';
+import { type StoreModuleRef, StoreModuleError, firstLine } from '../targets/module/store-module.ts';
+import { moduleSource } from '../targets/module/module.target.ts';
+import { RECYCLE_DEFAULTS, type RecycleBounds, wearGauge } from '../targets/module/wear.ts';
+import { type CheckEventStoreOptions, STORE_CHECK_NOT_BEGUN, type StoreCheckProgress, type StoreCheckResult, type StoreDiscovery, type StoreViolation, advanceStoreCheck, storeCheckResult } from './check-event-store.ts';
 
-/** What the main thread tells the worker. */
-export type WorkerRequest = { readonly type: 'stop' };
+/** What the worker's task is given: plain data. */
+interface CheckTask {
+  readonly ref: StoreModuleRef;
+  readonly options: CheckEventStoreOptions;
+  readonly progress: StoreCheckProgress;
+  readonly recycle: RecycleBounds;
+}
 
-/** What the worker tells the main thread. */
-export type WorkerReport =
-  | { readonly type: 'violation'; readonly violation: StoreViolation }
-  | { readonly type: 'discovery'; readonly discovery: StoreDiscovery }
-  /** The worker made its runs: the check's progress (done, or to go on from in a fresh worker). */
-  | { readonly type: 'progress'; readonly progress: StoreCheckProgress }
-  | { readonly type: 'bad-input'; readonly message: string }
-  | { readonly type: 'crash'; readonly message: string; readonly stack: string | null };
+/** What the worker's task tells as it goes. */
+type CheckReport = { readonly type: 'violation'; readonly violation: StoreViolation } | { readonly type: 'discovery'; readonly discovery: StoreDiscovery };
+
+/** The task's result: the check's progress (done, or to go on from in a fresh worker), or bad input. */
+type CheckTaskResult = { readonly type: 'progress'; readonly progress: StoreCheckProgress } | { readonly type: 'bad-input'; readonly message: string };
 
 /** How a contained check ended. */
 export type ContainedOutcome =
@@ -74,105 +79,133 @@ function removeTemporaries(directory: string | null): void {
   for (const name of readdirSync(directory)) if (name.endsWith(suffix)) rmSync(join(directory, name), { force: true });
 }
 
+/** The kinds of handle and request this thread's event loop holds, counted. */
+function resourceCounts(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const kind of process.getActiveResourcesInfo()) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return counts;
+}
+
+/** The handles left open since `before`, as a teardown warning; null when none were. */
+function leakedResources(before: Map<string, number>, after: Map<string, number>): string | null {
+  const left = [...after].filter(([kind, count]) => count > (before.get(kind) ?? 0)).map(([kind, count]) => `${kind} ×${count - (before.get(kind) ?? 0)}`);
+  if (left.length === 0) return null;
+  return `${LEAKED_HANDLES_WARNING} after its runs ended (${left.join(', ')}): close them in an onRunEnd hook or the module's close(); the CLI ends them with its worker thread`;
+}
+
 /**
- * Starts the check of the store module `ref` in a worker. `onViolation` is called with each violation as the worker
- * finds and shrinks it (its trace already written), `onDiscovery` as soon as a run shows it.
+ * The check's part in a worker (sim/search/fuzz-worker.ts runs it): at most `recycle.runs` more runs from `progress`,
+ * handing back earlier once the thread is worn; each violation told as it is found. Every store call the module source
+ * makes is named in the worker's call slot, for the verdict if the store stops the thread.
+ */
+export const workerTask: WorkerTask = async (data, control, tell) => {
+  const { ref, options, progress, recycle } = data as CheckTask;
+  const before = resourceCounts();
+  const gauge = wearGauge(recycle);
+  const report = (message: CheckReport): void => tell(message);
+  try {
+    const advanced = await advanceStoreCheck(
+      moduleSource(ref),
+      {
+        ...options,
+        stopped: () => Atomics.load(control, CONTROL.stop) !== 0,
+        onViolation: (violation) => report({ type: 'violation', violation }),
+        onDiscovery: (discovery) => report({ type: 'discovery', discovery }),
+      },
+      progress,
+      recycle.runs,
+      { pause: gauge.worn },
+    );
+    // One warning per check: each thread's runs leave their own handles, and the first thread to see some says so.
+    const leaked = advanced.teardown.some((line) => line.startsWith(LEAKED_HANDLES_WARNING)) ? null : leakedResources(before, resourceCounts());
+    return { type: 'progress', progress: leaked === null ? advanced : { ...advanced, teardown: [...advanced.teardown, leaked] } } satisfies CheckTaskResult;
+  } catch (error) {
+    if (error instanceof StoreModuleError) return { type: 'bad-input', message: error.message } satisfies CheckTaskResult;
+    throw error;
+  }
+};
+
+/**
+ * Starts the check of the store module `ref` in a contained worker. `onViolation` is called with each violation as
+ * the worker finds and shrinks it (its trace already written), `onDiscovery` as soon as a run shows it.
  */
 export function startContainedCheck(ref: StoreModuleRef, options: ContainedOptions, onViolation: (violation: StoreViolation) => void, onDiscovery: (discovery: StoreDiscovery) => void = () => {}): ContainedCheck {
-  const slot = createCallSlotBuffer();
-  const reader = callSlotReader(slot);
   const { recycleRuns = RECYCLE_DEFAULTS.runs, recycleHeapBytes = RECYCLE_DEFAULTS.heapBytes, recycleHandles = RECYCLE_DEFAULTS.handles, ...checkOptions } = options;
   const recycle: RecycleBounds = { runs: recycleRuns, heapBytes: recycleHeapBytes, handles: recycleHandles };
-  let workers = 0;
   // A worker making no run would hand over the same progress for ever.
   if (!Number.isInteger(recycleRuns) || recycleRuns < 1) throw new Error(`assertion: recycleRuns takes a whole number of at least 1, got ${recycleRuns}`);
   const violations: StoreViolation[] = [];
-  const callTimeoutMs = options.callTimeoutMs ?? 3_000;
   // A loop that has not turned for this long is stuck in synchronous code (a busy loop): more than any store call may take.
-  const stuckMs = blockedAfterMs(callTimeoutMs);
+  const stuckMs = blockedAfterMs(options.callTimeoutMs ?? 3_000);
+  const control = createControl({ shared: true });
   let interrupted = false;
   let graceTimer: (() => void) | null = null;
+  let worker: PoolMember | null = null;
+  let finished = false;
   let settle: (outcome: ContainedOutcome) => void = () => {};
   const outcome = new Promise<ContainedOutcome>((resolve) => {
     settle = resolve;
   });
-  let finished = false;
-  const where = (): string => {
-    const call = reader.lastCall();
-    return call === null ? 'before any store call' : `during or after ${call}`;
-  };
-  // The worker at work, and its heartbeat (before its first beat, the startup bound applies).
-  let worker: Worker | null = null;
-  const watch = beatWatch(() => reader.beats(), stuckMs);
   const finish = (result: ContainedOutcome): void => {
     if (finished) return;
     finished = true;
-    stopWatch();
     graceTimer?.();
     // Whatever the store left open (connections, timers) goes with the thread.
-    void (worker?.terminate() ?? Promise.resolve()).then(() => {
+    void (worker?.close() ?? Promise.resolve()).then(() => {
       removeTemporaries(options.out ?? null);
       settle(result);
     });
   };
-  const stopWatch = every(WATCH_MS, () => {
-    if (watch.stalled(realNowMs()) && worker !== null) {
-      finish({ kind: 'contained', verdict: `the store blocked the checker's thread for over ${stuckMs} ms (a busy loop or a synchronous wait) ${where()}`, violations: [...violations] });
-    }
-  });
-  const start = (progress: StoreCheckProgress): void => {
-    const current = startWorkerModule(import.meta.url, 'check-worker', { ref, options: checkOptions, slot, progress, recycle }, { stdout: false, stderr: false });
-    workers += 1;
-    worker = current;
-    watch.restart();
-    // A worker that handed its progress back is retired: its exit is no verdict.
-    let retired = false;
-    const next = (advanced: StoreCheckProgress): void => {
-      retired = true;
-      worker = null;
-      // The old thread goes (with its module instances and whatever the store left open) before the next one starts.
-      void current.terminate().then(() => {
-        if (finished) return;
-        if (advanced.done || interrupted) return finish({ kind: 'done', result: storeCheckResult(ref, checkOptions, advanced), workers });
-        start(advanced);
-      });
-    };
-    current.on('message', (report: WorkerReport) => {
-      if (retired) return;
-      switch (report.type) {
-        case 'violation':
+  /** The one verdict line when the store took the worker down (`error`: why its request failed). */
+  const verdict = (error: unknown, member: PoolMember): string => {
+    const call = member.lastCall();
+    const where = call === null ? 'before any store call' : `during or after ${call}`;
+    if (error instanceof BlockedWorker) return `the store blocked the checker's thread for over ${stuckMs} ms (a busy loop or a synchronous wait) ${where}`;
+    if (error instanceof WorkerExitError) return `the store ended the checker's thread (process.exit(${error.code}) or the like) ${where}: it would end the server's process`;
+    return `the store's code threw an uncaught error (${firstLine(error)}) ${where}: an error from its timers or callbacks would end the server's process`;
+  };
+  const run = async (): Promise<void> => {
+    let progress = STORE_CHECK_NOT_BEGUN;
+    for (let workers = 1; ; workers += 1) {
+      const member = startContainedWorker(null, 'check-store worker', { stuckMs, quiet: true });
+      worker = member;
+      const request: WorkerRequest = { kind: 'task', id: workers, module: 'check-store/contained-check', data: { ref, options: checkOptions, progress, recycle } satisfies CheckTask, control };
+      let result: CheckTaskResult;
+      try {
+        result = await askPoolWorker<WorkerReply, CheckTaskResult>(member.entry, request, (reply, resolve) => {
+          if (reply.kind === 'task-done') return resolve(reply.result as CheckTaskResult);
+          if (reply.kind !== 'told') return;
+          const report = reply.report as CheckReport;
+          if (report.type === 'discovery') return onDiscovery(report.discovery);
           violations.push(report.violation);
           onViolation(report.violation);
-          return;
-        case 'discovery':
-          onDiscovery(report.discovery);
-          return;
-        case 'progress':
-          return next(report.progress);
-        case 'bad-input':
-          return finish({ kind: 'bad-input', message: report.message });
-        case 'crash':
-          throw new Error(`assertion: the check crashed in its worker: ${report.message}${report.stack === null ? '' : `\n${report.stack}`}`);
+        });
+      } catch (error) {
+        // The check's own code failing (not the store's) is a bug of resumecheck's, said as one.
+        if (error instanceof WorkerTaskError || error instanceof WorkerLoadError) throw new Error(`assertion: the check crashed in its worker: ${error.message}`);
+        if (interrupted) return finish({ kind: 'interrupted', violations: [...violations] });
+        return finish({ kind: 'contained', verdict: verdict(error, member), violations: [...violations] });
       }
-    });
-    current.on('error', (error: unknown) => {
-      if (retired) return;
-      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      finish({ kind: 'contained', verdict: `the store's code threw an uncaught error (${message}) ${where()}: an error from its timers or callbacks would end the server's process`, violations: [...violations] });
-    });
-    current.on('exit', (code) => {
-      if (retired) return;
-      if (interrupted) return finish({ kind: 'interrupted', violations: [...violations] });
-      finish({ kind: 'contained', verdict: `the store ended the checker's thread (process.exit(${code}) or the like) ${where()}: it would end the server's process`, violations: [...violations] });
-    });
+      if (result.type === 'bad-input') return finish({ kind: 'bad-input', message: result.message });
+      progress = result.progress;
+      if (progress.done || interrupted) return finish({ kind: 'done', result: storeCheckResult(ref, checkOptions, progress), workers });
+      // The old thread goes (with its module instances and whatever the store left open) before the next one starts.
+      worker = null;
+      await member.close();
+      if (finished) return;
+    }
   };
-  start(STORE_CHECK_NOT_BEGUN);
+  run().catch((error: unknown) => {
+    finished = true;
+    void worker?.close();
+    throw error;
+  });
   return {
     outcome,
     interrupt() {
       if (interrupted || finished) return;
       interrupted = true;
-      worker?.postMessage({ type: 'stop' } satisfies WorkerRequest);
+      Atomics.store(control, CONTROL.stop, 1);
       graceTimer = every(INTERRUPT_GRACE_MS, () => finish({ kind: 'interrupted', violations: [...violations] }));
     },
   };

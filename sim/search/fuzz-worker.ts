@@ -15,8 +15,12 @@ import { type InProcessDescription, resolveTarget, targetNameOf } from '../../ta
 export type WorkerRequest =
   | { readonly kind: 'search'; readonly plan: LanePlan; readonly control: Int32Array }
   | { readonly kind: 'shrink'; readonly id: number; readonly task: ShrinkTask; readonly control: Int32Array }
-  /** A task of `resumecheck matrix` (sim/search/matrix-search.ts), for the row it names, whatever target the worker was started on. */
-  | { readonly kind: 'matrix'; readonly id: number; readonly task: import('./matrix-search.ts').MatrixTask; readonly control: Int32Array };
+  /**
+   * A task of another search, whatever target the worker was started on: `module` names one of resumecheck's own
+   * modules (relative to the package, without its extension: `sim/search/matrix-search`), whose {@link WorkerTask}
+   * `workerTask` runs it on `data`.
+   */
+  | { readonly kind: 'task'; readonly id: number; readonly module: WorkerTaskModule; readonly data: unknown; readonly control: Int32Array };
 
 /** What a worker answers. */
 export type WorkerReply =
@@ -26,9 +30,20 @@ export type WorkerReply =
   | { readonly kind: 'searched'; readonly runs: number; readonly steps: number; readonly coverage: import('../coverage.ts').CoverageCounts | null; readonly paused: boolean }
   /** `worn`: a fresh worker should make the next shrink. */
   | { readonly kind: 'shrunk'; readonly id: number; readonly result: import('./fuzz.ts').ShrunkTask; readonly worn: boolean }
-  | { readonly kind: 'matrix-done'; readonly id: number; readonly result: import('./matrix-search.ts').MatrixTaskResult }
+  /** What a task tells as it goes (check-store's violations as it finds them), then its result. */
+  | { readonly kind: 'told'; readonly id: number; readonly report: unknown }
+  | { readonly kind: 'task-done'; readonly id: number; readonly result: unknown }
   | { readonly kind: 'failed'; readonly message: string }
   | { readonly kind: 'ready' };
+
+/** The modules whose tasks a fuzz worker runs: resumecheck's own, never one a trace or a user names. */
+export type WorkerTaskModule = 'sim/search/matrix-search' | 'check-store/contained-check';
+
+/**
+ * A task module's entry: runs one task in this worker on `data` (plain data), telling what it finds as it goes with
+ * `tell`; `control` is the asker's control block (its stop cell ends the task early). Resolves with plain data.
+ */
+export type WorkerTask = (data: unknown, control: Int32Array, tell: (report: unknown) => void) => Promise<unknown>;
 
 /** A contained worker's wear (targets/module/wear.ts): runs made, and whether it should hand over; null when never. */
 interface Wear {
@@ -48,7 +63,7 @@ function wearOf(bounds: RecycleBounds): Wear {
   };
 }
 
-async function handle(target: Target, request: Exclude<WorkerRequest, { kind: 'matrix' }>, wear: Wear | null, reply: (message: WorkerReply) => void): Promise<void> {
+async function handle(target: Target, request: Exclude<WorkerRequest, { kind: 'task' }>, wear: Wear | null, reply: (message: WorkerReply) => void): Promise<void> {
   if (request.kind === 'search') {
     const coverage = request.plan.coverage ? emptyCoverage() : null;
     const hooks: LaneHooks = { onCandidate: (candidate) => reply({ kind: 'candidate', candidate }), onProgress: (runs, steps) => reply({ kind: 'progress', runs, steps }) };
@@ -70,26 +85,27 @@ async function handle(target: Target, request: Exclude<WorkerRequest, { kind: 'm
 /** Marks the workerData of a fuzz worker, so this module does nothing in any other thread that loads it. */
 export const FUZZ_WORKER_MARK = 'resumecheck-fuzz-worker';
 
-type MatrixRunner = (task: import('./matrix-search.ts').MatrixTask, control: Int32Array) => Promise<import('./matrix-search.ts').MatrixTaskResult>;
-
-/** The matrix's tasks in a worker: its module loaded at the first one, each row's target loaded once. */
-function matrixRunner(): () => Promise<MatrixRunner> {
-  let runner: Promise<MatrixRunner> | null = null;
-  return () =>
-    (runner ??= import('./matrix-search.ts').then(({ rowTargets, runMatrixTask }) => {
-      const targets = rowTargets();
-      return (task, control) => runMatrixTask(task, control, targets);
-    }));
-}
-
-async function handleMatrix(request: Extract<WorkerRequest, { kind: 'matrix' }>, runner: () => Promise<MatrixRunner>, reply: (message: WorkerReply) => void): Promise<void> {
-  const result = await (await runner())(request.task, request.control);
-  reply({ kind: 'matrix-done', id: request.id, result });
+/** The task modules' entries, each module loaded at its first task; the modules beside this one's (compiled or sources). */
+function taskRunner(): (request: Extract<WorkerRequest, { kind: 'task' }>, reply: (message: WorkerReply) => void) => Promise<void> {
+  const entries = new Map<WorkerTaskModule, Promise<WorkerTask>>();
+  const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  return async ({ id, module, data, control }, reply) => {
+    let entry = entries.get(module);
+    if (entry === undefined) {
+      entry = import(new URL(`../../${module}${extension}`, import.meta.url).href).then((loaded: { workerTask?: WorkerTask }) => {
+        if (typeof loaded.workerTask !== 'function') throw new Error(`assertion: ${module} has no workerTask`);
+        return loaded.workerTask;
+      });
+      entries.set(module, entry);
+    }
+    const result = await (await entry)(data, control, (report) => reply({ kind: 'told', id, report }));
+    reply({ kind: 'task-done', id, result });
+  };
 }
 
 const port = parentPort;
 const data = workerData as { mark?: unknown; target?: InProcessDescription | null; slot?: SharedArrayBuffer | null; recycle?: RecycleBounds | null } | null;
-// A worker of the matrix is started with no target (target null): it answers matrix tasks only.
+// A worker started with no target (target null) answers tasks only: the matrix's, check-store's.
 if (port !== null && data !== null && typeof data === 'object' && data.mark === FUZZ_WORKER_MARK && typeof data.target === 'object') {
   const description = data.target ?? null;
   // Contained: its pool terminates it once the beats stop (sim/search/fuzz-workers.ts); loading the user's module is
@@ -101,17 +117,17 @@ if (port !== null && data !== null && typeof data === 'object' && data.mark === 
   }
   const reply = (message: WorkerReply): void => port.postMessage(message);
   const failed = (error: unknown): void => reply({ kind: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  const runner = matrixRunner();
+  const runTask = taskRunner();
   (description === null ? Promise.resolve(null) : resolveTarget(description)).then((target) => {
     // Gauged from here: what loading left (the checker, the SDK, the module's first instance) is the thread's own.
     const wear = data.recycle === undefined || data.recycle === null ? null : wearOf(data.recycle);
     port.on('message', (request: WorkerRequest) => {
-      if (request.kind === 'matrix') {
-        handleMatrix(request, runner, reply).catch(failed);
+      if (request.kind === 'task') {
+        runTask(request, reply).catch(failed);
         return;
       }
       if (target === null) {
-        reply({ kind: 'failed', message: 'worker: a matrix worker has no target of its own' });
+        reply({ kind: 'failed', message: 'worker: a worker started with no target runs tasks only' });
         return;
       }
       handle(target, request, wear, reply).catch(failed);

@@ -12,12 +12,12 @@ import type { Target } from '../../targets/target.ts';
 import { type CoverageCounts, emptyCoverage } from '../coverage.ts';
 import type { FuzzExecutor, ShrunkTask } from './fuzz.ts';
 import { WORKERS_MAX, createTurn, mergeLaneCoverage, shrinkTask } from './fuzz.ts';
-import type { WorkerReply, WorkerRequest } from './fuzz-worker.ts';
+import { FUZZ_WORKER_MARK, type WorkerReply, type WorkerRequest } from './fuzz-worker.ts';
 import { CONTROL, LANE_RUN_CELLS, type LaneOutcome, searchLane } from './fuzz-search.ts';
-import { workerDescriptionOf } from '../../targets/resolve-target.ts';
+import { type InProcessDescription, workerDescriptionOf } from '../../targets/resolve-target.ts';
 import { type PoolWorker as PoolWorkerOf, WorkerLoadError, askPoolWorker, closePoolWorkers, startPoolWorker } from './worker-thread.ts';
 import { every, realNowMs } from '../../targets/module/clock.ts';
-import { type CallSlotReader, callSlotReader, createCallSlotBuffer } from '../../targets/module/call-slot.ts';
+import { callSlotReader, createCallSlotBuffer } from '../../targets/module/call-slot.ts';
 import { beatWatch, blockedAfterMs } from '../../targets/module/heartbeat.ts';
 import { STORE_CALL_TIMEOUT_MS } from '../../targets/module/module.target.ts';
 import { RECYCLE_DEFAULTS, type RecycleBounds } from '../../targets/module/wear.ts';
@@ -53,8 +53,8 @@ export const BLOCKED_MS = blockedAfterMs(STORE_CALL_TIMEOUT_MS);
 /** How often this thread reads the contained workers' heartbeats. */
 const WATCH_MS = 250;
 
-/** A contained worker whose loop stood still for {@link BLOCKED_MS}: terminated, and this is why. */
-class BlockedWorker extends Error {
+/** A contained worker whose loop stood still past its bound: terminated, and this is why. */
+export class BlockedWorker extends Error {
   override readonly name = 'BlockedWorker';
 }
 
@@ -80,24 +80,13 @@ export async function workerPoolExecutor(
   const size = Math.min(Math.max(1, count), WORKERS_MAX);
   const turn = createTurn();
   // Contained, every lane and shrink is a worker's: this thread runs nothing of the target.
-  // Contained, each worker beats a call slot of its own while its loop turns and names there each store call before it
-  // makes it (sim/search/fuzz-worker.ts, targets/module/call-slot.ts), and this thread watches: a fresh slot a worker.
-  const slots: (CallSlotReader | null)[] = Array.from({ length: contained ? size : size - 1 }, () => null);
-  const start = (index: number): PoolWorker => {
-    const slot = contained ? createCallSlotBuffer() : null;
-    slots[index] = slot === null ? null : callSlotReader(slot);
-    return startPoolWorker<WorkerReply>('fuzz-worker', { mark: 'resumecheck-fuzz-worker', target: description, slot, recycle }, 'fuzz worker');
-  };
-  const pool: PoolWorker[] = slots.map((_, index) => start(index));
-  const watch = contained ? watchHeartbeats(pool, slots) : null;
-  /** The store call the worker at `place` made last, as its slot says; null when it made none. */
-  const lastCall = (place: number): string | null => slots[place]?.lastCall() ?? null;
+  const start = (): PoolMember => (contained ? startContainedWorker(description, 'fuzz worker', { stuckMs: BLOCKED_MS, recycle }) : plainMember(startFuzzWorker(description, null, recycle, 'fuzz worker'), 'fuzz worker'));
+  const pool: PoolMember[] = Array.from({ length: contained ? size : size - 1 }, start);
   let recycled = 0;
   /** The worker at `index` worn: it goes (with its module instances and whatever the store left open) before a fresh one starts. */
   const replace = async (index: number): Promise<void> => {
-    await closePoolWorkers([pool[index]!], 'fuzz worker');
-    pool[index] = start(index);
-    watch?.restart(index);
+    await pool[index]!.close();
+    pool[index] = start();
     recycled += 1;
   };
   const idle: ShrinkSlot[] = [...(contained ? [] : [{ kind: 'here' } as const]), ...pool.map((_, index): ShrinkSlot => ({ kind: 'worker', index }))];
@@ -118,7 +107,7 @@ export async function workerPoolExecutor(
       const hung = /^(?:Error: )?StoreHangError: (.*)$/.exec(cause);
       if (hung !== null) throw new ContainedFailure(`${target.name}: a store call never settled ${what(control)}: ${hung[1]}; inside the transport it hangs the request it serves`);
       const consequence = error instanceof BlockedWorker ? 'stop answering' : 'go down';
-      const call = lastCall(place);
+      const call = pool[place]!.lastCall();
       const during = call === null ? '' : `, during or after ${call}`;
       throw new ContainedFailure(`${target.name} took its worker thread down ${what(control)}${during}: ${cause.replace(/^fuzz worker /, 'the thread ')}; a server using it would ${consequence} the same way`);
     }
@@ -131,7 +120,7 @@ export async function workerPoolExecutor(
     contained,
     turn,
     async ready() {
-      await Promise.all(pool.map((entry) => entry.loaded));
+      await Promise.all(pool.map((member) => member.entry.loaded));
     },
     recycled: () => recycled,
     async search(plans, control, hooks) {
@@ -150,7 +139,7 @@ export async function workerPoolExecutor(
         };
         const searchThere = (): Promise<LaneOutcome> =>
           askContained(control, place, during, () =>
-            ask<LaneOutcome>(pool[place]!, { kind: 'search', plan: lanePlan, control }, (reply, resolve) => {
+            ask<LaneOutcome>(pool[place]!.entry, { kind: 'search', plan: lanePlan, control }, (reply, resolve) => {
               if (reply.kind === 'candidate') void hooks.onCandidate(reply.candidate);
               else if (reply.kind === 'progress') hooks.onProgress(reply.runs, reply.steps);
               else if (reply.kind === 'searched') resolve(reply);
@@ -191,7 +180,7 @@ export async function workerPoolExecutor(
         shrinkId += 1;
         const id = shrinkId;
         const shrunk = await askContained(control, slot.index, () => `while shrinking the counterexample of seed ${task.config.seed} (${task.property})`, () =>
-          ask<{ result: ShrunkTask; worn: boolean }>(pool[slot.index]!, { kind: 'shrink', id, task, control }, (reply, resolve) => {
+          ask<{ result: ShrunkTask; worn: boolean }>(pool[slot.index]!.entry, { kind: 'shrink', id, task, control }, (reply, resolve) => {
             if (reply.kind === 'shrunk' && reply.id === id) resolve(reply);
           }),
         );
@@ -202,28 +191,61 @@ export async function workerPoolExecutor(
       }
     },
     async close() {
-      watch?.stop();
-      await closePoolWorkers(pool, 'fuzz worker');
+      await Promise.all(pool.map((member) => member.close()));
     },
   };
 }
 
+/** A worker of a pool: its thread, and (contained) the store call it made last. */
+export interface PoolMember {
+  readonly entry: PoolWorker;
+  /** The store call the worker made last, as its call slot says; null when it made none or is not contained. */
+  lastCall(): string | null;
+  /** Stops watching it and ends its thread: nothing more is listened for. */
+  close(): Promise<void>;
+}
+
+/** Starts a fuzz worker on `target` (null: it runs tasks only), with a call slot when contained. */
+function startFuzzWorker(target: InProcessDescription | null, slot: SharedArrayBuffer | null, recycle: RecycleBounds | null, label: string, quiet = false): PoolWorker {
+  const data = { mark: FUZZ_WORKER_MARK, target, slot, recycle };
+  return startPoolWorker<WorkerReply>('fuzz-worker', data, label, quiet ? { stdout: false, stderr: false } : {});
+}
+
+function plainMember(entry: PoolWorker, label: string): PoolMember {
+  return { entry, lastCall: () => null, close: () => closePoolWorkers([entry], label) };
+}
+
 /**
- * Watches contained workers' heartbeats: a worker whose count has not moved for {@link BLOCKED_MS} (once it has beaten;
- * the startup bound before) is terminated, and the request it was answering fails as blocked. `restart(index)`: the
- * worker at that place is a fresh one, under the startup bound again.
+ * Starts a fuzz worker (on `target`, or null for one that runs tasks only) that contains a user's module: it names
+ * each store call in a call slot of its own before making it and beats the slot while its loop turns
+ * (sim/search/fuzz-worker.ts, targets/module/call-slot.ts). This thread reads the beats: a worker whose loop has stood
+ * still for `stuckMs` (once it has beaten; the startup bound before) is terminated, and the request it was answering
+ * fails with a {@link BlockedWorker}. `quiet` keeps the module's output off the terminal. check-store's contained
+ * check and the contained fuzz both run in such workers.
  */
-function watchHeartbeats(pool: readonly PoolWorker[], slots: readonly (CallSlotReader | null)[]): { stop(): void; restart(index: number): void } {
-  const watches = slots.map((_, index) => beatWatch(() => slots[index]!.beats(), BLOCKED_MS));
+export function startContainedWorker(
+  target: InProcessDescription | null,
+  label: string,
+  options: { readonly stuckMs: number; readonly recycle?: RecycleBounds | null; readonly quiet?: boolean },
+): PoolMember {
+  const buffer = createCallSlotBuffer();
+  const slot = callSlotReader(buffer);
+  const entry = startFuzzWorker(target, buffer, options.recycle ?? null, label, options.quiet === true);
+  const watch = beatWatch(() => slot.beats(), options.stuckMs);
   const stop = every(WATCH_MS, () => {
-    const now = realNowMs();
-    pool.forEach((entry, index) => {
-      if (!watches[index]!.stalled(now) || entry.dead !== null) return;
-      const blocked = new BlockedWorker(`it blocked the thread for over ${BLOCKED_MS} ms (a busy loop or a synchronous wait)`);
-      entry.dead = blocked;
-      entry.failure?.(blocked);
-      void entry.worker.terminate();
-    });
+    if (entry.dead !== null || !watch.stalled(realNowMs())) return;
+    const blocked = new BlockedWorker(`it blocked the thread for over ${options.stuckMs} ms (a busy loop or a synchronous wait)`);
+    entry.dead = blocked;
+    entry.failure?.(blocked);
+    void entry.worker.terminate();
   });
-  return { stop, restart: (index) => watches[index]!.restart() };
+  entry.worker.once('exit', stop);
+  return {
+    entry,
+    lastCall: () => slot.lastCall(),
+    async close() {
+      stop();
+      await closePoolWorkers([entry], label);
+    },
+  };
 }

@@ -22,7 +22,7 @@ import type { SimConfig } from '../config.ts';
 import { type RunResult, runSimulation } from '../engine.ts';
 import { CONTROL, type Candidate, eachViolation, runSeed } from './fuzz-search.ts';
 import { type ShrinkTask, type ShrunkTask, shrinkTask } from './fuzz.ts';
-import { FUZZ_WORKER_MARK, type WorkerReply } from './fuzz-worker.ts';
+import { FUZZ_WORKER_MARK, type WorkerReply, type WorkerRequest, type WorkerTask } from './fuzz-worker.ts';
 import { matrixRowTarget } from './matrix-rows.ts';
 import { DEFAULT_SHRINK_BOUNDS } from '../shrink/shrink.ts';
 import { type PoolWorker, askPoolWorker, closePoolWorkers, startPoolWorker } from './worker-thread.ts';
@@ -159,6 +159,12 @@ export async function runMatrixTask(task: MatrixTask, control: Int32Array, targe
   return { kind: 'shrunk', shrunk, attribution };
 }
 
+/** The rows' targets of this worker thread, loaded as its tasks name them. */
+let workerRows: ((name: string) => Promise<Target>) | null = null;
+
+/** A matrix task in a fuzz worker (sim/search/fuzz-worker.ts): the worker's own rows' targets, each loaded once. */
+export const workerTask: WorkerTask = (task, control) => runMatrixTask(task as MatrixTask, control, (workerRows ??= rowTargets()));
+
 /** A thread the matrix's tasks run in: this one or a worker; one task at a time. */
 export type MatrixThread = (task: MatrixTask) => Promise<MatrixTaskResult>;
 
@@ -177,8 +183,9 @@ export function matrixThreads(count: number, control: Int32Array): { readonly th
     ...workers.map((entry): MatrixThread => (task) => {
       taskId += 1;
       const id = taskId;
-      return askPoolWorker<WorkerReply, MatrixTaskResult>(entry, { kind: 'matrix', id, task, control }, (reply, resolve) => {
-        if (reply.kind === 'matrix-done' && reply.id === id) resolve(reply.result);
+      const request: WorkerRequest = { kind: 'task', id, module: 'sim/search/matrix-search', data: task, control };
+      return askPoolWorker<WorkerReply, MatrixTaskResult>(entry, request, (reply, resolve) => {
+        if (reply.kind === 'task-done' && reply.id === id) resolve(reply.result as MatrixTaskResult);
       });
     }),
   ];

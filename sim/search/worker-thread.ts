@@ -1,5 +1,5 @@
 // The one way resumecheck starts a worker thread (the fuzz's, the explorer's and the matrix's pools, check-store's
-// contained check): on a module, from the compiled build or from TypeScript sources. A process run from the sources
+// contained check, which runs in a fuzz worker): on a module, from the compiled build or from TypeScript sources. A process run from the sources
 // starts its workers on the compiled build when dist/ is current (compiledTwin), else on the sources, where the worker
 // registers tsx's loader itself first (a loader registered in this thread does not reach others).
 
@@ -80,9 +80,25 @@ export class WorkerLoadError extends Error {
   override readonly name = 'WorkerLoadError';
 }
 
+/** A pool worker's failure once it had loaded: the request it was answering threw (its message is the stack). */
+export class WorkerTaskError extends Error {
+  override readonly name = 'WorkerTaskError';
+}
+
+/** A pool worker's thread ended (process.exit in the code it ran, or the like), with exit code `code`. */
+export class WorkerExitError extends Error {
+  override readonly name = 'WorkerExitError';
+  constructor(
+    label: string,
+    readonly code: number,
+  ) {
+    super(`${label} exited with code ${code}`);
+  }
+}
+
 /** Starts a worker on this directory's module `name` (without its extension), handing it `workerData`. */
-export function startWorkerThread(name: string, workerData: unknown): Worker {
-  return startWorkerModule(import.meta.url, name, workerData);
+export function startWorkerThread(name: string, workerData: unknown, options: Omit<WorkerOptions, 'eval' | 'workerData'> = {}): Worker {
+  return startWorkerModule(import.meta.url, name, workerData, options);
 }
 
 /** A started pool worker: its thread, whether it has loaded, and the request it is answering. */
@@ -97,11 +113,12 @@ export interface PoolWorker<Reply> {
 }
 
 /**
- * Starts a pool worker on module `name`: its `{ kind: 'ready' }` settles `loaded`, its `{ kind: 'failed' }`, an
- * error or an exit fails the request it is answering (or the next one, which then fails at once), and every other
- * reply goes to the listener. `label` names it in an exit's message.
+ * Starts a pool worker on module `name`: its `{ kind: 'ready' }` settles `loaded`, its `{ kind: 'failed' }` (a
+ * WorkerLoadError before it, a WorkerTaskError after), an uncaught error or an exit (WorkerExitError) fails the
+ * request it is answering (or the next one, which then fails at once), and every other reply goes to the listener.
+ * `label` names it in an exit's message; `options` as Node's (`stdout: false` keeps a user's module off the terminal).
  */
-export function startPoolWorker<Reply extends { readonly kind: string }>(name: string, workerData: unknown, label: string): PoolWorker<Reply> {
+export function startPoolWorker<Reply extends { readonly kind: string }>(name: string, workerData: unknown, label: string, options: Omit<WorkerOptions, 'eval' | 'workerData'> = {}): PoolWorker<Reply> {
   let loadedNow = (): void => {};
   let loadFailed = (_error: Error): void => {};
   const loaded = new Promise<void>((resolve, reject) => {
@@ -110,7 +127,7 @@ export function startPoolWorker<Reply extends { readonly kind: string }>(name: s
   });
   // Awaited only by a caller that waits for loading; a load failure also fails the request waiting.
   loaded.catch(() => undefined);
-  const entry: PoolWorker<Reply> = { worker: startWorkerThread(name, workerData), loaded, listener: null, failure: null, dead: null };
+  const entry: PoolWorker<Reply> = { worker: startWorkerThread(name, workerData, options), loaded, listener: null, failure: null, dead: null };
   let ready = false;
   const fail = (error: Error): void => {
     entry.dead ??= error;
@@ -120,7 +137,7 @@ export function startPoolWorker<Reply extends { readonly kind: string }>(name: s
   entry.worker.on('message', (reply: Reply) => {
     if (reply.kind === 'failed') {
       const message = (reply as unknown as { message: string }).message;
-      fail(ready ? new Error(message) : new WorkerLoadError(message));
+      fail(ready ? new WorkerTaskError(message) : new WorkerLoadError(message));
     } else if (reply.kind === 'ready') {
       ready = true;
       loadedNow();
@@ -128,7 +145,7 @@ export function startPoolWorker<Reply extends { readonly kind: string }>(name: s
     else entry.listener?.(reply);
   });
   entry.worker.on('error', fail);
-  entry.worker.on('exit', (code) => fail(new Error(`${label} exited with code ${code}`)));
+  entry.worker.on('exit', (code) => fail(new WorkerExitError(label, code)));
   return entry;
 }
 
