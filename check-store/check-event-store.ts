@@ -355,7 +355,7 @@ export async function advanceStoreCheck(
       onFinding: (finding) => push(contractViolation(finding, { out, shared })),
     });
     left -= outcome.runs - (contract?.runs ?? 0);
-    contract = outcome.progress;
+    contract = outcome;
   }
   let endToEndSkipped = progress.endToEndSkipped;
   let endToEnd = progress.endToEnd;
@@ -390,7 +390,7 @@ export async function advanceStoreCheck(
       ...(handOver.pause === undefined ? {} : { pause: handOver.pause }),
       onFinding: (finding) => push(endToEndViolation(finding, { out, shared })),
     });
-    endToEnd = outcome.progress;
+    endToEnd = outcome;
   }
   const interrupted = progress.interrupted || stopped();
   const done = interrupted || (contract.done && (endToEndSkipped !== null || endToEnd?.done === true));
@@ -436,11 +436,24 @@ export async function checkStoreSource(source: StoreSource, options: CheckEventS
   return storeCheckResult(source.ref, options, progress);
 }
 
+/** A violation from its fields, in the order the JSON report prints them; the fields only some findings have, null when absent. */
+function storeViolation(fields: Pick<StoreViolation, 'phase' | 'property' | 'statement' | 'severity' | 'explanation' | 'storeDid' | 'seed' | 'run'> & Partial<StoreViolation>): StoreViolation {
+  const { phase, property, statement, severity, explanation, storeDid, seed, run } = fields;
+  const more = { trace: null, shrink: null, shrinkCut: null, flaky: null, file: null, replay: null, note: null, triggeredBy: null, actions: null, ...fields };
+  return { phase, property, statement, severity, explanation, storeDid, seed, run, trace: more.trace, shrink: more.shrink, shrinkCut: more.shrinkCut, flaky: more.flaky, file: more.file, replay: more.replay, note: more.note, triggeredBy: more.triggeredBy, actions: more.actions };
+}
+
+/** A trace's file written into `out` (none without), and the command that replays it. */
+function written(trace: Trace, out: string | null): { file: string | null; replay: string | null } {
+  const file = out === null ? null : shown(writeTrace(out, trace).path);
+  // The trace names its module, which replay imports only when the command line names it too.
+  return { file, replay: file === null ? null : replayCommand(file, trace.target) };
+}
+
 function contractViolation(finding: ContractFinding, options: { out: string | null; shared: boolean }): StoreViolation {
   const { trace } = finding;
   const property = storeProperty(trace.verdict.property as StorePropertyName);
-  const file = options.out === null ? null : shown(writeTrace(options.out, trace).path);
-  return {
+  return storeViolation({
     phase: 'contract',
     property: property.name,
     statement: property.statement,
@@ -453,18 +466,14 @@ function contractViolation(finding: ContractFinding, options: { out: string | nu
     shrink: trace.shrink,
     shrinkCut: finding.shrinkCut,
     flaky: finding.flaky,
-    file,
-    // The trace names its module, which replay imports only when the command line names it too.
-    replay: file === null ? null : replayCommand(file, trace.target),
+    ...written(trace, options.out),
     note: property.name === 'session-isolation' && options.shared ? SHARED_ISOLATION_NOTE : null,
-    triggeredBy: null,
-    actions: null,
-  };
+  });
 }
 
 function endToEndViolation(finding: EndToEndFinding, options: { out: string | null; shared: boolean }): StoreViolation {
   if (finding.kind === 'hang') {
-    return {
+    return storeViolation({
       phase: 'end-to-end',
       property: 'calls-settle',
       statement: storeProperty('calls-settle').statement,
@@ -473,19 +482,10 @@ function endToEndViolation(finding: EndToEndFinding, options: { out: string | nu
       storeDid: 'A store call never settled, which hangs the request the transport was handling.',
       seed: finding.seed,
       run: finding.run,
-      trace: null,
-      shrink: null,
-      shrinkCut: null,
-      flaky: null,
-      file: null,
-      replay: null,
-      note: null,
-      triggeredBy: null,
-      actions: null,
-    };
+    });
   }
   if (finding.kind === 'failure') {
-    return {
+    return storeViolation({
       phase: 'end-to-end',
       property: STORE_CALLS_SUCCEED.name,
       statement: STORE_CALLS_SUCCEED.statement,
@@ -494,21 +494,14 @@ function endToEndViolation(finding: EndToEndFinding, options: { out: string | nu
       storeDid: 'A store call rejected where resumecheck\'s own store\'s succeeds, failing the request or message at hand.',
       seed: finding.seed,
       run: finding.run,
-      trace: null,
       shrink: { originalLength: finding.originalLength, shrunkLength: finding.choices.length, evaluations: finding.evaluations },
-      shrinkCut: null,
-      flaky: null,
-      file: null,
-      replay: null,
       note: `the shrunk run's choices, for resumecheck's simulator: [${finding.choices.join(', ')}] (seed ${finding.seed})`,
-      triggeredBy: null,
       actions: finding.steps,
-    };
+    });
   }
   const { trace } = finding;
   const verdict = trace.verdict!;
-  const file = options.out === null ? null : shown(writeTrace(options.out, trace).path);
-  return {
+  return storeViolation({
     phase: 'end-to-end',
     property: verdict.property,
     statement: PROPERTIES.find((candidate) => candidate.name === verdict.property)?.statement ?? verdict.property,
@@ -519,13 +512,9 @@ function endToEndViolation(finding: EndToEndFinding, options: { out: string | nu
     run: finding.run,
     trace,
     shrink: trace.shrink,
-    shrinkCut: null,
     flaky: finding.flaky,
-    file,
-    // The trace names its module, which replay imports only when the command line names it too.
-    replay: file === null ? null : replayCommand(file, trace.target),
+    ...written(trace, options.out),
     note: verdict.property === 'no-cross-session-delivery' && options.shared ? SHARED_ISOLATION_NOTE : null,
     triggeredBy: verdict.triggeredBy === undefined ? null : describeClientFault(verdict.triggeredBy),
-    actions: null,
-  };
+  });
 }

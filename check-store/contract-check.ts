@@ -47,12 +47,13 @@ export interface ContractProgress {
   readonly runs: number;
   /** True when the phase has ended (every run made, every property's bound reached, a call that hung, or stopped). */
   readonly done: boolean;
-  /** The findings recorded, in the order shrunk. */
+  /** The findings recorded, in property order, then in the order shrunk. */
   readonly findings: readonly ContractFinding[];
   /** Where the fuzz paused (null: not begun, or over). */
   readonly fuzz: FuzzCheckpoint | null;
+  /** Teardown problems (an onRunEnd hook or close() that threw or hung), the first few, one line each. */
   readonly teardown: readonly string[];
-  /** Waits for the store that ran out the call timeout, in runs and shrinks alike. */
+  /** Waits for the store that ran out the call timeout (each costs the call timeout of real time), in runs and shrinks alike. */
   readonly timeoutsWaited: number;
   /** The run after which the phase ended because a store call never settled in it; null when none did. */
   readonly hungRun: number | null;
@@ -67,21 +68,6 @@ export interface ContractFinding {
   readonly flaky: { readonly reproduced: number; readonly reruns: number } | null;
   /** Null when the shrink ran to its end; else why it stopped early (its candidates hung: a bound on real time). */
   readonly shrinkCut: string | null;
-}
-
-/** The outcome of the contract phase. */
-export interface ContractCheckOutcome {
-  readonly runs: number;
-  /** The distinct violations found, in property order, then in the order found. */
-  readonly findings: readonly ContractFinding[];
-  /** Teardown problems (an onRunEnd hook or close() that threw or hung), the first few, one line each. */
-  readonly teardown: readonly string[];
-  /** All the phase keeps, to go on from in another call ({@link ContractCheckOptions.progress}). */
-  readonly progress: ContractProgress;
-  /** Waits for the store that ran out the call timeout (each costs `callTimeoutMs` of real time). */
-  readonly timeoutsWaited: number;
-  /** The run after which the phase ended because a store call never settled; null when it did not end so. */
-  readonly hungRun: number | null;
 }
 
 /**
@@ -99,18 +85,15 @@ const TEARDOWN_PROBLEMS_MAX = 5;
 /** The properties the contract phase judges, in report order. */
 const JUDGED: readonly StorePropertyName[] = JUDGED_STORE_PROPERTIES.map((property) => property.name);
 
-/** Runs the contract phase (or the next part of it, from `options.progress`). */
-export async function checkContract(source: StoreSource, options: ContractCheckOptions): Promise<ContractCheckOutcome> {
+/** Runs the contract phase (or the next part of it, from `options.progress`): what it has done so far. */
+export async function checkContract(source: StoreSource, options: ContractCheckOptions): Promise<ContractProgress> {
   const earlier = options.progress ?? null;
   const findings: ContractFinding[] = [...(earlier?.findings ?? [])];
   const teardown: string[] = [...(earlier?.teardown ?? [])];
   let timeoutsWaited = earlier?.timeoutsWaited ?? 0;
   let hungRun = earlier?.hungRun ?? null;
-  const ended = (runs: number): ContractCheckOutcome => {
-    const progress: ContractProgress = { runs, done: true, findings, fuzz: null, teardown, timeoutsWaited, hungRun };
-    return { runs, findings: inPropertyOrder(findings), teardown, progress, timeoutsWaited, hungRun };
-  };
-  if (earlier?.done === true) return ended(earlier.runs);
+  const ended = (runs: number, fuzz: FuzzCheckpoint | null): ContractProgress => ({ runs, done: fuzz === null, findings: inPropertyOrder(findings), fuzz, teardown, timeoutsWaited, hungRun });
+  if (earlier?.done === true) return earlier;
   // What the latest run of the store came to; a search run in which a call never settled ends the search.
   let latest: StoreRunReport | null = null;
   const { durable = false, ...sizes } = options.config ?? {};
@@ -147,9 +130,7 @@ export async function checkContract(source: StoreSource, options: ContractCheckO
     },
     inThreadExecutor(target),
   );
-  if (outcome.checkpoint === null || outcome.interrupted) return ended(outcome.runs);
-  const progress: ContractProgress = { runs: outcome.runs, done: false, findings, fuzz: outcome.checkpoint, teardown, timeoutsWaited, hungRun };
-  return { runs: outcome.runs, findings: inPropertyOrder(findings), teardown, progress, timeoutsWaited, hungRun };
+  return ended(outcome.runs, outcome.interrupted ? null : outcome.checkpoint);
 }
 
 /** Findings in property order, then in the order found. */

@@ -73,6 +73,7 @@ export interface EndToEndProgress {
   readonly transportDefects: readonly TransportDefect[];
   /** Where the fuzz paused (null: not begun, or over). */
   readonly fuzz: FuzzCheckpoint | null;
+  /** Teardown problems and calls that timed out without failing a run, the first few. */
   readonly teardown: readonly string[];
 }
 
@@ -113,18 +114,6 @@ export type EndToEndFinding =
       readonly originalLength: number;
       readonly evaluations: number;
     };
-
-/** The outcome of the end-to-end phase. */
-export interface EndToEndOutcome {
-  readonly runs: number;
-  readonly steps: number;
-  readonly findings: readonly EndToEndFinding[];
-  readonly transportDefects: readonly TransportDefect[];
-  /** Teardown problems and calls that timed out without failing a run, the first few. */
-  readonly teardown: readonly string[];
-  /** All the phase keeps, to go on from in another call ({@link EndToEndOptions.progress}). */
-  readonly progress: EndToEndProgress;
-}
 
 /** The simulator's config of one end-to-end run. */
 export function endToEndConfig(seed: string, options: { readonly durable?: boolean; readonly sizes?: EndToEndSizes } = {}): SimConfig {
@@ -238,17 +227,14 @@ function endToEndRun(target: ModuleTarget, known: ReadonlySet<PropertyName>, lat
 }
 
 /** Runs the end-to-end phase against the store from `source` (or the next part of it, from `options.progress`). */
-export async function checkEndToEnd(source: StoreSource, options: EndToEndOptions): Promise<EndToEndOutcome> {
+export async function checkEndToEnd(source: StoreSource, options: EndToEndOptions): Promise<EndToEndProgress> {
   const target = createModuleTarget(source, { shared: options.shared, durable: options.durable ?? false, ...(options.callTimeoutMs === undefined ? {} : { callTimeoutMs: options.callTimeoutMs }) });
   const earlier = options.progress ?? null;
   const defects = new Map<PropertyName, TransportDefect>((earlier?.transportDefects ?? []).map((defect) => [defect.property, defect]));
   const findings: EndToEndFinding[] = [...(earlier?.findings ?? [])];
   const teardown: string[] = [...(earlier?.teardown ?? [])];
-  const ended = (runs: number, steps: number, fuzz: FuzzCheckpoint | null): EndToEndOutcome => {
-    const progress: EndToEndProgress = { runs, steps, done: fuzz === null, findings, transportDefects: [...defects.values()], fuzz, teardown };
-    return { runs, steps, findings, transportDefects: progress.transportDefects, teardown, progress };
-  };
-  if (earlier?.done === true) return ended(earlier.runs, earlier.steps, null);
+  const ended = (runs: number, steps: number, fuzz: FuzzCheckpoint | null): EndToEndProgress => ({ runs, steps, done: fuzz === null, findings, transportDefects: [...defects.values()], fuzz, teardown });
+  if (earlier?.done === true) return earlier;
   // Hangs and teardown problems a run left: a hang is the store's; teardown is reported apart.
   const takeProblems = (): string[] => {
     const all = target.takeHangs();

@@ -26,7 +26,7 @@ describe('a hung call costs one timeout, seed 1', () => {
       expect(outcome.findings.map((finding) => finding.trace.verdict.property)).toEqual(['calls-settle']);
       expect(outcome.runs).toBe(1);
       expect(outcome.hungRun).toBe(1);
-      expect(outcome.progress.done).toBe(true);
+      expect(outcome.done).toBe(true);
       const [finding] = outcome.findings;
       // The run that found the hang is not re-run, and the last candidate that hung was recorded as it ran: every
       // timeout waited is the run's one or a candidate's.
