@@ -83,11 +83,12 @@ export interface ControlEndpoint {
   /** Called when an execution of call `callId` on `node` is handed a notification to send, so the target can expect its frame. */
   onNotification: (callId: string, message: JsonRpcMessage, node: number) => void;
   /**
-   * The session an execution of call `callId` is attributed to, given the one its tool `reported`: the wire target
-   * answers from the call as it sent it (the session it sent the call in), not from what the server says, since behind
-   * a proxy the server's session is the proxy's own, not the client's. By default, the reported one.
+   * A probe tool started an execution of call `callId` (asked once, at its start): the session it is attributed to,
+   * given the one its tool `reported`. The wire target stops waiting for the start, and answers from the call as it
+   * sent it (the session it sent the call in), not from what the server says, since behind a proxy the server's
+   * session is the proxy's own, not the client's. By default, the reported one.
    */
-  sessionOfCall: (callId: string, reported: string, node: number) => string;
+  executionStarted: (callId: string, reported: string, node: number) => string;
   /**
    * The first error the simulator's side threw while answering a tool (a harness assertion), or null. The tool was
    * answered 500; the run must stop with this error, not wait for a step that will never come.
@@ -207,7 +208,7 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     onActivity: () => {},
     onResult: () => {},
     onNotification: () => {},
-    sessionOfCall: (_callId, reported) => reported,
+    executionStarted: (_callId, reported) => reported,
     get failure() {
       return failure;
     },
@@ -306,7 +307,7 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
         return answer(response, 400, { error: 'start takes { callId: string, tool: "read" | "append" | "work", sessionId: string, acknowledges?: boolean }' });
       }
       // Attributed to the session the call was sent in (the IDs resumecheck put in the call), when it sent it.
-      const execution = host.startExecution({ callId, tool: tool as ToolName, sessionId: endpoint.sessionOfCall(callId, sessionId, node) });
+      const execution = host.startExecution({ callId, tool: tool as ToolName, sessionId: endpoint.executionStarted(callId, sessionId, node) });
       gateOf(bound, execution, callId, node, acknowledges === true);
       return answer(response, 200, { execution });
     }

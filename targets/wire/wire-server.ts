@@ -92,6 +92,8 @@ interface WireConnection {
   state: 'open' | 'ended' | 'cut' | 'dropped';
   /** The calls whose messages this connection carries (its request's, and any seen in its frames). */
   readonly calls: Set<string>;
+  /** The probe call its request made, if it made one: an answer to the request (a result or an error) settles its start. */
+  readonly sentCall: string | null;
 }
 
 /** Whether `entry` is an open GET of `sessionId` that may carry its standalone stream (it carried no call's messages). */
@@ -165,6 +167,13 @@ export class WireServer implements NodeInstance {
    * end of its stream, and a request by whatever the server sends with its head: those keep the quiet interval.)
    */
   private quietOptional = false;
+  /**
+   * The probe calls whose request the server took (a 200 stream) and whose tool has not started yet (its POST /start):
+   * a settle waits for each. A server that hands the call on before its tool runs (a proxy to a child process over
+   * stdio) may start it after the quiet interval has passed, and a run that went on without the start would read the
+   * call as never answered. Bounded as every settle is: a call the server never starts is expected no more.
+   */
+  private readonly startsExpected = new Set<string>();
   /** Each probe call sent, by call ID: the session header it went with, and whether it was a 2026-07-28 request. */
   private readonly callsSent = new Map<string, { readonly sessionId: string | null; readonly modern: boolean }>();
 
@@ -197,12 +206,14 @@ export class WireServer implements NodeInstance {
   }
 
   /**
-   * The session an execution of `callId` belongs to, read from the call as it was sent: a legacy call's is the session
-   * it was sent in; a 2026-07-28 call has none (''), unless its tool reports the very session ID that was attached to
-   * its request (the server took a proxy-attached header for a session, which modern-exchange-stateless judges). What the
-   * tool reports is used only for a call this harness never sent.
+   * A probe tool started an execution of `callId` (its POST /start): its start is expected no more. Returns the session
+   * the execution belongs to, read from the call as it was sent: a legacy call's is the session it was sent in; a
+   * 2026-07-28 call has none (''), unless its tool reports the very session ID that was attached to its request (the
+   * server took a proxy-attached header for a session, which modern-exchange-stateless judges). What the tool reports
+   * is used only for a call this harness never sent.
    */
-  sessionOfCall(callId: string, reported: string): string {
+  executionStarted(callId: string, reported: string): string {
+    this.startsExpected.delete(callId);
     const sent = this.callsSent.get(callId);
     if (sent === undefined) return reported;
     if (sent.modern) return sent.sessionId !== null && reported === sent.sessionId ? reported : '';
@@ -305,14 +316,15 @@ export class WireServer implements NodeInstance {
     this.checkAlive();
     if (this.connections.has(request.connection)) throw new Error(`assertion: connection ${request.connection} was already used`);
     const getOf = request.method === 'GET' ? request.sessionId : null;
-    const entry: WireConnection = { connection: request.connection, getOf, request: null, response: null, state: 'open', calls: new Set() };
+    let sentCall: string | null = null;
     if (request.method === 'POST' && isProbeCall(request.body)) {
       const callId = (request.body['params'] as { arguments?: { callId?: unknown } }).arguments?.callId;
       if (typeof callId === 'string') {
-        entry.calls.add(callId);
+        sentCall = callId;
         this.callsSent.set(callId, { sessionId: request.sessionId, modern: isModernBody(request.body) });
       }
     }
+    const entry: WireConnection = { connection: request.connection, getOf, request: null, response: null, state: 'open', calls: new Set(sentCall === null ? [] : [sentCall]), sentCall };
     this.connections.set(request.connection, entry);
     const sent = this.send(request);
     entry.request = sent.request;
@@ -326,6 +338,7 @@ export class WireServer implements NodeInstance {
     // for it, not for a quiet spell that a loaded machine can outlast (a lossy call's result arrives here too; the
     // simulator loses it). Bounded as every settle is: a stream that ends without it expects it no more (release).
     if (this.context.echo !== null && streaming && status === 200) for (const callId of entry.calls) this.resultsExpected.add(callId);
+    if (sentCall !== null && streaming && status === 200) this.startsExpected.add(sentCall);
     if (!streaming) {
       const text = await this.readAll(response);
       entry.state = 'ended';
@@ -365,6 +378,8 @@ export class WireServer implements NodeInstance {
       for (const parsed of parser.push(decoder.decode(chunk, { stream: true }))) {
         if (entry.state !== 'open') continue;
         const frame = this.withMarker(parsed);
+        // The request answered (a result or an error, its tool's or the server's own refusal): no start to wait for.
+        if (entry.sentCall !== null && frame.data !== null && 'id' in frame.data && ('result' in frame.data || 'error' in frame.data)) this.startsExpected.delete(entry.sentCall);
         const provenance = provenanceOf(frame.data);
         if (provenance !== null && provenance.callId !== null) {
           entry.calls.add(provenance.callId);
@@ -418,11 +433,12 @@ export class WireServer implements NodeInstance {
         // every later settle of the run would otherwise wait out the bound for it again.
         this.framesExpected.clear();
         this.resultsExpected.clear();
+        this.startsExpected.clear();
         control.forgetUnhandled();
         break;
       }
       const quietFor = now - this.lastActivityMs;
-      const waiting = this.headsPending > 0 || control.unconsumed > 0 || control.unacknowledged > 0 || control.unhandled > 0 || this.resultsExpected.size > 0 || this.framesExpected.size > 0;
+      const waiting = this.headsPending > 0 || control.unconsumed > 0 || control.unacknowledged > 0 || control.unhandled > 0 || this.resultsExpected.size > 0 || this.framesExpected.size > 0 || this.startsExpected.size > 0;
       if (!waiting && (this.quietOptional || quietFor >= timing.quietMs)) {
         // Quiet by the clock; but bytes that arrived while this process was not running are read only in the next
         // I/O poll, after the timers. Let that poll run, and settle only if it brought nothing.
@@ -445,6 +461,7 @@ export class WireServer implements NodeInstance {
       ...(control.unconsumed > 0 ? [`${control.unconsumed} released tool step(s)`] : []),
       ...(control.unacknowledged > 0 ? [`${control.unacknowledged} acknowledgement(s)`] : []),
       ...(control.unhandled > 0 ? [`${control.unhandled} result(s) the server has not been through sending`] : []),
+      ...[...this.startsExpected].map((callId) => `the start of ${callId}`),
       ...[...this.resultsExpected].map((callId) => `the result of ${callId}`),
       ...[...this.framesExpected.values()].map(({ callId, sessionId }) => (callId === null ? `a notification in session ${sessionId}` : `a notification of ${callId}`)),
     ];

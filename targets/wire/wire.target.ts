@@ -322,7 +322,7 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
       };
       endpoint.onResult = (callId, node) => servers[node]?.resultHandedOut(callId);
       endpoint.onNotification = (callId, message, node) => servers[node]?.notificationHandedOut(callId, message);
-      endpoint.sessionOfCall = (callId, reported, node) => servers[node]?.sessionOfCall(callId, reported) ?? reported;
+      endpoint.executionStarted = (callId, reported, node) => servers[node]?.executionStarted(callId, reported) ?? reported;
       const contextOf = (node: number | null, ready?: Promise<void>): WireContext => {
         const index = node ?? 0;
         return {
