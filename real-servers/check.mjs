@@ -137,20 +137,24 @@ function fuzz(server) {
   });
 }
 
-/** How one server's run compares with what is known of it. */
-function judge(server, document) {
-  const findings = document?.violations ?? [];
+/**
+ * How one server's run compares with what is known of it. A run that judged nothing (`? no verdict`: no session, no
+ * call answered) is no pass, whatever it found.
+ */
+function judge(server, result) {
+  const findings = result.document?.violations ?? [];
   const failing = new Set(findings.filter((finding) => finding.fails === true).map((finding) => finding.property));
   const missed = Object.keys(server.fails).filter((property) => !failing.has(property));
   const unexpected = [...failing].filter((property) => !(property in server.fails));
-  return { findings, missed, unexpected, ok: document !== null && missed.length === 0 && unexpected.length === 0 };
+  const noVerdict = /^\? no verdict/m.test(result.text);
+  return { findings, missed, unexpected, noVerdict, ok: result.document !== null && !noVerdict && missed.length === 0 && unexpected.length === 0 };
 }
 
 const rows = [];
 for (const server of chosen) {
   process.stdout.write(`\n== ${server.name}: ${server.what}\n   fuzz --serve '${server.serve}'${server.url === undefined ? '' : ` --url ${server.url}`}\n`);
   const result = await fuzz(server);
-  const verdict = judge(server, result.document);
+  const verdict = judge(server, result);
   // The fuzz's own verdict line (what a user of it reads first), and what it says it did not judge.
   const said = result.text.split('\n').filter((line) => /^(✓ no violation|\? no verdict|nothing that fails|\d+ propert|\s+not judged)/.test(line));
   for (const line of said) process.stdout.write(`   ${line}\n`);
@@ -166,7 +170,7 @@ for (const server of chosen) {
 
 process.stdout.write('\n| server | exit | time | failing findings | expected defects missed | unexpected failures |\n|---|---|---|---|---|---|\n');
 for (const row of rows) {
-  const failing = [...new Set(row.findings.filter((finding) => finding.fails).map((finding) => finding.property))].join(', ') || '—';
+  const failing = [...new Set(row.findings.filter((finding) => finding.fails).map((finding) => finding.property))].join(', ') || (row.noVerdict ? 'no verdict: nothing judged' : '—');
   process.stdout.write(`| ${row.server} | ${row.code} | ${row.seconds.toFixed(0)} s | ${failing} | ${row.missed.join(', ') || '—'} | ${row.unexpected.join(', ') || '—'} |\n`);
 }
 if (values.keep === undefined) rmSync(scratch, { recursive: true, force: true });
