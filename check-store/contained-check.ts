@@ -51,8 +51,6 @@ export type ContainedOutcome =
 
 /** Milliseconds an interrupted worker gets to return what it has before it is stopped. */
 export const INTERRUPT_GRACE_MS = 800;
-/** How often the main thread looks at the worker's heartbeat. */
-const WATCH_MS = 100;
 /** The start of the teardown warning about handles a store left open. */
 export const LEAKED_HANDLES_WARNING = 'the store left handles open';
 /**
