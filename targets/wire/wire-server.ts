@@ -168,12 +168,17 @@ export class WireServer implements NodeInstance {
    */
   private quietOptional = false;
   /**
-   * The probe calls whose request the server took (a 200 stream) and whose tool has not started yet (its POST /start):
-   * a settle waits for each. A server that hands the call on before its tool runs (a proxy to a child process over
-   * stdio) may start it after the quiet interval has passed, and a run that went on without the start would read the
-   * call as never answered. Bounded as every settle is: a call the server never starts is expected no more.
+   * On a server with the probe tools, the calls whose request it took (a 200 stream) and whose tool has not started yet
+   * (its POST /start): a settle waits for each. A server that hands the call on before its tool runs (a proxy to a
+   * child process over stdio) may start it after the quiet interval has passed, and a run that went on without the
+   * start would read the call as never answered. Bounded as every settle is: a call never started is expected no more.
    */
   private readonly startsExpected = new Set<string>();
+  /**
+   * The probe calls whose tool started since their request was sent: a server may start the tool before it sends the
+   * response head (an in-process one does), and such a call has no start left to wait for.
+   */
+  private readonly startedSinceSent = new Set<string>();
   /** Each probe call sent, by call ID: the session header it went with, and whether it was a 2026-07-28 request. */
   private readonly callsSent = new Map<string, { readonly sessionId: string | null; readonly modern: boolean }>();
 
@@ -214,6 +219,7 @@ export class WireServer implements NodeInstance {
    */
   executionStarted(callId: string, reported: string): string {
     this.startsExpected.delete(callId);
+    this.startedSinceSent.add(callId);
     const sent = this.callsSent.get(callId);
     if (sent === undefined) return reported;
     if (sent.modern) return sent.sessionId !== null && reported === sent.sessionId ? reported : '';
@@ -322,6 +328,7 @@ export class WireServer implements NodeInstance {
       if (typeof callId === 'string') {
         sentCall = callId;
         this.callsSent.set(callId, { sessionId: request.sessionId, modern: isModernBody(request.body) });
+        this.startedSinceSent.delete(callId);
       }
     }
     const entry: WireConnection = { connection: request.connection, getOf, request: null, response: null, state: 'open', calls: new Set(sentCall === null ? [] : [sentCall]), sentCall };
@@ -338,7 +345,7 @@ export class WireServer implements NodeInstance {
     // for it, not for a quiet spell that a loaded machine can outlast (a lossy call's result arrives here too; the
     // simulator loses it). Bounded as every settle is: a stream that ends without it expects it no more (release).
     if (this.context.echo !== null && streaming && status === 200) for (const callId of entry.calls) this.resultsExpected.add(callId);
-    if (sentCall !== null && streaming && status === 200) this.startsExpected.add(sentCall);
+    if (this.context.probe && sentCall !== null && streaming && status === 200 && !this.startedSinceSent.has(sentCall)) this.startsExpected.add(sentCall);
     if (!streaming) {
       const text = await this.readAll(response);
       entry.state = 'ended';
