@@ -438,9 +438,8 @@ export async function checkStoreSource(source: StoreSource, options: CheckEventS
 
 /** A violation from its fields, in the order the JSON report prints them; the fields only some findings have, null when absent. */
 function storeViolation(fields: Pick<StoreViolation, 'phase' | 'property' | 'statement' | 'severity' | 'explanation' | 'storeDid' | 'seed' | 'run'> & Partial<StoreViolation>): StoreViolation {
-  const { phase, property, statement, severity, explanation, storeDid, seed, run } = fields;
-  const more = { trace: null, shrink: null, shrinkCut: null, flaky: null, file: null, replay: null, note: null, triggeredBy: null, actions: null, ...fields };
-  return { phase, property, statement, severity, explanation, storeDid, seed, run, trace: more.trace, shrink: more.shrink, shrinkCut: more.shrinkCut, flaky: more.flaky, file: more.file, replay: more.replay, note: more.note, triggeredBy: more.triggeredBy, actions: more.actions };
+  const { phase, property, statement, severity, explanation, storeDid, seed, run, trace = null, shrink = null, shrinkCut = null, flaky = null, file = null, replay = null, note = null, triggeredBy = null, actions = null } = fields;
+  return { phase, property, statement, severity, explanation, storeDid, seed, run, trace, shrink, shrinkCut, flaky, file, replay, note, triggeredBy, actions };
 }
 
 /** A trace's file written into `out` (none without), and the command that replays it. */

@@ -1,7 +1,8 @@
 // The one way resumecheck starts a worker thread (the fuzz's, the explorer's and the matrix's pools, check-store's
-// contained check, which runs in a fuzz worker): on a module, from the compiled build or from TypeScript sources. A process run from the sources
-// starts its workers on the compiled build when dist/ is current (compiledTwin), else on the sources, where the worker
-// registers tsx's loader itself first (a loader registered in this thread does not reach others).
+// contained check, which runs in a fuzz worker): on a module, from the compiled build or from TypeScript sources. A
+// process run from the sources starts its workers on the compiled build when dist/ is current (compiledTwin), else on
+// the sources, where the worker registers tsx's loader itself first (a loader registered in this thread does not
+// reach others).
 
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';

@@ -7,7 +7,7 @@ import { type ClientRequest, type IncomingMessage, request as httpRequest } from
 import { request as httpsRequest } from 'node:https';
 import { createSseParser } from '../sdk/sse-parser.ts';
 import { revisionHeadersOf } from '../sdk/revision-headers.ts';
-import { type Provenance, isModernBody, provenanceOf, withProvenance } from '../../sim/tools.ts';
+import { type Provenance, isModernBody, isResponse, provenanceOf, withProvenance } from '../../sim/tools.ts';
 import type { Frame, HttpRequest, HttpResponse, JsonRpcMessage, NodeInstance, TargetHost } from '../target.ts';
 import { TOOL_NAMES } from '../target.ts';
 import { afterIoPoll, sleepMs, startTimer, wallMs } from './clock.ts';
@@ -386,7 +386,7 @@ export class WireServer implements NodeInstance {
         if (entry.state !== 'open') continue;
         const frame = this.withMarker(parsed);
         // The request answered (a result or an error, its tool's or the server's own refusal): no start to wait for.
-        if (entry.sentCall !== null && frame.data !== null && 'id' in frame.data && ('result' in frame.data || 'error' in frame.data)) this.startsExpected.delete(entry.sentCall);
+        if (entry.sentCall !== null && frame.data !== null && isResponse(frame.data)) this.startsExpected.delete(entry.sentCall);
         const provenance = provenanceOf(frame.data);
         if (provenance !== null && provenance.callId !== null) {
           entry.calls.add(provenance.callId);
