@@ -101,6 +101,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       first: { type: 'boolean', help: 'stop at the first violation (default: go on until every checked property has one, or the budget ends)' },
       'per-property': { type: 'string', value: 'N', help: `counterexamples kept per property, each failing by another mechanism (its signature: the step's action kind, the answer that broke the rule, the property's word for how), 1–${PER_PROPERTY_MAX} (default ${PER_PROPERTY_DEFAULT})` },
       workers: { type: 'string', value: 'N', help: 'threads for the search and the shrinks (this one and N-1 workers), 1–64 (default: one per core, up to 4, on SDK and module targets; 1 otherwise and over the wire)' },
+      'shrink-all': { type: 'boolean', help: 'over the wire: shrink every finding (default: only those that fail the run; each shrink candidate is a whole run against the server)' },
       out: OUT_OPTION,
       corpus: { type: 'string', value: 'DIR', help: 'stored traces replayed before the search, with the --out directory\'s (default traces/corpus)' },
       'no-corpus': { type: 'boolean', help: 'replay no stored traces but the --out directory\'s' },

@@ -95,6 +95,8 @@ interface FindingReport {
   readonly originalLength: number;
   readonly shrunkLength: number;
   readonly shrunk: boolean;
+  /** Not shrunk because it fails nothing: over the wire only what fails the run is shrunk (unless --shrink-all). */
+  readonly passedOver: boolean;
   readonly shrinkEvaluations: number;
   /** The budget (--time) or a signal ended the shrink before its bounds: a shorter sequence may exist. */
   readonly shrinkCutShort: boolean;
@@ -158,6 +160,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   checkDistinctOutputs([['--summary', summaryPath], ['--junit', junitPath], ['--html', htmlPath]]);
   if (values['corpus'] !== undefined && values['no-corpus'] === true) throw new UsageError('give --corpus or --no-corpus, not both');
   if (values['corpus'] !== undefined) checkTraceDir(values['corpus'] as string, '--corpus');
+  if (values['shrink-all'] === true && !overTheWire) throw new UsageError('--shrink-all is for a server over the wire (--url, --serve, --serve-node): a simulated target shrinks every finding');
   const config = resolveConfig(partial);
   const out = (values['out'] as string | undefined) ?? DEFAULT_OUT;
   checkOutDir(out, '--out');
@@ -264,6 +267,9 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       startedMs,
       ...(searched === undefined ? {} : { properties: searched }),
       ...(wire === null ? {} : { shrinkBounds: WIRE_SHRINK_BOUNDS }),
+      // Over the wire each shrink candidate is a whole run against a real server (seconds): only what fails the run is
+      // shrunk unless --shrink-all; advice, and findings a client's fault triggered, are kept as found.
+      ...(wire !== null && values['shrink-all'] !== true ? { shrinkIf: (violation: Violation) => findingFails(violation, strictness) } : {}),
       ...(shard === undefined ? {} : { shard }),
       stopAtFirst,
       perProperty,
@@ -347,6 +353,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
         originalLength: finding.shrink.originalLength,
         shrunkLength: finding.trace.choices.length,
         shrunk: finding.shrunk,
+        passedOver: finding.passedOver === true,
         shrinkEvaluations: finding.shrink.evaluations,
         shrinkCutShort: finding.shrunk && finding.shrink.cutShort === true,
         flaky: finding.flaky === true,
@@ -584,7 +591,9 @@ function printOutcome(
       continue;
     }
     const cutBy = signalled === null ? '--time' : signalled;
-    const how = !report.shrunk
+    const how = report.passedOver
+      ? `not shrunk (${report.shrunkLength} steps): it fails nothing, and over the wire only what fails the run is shrunk (--shrink-all shrinks it)`
+      : !report.shrunk
       ? `not shrunk (${report.shrunkLength} steps): the ${signalled === null ? 'time budget' : 'run'} ended first`
       : report.shrinkCutShort
         ? `shrinking cut short by ${cutBy} at ${report.shrunkLength} of ${report.originalLength} steps, after ${report.shrinkEvaluations} runs (a shorter one may exist)`

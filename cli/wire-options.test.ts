@@ -53,6 +53,7 @@ describe('bad input over the wire: exit 2, one line on stderr', () => {
     ['--target and --url together', ['fuzz', '--target', 'reference', '--url', 'http://127.0.0.1:9/mcp'], /not both/],
     ['a --serve command that exits at once', ['fuzz', '--serve', 'exit 3'], /exited with code 3 before it listened/],
     ['--workers above 1 over the wire', ['fuzz', '--serve', 'exit 3', '--workers', '2'], /--workers goes with --target/],
+    ['--shrink-all without a server', ['fuzz', '--target', 'reference', '--shrink-all'], /--shrink-all is for a server over the wire/],
     ['--nodes over the wire', ['fuzz', '--url', 'http://127.0.0.1:9/mcp', '--nodes', '2'], /--nodes, --balancer and --store-lag go with --target/],
   ];
   for (const [what, args, message] of cases) {
@@ -158,8 +159,14 @@ describe('retry-before-close over the wire: a server that polls on its own (clos
     expect(out).toContain('nothing that fails the run in 2 runs; ⚠ warning (fails only with --strict): retry-before-close');
     expect(out).toContainEqual(expect.stringMatching(/^  happened:  the server ended connection \d+ \(call\) before answering c1 there, with no reset and no event with a retry field on its stream before, and the stream went on: connection \d+, resuming it, carries the answer$/));
     expect(code).toBe(0);
+    // It fails nothing, so it is kept as found: over the wire a shrink candidate is a whole run against the server.
+    expect(out).toContainEqual(expect.stringMatching(/^── found in run \d+ \(seed [\w.]+\); not shrunk \(\d+ steps\): it fails nothing, and over the wire only what fails the run is shrunk \(--shrink-all shrinks it\)$/));
     const strict = await run([...args('node cli/fixtures/json-server.mjs --sessions --poll', 'poll-strict'), '--strict']);
     expect(strict.code).toBe(1);
+    expect(strict.out).toContainEqual(expect.stringMatching(/^── found in run \d+ \(seed [\w.]+\); shrunk from \d+ to \d+ steps in \d+ runs$/));
+    const all = await run([...args('node cli/fixtures/json-server.mjs --sessions --poll', 'poll-all'), '--shrink-all']);
+    expect(all.code).toBe(0);
+    expect(all.out).toContainEqual(expect.stringMatching(/^── found in run \d+ \(seed [\w.]+\); shrunk from \d+ to \d+ steps in \d+ runs$/));
   });
 
   it('with `retry:` in the priming event: it holds', async () => {

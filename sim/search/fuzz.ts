@@ -34,6 +34,11 @@ export interface FuzzOptions {
   /** When the budget started (`sharedWallMs()`), if before the call (a command's own start); default: now. */
   readonly startedMs?: number;
   readonly shrinkBounds?: ShrinkBounds;
+  /**
+   * Which findings to shrink (default: all); the others are kept as found, `passedOver`. Over the wire, where each
+   * candidate of a shrink is a whole run against a real server, the CLI shrinks only what fails the run.
+   */
+  readonly shrinkIf?: (violation: Violation) => boolean;
   /** Check only these properties (default: all). */
   readonly properties?: readonly PropertyName[];
   /** Run only every `count`-th run, starting at run `index` (1-based): machines sharing a seed split the runs. */
@@ -131,8 +136,10 @@ export interface Finding {
   readonly run: number;
   readonly original: RunResult;
   readonly shrink: ShrinkResult;
-  /** False when the budget or a stop ended the fuzz before this one was shrunk, or its property was known. */
+  /** False when the budget or a stop ended the fuzz before this one was shrunk, its property was known, or `passedOver`. */
   readonly shrunk: boolean;
+  /** Not shrunk because {@link FuzzOptions.shrinkIf} said so (over the wire: a finding that fails nothing). */
+  readonly passedOver?: boolean;
   readonly trace: Trace;
   /**
    * The run violated the property, and re-running its choices (to shrink them) did not: real time decided it (a target
@@ -507,7 +514,8 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     let cut = false;
     // A run's later finding starts once its leader's is done (ready), from its shrunk choices where they serve.
     const led = leaders[index] === index ? null : await leaderDone[leaders[index]!]!;
-    const skip = known.has(findingKey(candidate.violation)) || stopped() || (shrinkDeadline !== null && sharedWallMs() >= shrinkDeadline);
+    const passedOver = options.shrinkIf !== undefined && !options.shrinkIf(candidate.violation);
+    const skip = passedOver || known.has(findingKey(candidate.violation)) || stopped() || (shrinkDeadline !== null && sharedWallMs() >= shrinkDeadline);
     if (!skip) {
       // Each shrink still to start gets an equal share of the time left, `parallelism` of them at once.
       const waves = Math.ceil((chosen.length - position) / executor.parallelism);
@@ -549,7 +557,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     // A flaky finding (never a crash): the unshrunk choices, with the verdict of the run that found it, which the
     // re-run to record them need not repeat.
     const trace: Trace = withUnchecked(flaky ? withVerdict(recorded, candidate.violation) : recorded, candidate);
-    const finding: Finding = { run: candidate.run, original, shrink: flaky ? { ...unshrunk, evaluations: 1 } : shrink, shrunk, trace, ...(flaky ? { flaky: true } : {}) };
+    const finding: Finding = { run: candidate.run, original, shrink: flaky ? { ...unshrunk, evaluations: 1 } : shrink, shrunk, trace, ...(flaky ? { flaky: true } : {}), ...(passedOver ? { passedOver: true } : {}) };
     findings[index] = finding;
     settled[index]!(finding);
     await options.onFinding?.(finding);
