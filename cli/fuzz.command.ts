@@ -430,7 +430,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
  * Why a fuzz could not judge its target, or null. Every session established was lost at its second request (each
  * later request answered 404), so no call ran and no property past an initialize had anything to judge: a deployment
  * that routes a session's requests to nodes that do not hold it, not a MUST the server broke. Or no tool call was
- * ever answered (a server that gives no session to a client of the legacy era, whose clients never get past their
+ * ever answered (a server that refuses every initialize of the legacy era, whose clients never get past their
  * initialize; one that answers no call): whatever else held, nothing judged a call's stream or its result. That second
  * gate (`callsGate`) is the default coverage gate, applied only where no finding gives the verdict and no
  * --min-coverage was given; it is counted at the server level only (a client level's runs observe no server-level

@@ -127,17 +127,28 @@ describe('the served server is always stopped', () => {
   });
 });
 
-describe('a served server on which no tool call was answered: no verdict, not a pass', () => {
-  it('a server that gives no session: the clients never get past initialize, so the fuzz says it judged no call (exit 1)', async () => {
-    const { code, out } = await run(['fuzz', '--serve', 'node cli/fixtures/json-server.mjs', '--runs', '2', '--steps', '8', '--restarts', '0', '--no-corpus', '--out', join(scratch, 'stateless')]);
+describe('a served server gives a verdict only where a tool call was answered', () => {
+  it('a server that refuses every initialize: the clients never get past it, so the fuzz says it judged no call (exit 1)', async () => {
+    const { code, out } = await run(['fuzz', '--serve', 'node cli/fixtures/json-server.mjs --refuse-initialize', '--runs', '2', '--steps', '8', '--restarts', '0', '--no-corpus', '--out', join(scratch, 'stateless')]);
     expect(code).toBe(1);
     expect(out.filter((line) => line.startsWith('✓'))).toEqual([]);
     expect(out).toContainEqual(expect.stringMatching(/^\? no verdict in 2 runs \(\d+ steps\): no tool call was made, and no initialize gave a session, so no property that judges a call's stream or its result had anything to judge/));
     expect(out).toContain("  calls      0 tool calls made, 0 responses to them received (a re-sent call's included)");
     // --min-coverage sets a gate of its own in place of this one: 0 lifts it, and what was judged passed.
-    const lifted = await run(['fuzz', '--serve', 'node cli/fixtures/json-server.mjs', '--runs', '2', '--steps', '8', '--restarts', '0', '--no-corpus', '--min-coverage', '0', '--out', join(scratch, 'stateless-lifted')]);
+    const lifted = await run(['fuzz', '--serve', 'node cli/fixtures/json-server.mjs --refuse-initialize', '--runs', '2', '--steps', '8', '--restarts', '0', '--no-corpus', '--min-coverage', '0', '--out', join(scratch, 'stateless-lifted')]);
     expect(lifted.out.filter((line) => line.startsWith('? no verdict'))).toEqual([]);
     expect(lifted.code).toBe(0);
+  });
+
+  it('a stateless server (an initialize answered without a session ID): the clients go on without a session header, and their calls are judged', async () => {
+    // The server answers 404 to any request naming a session (it knows none): a client that sent one would lose its
+    // session at its second request, and the fuzz would say no session survived.
+    const { code, out } = await run(['fuzz', '--serve', 'node cli/fixtures/json-server.mjs', '--runs', '2', '--steps', '8', '--no-corpus', '--out', join(scratch, 'unnamed')]);
+    expect(out.filter((line) => line.startsWith('? no verdict'))).toEqual([]);
+    expect(out).toContainEqual(expect.stringMatching(/^  sessions   ([1-9]\d*) of \1 outlived their initialize/));
+    expect(out.find((line) => line.startsWith('  calls'))).toMatch(/^  calls      [1-9]\d* tool calls? made, [1-9]\d* responses? to them received/);
+    expect(out).toContainEqual(expect.stringMatching(/^✓ no violation in 2 runs/));
+    expect(code, out.join('\n')).toBe(0);
   });
 
   it('the same server with a session: its calls are made and answered, and the fuzz gives its verdict', async () => {

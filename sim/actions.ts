@@ -20,6 +20,7 @@ import {
   isModernClient,
   isSettled,
   statelessSession,
+  unnamedSessionId,
 } from './world.ts';
 
 /** Kind numbers, in ACTION_KINDS order. */
@@ -101,6 +102,8 @@ export function enumerateActions(world: World, list: ActionList): void {
     for (const call of session.calls) {
       if (world.views[call.view]!.connection < 0) push(list, K.resend, call.index, 0);
     }
+    // An unnamed session (a stateless server's) is no session to delete, to omit the header of, or to notify.
+    if (session.unnamed) continue;
     push(list, K.delete, client.index, 0);
     push(list, K.headerless, client.index, 0);
     if (session.state === S.state.live) {
@@ -780,6 +783,8 @@ function restartWorld(world: World): Op {
   // The whole deployment boots again: every node is up.
   world.nodeDown = -1;
   for (const session of world.sessions) {
+    // An unnamed session lives in no server's memory: a restart does not end it (its client goes on without a header).
+    if (session.unnamed) continue;
     if (session.state === S.state.live || session.state === S.state.initialising) endSessionTruth(world, session, S.event.restart);
   }
   for (const connection of world.connections) {
@@ -841,7 +846,9 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
   const view = connection.view >= 0 ? world.views[connection.view]! : null;
   switch (connection.purpose) {
     case 'initialize': {
-      if (response.status !== 200 || response.sessionId === null) {
+      // A 200 without a session ID is a stateless server's (a server "MAY assign a session ID"): the client goes on
+      // without one. A JSON-RPC error in the answer is a refusal all the same.
+      if (response.status !== 200 || (response.body !== null && response.body['error'] !== undefined)) {
         client.state = step(C, client.state, C.event.initializeFailed);
         return null;
       }
@@ -849,7 +856,8 @@ export function continueAction(world: World, op: Op, response: HttpResponse | un
         index: world.sessions.length,
         client: client.index,
         epoch: world.epoch,
-        id: response.sessionId,
+        id: response.sessionId ?? unnamedSessionId(world.sessions.length + 1),
+        unnamed: response.sessionId === null,
         state: step(S, S.initial, S.event.established),
         notifications: 0,
         calls: [],

@@ -18,8 +18,17 @@ export interface SimSession {
   readonly client: number;
   /** The incarnation that created it. */
   readonly epoch: number;
-  /** The `Mcp-Session-Id` the server gave it. */
+  /**
+   * The `Mcp-Session-Id` the server gave it; for an {@link SimSession.unnamed} session, the simulator's own name for it
+   * (`(unnamed N)`: a space, which no session ID has, so it never equals one).
+   */
   readonly id: string;
+  /**
+   * The server's initialize answer gave no Mcp-Session-Id (2025-11-25: "A server using the Streamable HTTP transport
+   * MAY assign a session ID at initialization time"): a stateless server. The client sends no session header; nothing
+   * the server holds names it, so a restart does not end it, and there is no session to delete or notify.
+   */
+  readonly unnamed: boolean;
   /** State in MODEL.session. */
   state: number;
   /** Standalone notifications the server was asked to send to it so far. */
@@ -249,7 +258,20 @@ export function isModernClient(client: SimClient): boolean {
  * report) so the call's stream view has the shape every other has; it is never in `world.sessions`.
  */
 export function statelessSession(client: number, epoch: number): SimSession {
-  return { index: -1, client, epoch, id: '', state: MODEL.session.state.live, notifications: 0, calls: [], notifiedInLiveness: false, notificationsReceived: 0, negotiated: null };
+  return { index: -1, client, epoch, id: '', unnamed: false, state: MODEL.session.state.live, notifications: 0, calls: [], notifiedInLiveness: false, notificationsReceived: 0, negotiated: null };
+}
+
+/** The simulator's name for the `ordinal`-th session (1-based) of a run, when the server named it by no session ID. */
+export function unnamedSessionId(ordinal: number): string {
+  return `(unnamed ${ordinal})`;
+}
+
+/**
+ * The Mcp-Session-Id header a request of session `id` carries: none for an unnamed session (SimSession.unnamed), whose
+ * ID is the simulator's own; the ID otherwise. A request names its session by `id`, which the wire's markers carry.
+ */
+export function sessionHeaderOf(id: string | null): string | null {
+  return id === null || id.startsWith('(unnamed ') ? null : id;
 }
 
 /** Where an event ID was first delivered: the session and the stream it belongs to. */

@@ -287,7 +287,8 @@ function noteResultReceived(world: World, connection: SimConnection, provenance:
 function noteNegotiated(world: World, connection: SimConnection, message: JsonRpcMessage): void {
   const session = world.clients[connection.client]!.session;
   const version = negotiatedVersion(message);
-  if (session === null || version === null || session.negotiated !== null || session.id !== connection.sessionIdAnswered) return;
+  // The session this initialize made: the one its answer named (an unnamed session's answer named none).
+  if (session === null || version === null || session.negotiated !== null || connection.sessionIdAnswered !== (session.unnamed ? null : session.id)) return;
   session.negotiated = version;
 }
 
@@ -773,7 +774,7 @@ function nextHealAction(world: World, list: ActionList): number | null {
   for (const client of world.clients) {
     const session = client.session;
     if (client.state !== MODEL.client.state.live || session === null || client.standaloneView < 0) continue;
-    if (session.state !== MODEL.session.state.live || session.notifiedInLiveness) continue;
+    if (session.state !== MODEL.session.state.live || session.notifiedInLiveness || session.unnamed) continue;
     session.notifiedInLiveness = true;
     return offer(list, K.notify, client.index);
   }

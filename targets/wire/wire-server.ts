@@ -10,6 +10,7 @@ import { revisionHeadersOf } from '../sdk/revision-headers.ts';
 import { type Provenance, isModernBody, isResponse, provenanceOf, withProvenance } from '../../sim/tools.ts';
 import type { Frame, HttpRequest, HttpResponse, JsonRpcMessage, NodeInstance, TargetHost } from '../target.ts';
 import { TOOL_NAMES } from '../target.ts';
+import { sessionHeaderOf } from '../../sim/world.ts';
 import { afterIoPoll, sleepMs, startTimer, wallMs } from './clock.ts';
 import type { ControlEndpoint } from './control-endpoint.ts';
 import { type EchoTool, echoCall, echoMarker, markedProvenance } from './echo-marker.ts';
@@ -260,7 +261,9 @@ export class WireServer implements NodeInstance {
   private send(request: HttpRequest | { method: 'POST'; sessionId: string; body: JsonRpcMessage; lastEventId: null }): { request: ClientRequest; head: Promise<IncomingMessage> } {
     const { url, headers: extra, timing } = this.context;
     const headers: Record<string, string> = { ...extra, accept: 'application/json, text/event-stream' };
-    if (request.sessionId !== null) headers['mcp-session-id'] = request.sessionId;
+    // An unnamed session (a stateless server's) is named by the simulator alone: no header, its name in the markers.
+    const header = sessionHeaderOf(request.sessionId);
+    if (header !== null) headers['mcp-session-id'] = header;
     if (request.method !== 'DELETE' && request.lastEventId !== null) headers['last-event-id'] = request.lastEventId;
     // The request as sent: a POST's body rewritten for the probe tools or the echo (bodyOnTheWire).
     const sent = request.method === 'POST' ? { ...request, body: bodyOnTheWire(request.body, this.context, this.epoch, request.sessionId) } : request;
