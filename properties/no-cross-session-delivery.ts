@@ -11,7 +11,8 @@ export const noCrossSessionDelivery: Property = {
   // resume whose cursor the store resolves into them). Seed 004 tells the same case as advice ("a Last-Event-ID from a
   // dead session can be replayed against a new session's event buffer"); the MUST NOT is the source the severity follows.
   source: NO_REPLAY_ACROSS_STREAMS,
-  background: 'Seed 004: "Physical presence in a buffer is not authorization to deliver."',
+  background:
+    'Seed 004: "Physical presence in a buffer is not authorization to deliver." The same page\'s Multiple Connections section: "The server MUST send each of its JSON-RPC messages on only one of the connected streams; that is, it MUST NOT broadcast the same message across multiple streams." A server that sends every message to every session\'s transport (mcp-framework 0.2.22) breaks it live, with nothing replayed: two sessions\' calls under one request ID at once (callTogether) show it.',
   kind: 'safety',
   severity: 'failure',
   underClientFault: 'server',

@@ -8,7 +8,8 @@ export const noCrossStreamReplay: Property = {
   // Triggered, not charged, after a client reuses a request ID in flight: the ID then names two calls, and a server
   // that routes a result by its ID sends it to the other call's connection without replaying anything.
   source: NO_REPLAY_ACROSS_STREAMS,
-  background: 'Seed 000: a stale cursor replayed into a new POST.',
+  background:
+    'Seed 000: a stale cursor replayed into a new POST. The same page\'s Multiple Connections section: "The server MUST send each of its JSON-RPC messages on only one of the connected streams; that is, it MUST NOT broadcast the same message across multiple streams." A server that sends every message to every session\'s transport (mcp-framework 0.2.22) breaks it live, with nothing replayed: two sessions\' calls under one request ID at once (callTogether) show it.',
   kind: 'safety',
   severity: 'failure',
   underClientFault: 'triggered',

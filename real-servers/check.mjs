@@ -86,10 +86,11 @@ const SERVERS = [
   },
   {
     name: 'mcp-framework',
-    what: 'mcp-framework 0.2.22 as its README serves it (http-stream, its defaults), an echo tool (real-servers/apps/mcp-framework/)',
+    what: 'mcp-framework 0.2.22 as its README serves it (http-stream, its defaults), an echo tool that answers after 50 ms (real-servers/apps/mcp-framework/)',
     serve: 'exec node real-servers/apps/mcp-framework/index.js',
     fails: {
-      'no-cross-session-delivery': "its one Server is connected to every session's transport in turn, so a response goes out on the transport connected last: session B receives session A's result",
+      'no-cross-session-delivery': "its transport sends every message of its one Server to every session's transport, which routes a response by its request ID alone: with two sessions' calls of one request ID in flight, session B receives session A's result (MUST NOT broadcast the same message across multiple streams)",
+      'no-cross-stream-replay': 'the same broadcast seen from the stream: the result of session A\'s call arrives on the connection of session B\'s call (the run checked again without no-cross-session-delivery)',
     },
   },
 ];

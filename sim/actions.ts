@@ -124,7 +124,10 @@ export function enumerateActions(world: World, list: ActionList): void {
   enumerateModernKinds(world, list);
   enumerateSeedKinds(world, list);
   if (world.config.versionFaults === true) enumerateVersionFaults(world, list);
-  if (world.run.answersWithinRequest === true) enumerateLossyCalls(world, list);
+  if (world.run.answersWithinRequest === true) {
+    enumerateLossyCalls(world, list);
+    enumerateCallsTogether(world, list);
+  }
   if (list.count > ACTIONS_MAX) throw new Error(`${list.count} actions enabled in one step, more than the ${ACTIONS_MAX} a list holds`);
 }
 
@@ -190,6 +193,27 @@ function enumerateLossyCalls(world: World, list: ActionList): void {
     if (isModernClient(client) || !accepts(C, client.state, C.event.request)) continue;
     if (client.session!.calls.length >= world.config.callsPerSessionMax) continue;
     for (let tool = 0; tool < TOOL_NAMES.length; tool += 1) push(list, K.callLossy, client.index, tool);
+  }
+}
+
+/**
+ * Two clients' calls at once, under one request ID (a run whose tools answer inside their request): both requests go
+ * out before either is answered. Request IDs are the session's ("MUST NOT have been previously used by the requestor
+ * within the same session"), so two sessions use the same ones all the time, as two fresh clients do; a server that
+ * routes an answer by its request ID alone (one outbox, a message sent to every session's transport) gives one session
+ * the other's result. The ID is the higher of the two clients' next ones, which neither has used in its session (a
+ * client may skip numbers). Where a tool answers at once nothing else has two sessions' requests in the server
+ * together. Legacy clients, each calling `read` (the tool is a name here: such a server's calls are sent as its own
+ * echo); `a`'s request is sent first, then `b`'s.
+ */
+function enumerateCallsTogether(world: World, list: ActionList): void {
+  const ready = (client: SimClient): boolean =>
+    !isModernClient(client) && accepts(C, client.state, C.event.request) && client.session!.calls.length < world.config.callsPerSessionMax;
+  for (const first of world.clients) {
+    if (!ready(first)) continue;
+    for (const other of world.clients) {
+      if (other !== first && ready(other)) push(list, K.callTogether, first.index, other.index);
+    }
   }
 }
 
@@ -318,6 +342,19 @@ function enumerateModernKinds(world: World, list: ActionList): void {
   }
 }
 
+/** A new call of `client`'s in its session: its view and connection opened, its request noted; the request it sends. */
+function callOf(world: World, client: SimClient, tool: ToolName, lastEventId: string | null): HttpRequest {
+  const session = client.session!;
+  const call = newCall(world, client, session, client.requestIdNext++, tool, null, callRequest);
+  const { id, requestId } = call;
+  session.calls.push(call);
+  const view = createView(world, client, session, call);
+  call.view = view.index;
+  const connection = openConnection(world, client, 'call', { session, view: view.index, cursor: null, lastEventId, kExpected: 1 });
+  if (world.notes !== null) world.notes.push({ kind: 'request', form: 'call', method: 'POST', connection: connection.index, client: client.index + 1, session: session.id, call: id, tool, requestId, ...(lastEventId === null ? {} : { lastEventId }) });
+  return { method: 'POST', connection: connection.index, sessionId: session.id, lastEventId, body: call.body };
+}
+
 /**
  * The revision a configured protocol names on a legacy client's requests after its initialize: the client's own, so
  * that the headers sent follow from it (targets/sdk/revision-headers.ts: `MCP-Protocol-Version` from 2025-06-18 on,
@@ -325,16 +362,25 @@ function enumerateModernKinds(world: World, list: ActionList): void {
  * send 2025-11-25), so every earlier trace replays as it was.
  */
 function stamp(world: World, op: Op): Op {
-  if (op.kind !== 'handle' || world.config.protocol === undefined || op.request.protocolVersion !== undefined) return op;
-  const connection = world.connections[op.request.connection]!;
+  if (op.kind !== 'handle') return op;
+  const request = stampRequest(world, op.request);
+  return request === op.request ? op : { ...op, request };
+}
+
+/** A request with the revision {@link stamp} names on it, or as it is. */
+function stampRequest(world: World, request: HttpRequest): HttpRequest {
+  if (world.config.protocol === undefined || request.protocolVersion !== undefined) return request;
+  const connection = world.connections[request.connection]!;
   const client = world.clients[connection.client]!;
-  if (connection.purpose === 'initialize' || isModernClient(client)) return op;
-  return { ...op, request: { ...op.request, protocolVersion: client.revision } };
+  if (connection.purpose === 'initialize' || isModernClient(client)) return request;
+  return { ...request, protocolVersion: client.revision };
 }
 
 /** One operation on the target. */
 export type Op =
   | { readonly kind: 'handle'; readonly request: HttpRequest; readonly stage: number }
+  /** Requests sent at once, each before any is answered; answered in this order (callTogether). */
+  | { readonly kind: 'handleTogether'; readonly requests: readonly HttpRequest[] }
   | { readonly kind: 'cut'; readonly connection: number }
   | { readonly kind: 'advance'; readonly execution: number }
   | { readonly kind: 'notify'; readonly sessionId: string; readonly message: JsonRpcMessage }
@@ -478,18 +524,16 @@ function startUnstamped(world: World, kind: number, a: number, b: number): Op {
     case 'callStale':
     case 'callLossy': {
       const client = world.clients[a]!;
-      const session = client.session!;
-      const tool: ToolName = TOOL_NAMES[b]!;
-      const call = newCall(world, client, session, client.requestIdNext++, tool, null, callRequest);
-      const { id, requestId } = call;
-      session.calls.push(call);
-      const view = createView(world, client, session, call);
-      call.view = view.index;
       const lastEventId = kind === K.callStale ? client.cursorLatest!.eventId : null;
-      const connection = openConnection(world, client, 'call', { session, view: view.index, cursor: null, lastEventId, kExpected: 1 });
-      if (kind === K.callLossy) connection.framesKept = 1;
-      if (world.notes !== null) world.notes.push({ kind: 'request', form: 'call', method: 'POST', connection: connection.index, client: client.index + 1, session: session.id, call: id, tool, requestId, ...(lastEventId === null ? {} : { lastEventId }) });
-      return handleOp({ method: 'POST', connection: connection.index, sessionId: session.id, lastEventId, body: call.body });
+      const request = callOf(world, client, TOOL_NAMES[b]!, lastEventId);
+      if (kind === K.callLossy) world.connections[request.connection]!.framesKept = 1;
+      return handleOp(request);
+    }
+    case 'callTogether': {
+      const first = world.clients[a]!;
+      const other = world.clients[b]!;
+      first.requestIdNext = other.requestIdNext = Math.max(first.requestIdNext, other.requestIdNext);
+      return { kind: 'handleTogether', requests: [stampRequest(world, callOf(world, first, 'read', null)), stampRequest(world, callOf(world, other, 'read', null))] };
     }
     case 'cut': {
       const connection = world.connections[a]!;
@@ -984,6 +1028,8 @@ export function actionRecord(world: World, kind: number, a: number, b: number): 
     case 'callModern':
     case 'callLossy':
       return { kind: name, client: client(a), tool: TOOL_NAMES[b]!, ...(name === 'callModern' ? { revision: MODERN_REVISION } : {}) };
+    case 'callTogether':
+      return { kind: name, client: client(a), other: client(b), tool: 'read' };
     case 'callStale':
       return { kind: name, client: client(a), tool: TOOL_NAMES[b]!, lastEventId: world.clients[a]!.cursorLatest?.eventId ?? null };
     case 'cut':

@@ -1,6 +1,7 @@
 // Choice sources: a fixed sequence (replay, fast-check, shrinking) or a seeded random walk with swarm weights.
 
 import { ACTION_KINDS, type ActionKind, FAULT_KINDS, NODE_FAULT_KINDS, VERSION_FAULT_KINDS } from './config.ts';
+import { TOOL_NAMES } from '../targets/target.ts';
 import type { ActionList } from './actions.ts';
 import type { ChoiceSource } from './engine.ts';
 import type { Level, WalkShape } from './levels/level.ts';
@@ -26,6 +27,13 @@ export type KindWeights = Float64Array;
 export const UNIFORM_WEIGHTS: KindWeights = new Float64Array(ACTION_KINDS.length).fill(1);
 
 const FAULT_KIND_NUMBERS: readonly number[] = FAULT_KINDS.map((kind) => ACTION_KINDS.indexOf(kind));
+
+/**
+ * The server level's base weights: 1 for every kind but callTogether, which is offered once per pair of clients where
+ * a client's call is offered once per tool: it weighs as a client's calls do together. It is enabled only on runs
+ * whose tools answer inside their request, so no other run draws anything other than it did. Shared: never written to.
+ */
+const SERVER_BASE_WEIGHTS: KindWeights = Float64Array.from(ACTION_KINDS, (kind) => (kind === 'callTogether' ? TOOL_NAMES.length : 1));
 
 /** Fault kinds a swarm walk weighs from a stream of their own, by the stream's name: what else it draws stays as it was. */
 const OWN_STREAM_FAULTS: readonly (readonly [string, readonly ActionKind[]])[] = [
@@ -62,7 +70,7 @@ export interface WalkPlan {
 export function planWalk(seed: string, stepsMax: number, faultKinds: readonly number[] = FAULT_KIND_NUMBERS, shape: WalkShape = {}): WalkPlan {
   const prng = createPrng(`${seed}/walk`);
   const swarm = prng.float() < 0.5;
-  const base = shape.baseWeights === undefined ? UNIFORM_WEIGHTS : Float64Array.from(shape.baseWeights);
+  const base = shape.baseWeights !== undefined ? Float64Array.from(shape.baseWeights) : faultKinds === FAULT_KIND_NUMBERS ? SERVER_BASE_WEIGHTS : UNIFORM_WEIGHTS;
   const weights = swarm ? swarmWeights(prng, faultKinds, base) : base;
   if (swarm && faultKinds === FAULT_KIND_NUMBERS) {
     // Node faults and the version fault (the server level's) draw from their own streams, so every other draw of the

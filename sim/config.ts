@@ -45,6 +45,8 @@ export const ACTION_KINDS = [
   'badVersion', // proxy: sends a client's standalone GET or DELETE with an MCP-Protocol-Version no revision has (UNSUPPORTED_VERSION)
   // Enumerated after every other kind, and only on a run whose tools answer inside their request (TargetRun.answersWithinRequest).
   'callLossy', // client and network: a tools/call whose response loses everything after its first event, then breaks
+  // Enumerated after every other kind, on the same runs as callLossy.
+  'callTogether', // clients: two clients each send a tools/call at once, both requests out before either is answered
 ] as const;
 
 /** One kind of action. */

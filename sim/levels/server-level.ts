@@ -568,6 +568,9 @@ function beginStep(context: ServerRun, choice: number, phase: TraceStep['phase']
 /** A value, or a promise of it: what a synchronous target's operations return, and an asynchronous one's. */
 type Maybe<T> = T | Promise<T>;
 
+/** What the target returned for an operation: a response, one per request of a `handleTogether`, or nothing. */
+type OpAnswer = HttpResponse | readonly HttpResponse[] | undefined;
+
 function isPromise<T>(value: Maybe<T>): value is Promise<T> {
   return typeof (value as Promise<T> | null)?.then === 'function';
 }
@@ -584,7 +587,7 @@ function then<T, U>(value: Maybe<T>, next: (value: T) => U): Maybe<U> {
  * Hands one operation to the target. A synchronous target's answer comes back as it is, an asynchronous one's as a
  * promise; what must follow the answer (the handling connection cleared, a restarted server booted) follows it either way.
  */
-function perform(context: ServerRun, op: Op): Maybe<HttpResponse | undefined> {
+function perform(context: ServerRun, op: Op): Maybe<OpAnswer> {
   const { world, host } = context;
   const server = world.server;
   switch (op.kind) {
@@ -595,6 +598,12 @@ function perform(context: ServerRun, op: Op): Maybe<HttpResponse | undefined> {
         world.handling = -1;
         return response as HttpResponse;
       });
+    case 'handleTogether': {
+      // Every request is handed over before any answer is awaited: an asynchronous target (over the wire) has them all
+      // out at once. An execution they start is not tied to either exchange (world.handling stays -1).
+      const answers = op.requests.map((request) => server.handle(request));
+      return answers.some(isPromise) ? Promise.all(answers) : (answers as HttpResponse[]);
+    }
     case 'cut':
       return then(server.cut(op.connection), NOTHING);
     case 'advance':
@@ -671,7 +680,7 @@ function noteDisconnect(world: World, op: Op): void {
  * One step of the server level, as the operations it hands to the target: each `yield` is an operation, answered with
  * what the target returned. The one code path of a step; {@link stepSync} and {@link stepAsync} only drive it.
  */
-function* stepOps(context: ServerRun, kind: number, a: number, b: number): Generator<Op, void, HttpResponse | undefined> {
+function* stepOps(context: ServerRun, kind: number, a: number, b: number): Generator<Op, void, OpAnswer> {
   const { world } = context;
   if (context.coverage !== null) context.coverage.action(kind);
   noteClientFault(world, kind, a, b);
@@ -680,8 +689,18 @@ function* stepOps(context: ServerRun, kind: number, a: number, b: number): Gener
     // Coverage reads states once the request is made and again once its answer is handled.
     if (context.coverage !== null) context.coverage.observe(world);
     noteDisconnect(world, op);
-    const answer = continueAction(world, op, yield op, context.observe);
-    if (answer !== null && op.kind === 'handle') receiveJsonAnswer(world, world.connections[op.request.connection]!, answer);
+    const answered = yield op;
+    if (op.kind === 'handleTogether') {
+      // Each response head in the order the requests went out, then whatever the streams carried, as it arrived.
+      const responses = answered as readonly HttpResponse[];
+      op.requests.forEach((request, index) => {
+        const answer = continueAction(world, { kind: 'handle', request, stage: 0 }, responses[index], context.observe);
+        if (answer !== null) receiveJsonAnswer(world, world.connections[request.connection]!, answer);
+      });
+    } else {
+      const answer = continueAction(world, op, answered as HttpResponse | undefined, context.observe);
+      if (answer !== null && op.kind === 'handle') receiveJsonAnswer(world, world.connections[op.request.connection]!, answer);
+    }
     drainInbox(world, op.kind === 'handle' ? op.request.connection : -1);
     for (let cut = settleOp(world, op); cut !== null; cut = settleOp(world, cut)) {
       noteDisconnect(world, cut);

@@ -147,6 +147,8 @@ function actionText(r: StepRecord): string {
       return `${client()} calls ${r['tool']}`;
     case 'callLossy':
       return `${client()} calls ${r['tool']}; the network loses its response after the first event, then breaks it`;
+    case 'callTogether':
+      return `${client()} and ${client('other')} call ${r['tool']} at once (both requests out before either is answered)`;
     case 'callStale':
       return `${client()} calls ${r['tool']}; a proxy attaches the stale Last-Event-ID ${r['lastEventId']}`;
     case 'cut':

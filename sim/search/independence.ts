@@ -46,6 +46,7 @@ export const INDEPENDENCE: Readonly<Record<ActionKind, { readonly footprint: Foo
   resendInFlight: { footprint: 'call', why: "the client's own request id, in its own session" },
   resumeTerminal: { footprint: 'view', why: "a GET with the client's own terminal cursor" },
   callLossy: { footprint: 'client', why: 'a call of the client in its own session, as call, whose own new connection loses its tail' },
+  callTogether: { footprint: 'global', why: 'two clients call at once: each request may meet the other in the server (a request ID both sessions use, one outbox)' },
   loseTail: { footprint: 'connection', why: 'the network loses frames of one connection of the client' },
   crashNode: { footprint: 'global', why: "a node's connections and executions of every session end" },
   restartNode: { footprint: 'global', why: 'the node serves every session again' },
