@@ -20,6 +20,10 @@ export const noCrossSessionDelivery: Property = {
   onArrival(_world, arrival) {
     const session = arrival.connection.session;
     if (session !== null && session.id === arrival.provenance.sessionId) return null;
+    // A stateless server's clients are in unnamed sessions, which are the simulator's names and no server's: it has no
+    // session to keep a message in, and a resume with another client's cursor is a resume of that cursor's stream.
+    // What reaches which stream there is no-cross-stream-replay's to judge.
+    if (session !== null && session.unnamed) return null;
     // A 2026-07-28 exchange's message (no session, ID '') on a legacy stream is era isolation's to judge.
     if (arrival.provenance.sessionId === '') return null;
     const where = session === null ? 'a request without a session' : `session ${session.id}`;

@@ -1,0 +1,32 @@
+// A stateless server's clients (an initialize answered without Mcp-Session-Id) are in unnamed sessions, the simulator's
+// names for them: no-cross-session-delivery does not judge a message reaching one, since the server has no sessions
+// (a resume with another client's cursor is a resume of that cursor's stream); no-cross-stream-replay still judges
+// what reaches which stream.
+
+import { describe, expect, it } from 'vitest';
+import { statelessSession, unnamedSessionId, sessionHeaderOf, type Arrival, type SimSession, type World } from '../sim/world.ts';
+import { noCrossSessionDelivery } from './no-cross-session-delivery.ts';
+
+function session(id: string, unnamed: boolean): SimSession {
+  return { ...statelessSession(0, 1), index: 0, id, unnamed };
+}
+
+function arrival(at: SimSession, from: string): Arrival {
+  const connection = { index: 5, session: at } as unknown as Arrival['connection'];
+  return { connection, provenance: { epoch: 1, sessionId: from, callId: 'c1', k: 1, execution: 1, result: true }, message: { jsonrpc: '2.0', id: 2, result: {} }, eventId: null };
+}
+
+describe('unnamed sessions', () => {
+  it('send no Mcp-Session-Id; a named session sends its ID', () => {
+    expect(unnamedSessionId(3)).toBe('(unnamed 3)');
+    expect(sessionHeaderOf(unnamedSessionId(3))).toBeNull();
+    expect(sessionHeaderOf('abc-123')).toBe('abc-123');
+    expect(sessionHeaderOf(null)).toBeNull();
+  });
+
+  it('are not judged by no-cross-session-delivery; named sessions are', () => {
+    const world = {} as World;
+    expect(noCrossSessionDelivery.onArrival!(world, arrival(session(unnamedSessionId(2), true), unnamedSessionId(1)))).toBeNull();
+    expect(noCrossSessionDelivery.onArrival!(world, arrival(session('s2', false), 's1'))).toMatch(/was delivered to session s2 on connection 5/);
+  });
+});
