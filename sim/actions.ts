@@ -212,7 +212,8 @@ function enumerateCallsTogether(world: World, list: ActionList): void {
   for (const first of world.clients) {
     if (!ready(first)) continue;
     for (const other of world.clients) {
-      if (other !== first && ready(other)) push(list, K.callTogether, first.index, other.index);
+      // Two sessions: clients a server put in one session are one requestor there, and one ID twice is a reuse.
+      if (other !== first && ready(other) && other.session!.id !== first.session!.id) push(list, K.callTogether, first.index, other.index);
     }
   }
 }

@@ -34,6 +34,13 @@ describe('two sessions call at once under one request ID', () => {
     expect(code).toBe(1);
   });
 
+  it('clients a server put in one session never call at once: one ID twice in a session would be a reuse', async () => {
+    const { code, text } = await fuzz('--hold --broadcast --one-session', 'one-session');
+    expect(text).toMatch(/^ {2}actions .*never: .*\bcallTogether\b/m);
+    expect(text).not.toMatch(/violated by/);
+    expect(code, text).toBe(0);
+  });
+
   it('the same server answering each call its own holds', async () => {
     const { code, text } = await fuzz('--hold', 'own');
     expect(text).toMatch(/^✓ no violation in 4 runs/m);
