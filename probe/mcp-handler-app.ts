@@ -7,13 +7,19 @@
 import { type Server, createServer } from 'node:http';
 import { createMcpHandler } from 'mcp-handler';
 import { z } from 'zod';
+import { type ProbeToolServer, registerProbeTools } from './probe-tools.ts';
 import { type ServedTarget, listenOnLoopback } from './serve-target.ts';
 import { webRequestOf, writeResponse } from './web-bridge.ts';
 
 /** Serves the mcp-handler app on 127.0.0.1:`port`, at every path (the handler does not look at it). */
-export async function serveMcpHandlerApp(options: { port: number }): Promise<ServedTarget> {
+export async function serveMcpHandlerApp(options: { port: number; tools?: 'echo' | 'probe' }): Promise<ServedTarget> {
   const handler = createMcpHandler(
     (server) => {
+      // Test mode: the probe tools in place of the echo, so a tool's executions and their cancellation are seen.
+      if (options.tools === 'probe') {
+        registerProbeTools(server as unknown as ProbeToolServer);
+        return;
+      }
       server.registerTool('echo', { description: 'Echoes back the message it is given', inputSchema: z.object({ message: z.string() }) }, async ({ message }) => ({
         content: [{ type: 'text', text: `Echo: ${message}` }],
       }));

@@ -15,12 +15,14 @@ const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | 
   --target NAME  a built-in target served over HTTP (default: reference); \`resumecheck targets\` lists them
   --sdk          the MCP SDK 1.32.2 app (McpServer per session + its transport) with registerProbeTools
   --sdk2         the MCP SDK 2.4.0 app (@modelcontextprotocol/server) with registerProbeTools
-  --mcp-handler  mcp-handler 2.4.0's createMcpHandler with an \`echo\` tool of its own (no probe tools), both eras
+  --mcp-handler  mcp-handler 2.4.0's createMcpHandler with an \`echo\` tool of its own (no probe tools), both eras;
+                 with --tools probe, the probe tools instead
   --store S      with --sdk: the SDK example's InMemoryEventStore per session (default) or shared by all sessions, or none;
                  or Redis at $REDIS_URL, shared by every process, scoped to each session (redis) or keyed by stream alone (redis-unscoped, a bug)
   --store-write-latency-ms N  with --sdk and a store: each write to it waits N ms (0–10000) first, as a store that
                  acknowledges a write once replicated does
-  --tools T      with --sdk: the probe tools (default), or only an \`echo\` tool of its own (T = echo), as a user's server`;
+  --tools T      with --sdk: the probe tools (default), or only an \`echo\` tool of its own (T = echo), as a user's server;
+                 with --mcp-handler: the echo (default) or the probe tools (T = probe)`;
 
 function fail(message: string): never {
   process.stderr.write(`probe server: ${message}\n${USAGE}\n`);
@@ -50,15 +52,17 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
   let served: ServedTarget;
   let what: string;
   if (values['mcp-handler'] === true) {
-    if (values.target !== undefined || values.sdk === true || values.sdk2 === true || values.store !== undefined || values['store-write-latency-ms'] !== undefined || values.tools !== undefined) fail('--mcp-handler goes alone');
+    if (values.target !== undefined || values.sdk === true || values.sdk2 === true || values.store !== undefined || values['store-write-latency-ms'] !== undefined) fail('--mcp-handler goes alone, or with --tools');
+    const tools = values.tools ?? 'echo';
+    if (tools !== 'probe' && tools !== 'echo') fail('--tools takes probe or echo');
     // A dev dependency of resumecheck's: an installed resumecheck has it only when the user installed it too.
     const app = await import('./mcp-handler-app.ts').catch((error: unknown) => {
       if ((error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND') fail('--mcp-handler needs the mcp-handler package: npm install mcp-handler@2.4.0');
       throw error;
     });
     const { serveMcpHandlerApp } = app;
-    served = await serveMcpHandlerApp({ port });
-    what = 'mcp-handler 2.4.0 with an echo tool';
+    served = await serveMcpHandlerApp({ port, tools });
+    what = `mcp-handler 2.4.0 with ${tools === 'probe' ? 'the probe tools' : 'an echo tool'}`;
   } else if (values.sdk2 === true) {
     if (values.target !== undefined || values.sdk === true || values.store !== undefined || values['store-write-latency-ms'] !== undefined || values.tools !== undefined) fail('--sdk2 goes alone');
     const { serveSdk2App } = await import('./sdk2-app.ts');

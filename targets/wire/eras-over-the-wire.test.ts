@@ -86,6 +86,22 @@ describe('both eras over the wire', () => {
     expect(legacy.code).toBe(0);
   });
 
+  it('mcp-handler 2.4.0 with the probe tools under --protocol 2026-07-28: the heads it holds till a tool is done are deferred, and every property but one is judged', async () => {
+    // mcp-handler answers a 2026-07-28 call once its tool is done, and a probe tool waits for the simulator's steps: the
+    // head is reported as a stream's once the tool has started, and the answer that comes later is that stream's.
+    const { code, text, err } = await fuzzServed('--mcp-handler --tools probe', ['--protocol', '2026-07-28', '--runs', '3']);
+    expect(err).toEqual([]);
+    expect(text).not.toMatch(/sent no response head/);
+    expect(text).toMatch(/over the wire: .*, with the probe tools;/);
+    expect(text).not.toMatch(/^ {2}judged: /m);
+    expect(text).toMatch(/^ {2}not judged: disconnect-stops-work: /m);
+    const [, made, answered] = /calls +(\d+) tool calls? made, (\d+) responses? to them received/.exec(text) ?? [];
+    expect(Number(made)).toBeGreaterThan(0);
+    expect(Number(answered)).toBeGreaterThan(0);
+    expect(text).toMatch(/^(✓ no violation in 3 runs|nothing that fails the run in 3 runs)/m);
+    expect(code, text).toBe(0);
+  });
+
   it('without the probe tools, a server\'s own echo tool judges the 2026-07-28 properties: planted bugs found, the correct twin holds', async () => {
     const echoServer = (flags: string) => `exec node targets/wire/fixtures/echo-server.mjs --modern ${flags}`;
     // One outbox for every call: a 2026-07-28 call's stream carries the last result sent first. Run 1's first modern

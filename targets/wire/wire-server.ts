@@ -257,8 +257,11 @@ export class WireServer implements NodeInstance {
     if (fault !== null) throw new WireFault(fault);
   }
 
-  /** Sends one request on its own socket; resolves with the head, or rejects with a {@link WireFault}. */
-  private send(request: HttpRequest | { method: 'POST'; sessionId: string; body: JsonRpcMessage; lastEventId: null }): { request: ClientRequest; head: Promise<IncomingMessage> } {
+  /**
+   * Sends one request on its own socket; `head` resolves with the head, or rejects with a {@link WireFault}. `defer`
+   * stops waiting for it: no settle waits for it, and no bound makes it a fault (the head still resolves when it comes).
+   */
+  private send(request: HttpRequest | { method: 'POST'; sessionId: string; body: JsonRpcMessage; lastEventId: null }): { request: ClientRequest; head: Promise<IncomingMessage>; defer(): void } {
     const { url, headers: extra, timing } = this.context;
     const headers: Record<string, string> = { ...extra, accept: 'application/json, text/event-stream' };
     // An unnamed session (a stateless server's) is named by the simulator alone: no header, its name in the markers.
@@ -281,8 +284,10 @@ export class WireServer implements NodeInstance {
     // A socket of its own per exchange (no agent): a connection is one HTTP exchange, and a cut closes exactly it.
     const outgoing = make(url, { method: request.method, headers, agent: false });
     this.headsPending += 1;
+    let defer = (): void => {};
     const head = new Promise<IncomingMessage>((resolve, reject) => {
       let settled = false;
+      let deferred = false;
       const interrupt = this.context.interrupt;
       const interrupted = (): void => {
         if (settled) return;
@@ -293,10 +298,16 @@ export class WireServer implements NodeInstance {
       const finish = (): void => {
         if (settled) return;
         settled = true;
-        this.headsPending -= 1;
+        if (!deferred) this.headsPending -= 1;
         timer.cancel();
         interrupt?.removeEventListener('abort', interrupted);
         this.touch();
+      };
+      defer = (): void => {
+        if (settled || deferred) return;
+        deferred = true;
+        this.headsPending -= 1;
+        timer.cancel();
       };
       interrupt?.addEventListener('abort', interrupted, { once: true });
       const timer = startTimer(timing.headMsMax, () => {
@@ -316,7 +327,57 @@ export class WireServer implements NodeInstance {
       });
     });
     outgoing.end(payload ?? undefined);
-    return { request: outgoing, head };
+    return { request: outgoing, head, defer: () => defer() };
+  }
+
+  /**
+   * The head of a probe call's request, or null once it is deferred: the call's tool has started, the server is quiet,
+   * and no step the simulator released is still untaken, yet no head came. Such a server holds the head until the
+   * tool is done (mcp-handler answers a 2026-07-28 call with one JSON body), and the tool waits for the simulator's
+   * next step: the head is reported as a stream's, and what arrives later is that stream's (receiveLate), as the SDK
+   * harness defers it in process. Any other request's head is awaited, within its bound.
+   */
+  private async headOrDeferred(sent: { head: Promise<IncomingMessage>; defer(): void }, callId: string | null): Promise<IncomingMessage | null> {
+    if (callId === null || !this.context.probe) return sent.head;
+    let outcome: { readonly head: IncomingMessage } | { readonly error: unknown } | null = null;
+    sent.head.then(
+      (head) => (outcome = { head }),
+      (error: unknown) => (outcome = { error }),
+    );
+    for (;;) {
+      const arrived = outcome as { readonly head: IncomingMessage } | { readonly error: unknown } | null;
+      if (arrived !== null) {
+        if ('error' in arrived) throw arrived.error;
+        return arrived.head;
+      }
+      this.checkAlive();
+      const quiet = wallMs() - this.lastActivityMs >= this.context.timing.quietMs;
+      if (this.startedSinceSent.has(callId) && quiet && this.context.control.unconsumed === 0) {
+        sent.defer();
+        return null;
+      }
+      await sleepMs(SETTLE_POLL_MS);
+    }
+  }
+
+  /** A deferred head came: its stream is pumped, or its JSON body reported as one frame without an event ID, then its end. */
+  private async receiveLate(entry: WireConnection, response: IncomingMessage): Promise<void> {
+    this.touch();
+    entry.response = response;
+    if (entry.state !== 'open') {
+      response.destroy();
+      return;
+    }
+    if ((response.headers['content-type'] ?? '').includes('text/event-stream') && response.statusCode === 200) {
+      this.pump(entry, response);
+      return;
+    }
+    const parsed = parseJsonBody(await this.readAll(response));
+    if (entry.state !== 'open') return;
+    if (parsed !== null) this.deliver(entry, { eventId: null, event: null, data: this.marked(parsed), retryMs: null });
+    entry.state = 'ended';
+    this.release(entry);
+    this.host.end(entry.connection);
   }
 
   async handle(request: HttpRequest): Promise<HttpResponse> {
@@ -338,7 +399,16 @@ export class WireServer implements NodeInstance {
     this.connections.set(request.connection, entry);
     const sent = this.send(request);
     entry.request = sent.request;
-    const response = await sent.head;
+    const response = await this.headOrDeferred(sent, sentCall);
+    if (response === null) {
+      // A late failure (the server gone) shows at the next operation, through the process's fault or a refused request.
+      sent.head.then(
+        (late) => this.receiveLate(entry, late),
+        () => undefined,
+      );
+      await this.settle();
+      return { status: 200, sessionId: null, streaming: true, body: null };
+    }
     entry.response = response;
     const sessionHeader = response.headers['mcp-session-id'];
     const sessionId = typeof sessionHeader === 'string' ? sessionHeader : null;
@@ -387,16 +457,7 @@ export class WireServer implements NodeInstance {
       if (entry.state !== 'open') return;
       for (const parsed of parser.push(decoder.decode(chunk, { stream: true }))) {
         if (entry.state !== 'open') continue;
-        const frame = this.withMarker(parsed);
-        // The request answered (a result or an error, its tool's or the server's own refusal): no start to wait for.
-        if (entry.sentCall !== null && frame.data !== null && isResponse(frame.data)) this.startsExpected.delete(entry.sentCall);
-        const provenance = provenanceOf(frame.data);
-        if (provenance !== null && provenance.callId !== null) {
-          entry.calls.add(provenance.callId);
-          if (provenance.result) this.resultsExpected.delete(provenance.callId);
-        }
-        if (provenance !== null && !provenance.result) this.framesExpected.delete(frameKey(provenance));
-        this.host.frame(entry.connection, frame);
+        this.deliver(entry, this.withMarker(parsed));
       }
     });
     const ended = (): void => {
@@ -410,6 +471,19 @@ export class WireServer implements NodeInstance {
     response.once('end', ended);
     response.once('close', ended);
     response.once('error', ended);
+  }
+
+  /** Reports a frame `entry` carried, and settles what it was awaited as. */
+  private deliver(entry: WireConnection, frame: Frame): void {
+    // The request answered (a result or an error, its tool's or the server's own refusal): no start to wait for.
+    if (entry.sentCall !== null && frame.data !== null && isResponse(frame.data)) this.startsExpected.delete(entry.sentCall);
+    const provenance = provenanceOf(frame.data);
+    if (provenance !== null && provenance.callId !== null) {
+      entry.calls.add(provenance.callId);
+      if (provenance.result) this.resultsExpected.delete(provenance.callId);
+    }
+    if (provenance !== null && !provenance.result) this.framesExpected.delete(frameKey(provenance));
+    this.host.frame(entry.connection, frame);
   }
 
   /** A frame whose result carries an echo marker keeps the provenance the marker names (echo-marker.ts). */
