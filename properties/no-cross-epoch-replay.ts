@@ -16,7 +16,8 @@ export const noCrossEpochReplay: Property = {
   revisions: LEGACY,
   onArrival(_world, arrival) {
     const session = arrival.connection.session;
-    if (session === null || session.epoch === arrival.provenance.epoch) return null;
+    // An unnamed session (a stateless server's client) lives in no incarnation's memory: it goes on across restarts.
+    if (session === null || session.unnamed || session.epoch === arrival.provenance.epoch) return null;
     return `${describeMessage(arrival)} was delivered to session ${session.id} of epoch ${session.epoch} on connection ${arrival.connection.index}`;
   },
 };

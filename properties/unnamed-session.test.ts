@@ -1,19 +1,20 @@
 // A stateless server's clients (an initialize answered without Mcp-Session-Id) are in unnamed sessions, the simulator's
 // names for them: no-cross-session-delivery does not judge a message reaching one, since the server has no sessions
-// (a resume with another client's cursor is a resume of that cursor's stream); no-cross-stream-replay still judges
-// what reaches which stream.
+// (a resume with another client's cursor is a resume of that cursor's stream), nor no-cross-epoch-replay one from a
+// later incarnation (a restart does not end it); no-cross-stream-replay still judges what reaches which stream.
 
 import { describe, expect, it } from 'vitest';
 import { statelessSession, unnamedSessionId, sessionHeaderOf, type Arrival, type SimSession, type World } from '../sim/world.ts';
+import { noCrossEpochReplay } from './no-cross-epoch-replay.ts';
 import { noCrossSessionDelivery } from './no-cross-session-delivery.ts';
 
 function session(id: string, unnamed: boolean): SimSession {
   return { ...statelessSession(0, 1), index: 0, id, unnamed };
 }
 
-function arrival(at: SimSession, from: string): Arrival {
+function arrival(at: SimSession, from: string, epoch = 1): Arrival {
   const connection = { index: 5, session: at } as unknown as Arrival['connection'];
-  return { connection, provenance: { epoch: 1, sessionId: from, callId: 'c1', k: 1, execution: 1, result: true }, message: { jsonrpc: '2.0', id: 2, result: {} }, eventId: null };
+  return { connection, provenance: { epoch, sessionId: from, callId: 'c1', k: 1, execution: 1, result: true }, message: { jsonrpc: '2.0', id: 2, result: {} }, eventId: null };
 }
 
 describe('unnamed sessions', () => {
@@ -28,5 +29,11 @@ describe('unnamed sessions', () => {
     const world = {} as World;
     expect(noCrossSessionDelivery.onArrival!(world, arrival(session(unnamedSessionId(2), true), unnamedSessionId(1)))).toBeNull();
     expect(noCrossSessionDelivery.onArrival!(world, arrival(session('s2', false), 's1'))).toMatch(/was delivered to session s2 on connection 5/);
+  });
+
+  it('outlive restarts: a later incarnation\'s message to one is no cross-epoch replay; to a named session of epoch 1 it is', () => {
+    const world = {} as World;
+    expect(noCrossEpochReplay.onArrival!(world, arrival(session(unnamedSessionId(1), true), unnamedSessionId(1), 2))).toBeNull();
+    expect(noCrossEpochReplay.onArrival!(world, arrival(session('s1', false), 's1', 2))).toMatch(/was delivered to session s1 of epoch 1 on connection 5/);
   });
 });
