@@ -78,10 +78,12 @@ export interface ControlEndpoint {
   readonly unhandled: number;
   /** Called on every control request and answer, so the target's settle sees the server is busy. */
   onActivity: () => void;
-  /** Called when an execution of call `callId` on `node` is handed its result, so the target can expect the result's frame. */
-  onResult: (callId: string, node: number) => void;
-  /** Called when an execution of call `callId` on `node` is handed a notification to send, so the target can expect its frame. */
-  onNotification: (callId: string, message: JsonRpcMessage, node: number) => void;
+  /** Called when execution `execution` of call `callId` on `node` is handed its result, so the target can expect the result's frame. */
+  onResult: (callId: string, node: number, execution: number) => void;
+  /** Called when execution `execution` of call `callId` on `node` is handed a notification to send, so the target can expect its frame. */
+  onNotification: (callId: string, message: JsonRpcMessage, node: number, execution: number) => void;
+  /** Called once a started execution of call `callId` on `node` has its number (after executionStarted). */
+  executionNumbered: (callId: string, execution: number, node: number) => void;
   /**
    * A probe tool started an execution of call `callId` (asked once, at its start): the session it is attributed to,
    * given the one its tool `reported`. The wire target stops waiting for the start, and answers from the call as it
@@ -209,6 +211,7 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
     onResult: () => {},
     onNotification: () => {},
     executionStarted: (_callId, reported) => reported,
+    executionNumbered: () => {},
     get failure() {
       return failure;
     },
@@ -247,11 +250,11 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
         gate.unhandled = true;
         unhandled += 1;
       }
-      endpoint.onResult(gate.callId, gate.node);
+      endpoint.onResult(gate.callId, gate.node, execution);
     } else {
       gate.unacknowledged = true;
       unacknowledged += 1;
-      endpoint.onNotification(gate.callId, next.message, gate.node);
+      endpoint.onNotification(gate.callId, next.message, gate.node, execution);
     }
     endpoint.onActivity();
     answer(response, 200, next);
@@ -309,6 +312,7 @@ export async function startControlEndpoint(): Promise<ControlEndpoint> {
       // Attributed to the session the call was sent in (the IDs resumecheck put in the call), when it sent it.
       const execution = host.startExecution({ callId, tool: tool as ToolName, sessionId: endpoint.executionStarted(callId, sessionId, node) });
       gateOf(bound, execution, callId, node, acknowledges === true);
+      endpoint.executionNumbered(callId, execution, node);
       return answer(response, 200, { execution });
     }
     const execution = body['execution'];

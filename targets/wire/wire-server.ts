@@ -180,6 +180,8 @@ export class WireServer implements NodeInstance {
    * response head (an in-process one does), and such a call has no start left to wait for.
    */
   private readonly startedSinceSent = new Set<string>();
+  /** The connection whose request started each execution (executionNumbered), by execution number. */
+  private readonly executionConnections = new Map<number, WireConnection>();
   /** Each probe call sent, by call ID: the session header it went with, and whether it was a 2026-07-28 request. */
   private readonly callsSent = new Map<string, { readonly sessionId: string | null; readonly modern: boolean }>();
 
@@ -193,9 +195,9 @@ export class WireServer implements NodeInstance {
   }
 
   /** A probe tool of this server was handed a notification of call `callId` to send: its frame is expected. */
-  notificationHandedOut(callId: string, message: JsonRpcMessage): void {
+  notificationHandedOut(callId: string, message: JsonRpcMessage, execution: number): void {
     const provenance = provenanceOf(message);
-    const carried = [...this.connections.values()].some((entry) => entry.state === 'open' && entry.calls.has(callId));
+    const carried = this.carriers(callId, execution).length > 0;
     if (provenance === null || !carried) {
       this.quietOptional = false;
       return;
@@ -204,11 +206,27 @@ export class WireServer implements NodeInstance {
   }
 
   /** A probe tool of this server was handed the result of call `callId`: its frame is expected where the call is carried. */
-  resultHandedOut(callId: string): void {
+  resultHandedOut(callId: string, execution: number): void {
     this.quietOptional = false;
-    for (const entry of this.connections.values()) {
-      if (entry.state === 'open' && entry.calls.has(callId)) this.resultsExpected.add(callId);
-    }
+    if (this.carriers(callId, execution).length > 0) this.resultsExpected.add(callId);
+  }
+
+  /**
+   * The open connections a message of execution `execution` of call `callId` may arrive on: any that carries the call;
+   * for a 2026-07-28 execution, only the connection of the request that started it (its exchange is its own: a
+   * re-issue of the call is another exchange, which never carries this execution's messages).
+   */
+  private carriers(callId: string, execution: number): WireConnection[] {
+    const own = this.executionConnections.get(execution);
+    if (own !== undefined && this.callsSent.get(callId)?.modern === true) return own.state === 'open' ? [own] : [];
+    return [...this.connections.values()].filter((entry) => entry.state === 'open' && entry.calls.has(callId));
+  }
+
+  /** An execution of call `callId` started (executionStarted) has its number: it is the one the call's latest request started. */
+  executionNumbered(callId: string, execution: number): void {
+    let latest: WireConnection | undefined;
+    for (const entry of this.connections.values()) if (entry.sentCall === callId && (latest === undefined || entry.connection > latest.connection)) latest = entry;
+    if (latest !== undefined) this.executionConnections.set(execution, latest);
   }
 
   /**
@@ -335,7 +353,7 @@ export class WireServer implements NodeInstance {
    * and no step the simulator released is still untaken, yet no head came. Such a server holds the head until the
    * tool is done (mcp-handler answers a 2026-07-28 call with one JSON body), and the tool waits for the simulator's
    * next step: the head is reported as a stream's, and what arrives later is that stream's (receiveLate), as the SDK
-   * harness defers it in process. Any other request's head is awaited, within its bound.
+   * harness defers it in process. Any other request's head (`callId` null) is awaited, within its bound.
    */
   private async headOrDeferred(sent: { head: Promise<IncomingMessage>; defer(): void }, callId: string | null): Promise<IncomingMessage | null> {
     if (callId === null || !this.context.probe) return sent.head;
@@ -399,7 +417,9 @@ export class WireServer implements NodeInstance {
     this.connections.set(request.connection, entry);
     const sent = this.send(request);
     entry.request = sent.request;
-    const response = await this.headOrDeferred(sent, sentCall);
+    // Only a 2026-07-28 call's head is ever deferred: a server of the legacy era starts a call's stream before its tool
+    // runs, and a head that is merely slow (a loaded machine) must not turn into a stream the simulator assumed.
+    const response = await this.headOrDeferred(sent, request.method === 'POST' && isModernBody(request.body) ? sentCall : null);
     if (response === null) {
       // A late failure (the server gone) shows at the next operation, through the process's fault or a refused request.
       sent.head.then(

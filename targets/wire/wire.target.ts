@@ -320,9 +320,10 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
       endpoint.onActivity = () => {
         for (const server of servers) server?.touch();
       };
-      endpoint.onResult = (callId, node) => servers[node]?.resultHandedOut(callId);
-      endpoint.onNotification = (callId, message, node) => servers[node]?.notificationHandedOut(callId, message);
+      endpoint.onResult = (callId, node, execution) => servers[node]?.resultHandedOut(callId, execution);
+      endpoint.onNotification = (callId, message, node, execution) => servers[node]?.notificationHandedOut(callId, message, execution);
       endpoint.executionStarted = (callId, reported, node) => servers[node]?.executionStarted(callId, reported) ?? reported;
+      endpoint.executionNumbered = (callId, execution, node) => servers[node]?.executionNumbered(callId, execution);
       const contextOf = (node: number | null, ready?: Promise<void>): WireContext => {
         const index = node ?? 0;
         return {
