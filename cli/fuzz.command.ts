@@ -383,6 +383,9 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
       belowCoverage ||
       unjudged !== null;
     const code = failed ? 1 : signalled !== null ? (signalled === 'SIGTERM' ? 143 : 130) : serverFault !== null ? SERVER_FAULT_EXIT : 0;
+    // What the verdict line says when nothing was found: a server that failed mid-run got no pass (its exit code, 3,
+    // stays the server fault's), whatever the runs before it held.
+    const unjudgedShown = unjudged ?? (serverFault === null ? null : `the server failed mid-run (above), so the fuzz judged only the runs before it`);
     const elapsedMs = sharedWallMs() - startedMs;
     const document = jsonEnvelope('fuzz', commandConfig, elapsedMs, {
       target: target.name,
@@ -409,14 +412,14 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
     if (htmlPath !== undefined) {
       // One page for the whole run, its findings' traces already written (their replay commands name them).
       const pageFindings = outcome.findings.map((finding, index) => ({ trace: finding.trace, path: reports[index]!.trace, run: finding.run }));
-      (await import('../traces/render/html.ts')).writeRunHtml(pageFindings, htmlPath, { target: target.name, seed, runs: outcome.runs, steps: outcome.steps, verdict: verdictLine(outcome, reports, strictness, unjudged), failed: code !== 0 });
+      (await import('../traces/render/html.ts')).writeRunHtml(pageFindings, htmlPath, { target: target.name, seed, runs: outcome.runs, steps: outcome.steps, verdict: verdictLine(outcome, reports, strictness, unjudgedShown), failed: code !== 0 });
     }
     if (json) {
       io.out(JSON.stringify(document));
       return code;
     }
     if (serverFault !== null) io.out(`✗ the server failed mid-run, so the fuzz ended after ${outcome.runs} runs, what was found kept: ${serverFault}`);
-    printOutcome(io, { outcome, reports, regressions: regressionReports, coverage, minCoverage, signalled, finalPaths, strictness, unjudged });
+    printOutcome(io, { outcome, reports, regressions: regressionReports, coverage, minCoverage, signalled, finalPaths, strictness, unjudged: unjudgedShown });
     return code;
   } finally {
     if (io.signals === true) {

@@ -123,6 +123,9 @@ describe('the served server is always stopped', () => {
     const fault = out.filter((line) => line.startsWith('✗ the server failed mid-run'));
     expect(fault).toHaveLength(1);
     expect(fault[0]).toMatch(/exited with code 9|failed a|no response head/);
+    // No pass after a server that failed: the verdict line says what was judged.
+    expect(out.filter((line) => line.startsWith('✓'))).toEqual([]);
+    expect(out).toContainEqual(expect.stringMatching(/^\? no verdict in \d+ runs \(\d+ steps\): the server failed mid-run \(above\), so the fuzz judged only the runs before it$/));
     expect(alive(pidIn(file))).toBe(false);
   });
 });
