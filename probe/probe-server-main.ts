@@ -11,7 +11,7 @@ import { TARGET_ENTRIES, targetEntry } from '../targets/registry.ts';
 import { SDK_APP_STORES, type SdkAppStore } from './sdk-app-stores.ts';
 import type { ServedTarget } from './serve-target.ts';
 
-const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared|none|redis|redis-unscoped] [--store-write-latency-ms N] [--tools probe|echo] | --sdk2 | --mcp-handler] [--window N] [--port N]
+const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | --sdk [--store per-session|shared|none|redis|redis-unscoped] [--store-write-latency-ms N] [--tools probe|echo] | --sdk2 | --mcp-handler [--tools echo|probe]] [--window N] [--port N]
   --target NAME  a built-in target served over HTTP (default: reference); \`resumecheck targets\` lists them
   --sdk          the MCP SDK 1.32.2 app (McpServer per session + its transport) with registerProbeTools
   --sdk2         the MCP SDK 2.4.0 app (@modelcontextprotocol/server) with registerProbeTools
