@@ -261,9 +261,12 @@ export function statelessSession(client: number, epoch: number): SimSession {
   return { index: -1, client, epoch, id: '', unnamed: false, state: MODEL.session.state.live, notifications: 0, calls: [], notifiedInLiveness: false, notificationsReceived: 0, negotiated: null };
 }
 
+/** How an unnamed session's ID begins: a space, which no Mcp-Session-Id has, so it never equals a server's. */
+const UNNAMED_ID_PREFIX = '(unnamed ';
+
 /** The simulator's name for the `ordinal`-th session (1-based) of a run, when the server named it by no session ID. */
 export function unnamedSessionId(ordinal: number): string {
-  return `(unnamed ${ordinal})`;
+  return `${UNNAMED_ID_PREFIX}${ordinal})`;
 }
 
 /**
@@ -271,7 +274,7 @@ export function unnamedSessionId(ordinal: number): string {
  * ID is the simulator's own; the ID otherwise. A request names its session by `id`, which the wire's markers carry.
  */
 export function sessionHeaderOf(id: string | null): string | null {
-  return id === null || id.startsWith('(unnamed ') ? null : id;
+  return id === null || id.startsWith(UNNAMED_ID_PREFIX) ? null : id;
 }
 
 /** Where an event ID was first delivered: the session and the stream it belongs to. */
