@@ -173,7 +173,7 @@ export async function runFuzz({ values }: ParsedArgs, io: Io): Promise<number> {
   const workers = workersFor(target, wire !== null, workersGiven);
   // Over the wire the server is started and asked for its eras and its probe tools now; without them only some
   // properties are judged. Its eras are known only then, so the protocol is checked after.
-  const properties = wire === null ? requested : await prepareWire(wire, requested);
+  const properties = wire === null ? requested : await prepareWire(wire, requested, config.restartsMax > 0);
   const protocolScope = checkProtocol(protocol, target);
   const corpus = values['no-corpus'] === true ? null : ((values['corpus'] as string | undefined) ?? DEFAULT_CORPUS);
   const json = values['json'] === true;

@@ -88,7 +88,7 @@ export async function runReplay({ values, positionals }: ParsedArgs, io: Io): Pr
 
 /** Replays a trace against a server over the wire `tries` times and says how often its violation reproduced. */
 async function replayOverTheWire(wire: WireTarget, file: string, trace: Trace, tries: number, json: boolean, strictness: Strictness, io: Io, startedMs: number): Promise<number> {
-  const properties = await prepareWire(wire, trace.properties ?? undefined);
+  const properties = await prepareWire(wire, trace.properties ?? undefined, trace.config.restartsMax > 0);
   // The trace's clients speak its revision: the server must serve that era (known once it was asked).
   checkProtocol(trace.config.protocol, wire);
   let outcome;

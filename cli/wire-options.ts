@@ -93,10 +93,13 @@ export function isServerFault(error: unknown): boolean {
   return error instanceof WireFault;
 }
 
-/** Starts the server if needed and asks for its tools; returns the properties to check on it. */
-export async function prepareWire(target: WireTarget, requested: readonly PropertyName[] | undefined): Promise<PropertyName[] | undefined> {
+/**
+ * Starts the server if needed and asks for its tools (and, when the runs will restart it, whether its sessions outlive a
+ * restart); returns the properties to check on it.
+ */
+export async function prepareWire(target: WireTarget, requested: readonly PropertyName[] | undefined, restarts: boolean): Promise<PropertyName[] | undefined> {
   try {
-    await target.prepare();
+    await target.prepare({ restarts });
   } catch (error) {
     await target.stop();
     throw asUsageError(error);
@@ -136,6 +139,9 @@ export function wireReport(target: WireTarget, checked: readonly PropertyName[] 
     lines.push(
       `  nodes: ${target.deployment.count} processes of the command (${target.nodeUrls.map((node) => node.host).join(', ')}), each with its own $PORT and $RESUMECHECK_NODE (1 to N), behind resumecheck's ${target.deployment.balancer} balancer; a node crash kills its process (SIGKILL), its boot starts a new one on the same port, and "(node K)" says which answered`,
     );
+  }
+  if (target.sessionsOutliveRestart === true) {
+    lines.push('  sessions outlive a restart: a session it named before a restart was served after one (asked before the first run), so a restart ends none of them, only the calls running in it');
   }
   for (const { kind, why } of target.unsupported()) lines.push(`  not driven: ${kind}: ${why}`);
   if (target.probe !== true && checked !== undefined) {

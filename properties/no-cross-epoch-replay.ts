@@ -14,10 +14,13 @@ export const noCrossEpochReplay: Property = {
   severity: 'failure',
   underClientFault: 'server',
   revisions: LEGACY,
-  onArrival(_world, arrival) {
+  onArrival(world, arrival) {
     const session = arrival.connection.session;
     // An unnamed session (a stateless server's client) lives in no incarnation's memory: it goes on across restarts.
     if (session === null || session.unnamed || session.epoch === arrival.provenance.epoch) return null;
+    // A session of a server that keeps its sessions over restarts is the same session in every later incarnation: only
+    // a message produced before it began is another's.
+    if (world.run.sessionsOutliveRestart === true && arrival.provenance.epoch > session.epoch) return null;
     return `${describeMessage(arrival)} was delivered to session ${session.id} of epoch ${session.epoch} on connection ${arrival.connection.index}`;
   },
 };

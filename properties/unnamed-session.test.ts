@@ -1,7 +1,8 @@
 // A stateless server's clients (an initialize answered without Mcp-Session-Id) are in unnamed sessions, the simulator's
 // names for them: no-cross-session-delivery does not judge a message reaching one, since the server has no sessions
 // (a resume with another client's cursor is a resume of that cursor's stream), nor no-cross-epoch-replay one from a
-// later incarnation (a restart does not end it); no-cross-stream-replay still judges what reaches which stream.
+// later incarnation (a restart does not end it); no-cross-stream-replay still judges what reaches which stream. A named
+// session of a server that keeps its sessions over restarts is judged by no-cross-epoch-replay from its own epoch on.
 
 import { describe, expect, it } from 'vitest';
 import { statelessSession, unnamedSessionId, sessionHeaderOf, type Arrival, type SimSession, type World } from '../sim/world.ts';
@@ -32,8 +33,17 @@ describe('unnamed sessions', () => {
   });
 
   it('outlive restarts: a later incarnation\'s message to one is no cross-epoch replay; to a named session of epoch 1 it is', () => {
-    const world = {} as World;
+    const world = { run: {} } as World;
     expect(noCrossEpochReplay.onArrival!(world, arrival(session(unnamedSessionId(1), true), unnamedSessionId(1), 2))).toBeNull();
     expect(noCrossEpochReplay.onArrival!(world, arrival(session('s1', false), 's1', 2))).toMatch(/was delivered to session s1 of epoch 1 on connection 5/);
+  });
+});
+
+describe('named sessions of a server whose sessions outlive restarts (TargetRun.sessionsOutliveRestart)', () => {
+  it("take a later incarnation's message as their own, and not one from before they began", () => {
+    const world = { run: { sessionsOutliveRestart: true } } as unknown as World;
+    expect(noCrossEpochReplay.onArrival!(world, arrival(session('s1', false), 's1', 2))).toBeNull();
+    const later = { ...session('s2', false), epoch: 2 };
+    expect(noCrossEpochReplay.onArrival!(world, arrival(later, 's2', 1))).toMatch(/was delivered to session s2 of epoch 2 on connection 5/);
   });
 });

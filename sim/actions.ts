@@ -830,6 +830,8 @@ function restartWorld(world: World): Op {
   for (const session of world.sessions) {
     // An unnamed session lives in no server's memory: a restart does not end it (its client goes on without a header).
     if (session.unnamed) continue;
+    // Nor does it end a live session of a server that keeps its sessions where a restart keeps them.
+    if (session.state === S.state.live && world.run.sessionsOutliveRestart === true) continue;
     if (session.state === S.state.live || session.state === S.state.initialising) endSessionTruth(world, session, S.event.restart);
   }
   for (const connection of world.connections) {
@@ -838,7 +840,13 @@ function restartWorld(world: World): Op {
       if (connection.view >= 0) world.views[connection.view]!.connection = -1;
     }
   }
-  for (const index of world.running) world.executions[index]!.finished = true;
+  for (const index of world.running) {
+    const execution = world.executions[index]!;
+    execution.finished = true;
+    // A call of a session that goes on loses its execution with the incarnation: its stream will carry no more.
+    const view = execution.call === null || execution.call.view < 0 ? null : world.views[execution.call.view]!;
+    if (world.run.sessionsOutliveRestart === true && view !== null && accepts(STREAM, view.stream, STREAM.event.abort)) view.stream = step(STREAM, view.stream, STREAM.event.abort);
+  }
   world.running.length = 0;
   // Event IDs are judged per incarnation: a restarted server may issue the same ones again.
   world.eventOwners.clear();

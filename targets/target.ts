@@ -255,6 +255,12 @@ export interface TargetRun {
    * between a call's first event and its result, so the simulator offers the lossy call (`callLossy`) instead.
    */
   readonly answersWithinRequest?: boolean;
+  /**
+   * Its sessions outlive a restart (kept where the restart keeps them, as a deployment that holds its sessions in Redis
+   * does): a live session goes on in the next incarnation, and only the calls running in the last one end. Absent: a
+   * restart ends every session, as a server holding them in memory does.
+   */
+  readonly sessionsOutliveRestart?: boolean;
   boot(incarnation: Incarnation, host: TargetHost): ServerInstance;
   /**
    * Boots one node of a deployment of several over this incarnation's shared storage (targets/multi-node calls it

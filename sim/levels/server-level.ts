@@ -191,9 +191,9 @@ class Host implements TargetHost {
       world.running.splice(world.running.indexOf(index), 1);
       const call = execution.call;
       // The call's stream completes when its own execution (its session, its incarnation) produces the result.
-      // A 2026-07-28 call has no session (ID ''), and an unnamed session outlives restarts: its stream is its own
-      // request's, whatever incarnation answers it.
-      if (call !== null && call.view >= 0 && call.session.id === execution.sessionIdSeen && (call.session.epoch === execution.epoch || call.session.id === '' || call.session.unnamed)) {
+      // A 2026-07-28 call has no session (ID ''), and an unnamed session, or any of a server whose sessions outlive
+      // restarts, goes on across them: its stream is its own request's, whatever incarnation answers it.
+      if (call !== null && call.view >= 0 && call.session.id === execution.sessionIdSeen && (call.session.epoch === execution.epoch || call.session.id === '' || call.session.unnamed || world.run.sessionsOutliveRestart === true)) {
         const view = world.views[call.view]!;
         if (accepts(STREAM, view.stream, STREAM.event.complete)) view.stream = step(STREAM, view.stream, STREAM.event.complete);
       }

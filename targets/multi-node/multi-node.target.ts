@@ -69,6 +69,7 @@ export function deploymentRun(run: TargetRun, topology: Topology, seed: string):
     // What the base run cannot carry out or how its tools answer holds of every node.
     ...(run.unsupported === undefined ? {} : { unsupported: run.unsupported }),
     ...(run.answersWithinRequest === undefined ? {} : { answersWithinRequest: run.answersWithinRequest }),
+    ...(run.sessionsOutliveRestart === undefined ? {} : { sessionsOutliveRestart: run.sessionsOutliveRestart }),
     boot(incarnation, host) {
       return new Deployment(run, incarnation, host, topology, createBalancer(topology.balancer, seed));
     },

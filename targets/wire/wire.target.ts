@@ -64,15 +64,22 @@ export interface WireTarget extends Target, AsyncDisposable {
   readonly eras: readonly ProtocolEra[] | undefined;
   /** Without the probe tools: the server's tool that echoes a marker back (echo-marker.ts), if it has one. */
   readonly echo: EchoTool | null;
+  /**
+   * Whether a session the server named outlives a restart of the served command (asked before the first run of a fuzz
+   * that restarts it, see {@link WireTarget.prepare}): null when not asked (no restarts, no command, no named session).
+   */
+  readonly sessionsOutliveRestart: boolean | null;
   /** The action kinds this server cannot be driven through, and why, for the report. */
   unsupported(): readonly { readonly kind: ActionKind; readonly why: string }[];
   /** Once `signal` is aborted (a stop), the run under way ends at its next operation with WireInterrupted (wire-error.ts). */
   interruptOn(signal: AbortSignal): void;
   /**
    * Starts the served server (if any) and the control endpoint, and asks the server for its tools; a run's `open` does
-   * it too. Bad input (a command that never listens, nothing answering at the URL) throws {@link WireInputError}.
+   * it too. With `restarts` (the runs will restart the served command), it also restarts it once to ask whether a session
+   * it named before is served after: a server that keeps its sessions in storage (Redis) does, and a restart then ends
+   * none. Bad input (a command that never listens, nothing answering at the URL) throws {@link WireInputError}.
    */
-  prepare(): Promise<void>;
+  prepare(options?: { readonly restarts?: boolean }): Promise<void>;
   /** Stops the served server (if any) and the control endpoint. Always call it, in `finally`. */
   stop(): Promise<void>;
 }
@@ -140,6 +147,8 @@ interface ServerFound {
   readonly eras: readonly ProtocolEra[];
   readonly probe: boolean;
   readonly echo: EchoTool | null;
+  /** The headers of a request in the check's legacy session, when the server named one. */
+  readonly session: Record<string, string> | null;
 }
 
 /** The _meta envelope and headers of a 2026-07-28 request (no session), as the simulated modern client sends them. */
@@ -184,6 +193,7 @@ async function inspectServer(url: URL, headers: Record<string, string>, timeoutM
   const sessionId = legacy ? init!.sessionId : null;
   // The headers of the check's requests in its legacy session; null when the server has no legacy era.
   const inSession = legacy ? { ...headers, ...(sessionId === null ? {} : { 'mcp-session-id': sessionId }), 'mcp-protocol-version': PROTOCOL_VERSION } : null;
+  const named = sessionId === null ? null : inSession;
   // How a request of the check is sent: in the check's legacy session, or as a 2026-07-28 request.
   const ask = async (id: string, method: string, params: Record<string, unknown>): Promise<JsonRpcMessage | null> => {
     if (inSession !== null) return (await exchange(url, inSession, { jsonrpc: '2.0', id, method, params }, timeoutMs)).response;
@@ -195,19 +205,19 @@ async function inspectServer(url: URL, headers: Record<string, string>, timeoutM
     const list = legacy ? await ask('resumecheck-probe-2', 'tools/list', {}) : modernList;
     const listed = (list?.['result'] ?? null) as { tools?: { name?: unknown }[] } | null;
     const names = new Set((listed?.tools ?? []).map((tool) => tool?.name));
-    if (PROBE_TOOL_NAMES.every((name) => names.has(name))) return { eras, probe: true, echo: null };
+    if (PROBE_TOOL_NAMES.every((name) => names.has(name))) return { eras, probe: true, echo: null, session: named };
     let attempt = 0;
     for (const echo of echoCandidates(listed, echoTool)) {
       attempt += 1;
       const marker = echoMarker({ run: 'tools-check', epoch: 0, callId: `try${attempt}`, sessionId: sessionId ?? '' });
       const answer = await ask(`resumecheck-probe-echo-${attempt}`, 'tools/call', { name: echo.name, arguments: { [echo.argument]: marker } });
-      if (markedProvenance(answer, 'tools-check')?.callId === `try${attempt}`) return { eras, probe: false, echo };
+      if (markedProvenance(answer, 'tools-check')?.callId === `try${attempt}`) return { eras, probe: false, echo, session: named };
     }
     if (echoTool !== null) throw new WireInputError(`--echo-tool ${echoTool}: the server lists no such tool taking one string argument, or its result did not carry back what it was given`);
-    return { eras, probe: false, echo: null };
+    return { eras, probe: false, echo: null, session: named };
   } catch (error) {
     if (error instanceof WireInputError) throw error;
-    return { eras, probe: false, echo: null };
+    return { eras, probe: false, echo: null, session: named };
   }
 }
 
@@ -235,6 +245,8 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
   let probe: boolean | null = null;
   let echo: EchoTool | null = null;
   let eras: readonly ProtocolEra[] | undefined;
+  let session: Record<string, string> | null = null;
+  let sessionsOutliveRestart: boolean | null = null;
   let runs = 0;
   let started = false;
   let interrupt: AbortSignal | null = null;
@@ -290,8 +302,11 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
     get eras() {
       return eras;
     },
+    get sessionsOutliveRestart() {
+      return sessionsOutliveRestart;
+    },
     unsupported,
-    async prepare() {
+    async prepare(prepared) {
       if (!started) {
         started = true;
         await Promise.all(processes.map((_process, node) => start('r0', 1, node)));
@@ -305,6 +320,14 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
         probe = found.probe;
         echo = found.echo;
         eras = found.eras;
+        session = found.session;
+      }
+      if (prepared?.restarts === true && sessionsOutliveRestart === null && session !== null && processes.length > 0) {
+        // The check's session, made before the restart: a 404 after it is a session the restart ended.
+        await Promise.all(processes.map((server) => server.stop()));
+        await Promise.all(processes.map((_process, node) => start('r0', 1, node)));
+        const after = await exchange(url, session, { jsonrpc: '2.0', id: 'resumecheck-probe-restart', method: 'ping' }, timing.headMsMax).catch(() => null);
+        sessionsOutliveRestart = after !== null && after.status !== 404 && after.status < 500;
       }
     },
     async open(runOptions: TargetOptions): Promise<TargetRun> {
@@ -356,6 +379,7 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
         unsupported: kinds,
         // The echo tool answers a call at once: only the lossy call gets between its first event and its result.
         ...(echo === null ? {} : { answersWithinRequest: true }),
+        ...(sessionsOutliveRestart === true ? { sessionsOutliveRestart: true } : {}),
         boot(incarnation: Incarnation, host: TargetHost): ServerInstance {
           endpoint.bind(token, host);
           const server = new WireServer(contextOf(null), host, incarnation.epoch);
