@@ -19,6 +19,8 @@ const USAGE = `usage: PORT=3000 node examples/probe-server.mjs [--target NAME | 
                  with --tools probe, the probe tools instead
   --store S      with --sdk: the SDK example's InMemoryEventStore per session (default) or shared by all sessions, or none;
                  or Redis at $REDIS_URL, shared by every process, scoped to each session (redis) or keyed by stream alone (redis-unscoped, a bug)
+  --sessions S   with --sdk and a Redis store: each process keeps its own sessions (memory, the default: a deployment
+                 needs a sticky balancer), or every process serves every session, kept in Redis (redis)
   --store-write-latency-ms N  with --sdk and a store: each write to it waits N ms (0–10000) first, as a store that
                  acknowledges a write once replicated does
   --tools T      with --sdk: the probe tools (default), or only an \`echo\` tool of its own (T = echo), as a user's server;
@@ -35,7 +37,7 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
   try {
     ({ values } = parseArgs({
       args,
-      options: { target: { type: 'string' }, sdk: { type: 'boolean' }, sdk2: { type: 'boolean' }, 'mcp-handler': { type: 'boolean' }, store: { type: 'string' }, 'store-write-latency-ms': { type: 'string' }, tools: { type: 'string' }, window: { type: 'string' }, port: { type: 'string' } },
+      options: { target: { type: 'string' }, sdk: { type: 'boolean' }, sdk2: { type: 'boolean' }, 'mcp-handler': { type: 'boolean' }, store: { type: 'string' }, sessions: { type: 'string' }, 'store-write-latency-ms': { type: 'string' }, tools: { type: 'string' }, window: { type: 'string' }, port: { type: 'string' } },
       strict: true,
     }));
   } catch (error) {
@@ -52,7 +54,7 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
   let served: ServedTarget;
   let what: string;
   if (values['mcp-handler'] === true) {
-    if (values.target !== undefined || values.sdk === true || values.sdk2 === true || values.store !== undefined || values['store-write-latency-ms'] !== undefined) fail('--mcp-handler goes alone, or with --tools');
+    if (values.target !== undefined || values.sdk === true || values.sdk2 === true || values.store !== undefined || values.sessions !== undefined || values['store-write-latency-ms'] !== undefined) fail('--mcp-handler goes alone, or with --tools');
     const tools = values.tools ?? 'echo';
     if (tools !== 'probe' && tools !== 'echo') fail('--tools takes probe or echo');
     // A dev dependency of resumecheck's: an installed resumecheck has it only when the user installed it too.
@@ -64,7 +66,7 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
     served = await serveMcpHandlerApp({ port, tools });
     what = `mcp-handler 2.4.0 with ${tools === 'probe' ? 'the probe tools' : 'an echo tool'}`;
   } else if (values.sdk2 === true) {
-    if (values.target !== undefined || values.sdk === true || values.store !== undefined || values['store-write-latency-ms'] !== undefined || values.tools !== undefined) fail('--sdk2 goes alone');
+    if (values.target !== undefined || values.sdk === true || values.store !== undefined || values.sessions !== undefined || values['store-write-latency-ms'] !== undefined || values.tools !== undefined) fail('--sdk2 goes alone');
     const { serveSdk2App } = await import('./sdk2-app.ts');
     served = await serveSdk2App({ port });
     what = 'the SDK 2.4.0 app with the probe tools';
@@ -79,11 +81,19 @@ export async function runProbeServer(args: string[], env: NodeJS.ProcessEnv): Pr
     if (!/^\d{1,5}$/.test(latencyText) || Number(latencyText) > 10_000) fail('--store-write-latency-ms takes a whole number of milliseconds from 0 to 10000');
     const storeWriteLatencyMs = Number(latencyText);
     if (storeWriteLatencyMs > 0 && store === 'none') fail('--store-write-latency-ms needs a store');
-    const { serveSdkApp } = await import('./sdk-app.ts');
-    served = await serveSdkApp({ port, store, tools, storeWriteLatencyMs, ...(env['REDIS_URL'] === undefined ? {} : { redisUrl: env['REDIS_URL'] }) });
-    what = `the SDK app with ${tools === 'echo' ? 'an echo tool only' : 'the probe tools'}, store ${store}${storeWriteLatencyMs > 0 ? ` (${storeWriteLatencyMs} ms a write)` : ''}`;
+    const sessions = values.sessions ?? 'memory';
+    if (sessions !== 'memory' && sessions !== 'redis') fail('--sessions takes memory or redis');
+    if (sessions === 'redis' && !store.startsWith('redis')) fail('--sessions redis needs a Redis store (--store redis or redis-unscoped)');
+    if (sessions === 'redis') {
+      const { serveSdkSharedSessionsApp } = await import('./sdk-shared-sessions-app.ts');
+      served = await serveSdkSharedSessionsApp({ port, redisUrl: env['REDIS_URL']!, scoped: store === 'redis', tools, storeWriteLatencyMs });
+    } else {
+      const { serveSdkApp } = await import('./sdk-app.ts');
+      served = await serveSdkApp({ port, store, tools, storeWriteLatencyMs, ...(env['REDIS_URL'] === undefined ? {} : { redisUrl: env['REDIS_URL'] }) });
+    }
+    what = `the SDK app with ${tools === 'echo' ? 'an echo tool only' : 'the probe tools'}, store ${store}${storeWriteLatencyMs > 0 ? ` (${storeWriteLatencyMs} ms a write)` : ''}${sessions === 'redis' ? ', sessions in Redis' : ''}`;
   } else {
-    if (values.store !== undefined || values['store-write-latency-ms'] !== undefined || values.tools !== undefined) fail('--store, --store-write-latency-ms and --tools go with --sdk');
+    if (values.store !== undefined || values.sessions !== undefined || values['store-write-latency-ms'] !== undefined || values.tools !== undefined) fail('--store, --sessions, --store-write-latency-ms and --tools go with --sdk');
     const name = values.target ?? 'reference';
     const entry = targetEntry(name);
     if (entry === undefined) fail(`unknown target ${JSON.stringify(name)}; known: ${TARGET_ENTRIES.map((known) => known.name).join(', ')}`);

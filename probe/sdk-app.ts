@@ -30,7 +30,7 @@ export type SdkAppTools = 'probe' | 'echo';
  * before it half the time, and a replay from the priming event then leaves it out, at random. The echo waits for the
  * clock to move, so what a run shows of the store does not hang on that draw.
  */
-function registerEcho(server: McpServer): void {
+export function registerEcho(server: McpServer): void {
   server.registerTool('echo', { description: 'Echoes back the message it is given', inputSchema: { message: z.string() } }, async ({ message }) => {
     await nextMillisecond();
     return { content: [{ type: 'text', text: `Echo: ${message}` }] };
@@ -38,7 +38,7 @@ function registerEcho(server: McpServer): void {
 }
 
 /** `store` with each write waiting `ms` first, as a store that acknowledges a write once it is replicated or on disk does. */
-function withWriteLatency(store: EventStore, ms: number): EventStore {
+export function withWriteLatency(store: EventStore, ms: number): EventStore {
   return {
     async storeEvent(streamId, message) {
       await sleepMs(ms);

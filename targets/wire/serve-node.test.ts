@@ -153,6 +153,8 @@ describe.skipIf(!REDIS)('the SDK app on 2 nodes over one redis-server started he
     expect(text).toMatch(/^resumecheck fuzz: target serve-node:node examples\/probe-server\.mjs --sdk --store redis@2:sticky, seed 1, 3 runs/);
     expect(text).toMatch(/\n {2}nodes: 2 processes of the command \(127\.0\.0\.1:\d+, 127\.0\.0\.1:\d+\)/);
     expect(text).toMatch(/\n✓ no violation in 3 runs/);
+    // Asked before the first run (its runs restart the deployment): each process keeps its sessions in memory.
+    expect(text).not.toMatch(/sessions outlive a restart/);
     // Seed 1's runs crash a node (the simulator's choice, not the clock's).
     expect(text).not.toMatch(/never: [^\n]*crashNode/);
     expect(code).toBe(0);
@@ -165,6 +167,88 @@ describe.skipIf(!REDIS)('the SDK app on 2 nodes over one redis-server started he
     expect(text).toMatch(/\n\? no verdict in 2 runs \(\d+ steps\): no session survived its second request \(\d+ sessions established/);
     expect(text).toMatch(/\n {2}sessions {3}0 of \d+ outlived their initialize/);
     expect(code).toBe(1);
+  });
+});
+
+/** The SDK app over Redis with its sessions in Redis too (`--sessions redis`): any node serves any session. */
+async function deployShared(store: 'redis' | 'redis-unscoped', options: { restarts?: boolean } = {}): Promise<WireTarget> {
+  const target = await createWireTarget({
+    url: null,
+    serve: `node examples/probe-server.mjs --sdk --store ${store} --sessions redis`,
+    allowRemote: false,
+    timing: { quietMs: QUIET_MS },
+    nodes: { count: 3, balancer: 'round-robin' },
+  });
+  started.push(target);
+  await target.prepare({ restarts: options.restarts === true });
+  return target;
+}
+
+describe.skipIf(!REDIS)('the SDK app with its sessions in Redis (--sessions redis) on 3 nodes behind round-robin, over one redis-server started here', () => {
+  let redis: RedisServer | null = null;
+  const previous = process.env['REDIS_URL'];
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    process.env['REDIS_URL'] = redis.url;
+  });
+  afterAll(async () => {
+    for (const target of started) await target.stop();
+    if (previous === undefined) delete process.env['REDIS_URL'];
+    else process.env['REDIS_URL'] = previous;
+    await redis?.stop();
+  });
+
+  it('a session outlives the crash of the node that made it and a restart of every node: each call is answered by whichever node the balancer picks, and every property holds', async () => {
+    const wire = await deployShared('redis', { restarts: true });
+    // Asked before the first run: the check's session was served after a restart of every process.
+    expect(wire.sessionsOutliveRestart).toBe(true);
+    const script = [
+      'client 1 initializes',
+      'client 1 calls read',
+      'the server advances c1 (read, execution 1)',
+      'node 1 crashes',
+      'client 1 calls read',
+      'the server advances c2 (read, execution 2)',
+      'node 1 boots again',
+      'the server restarts (epoch 2)',
+      'client 1 calls append',
+      'the server advances c3 (append, execution 3)',
+    ];
+    const result = await runSimulation(wire, resolveConfig({ seed: 'serve-node-shared', restartsMax: 1, clients: 1 }), scriptChoices(script), { record: true });
+    const lines = traceLines(result.trace);
+    expect(lines.map((step) => step.action).slice(0, script.length)).toEqual(script);
+    expect(result.violation).toBeNull();
+    // After the crash, and again after the restart, the session's call was answered 200 by a node, and its result came.
+    for (const [call, step] of [['c2', 4], ['c3', 8]] as const) {
+      expect(lines[step]!.notes.some((note) => /→ 200 SSE \(node [123]\)/.test(note))).toBe(true);
+      expect(lines[step + 1]!.notes.some((note) => note.includes(`result of ${call} [`))).toBe(true);
+    }
+    await wire.stop();
+  });
+
+  it("keyed by stream alone, a proxy's foreign cursor replays client 2's result into session 1 (a MUST); scoped to its session, the cursor is refused (400)", async () => {
+    const unscoped = await deployShared('redis-unscoped');
+    const broken = await runSimulation(unscoped, config, scriptChoices(FOREIGN_CURSOR_SCRIPT), { record: true, properties: [...PROPERTIES] });
+    expect(broken.violation?.property).toBe('no-cross-session-delivery');
+    expect(broken.violation?.explanation).toMatch(/^the result of c1 \(epoch 1, session \S+\) was delivered to session \S+ on connection 5$/);
+    await unscoped.stop();
+    const scoped = await deployShared('redis');
+    const held = await runSimulation(scoped, config, scriptChoices(FOREIGN_CURSOR_SCRIPT), { record: true, properties: [...PROPERTIES] });
+    expect(held.violation).toBeNull();
+    expect(traceLines(held.trace)[FOREIGN_CURSOR_SCRIPT.length - 1]!.notes.some((note) => /→ 400 \(node [123]\)/.test(note))).toBe(true);
+    await scoped.stop();
+  });
+
+  it('fuzz --serve-node … --nodes 3 --balancer round-robin: every session survives, its sessions are found to outlive a restart, and nothing fails', async () => {
+    const out = `${process.env['TMPDIR'] ?? '/tmp'}/resumecheck-serve-node-shared-${process.pid}`;
+    const served = 'node examples/probe-server.mjs --sdk --store redis --sessions redis';
+    const { code, out: lines, err } = await run(['fuzz', '--serve-node', served, '--nodes', '3', '--balancer', 'round-robin', '--runs', '2', '--steps', '10', '--seed', '1', '--no-corpus', '--out', out, '--settle-ms', String(QUIET_MS)]);
+    expect(err).toEqual([]);
+    const text = lines.join('\n');
+    expect(text).toMatch(/\n {2}sessions outlive a restart: a session it named before a restart was served after one/);
+    expect(text).toMatch(/\n {2}sessions {3}(\d+) of \1 outlived their initialize/);
+    expect(text).not.toMatch(/\n✗ /);
+    expect(code).toBe(0);
   });
 });
 
