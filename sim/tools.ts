@@ -85,6 +85,8 @@ export function standaloneNotification(provenance: Omit<Provenance, 'result' | '
  * simulated tool's result keeps its own.
  */
 export function withProvenance(message: JsonRpcMessage, provenance: Provenance): JsonRpcMessage {
+  // An error answer has no result to carry it (over the wire, an answer known by its marked request ID): the message does.
+  if (message['result'] === undefined) return { ...message, [DECODED]: provenance } as JsonRpcMessage;
   const result = message['result'] as Record<string, unknown>;
   return { ...message, result: { ...result, [DECODED]: provenance } };
 }

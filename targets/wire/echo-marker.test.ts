@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.ts';
-import { echoCall, echoCandidates, echoMarker, markedProvenance, readMarker } from './echo-marker.ts';
+import { echoCall, echoCandidates, echoMarker, markedProvenance, readMarker, readRequestIdMarker, requestIdMarker } from './echo-marker.ts';
 
 describe('the echo marker', () => {
   it('names the run, incarnation, call and session, and is found however the tool wraps it', () => {
@@ -57,6 +57,19 @@ async function fuzzServed(command: string, extra: readonly string[] = []): Promi
   expect(err).toEqual([]);
   return { code, text: out.join('\n') };
 }
+
+describe('the marked request ID (a server with neither the probe tools nor an echo)', () => {
+  it('names the run, incarnation and session a call was sent in, and its number; one number in one session is one ID', () => {
+    const fields = { run: 'r3', epoch: 2, sessionId: '0bb09552-ef3b-4d01', id: 7 };
+    const marked = requestIdMarker(fields);
+    expect(marked).toMatch(/^rci\.[A-Za-z0-9_-]+\.2\.[A-Za-z0-9_-]+\.7$/);
+    expect(readRequestIdMarker(marked)).toEqual(fields);
+    // A client's reuse of a number in its session is a reuse on the wire too; another session's is another ID.
+    expect(requestIdMarker(fields)).toBe(marked);
+    expect(requestIdMarker({ ...fields, sessionId: 'other' })).not.toBe(marked);
+    for (const other of [7, 'rci.x', `${marked}.1`, `x${marked}`, null]) expect(readRequestIdMarker(other)).toBeNull();
+  });
+});
 
 describe('a server without the probe tools, through its echo tool', () => {
   const SERVER = 'exec node targets/wire/fixtures/echo-server.mjs';

@@ -56,6 +56,36 @@ export function markedProvenance(message: JsonRpcMessage | null, run: string): P
   return { epoch: fields.epoch, sessionId: fields.sessionId, callId, k: 1, execution: 1, result: true };
 }
 
+/**
+ * A call's JSON-RPC ID on a server with neither the probe tools nor an echo (whose answers carry nothing of the call
+ * but their ID): the simulator's numeric ID with the run, incarnation and session it was sent in. Two calls under one
+ * ID in one session (a client's reuse) have one marked ID, as they had one number.
+ */
+export interface RequestIdFields {
+  readonly run: string;
+  readonly epoch: number;
+  readonly sessionId: string;
+  readonly id: number;
+}
+
+const REQUEST_ID_MARKER = /^rci\.([A-Za-z0-9_-]+)\.(\d+)\.([A-Za-z0-9_-]+)\.(\d+)$/;
+
+/** The marked request ID of a call. */
+export function requestIdMarker(fields: RequestIdFields): string {
+  return `rci.${b64(fields.run)}.${fields.epoch}.${b64(fields.sessionId)}.${fields.id}`;
+}
+
+/** The fields a marked request ID names, or null for any other ID. */
+export function readRequestIdMarker(id: unknown): RequestIdFields | null {
+  if (typeof id !== 'string') return null;
+  const match = REQUEST_ID_MARKER.exec(id);
+  if (match === null) return null;
+  const epoch = Number(match[2]);
+  const number = Number(match[4]);
+  if (!Number.isSafeInteger(epoch) || !Number.isSafeInteger(number)) return null;
+  return { run: unb64(match[1]!), epoch, sessionId: unb64(match[3]!), id: number };
+}
+
 /** A tools/call request rewritten as a call of the echo tool with the marker as its argument (ID and _meta kept). */
 export function echoCall(body: JsonRpcMessage, echo: EchoTool, marker: string): JsonRpcMessage {
   const params = body['params'] as { _meta?: unknown };

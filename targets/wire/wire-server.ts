@@ -13,7 +13,7 @@ import { TOOL_NAMES } from '../target.ts';
 import { sessionHeaderOf } from '../../sim/world.ts';
 import { afterIoPoll, sleepMs, startTimer, wallMs } from './clock.ts';
 import type { ControlEndpoint } from './control-endpoint.ts';
-import { type EchoTool, echoCall, echoMarker, markedProvenance } from './echo-marker.ts';
+import { type EchoTool, echoCall, echoMarker, markedProvenance, readRequestIdMarker, requestIdMarker } from './echo-marker.ts';
 import { WireFault, WireInterrupted } from './wire-error.ts';
 
 /** How the wire target waits for a server; every wait is bounded. */
@@ -76,6 +76,11 @@ export interface WireContext {
   readonly echo: EchoTool | null;
   /** The run's token, which every marker names. */
   readonly run: string;
+  /**
+   * On a server with neither the probe tools nor an echo: the call last sent under each marked request ID in this run,
+   * by every node and incarnation (echo-marker.ts, requestIdMarker).
+   */
+  readonly sentCalls: Map<string, string>;
   /** Aborted by a stop: every later operation, and a response head still awaited, throws {@link WireInterrupted}. */
   readonly interrupt?: AbortSignal;
 }
@@ -87,6 +92,8 @@ interface WireConnection {
    * null otherwise. One that has carried a call's messages is a call's stream, not the standalone one.
    */
   readonly getOf: string | null;
+  /** The session its request was sent in (null: none, or a 2026-07-28 request). */
+  readonly sessionId: string | null;
   request: ClientRequest | null;
   response: IncomingMessage | null;
   /** open: may still carry frames; ended: the server ended it; cut: the client dropped it; dropped: restart. */
@@ -120,6 +127,16 @@ function isProbeCall(body: JsonRpcMessage): boolean {
 function bodyOnTheWire(body: JsonRpcMessage, context: WireContext, epoch: number, sessionId: string | null): JsonRpcMessage {
   if (!isProbeCall(body)) return body;
   const params = body['params'] as { name: string; arguments?: Record<string, unknown> };
+  if (!context.probe && context.echo === null) {
+    // Nothing the server answers carries the call but its ID: the ID names the session it was sent in, so an answer
+    // that reaches another session is known by it (WireServer.marked). Not for a session without an ID of its own.
+    const id = body['id'];
+    const header = sessionHeaderOf(sessionId);
+    if (typeof id !== 'number' || header === null || isModernBody(body)) return body;
+    const marked = requestIdMarker({ run: context.run, epoch, sessionId: header, id });
+    context.sentCalls.set(marked, String(params.arguments?.['callId']));
+    return { ...body, id: marked };
+  }
   if (!context.probe && context.echo !== null) {
     const callId = String(params.arguments?.['callId']);
     // The session a call belongs to is the one it was sent in; a 2026-07-28 call belongs to none (sessionOfCall).
@@ -392,7 +409,7 @@ export class WireServer implements NodeInstance {
     }
     const parsed = parseJsonBody(await this.readAll(response));
     if (entry.state !== 'open') return;
-    if (parsed !== null) this.deliver(entry, { eventId: null, event: null, data: this.marked(parsed), retryMs: null });
+    if (parsed !== null) this.deliver(entry, { eventId: null, event: null, data: this.marked(parsed, entry), retryMs: null });
     entry.state = 'ended';
     this.release(entry);
     this.host.end(entry.connection);
@@ -413,7 +430,8 @@ export class WireServer implements NodeInstance {
         this.startedSinceSent.delete(callId);
       }
     }
-    const entry: WireConnection = { connection: request.connection, getOf, request: null, response: null, state: 'open', calls: new Set(sentCall === null ? [] : [sentCall]), sentCall };
+    const sentIn = request.method === 'POST' && isModernBody(request.body) ? null : request.sessionId;
+    const entry: WireConnection = { connection: request.connection, getOf, sessionId: sentIn, request: null, response: null, state: 'open', calls: new Set(sentCall === null ? [] : [sentCall]), sentCall };
     this.connections.set(request.connection, entry);
     const sent = this.send(request);
     entry.request = sent.request;
@@ -447,7 +465,7 @@ export class WireServer implements NodeInstance {
       await this.settle();
       // A JSON answer to a call is its result (the simulator takes it as one): the marker names its provenance, as in a frame.
       const parsed = parseJsonBody(text);
-      return { status, sessionId, streaming: false, body: parsed === null ? null : this.marked(parsed) };
+      return { status, sessionId, streaming: false, body: parsed === null ? null : this.marked(parsed, entry) };
     }
     this.pump(entry, response);
     await this.settle();
@@ -477,7 +495,7 @@ export class WireServer implements NodeInstance {
       if (entry.state !== 'open') return;
       for (const parsed of parser.push(decoder.decode(chunk, { stream: true }))) {
         if (entry.state !== 'open') continue;
-        this.deliver(entry, this.withMarker(parsed));
+        this.deliver(entry, this.withMarker(parsed, entry));
       }
     });
     const ended = (): void => {
@@ -507,13 +525,27 @@ export class WireServer implements NodeInstance {
   }
 
   /** A frame whose result carries an echo marker keeps the provenance the marker names (echo-marker.ts). */
-  private withMarker(frame: Frame): Frame {
-    const data = frame.data === null ? null : this.marked(frame.data);
+  private withMarker(frame: Frame, entry: WireConnection): Frame {
+    const data = frame.data === null ? null : this.marked(frame.data, entry);
     return data === frame.data ? frame : { ...frame, data };
   }
 
-  /** A message carrying an echo marker, with the provenance the marker names; any other as it is. */
-  private marked(message: JsonRpcMessage): JsonRpcMessage {
+  /**
+   * A message carrying an echo marker, with the provenance the marker names. An answer under a marked request ID has its
+   * ID back as the simulator numbered it; arriving on a connection of another session than the one it was sent in, it
+   * also has the provenance of the call sent under it (the result of that call, wherever it arrives). In its own
+   * session it stays an answer the client does not tell apart from its other ones, as without the marker. Any other
+   * message as it is.
+   */
+  private marked(message: JsonRpcMessage, entry: WireConnection): JsonRpcMessage {
+    const requestId = readRequestIdMarker(message['id']);
+    if (requestId !== null && requestId.run === this.context.run) {
+      const unmarked = { ...message, id: requestId.id };
+      const session = entry.sessionId ?? entry.getOf;
+      const callId = this.context.sentCalls.get(message['id'] as string);
+      if (session === null || sessionHeaderOf(session) === null || session === requestId.sessionId || callId === undefined) return unmarked;
+      return withProvenance(unmarked, { epoch: requestId.epoch, sessionId: requestId.sessionId, callId, k: 1, execution: 1, result: true });
+    }
     const provenance = this.context.echo === null ? null : markedProvenance(message, this.context.run);
     return provenance === null ? message : withProvenance(message, provenance);
   }

@@ -347,6 +347,8 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
       endpoint.onNotification = (callId, message, node, execution) => servers[node]?.notificationHandedOut(callId, message, execution);
       endpoint.executionStarted = (callId, reported, node) => servers[node]?.executionStarted(callId, reported) ?? reported;
       endpoint.executionNumbered = (callId, execution, node) => servers[node]?.executionNumbered(callId, execution);
+      // The calls sent under marked request IDs in this run, by every node and incarnation (a server without probe or echo).
+      const sentCalls = new Map<string, string>();
       const contextOf = (node: number | null, ready?: Promise<void>): WireContext => {
         const index = node ?? 0;
         return {
@@ -359,6 +361,7 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
           probe: probe!,
           echo,
           run: token,
+          sentCalls,
           ...(interrupt === null ? {} : { interrupt }),
           fault: () => faultOf(index),
           async restart(epoch) {
@@ -377,8 +380,9 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
       const run: TargetRun = {
         sync: false,
         unsupported: kinds,
-        // The echo tool answers a call at once: only the lossy call gets between its first event and its result.
-        ...(echo === null ? {} : { answersWithinRequest: true }),
+        // The echo tool answers a call at once, as a server without the probe tools and without an echo answers a call of a
+        // tool it does not have: only the lossy call gets between its first event and its answer.
+        ...(probe === false ? { answersWithinRequest: true } : {}),
         ...(sessionsOutliveRestart === true ? { sessionsOutliveRestart: true } : {}),
         boot(incarnation: Incarnation, host: TargetHost): ServerInstance {
           endpoint.bind(token, host);
