@@ -1,6 +1,6 @@
 // Servers nobody here wrote, started on 127.0.0.1 through --serve as shipped, and their kept findings replayed
-// (docs/findings/over-the-wire.md): the MCP SDK 1.32.2's own simpleStreamableHttp example from its dist, and
-// @modelcontextprotocol/server-everything in its streamable HTTP mode, both with their own tools only.
+// (docs/findings/over-the-wire.md): the MCP SDK 1.32.2's own simpleStreamableHttp and ssePollingExample examples from
+// its dist, and @modelcontextprotocol/server-everything in its streamable HTTP mode, each with its own tools only.
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,8 @@ import { main } from '../../cli/main.ts';
 
 const TRACES = fileURLToPath(new URL('../../docs/findings/wire-traces/', import.meta.url));
 const SAME_MILLISECOND = new URL('./fixtures/same-millisecond.mjs', import.meta.url).href;
+const RISING_CLOCK = new URL('./fixtures/rising-clock.mjs', import.meta.url).href;
+const LISTEN_ON_PORT = new URL('./fixtures/listen-on-port.mjs', import.meta.url).href;
 const ENVIRONMENT = { NODE_OPTIONS: process.env.NODE_OPTIONS, RESUMECHECK_TEST_RANDOM_SEED: process.env.RESUMECHECK_TEST_RANDOM_SEED };
 
 afterEach(() => {
@@ -57,4 +59,23 @@ describe('real servers over the wire, replaying their kept findings', () => {
       expect(out.join('\n')).toMatch(/carries \{\}, which is no JSON-RPC message/);
     });
   }
+
+  // The SDK's polling example keeps one InMemoryEventStore for every session and finds a cursor's stream by the event
+  // ID alone. Its one tool is no echo, so a call is sent as a tool it does not have, and the answer (an error result)
+  // carries nothing of the call but its request ID, which names the session it was sent in (echo-marker.ts,
+  // requestIdMarker): client 2's call loses its answer after the priming event, and client 1, handed that event's ID by
+  // a proxy, is sent client 2's answer. The example's store orders events by name, and two events of one millisecond by
+  // their random suffixes, so the served example runs with a clock that moves a millisecond at each reading
+  // (fixtures/rising-clock.mjs), and its port, fixed at 3001 in its code, is the free port resumecheck gives it
+  // (fixtures/listen-on-port.mjs).
+  it("sdk-ssePollingExample--no-cross-session-delivery: a proxy's foreign cursor is sent the other session's answer, known by its request ID", async () => {
+    Object.assign(process.env, { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${RISING_CLOCK} --import ${LISTEN_ON_PORT}`.trim() });
+    const file = `${TRACES}sdk-ssePollingExample--no-cross-session-delivery.json`;
+    const served = (JSON.parse(readFileSync(file, 'utf8')) as { target: string }).target.slice('serve:'.length);
+    const { code, out, err } = await run(['replay', file, '--serve', served, '--tries', '2']);
+    expect(err).toEqual([]);
+    expect(out[0]).toMatch(/^no-cross-session-delivery reproduced in 2 of 2 tries/);
+    expect(out.join('\n')).toMatch(/happened: {2}the result of c1 \(epoch 1, session \S+\) was delivered to session \S+ on connection 5/);
+    expect(code).toBe(1);
+  });
 });
