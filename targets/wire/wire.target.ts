@@ -323,11 +323,12 @@ export async function createWireTarget(options: WireTargetOptions): Promise<Wire
         session = found.session;
       }
       if (prepared?.restarts === true && sessionsOutliveRestart === null && session !== null && processes.length > 0) {
-        // The check's session, made before the restart: a 404 after it is a session the restart ended.
+        // The check's session, made before the restart, outlived it when its ping is answered (2xx): a 404 is a session
+        // the restart ended, and so is any other refusal (server-everything answers a session it no longer has 400).
         await Promise.all(processes.map((server) => server.stop()));
         await Promise.all(processes.map((_process, node) => start('r0', 1, node)));
         const after = await exchange(url, session, { jsonrpc: '2.0', id: 'resumecheck-probe-restart', method: 'ping' }, timing.headMsMax).catch(() => null);
-        sessionsOutliveRestart = after !== null && after.status !== 404 && after.status < 500;
+        sessionsOutliveRestart = after !== null && after.status >= 200 && after.status < 300;
       }
     },
     async open(runOptions: TargetOptions): Promise<TargetRun> {
