@@ -13,6 +13,7 @@ import { acknowledgeResults, forgetAcknowledgedSession, registerProbeTools } fro
 import { nextMillisecond, sleepMs } from './clock.ts';
 import { newSessionId } from './random.ts';
 import { type ServedTarget, listenOnLoopback } from './serve-target.ts';
+import { requestSessionId } from './web-bridge.ts';
 
 import { type SdkAppStore } from './sdk-app-stores.ts';
 
@@ -30,11 +31,19 @@ export type SdkAppTools = 'probe' | 'echo';
  * before it half the time, and a replay from the priming event then leaves it out, at random. The echo waits for the
  * clock to move, so what a run shows of the store does not hang on that draw.
  */
-export function registerEcho(server: McpServer): void {
+function registerEcho(server: McpServer): void {
   server.registerTool('echo', { description: 'Echoes back the message it is given', inputSchema: { message: z.string() } }, async ({ message }) => {
     await nextMillisecond();
     return { content: [{ type: 'text', text: `Echo: ${message}` }] };
   });
+}
+
+/** The app's McpServer for one session's transport, with its tools (the probe tools, or the echo alone), connected. */
+export async function connectApp(transport: Parameters<McpServer['connect']>[0], tools: SdkAppTools): Promise<void> {
+  const mcp = new McpServer({ name: 'resumecheck-probe-sdk-app', version: '0.1.0' }, { capabilities: { logging: {} } });
+  if (tools === 'echo') registerEcho(mcp);
+  else registerProbeTools(mcp);
+  await mcp.connect(transport);
 }
 
 /** `store` with each write waiting `ms` first, as a store that acknowledges a write once it is replicated or on disk does. */
@@ -78,8 +87,7 @@ export async function serveSdkApp(options: { port: number; store: SdkAppStore; t
           return;
         }
       }
-      const header = request.headers['mcp-session-id'];
-      const sessionId = typeof header === 'string' ? header : undefined;
+      const sessionId = requestSessionId(request);
       let transport = sessionId === undefined ? undefined : transports.get(sessionId);
       if (sessionId !== undefined && transport === undefined) {
         response.writeHead(404, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}}');
@@ -105,10 +113,7 @@ export async function serveSdkApp(options: { port: number; store: SdkAppStore; t
           forgetAcknowledgedSession(newSession);
         };
         acknowledgeResults(created, newSession);
-        const mcp = new McpServer({ name: 'resumecheck-probe-sdk-app', version: '0.1.0' }, { capabilities: { logging: {} } });
-        if (options.tools === 'echo') registerEcho(mcp);
-        else registerProbeTools(mcp);
-        await mcp.connect(created);
+        await connectApp(created, options.tools ?? 'probe');
         transport = created;
       }
       await transport.handleRequest(request, response, body);

@@ -14,14 +14,13 @@
 // app, because an adopted session's `initialize` is handed to the transport as a web-standard Request.
 
 import { type Server, createServer } from 'node:http';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { acknowledgeResults, forgetAcknowledgedSession, registerProbeTools } from './probe-tools.ts';
+import { acknowledgeResults, forgetAcknowledgedSession } from './probe-tools.ts';
 import { newSessionId } from './random.ts';
 import { type RedisCommands, type RedisEventStore, type StoreFeed, connectionScope, redisEventStore } from './redis-event-store.ts';
 import { type ServedTarget, listenOnLoopback } from './serve-target.ts';
-import { type SdkAppTools, registerEcho, withWriteLatency } from './sdk-app.ts';
-import { jsonError, webRequestOf, writeResponse } from './web-bridge.ts';
+import { type SdkAppTools, connectApp, withWriteLatency } from './sdk-app.ts';
+import { jsonError, requestSessionId, webRequestOf, writeResponse } from './web-bridge.ts';
 
 /** The keys and channels of this app in Redis. */
 const SESSION_PREFIX = 'resumecheck-probe:session:';
@@ -111,10 +110,7 @@ export async function serveSdkSharedSessionsApp(options: { port: number; redisUr
       forgetAcknowledgedSession(sessionId);
     };
     acknowledgeResults(transport, sessionId);
-    const mcp = new McpServer({ name: 'resumecheck-probe-sdk-app', version: '0.1.0' }, { capabilities: { logging: {} } });
-    if (options.tools === 'echo') registerEcho(mcp);
-    else registerProbeTools(mcp);
-    await mcp.connect(transport);
+    await connectApp(transport, options.tools ?? 'probe');
     return entry;
   };
 
@@ -152,8 +148,7 @@ export async function serveSdkSharedSessionsApp(options: { port: number; redisUr
     void (async () => {
       const converted = await webRequestOf(request, options.port);
       if (converted === null) return response.destroy();
-      const header = request.headers['mcp-session-id'];
-      const sessionId = typeof header === 'string' ? header : undefined;
+      const sessionId = requestSessionId(request);
       let session: { transport: WebStandardStreamableHTTPServerTransport; store: RedisEventStore } | null;
       if (sessionId !== undefined) {
         session = await sessionOf(sessionId);

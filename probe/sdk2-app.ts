@@ -9,7 +9,7 @@ import { type EventStore, McpServer, WebStandardStreamableHTTPServerTransport } 
 import { registerProbeTools } from './probe-tools.ts';
 import { newSessionId } from './random.ts';
 import { type ServedTarget, listenOnLoopback } from './serve-target.ts';
-import { jsonError, webRequestOf, writeResponse } from './web-bridge.ts';
+import { jsonError, requestSessionId, webRequestOf, writeResponse } from './web-bridge.ts';
 
 /** Serves the 2.x SDK app on 127.0.0.1:`port`. */
 export async function serveSdk2App(options: { port: number }): Promise<ServedTarget> {
@@ -18,8 +18,7 @@ export async function serveSdk2App(options: { port: number }): Promise<ServedTar
     void (async () => {
       const converted = await webRequestOf(request, options.port);
       if (converted === null) return response.destroy();
-      const header = request.headers['mcp-session-id'];
-      const sessionId = typeof header === 'string' ? header : undefined;
+      const sessionId = requestSessionId(request);
       let transport = sessionId === undefined ? undefined : transports.get(sessionId);
       if (sessionId !== undefined && transport === undefined) return jsonError(response, 404, -32001, 'Session not found');
       if (transport === undefined) {

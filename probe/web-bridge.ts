@@ -11,6 +11,12 @@ export function jsonError(response: ServerResponse, status: number, code: number
   response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
 }
 
+/** The Mcp-Session-Id a request carries, if one. */
+export function requestSessionId(request: IncomingMessage): string | undefined {
+  const header = request.headers['mcp-session-id'];
+  return typeof header === 'string' ? header : undefined;
+}
+
 /** The request as a web-standard Request on 127.0.0.1:`port`, with its parsed JSON body (POST); null when too large. */
 export async function webRequestOf(request: IncomingMessage, port: number): Promise<{ request: Request; body: unknown } | null> {
   const chunks: Buffer[] = [];

@@ -67,20 +67,23 @@ const config = resolveConfig({ seed: 'serve-node', restartsMax: 0, clients: 2 })
 
 const REDIS = redisServerAvailable();
 
+// One redis-server for the file's deployments, started only where the package is installed.
+let redis: RedisServer | null = null;
+const previousRedisUrl = process.env['REDIS_URL'];
+beforeAll(async () => {
+  if (!REDIS) return;
+  redis = await startRedisServer();
+  // Every node process inherits it, as a deployment's nodes share their store's address.
+  process.env['REDIS_URL'] = redis.url;
+});
+afterAll(async () => {
+  for (const target of started) await target.stop();
+  if (previousRedisUrl === undefined) delete process.env['REDIS_URL'];
+  else process.env['REDIS_URL'] = previousRedisUrl;
+  await redis?.stop();
+});
+
 describe.skipIf(!REDIS)('the SDK app on 2 nodes over one redis-server started here (127.0.0.1, a free port), behind a sticky balancer', () => {
-  let redis: RedisServer | null = null;
-  const previous = process.env['REDIS_URL'];
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    // Every node process inherits it, as a deployment's nodes share their store's address.
-    process.env['REDIS_URL'] = redis.url;
-  });
-  afterAll(async () => {
-    for (const target of started) await target.stop();
-    if (previous === undefined) delete process.env['REDIS_URL'];
-    else process.env['REDIS_URL'] = previous;
-    await redis?.stop();
-  });
 
   it("keyed by stream alone: client 2's resume of its own standalone stream replays client 1's notification into session 2 (a MUST), answered by node 1 or 2", async () => {
     const wire = await deploy('redis-unscoped');
@@ -184,19 +187,7 @@ async function deployShared(store: 'redis' | 'redis-unscoped', options: { restar
   return target;
 }
 
-describe.skipIf(!REDIS)('the SDK app with its sessions in Redis (--sessions redis) on 3 nodes behind round-robin, over one redis-server started here', () => {
-  let redis: RedisServer | null = null;
-  const previous = process.env['REDIS_URL'];
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    process.env['REDIS_URL'] = redis.url;
-  });
-  afterAll(async () => {
-    for (const target of started) await target.stop();
-    if (previous === undefined) delete process.env['REDIS_URL'];
-    else process.env['REDIS_URL'] = previous;
-    await redis?.stop();
-  });
+describe.skipIf(!REDIS)('the SDK app with its sessions in Redis (--sessions redis) on 3 nodes behind round-robin, over the same redis-server', () => {
 
   it('a session outlives the crash of the node that made it and a restart of every node: each call is answered by whichever node the balancer picks, and every property holds', async () => {
     const wire = await deployShared('redis', { restarts: true });
