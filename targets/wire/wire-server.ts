@@ -92,7 +92,7 @@ interface WireConnection {
    * null otherwise. One that has carried a call's messages is a call's stream, not the standalone one.
    */
   readonly getOf: string | null;
-  /** The session its request was sent in (null: none, or a 2026-07-28 request). */
+  /** The session its request was sent in (null: none, or a 2026-07-28 request); a GET's is its `getOf`. */
   readonly sessionId: string | null;
   request: ClientRequest | null;
   response: IncomingMessage | null;
@@ -541,7 +541,7 @@ export class WireServer implements NodeInstance {
     const requestId = readRequestIdMarker(message['id']);
     if (requestId !== null && requestId.run === this.context.run) {
       const unmarked = { ...message, id: requestId.id };
-      const session = entry.sessionId ?? entry.getOf;
+      const session = entry.sessionId;
       const callId = this.context.sentCalls.get(message['id'] as string);
       if (session === null || sessionHeaderOf(session) === null || session === requestId.sessionId || callId === undefined) return unmarked;
       return withProvenance(unmarked, { epoch: requestId.epoch, sessionId: requestId.sessionId, callId, k: 1, execution: 1, result: true });
