@@ -397,17 +397,18 @@ async function deleteByMeaning(
         runs += 1;
         budget.count();
         await takeTurn();
+        // Recorded: a candidate that shortens the sequence is the next start, whose steps the next candidates delete.
         const result = await budget.simulate(
           target,
           config,
           describedChoices(faultActionsWithout(steps, level, index, size), [...current.slice(0, index), ...current.slice(index + size)]),
-          options,
+          { ...options, record: true },
         );
         budget.keep(result);
         const verdict = keeps(result.violation, goal, budget.charge);
         if (verdict === null || (verdict !== 'charged-now' && result.choices.length >= current.length)) continue;
         current = result.choices;
-        steps = (await record(current)).trace ?? [];
+        steps = result.trace ?? [];
         length = faultSteps(steps);
         improved = true;
       }
