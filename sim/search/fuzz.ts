@@ -326,6 +326,18 @@ const SEARCH_SHARE_ONCE_FOUND = 0.6;
 /** Of a time budget, the share shrinking may reach up to, leaving the rest for recording and writing. */
 const SHRINK_SHARE = 0.95;
 
+/**
+ * When a shrink of `length` steps started now must end: of the time left before `deadlineMs` on each of `threads`
+ * threads, its part by length among itself and the shrinks still waiting (`waiting`: their lengths), and never past
+ * the deadline.
+ */
+export function shrinkShare(deadlineMs: number, threads: number, length: number, waiting: readonly number[]): number {
+  const now = sharedWallMs();
+  const left = Math.max(0, deadlineMs - now);
+  const total = waiting.reduce((sum, other) => sum + other, length);
+  return now + Math.min(left, (left * threads * length) / Math.max(1, total));
+}
+
 /** Fuzzes a target until a violation is found or the budget is spent. */
 export async function fuzz(options: FuzzOptions): Promise<FuzzOutcome> {
   const workers = options.workers ?? 1;
@@ -499,9 +511,8 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       await Promise.race(waiting.map((index) => leaderDone[leaders[index]!]!));
     }
   };
-  let started = 0;
   const shrinkDeadline = deadline(SHRINK_SHARE);
-  const shrinkOne = async (index: number, position: number): Promise<void> => {
+  const shrinkOne = async (index: number): Promise<void> => {
     const candidate = chosen[index]!;
     const property = candidate.violation.property;
     const signature = candidate.violation.signature;
@@ -517,11 +528,12 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
     const passedOver = options.shrinkIf !== undefined && !options.shrinkIf(candidate.violation);
     const skip = passedOver || known.has(findingKey(candidate.violation)) || stopped() || (shrinkDeadline !== null && sharedWallMs() >= shrinkDeadline);
     if (!skip) {
-      // Each shrink still to start gets an equal share of the time left, `parallelism` of them at once.
-      const waves = Math.ceil((chosen.length - position) / executor.parallelism);
-      const share = shrinkDeadline === null ? null : sharedWallMs() + (shrinkDeadline - sharedWallMs()) / Math.max(1, waves);
-      progress('shrink');
       const from = led !== null && led.shrunk ? led.trace.choices : undefined;
+      // The time left on every thread, shared among this shrink and those still to start by their lengths (a later
+      // finding's from its leader's shrunk choices): a shrink's runs and their number grow with its length. An equal
+      // share cut the long counterexamples, shrunk first, to a step or two shorter, while the short ones ended early.
+      const share = shrinkDeadline === null ? null : shrinkShare(shrinkDeadline, executor.parallelism, (from ?? candidate.choices).length, waiting.map((other) => chosen[other]!.choices.length));
+      progress('shrink');
       try {
         ({ shrink, trace: shrunkTrace } = await executor.shrink(
           {
@@ -573,8 +585,7 @@ export async function fuzzWith(options: FuzzOptions, executor: FuzzExecutor): Pr
       }
       const index = await takeNext();
       if (index === undefined) return;
-      started += 1;
-      await shrinkOne(index, started - 1);
+      await shrinkOne(index);
       progressed = true;
     }
   });
