@@ -2,8 +2,9 @@
 // by its caller. "Cannot start one" (no redis-server installed) is told apart from a start that failed.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { sleepMs, realNowMs } from '../targets/module/clock.ts';
+import { freePorts } from '../targets/wire/server-process.ts';
 
 /** A running redis-server. */
 export interface RedisServer {
@@ -19,18 +20,6 @@ const START_MS = 10_000;
 export function redisServerAvailable(): boolean {
   const probe = spawnSync('redis-server', ['--version'], { stdio: 'ignore' });
   return probe.error === undefined && probe.status === 0;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function answers(port: number): Promise<boolean> {
@@ -49,7 +38,7 @@ function answers(port: number): Promise<boolean> {
 
 /** Starts a redis-server bound to 127.0.0.1 on a free port, with no RDB snapshots and no AOF. */
 export async function startRedisServer(): Promise<RedisServer> {
-  const port = await freePort();
+  const port = (await freePorts(1))[0]!;
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   let exited = false;
   child.once('exit', () => {

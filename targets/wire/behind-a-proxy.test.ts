@@ -10,7 +10,7 @@ import { resolveConfig } from '../../sim/config.ts';
 import { runSimulation } from '../../sim/engine.ts';
 import { scriptChoices } from '../../sim/shrink/script.ts';
 import { type RewritingProxy, startRewritingProxy } from './fixtures/rewriting-proxy.ts';
-import { type ServerProcess, createServerProcess, freePort } from './server-process.ts';
+import { type ServerProcess, createServerProcess, freePorts } from './server-process.ts';
 import { type WireTarget, createWireTarget } from './wire.target.ts';
 
 let backend: ServerProcess;
@@ -18,7 +18,7 @@ let proxy: RewritingProxy;
 let wire: WireTarget;
 
 beforeAll(async () => {
-  const port = await freePort();
+  const port = (await freePorts(1))[0]!;
   backend = createServerProcess('node examples/probe-server.mjs --target reference', '127.0.0.1');
   await backend.start({ port, epoch: 1 });
   proxy = await startRewritingProxy(`http://127.0.0.1:${port}/mcp`);

@@ -4,7 +4,7 @@
 // (targets/wire/marked-processes.ts says what that cannot reach).
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { type Server, connect, createServer } from 'node:net';
 import { sleepMs, wallMs } from './clock.ts';
 import { SERVE_MARK_VARIABLE, signalMarkedProcesses } from './marked-processes.ts';
 import { WireFault, WireInputError } from './wire-error.ts';
@@ -51,17 +51,31 @@ export interface ServerProcess {
   onFault: () => void;
 }
 
-/** A free TCP port on 127.0.0.1, for a served server when no --url names one. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('assertion: a TCP server without a port');
-  return address.port;
+/**
+ * `count` free TCP ports on 127.0.0.1, each another and none of `besides`, for served servers (the nodes of a
+ * deployment) when no --url names theirs: each is held until all are found, since a port freed before the next is
+ * asked for may be given again (two nodes of one `--serve-node` were given one port, and the second could not listen).
+ */
+export async function freePorts(count: number, besides: readonly number[] = []): Promise<number[]> {
+  const held: Server[] = [];
+  const ports: number[] = [];
+  try {
+    // Each port held is another: at most `besides.length` more than `count` are asked for.
+    while (ports.length < count) {
+      const server = createServer();
+      held.push(server);
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', () => resolve());
+      });
+      const address = server.address();
+      if (address === null || typeof address === 'string') throw new Error('assertion: a TCP server without a port');
+      if (!besides.includes(address.port)) ports.push(address.port);
+    }
+  } finally {
+    await Promise.all(held.map((server) => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()))));
+  }
+  return ports;
 }
 
 function canConnect(host: string, port: number): Promise<boolean> {

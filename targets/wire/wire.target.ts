@@ -17,7 +17,7 @@ import { TOOL_NAMES } from '../target.ts';
 import { createSseParser } from '../sdk/sse-parser.ts';
 import { type ControlEndpoint, startControlEndpoint } from './control-endpoint.ts';
 import { type EchoTool, echoCandidates, echoMarker, markedProvenance } from './echo-marker.ts';
-import { type ServerProcess, createServerProcess, freePort } from './server-process.ts';
+import { type ServerProcess, createServerProcess, freePorts } from './server-process.ts';
 import { WireFault, WireInputError } from './wire-error.ts';
 import { DEFAULT_SETTLE_TIMING, type SettleTiming, type WireContext, WireServer, type WireStats } from './wire-server.ts';
 import { parseWireUrl, portOf } from './wire-url.ts';
@@ -225,19 +225,24 @@ async function inspectServer(url: URL, headers: Record<string, string>, timeoutM
 export async function createWireTarget(options: WireTargetOptions): Promise<WireTarget> {
   if (options.url === null && options.serve === null) throw new WireInputError('give --url, --serve "CMD", or both');
   if (options.serve !== null && options.serve.trim() === '') throw new WireInputError('--serve needs a command');
-  const url = parseWireUrl(options.url ?? `http://127.0.0.1:${await freePort()}/mcp`, { allowRemote: options.allowRemote });
+  // Without a URL, every node's port at once (held until all are found: each another).
+  const ports = options.url === null ? await freePorts(options.nodes?.count ?? 1) : [];
+  const url = parseWireUrl(options.url ?? `http://127.0.0.1:${ports[0]!}/mcp`, { allowRemote: options.allowRemote });
   if (url.protocol === 'https:' && options.serve !== null) throw new WireInputError('--serve starts a plain HTTP server: give an http: --url');
   const topology = options.nodes ?? null;
   if (topology !== null && options.serve === null) throw new WireInputError('--nodes over the wire goes with --serve-node "CMD": resumecheck starts the nodes');
   const timing: SettleTiming = { ...DEFAULT_SETTLE_TIMING, ...options.timing };
   const stats: WireStats = { settles: 0, settlesCutShort: 0, cutShortFor: [], settleMs: 0 };
-  // Node 0 listens at the URL; each other node at the same host and path on a free port of its own.
-  const nodeUrls: URL[] = [url];
-  for (let node = 1; node < (topology?.count ?? 1); node += 1) {
-    const other = new URL(url.href);
-    other.port = String(await freePort());
-    nodeUrls.push(other);
-  }
+  // Node 0 listens at the URL; each other node at the same host and path on a free port of its own, not the URL's.
+  const others = ports.length > 0 ? ports.slice(1) : await freePorts((topology?.count ?? 1) - 1, url.port === '' ? [] : [Number(url.port)]);
+  const nodeUrls: URL[] = [
+    url,
+    ...others.map((port) => {
+      const other = new URL(url.href);
+      other.port = String(port);
+      return other;
+    }),
+  ];
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const processes: ServerProcess[] = options.serve === null ? [] : nodeUrls.map(() => createServerProcess(options.serve!, host));
   const served: ServerProcess | null = processes[0] ?? null;
