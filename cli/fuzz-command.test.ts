@@ -220,7 +220,7 @@ describe("a user's store module on several nodes (seed 1)", () => {
     expect(correct.out.join('\n')).not.toMatch(/took its worker thread down|assertion/);
   });
 
-  it('from a folder without node_modules, run from the sources: the worker finds its TypeScript loader (no verdict on the store)', async () => {
+  it('from a folder without node_modules, run from the sources: the worker finds its TypeScript loader and makes the runs (one property, which the store holds)', async () => {
     const away = mkdtempSync(join(tmpdir(), 'resumecheck-away-'));
     try {
       const loader = join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs');
