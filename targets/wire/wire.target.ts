@@ -225,16 +225,17 @@ async function inspectServer(url: URL, headers: Record<string, string>, timeoutM
 export async function createWireTarget(options: WireTargetOptions): Promise<WireTarget> {
   if (options.url === null && options.serve === null) throw new WireInputError('give --url, --serve "CMD", or both');
   if (options.serve !== null && options.serve.trim() === '') throw new WireInputError('--serve needs a command');
+  const topology = options.nodes ?? null;
+  const nodes = topology?.count ?? 1;
   // Without a URL, every node's port at once (held until all are found: each another).
-  const ports = options.url === null ? await freePorts(options.nodes?.count ?? 1) : [];
+  const ports = options.url === null ? await freePorts(nodes) : [];
   const url = parseWireUrl(options.url ?? `http://127.0.0.1:${ports[0]!}/mcp`, { allowRemote: options.allowRemote });
   if (url.protocol === 'https:' && options.serve !== null) throw new WireInputError('--serve starts a plain HTTP server: give an http: --url');
-  const topology = options.nodes ?? null;
   if (topology !== null && options.serve === null) throw new WireInputError('--nodes over the wire goes with --serve-node "CMD": resumecheck starts the nodes');
   const timing: SettleTiming = { ...DEFAULT_SETTLE_TIMING, ...options.timing };
   const stats: WireStats = { settles: 0, settlesCutShort: 0, cutShortFor: [], settleMs: 0 };
   // Node 0 listens at the URL; each other node at the same host and path on a free port of its own, not the URL's.
-  const others = ports.length > 0 ? ports.slice(1) : await freePorts((topology?.count ?? 1) - 1, url.port === '' ? [] : [Number(url.port)]);
+  const others = ports.length > 0 ? ports.slice(1) : await freePorts(nodes - 1, url.port === '' ? [] : [Number(url.port)]);
   const nodeUrls: URL[] = [
     url,
     ...others.map((port) => {
