@@ -150,12 +150,13 @@ describe.skipIf(!REDIS)('the SDK app on 2 nodes over one redis-server started he
   });
 
   it('fuzz --serve-node runs the deployment from the command line, says what it started, and finds nothing against the correct store', async () => {
-    const { code, out, err } = await fuzzDeployment('sticky', ['--nodes', '2', '--runs', '3', ...PROPERTIES.flatMap((property) => ['--property', property])]);
+    // Two runs, not three: seed 1's first answers none of its calls (alone it gives no verdict), and the two crash a node.
+    const { code, out, err } = await fuzzDeployment('sticky', ['--nodes', '2', '--runs', '2', ...PROPERTIES.flatMap((property) => ['--property', property])]);
     expect(err).toEqual([]);
     const text = out.join('\n');
-    expect(text).toMatch(/^resumecheck fuzz: target serve-node:node examples\/probe-server\.mjs --sdk --store redis@2:sticky, seed 1, 3 runs/);
+    expect(text).toMatch(/^resumecheck fuzz: target serve-node:node examples\/probe-server\.mjs --sdk --store redis@2:sticky, seed 1, 2 runs/);
     expect(text).toMatch(/\n {2}nodes: 2 processes of the command \(127\.0\.0\.1:\d+, 127\.0\.0\.1:\d+\)/);
-    expect(text).toMatch(/\n✓ no violation in 3 runs/);
+    expect(text).toMatch(/\n✓ no violation in 2 runs/);
     // Asked before the first run (its runs restart the deployment): each process keeps its sessions in memory.
     expect(text).not.toMatch(/sessions outlive a restart/);
     // Seed 1's runs crash a node (the simulator's choice, not the clock's).
